@@ -1,0 +1,62 @@
+"""Card definitions: the printed characteristics of a card (rules 202-214).
+
+A card definition is data carried inside events (the match's first event holds
+every card of both decks), so the projection never needs a card pool to
+rebuild a match: the log alone is enough.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+CardType = Literal["character", "event", "item"]
+Gender = Literal["female", "male"]
+Icon = Literal["OT", "PA"]
+
+
+class CardDef(BaseModel):
+    """One card's printed characteristics, as the scenario format writes them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1)
+    type: CardType
+    cost: int = Field(ge=0)
+    random: int = 0
+    gender: Gender | None = None
+    factions: list[str] = Field(default_factory=list)
+    physical: int = 0
+    mental: int = 0
+    icons: list[Icon] = Field(default_factory=list)
+    text: str = ""
+    abilities: list[Any] = Field(default_factory=list)
+    # A scenario filler `{random: N}`: anonymous, so each one counts as a
+    # distinct card for the same-name limit of 100.2 (scenario format, 1).
+    filler: bool = False
+
+    @model_validator(mode="after")
+    def _character_fields(self) -> "CardDef":
+        # 211.1: every character card is either a girl or a male; the other
+        # types have no gender, factions or values (207-209 speak only of
+        # character cards), so a pool that gives them one has a typo in it.
+        if self.type == "character":
+            if self.gender is None:
+                raise ValueError("a character card needs gender: female or male (211.1)")
+        else:
+            for field in ("gender", "physical", "mental"):
+                if field in self.model_fields_set and getattr(self, field) not in (None, 0):
+                    raise ValueError(f"{field} is for character cards only, not for a {self.type}")
+            if self.factions:
+                raise ValueError(f"factions are for character cards only, not for a {self.type}")
+        return self
+
+    @property
+    def is_girl(self) -> bool:
+        return self.type == "character" and self.gender == "female"
+
+
+def filler(random: int) -> CardDef:
+    """The anonymous vanilla filler `{random: N}` of the scenario format."""
+    return CardDef(name=f"filler {random:+d}", type="event", cost=0, random=random, filler=True)

@@ -1,0 +1,1 @@
+"""Projections: the game state folded from events, and the views built on it."""

@@ -1,0 +1,737 @@
+"""The game state and ``evolve``: the pure fold that rebuilds a match from its events.
+
+``evolve(state, event)`` never validates and never raises: deciding what may
+happen is the referee's job, and a projection must be able to fold any log,
+including a recorded one that breaks the rules. It is also the inner loop of
+every replay, so the state is a plain object whose fields are tuples and small
+dicts: a step copies the object (one dict copy) and replaces the few fields
+the event changes. States are never mutated after ``evolve`` returns them.
+
+``step`` is the procedure's position, named by the rule being performed:
+``101.1`` ... ``101.6`` during setup, ``300`` (the next turn is about to
+start), ``301`` ... ``304``, ``306`` (the main phase: the 305 window of the
+non-active player, then one action of the active player), ``306.5c`` ...
+``306.5o`` in a battle, ``307`` ... ``310`` at the end of the turn, ``over``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple
+
+from events.cards import CardDef
+from events.game import (
+    AttackDeclared,
+    AttackerChosen,
+    BattleResolved,
+    BattleTypeSet,
+    CardMilled,
+    CardMovedToStack,
+    CastleAttacked,
+    CastlesShuffled,
+    CharacterCaptured,
+    CharacterPlayed,
+    CharactersDiscarded,
+    CharactersUntapped,
+    Conceded,
+    CostPaid,
+    DrawProposed,
+    EndAccepted,
+    EndDeclarationCancelled,
+    EndDeclared,
+    Event,
+    EventPlayed,
+    GameEnded,
+    HandDrawn,
+    HandKept,
+    HandLimitDiscarded,
+    InterceptionDeclined,
+    InterceptorChosen,
+    ItemDiscarded,
+    ItemPlayed,
+    MatchStarted,
+    MulliganTaken,
+    OpeningChosen,
+    OpeningsRevealed,
+    PositionSetUp,
+    RandomNumberApplied,
+    StackReturnedToHand,
+    StackSizeSet,
+    StepPerformed,
+    TurnOrderCardsTurned,
+    TurnOrderChosen,
+    TurnStarted,
+    WindowPassed,
+)
+
+PLAYERS = ("A", "B")
+PILES = ("castle", "hand", "action_stack", "discard", "harem", "execution", "side")
+DEFAULT_RULINGS = {"A1": "not_fallen", "A4": "bottom"}
+HAND_MAXIMUM = 7  # 215.3b, 309
+
+
+def other(player: str) -> str:
+    return "B" if player == "A" else "A"
+
+
+def owner(card: str) -> str:
+    """215.1b: a card's owner is the letter before the colon of its id."""
+    return card[0]
+
+
+class Zones:
+    """One player's piles, each a tuple of card ids written top first."""
+
+    __slots__ = PILES
+
+    castle: tuple[str, ...]
+    hand: tuple[str, ...]
+    action_stack: tuple[str, ...]
+    discard: tuple[str, ...]
+    harem: tuple[str, ...]
+    execution: tuple[str, ...]
+    side: tuple[str, ...]
+
+    def __init__(self, **piles: tuple[str, ...]) -> None:
+        for name in PILES:
+            setattr(self, name, tuple(piles.get(name, ())))
+
+    def with_(self, **piles: tuple[str, ...]) -> "Zones":
+        new = Zones.__new__(Zones)
+        new.castle = piles.get("castle", self.castle)
+        new.hand = piles.get("hand", self.hand)
+        new.action_stack = piles.get("action_stack", self.action_stack)
+        new.discard = piles.get("discard", self.discard)
+        new.harem = piles.get("harem", self.harem)
+        new.execution = piles.get("execution", self.execution)
+        new.side = piles.get("side", self.side)
+        return new
+
+    def __eq__(self, other_: object) -> bool:
+        return isinstance(other_, Zones) and all(
+            getattr(self, n) == getattr(other_, n) for n in PILES
+        )
+
+    def __repr__(self) -> str:
+        return "Zones(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in PILES) + ")"
+
+    def count(self) -> int:
+        return sum(len(getattr(self, n)) for n in PILES)
+
+
+class Character(NamedTuple):
+    """A character on the field (214.2): its card, controller, state, items."""
+
+    card: str
+    controller: str
+    ready: bool  # untapped (未行動状態, 214.2c)
+    items: tuple[str, ...] = ()
+    face_down: bool = False  # an opening character before 101.6
+
+
+class Battle(NamedTuple):
+    """The battle in progress (306.5): who fights, its kind, and its outcome."""
+
+    player: str  # the attacking (active) player
+    attacker: str | None = None
+    interceptor: str | None = None
+    kind: str | None = None  # combat | approach | castle
+    numbers: tuple[tuple[str, int], ...] = ()  # (player, random number) applied
+    winner: str | None = None  # the winning player, None while undecided or drawn
+    loser: str | None = None  # the losing character
+
+
+class Result(NamedTuple):
+    """How the game ended: a winner, or a draw; the rule; scores when counted."""
+
+    winner: str | None
+    draw: bool
+    rule: str
+    ruling: str | None = None
+    scores: dict[str, int] | None = None
+    reason: str = ""
+
+
+class GameState:
+    """Everything a judge could see on the table, and where the procedure is."""
+
+    cards: dict[str, CardDef]
+    names: dict[str, str]
+    seed: int
+    mode: str
+    rulings: dict[str, str]
+    auto_pass: bool
+    position: int  # number of events folded so far
+    zones: dict[str, Zones]
+    field: tuple[Character, ...]
+    orphans: tuple[str, ...]  # items whose character has left the field (214.4f)
+    turn: int
+    active: str | None
+    first: str | None
+    step: str
+    progress: tuple[str, ...]  # players who have done the current setup step
+    chooser: str | None  # 101.3: who chooses to go first or second
+    attempts: int  # 101.3: repetitions of the turn-order flip so far
+    mulligans: tuple[str, ...]  # players who have used their 101.5 mulligan
+    characters_played: int  # character cards used this turn through 306.1 (306.1a)
+    window_passed: bool  # the non-active player has passed the current 305 window
+    to_move: int  # cards still to move in 303 or to mill in 306.5m
+    battle: Battle | None
+    hand_max: dict[str, int]
+    draw_offer: str | None
+    result: Result | None
+
+    def copy(self) -> "GameState":
+        new = GameState.__new__(GameState)
+        new.__dict__ = self.__dict__.copy()
+        return new
+
+    def __eq__(self, other_: object) -> bool:
+        return isinstance(other_, GameState) and self.__dict__ == other_.__dict__
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # --- reading the position ------------------------------------------
+
+    def card(self, card: str) -> CardDef:
+        return self.cards[card]
+
+    def character(self, card: str) -> Character | None:
+        for ch in self.field:
+            if ch.card == card:
+                return ch
+        return None
+
+    def controlled(self, player: str) -> list[Character]:
+        return [ch for ch in self.field if ch.controller == player]
+
+    def girls(self, player: str) -> int:
+        """Girl characters the player controls (303, 101.7, 101.8)."""
+        cards = self.cards
+        return sum(1 for ch in self.field if ch.controller == player and cards[ch.card].is_girl)
+
+    def faction_bonus(self, card: str) -> int:
+        """209.2 (ruling A19): +1 per other untapped character on the field,
+        either side, sharing a faction with this one."""
+        factions = self.cards[card].factions
+        if not factions:
+            return 0
+        bonus = 0
+        for ch in self.field:
+            if ch.card != card and ch.ready and not ch.face_down:
+                if any(f in factions for f in self.cards[ch.card].factions):
+                    bonus += 1
+        return bonus
+
+    def physical(self, card: str) -> int:
+        return self.cards[card].physical + self.faction_bonus(card)
+
+    def mental(self, card: str) -> int:
+        return self.cards[card].mental + self.faction_bonus(card)
+
+    def score(self, player: str) -> int:
+        """102.3/103.2 without the castle bonus (ruling A26)."""
+        z = self.zones[player]
+        return len(self.controlled(player)) + len(z.harem) + len(z.execution)
+
+    def where(self, card: str) -> str | None:
+        """The zone a card is in, as "A.hand", or "field" (a character or an item)."""
+        for ch in self.field:
+            if ch.card == card or card in ch.items:
+                return "field"
+        if card in self.orphans:
+            return "field"
+        for player, z in self.zones.items():
+            for pile in PILES:
+                if card in getattr(z, pile):
+                    return f"{player}.{pile}"
+        return None
+
+
+def initial_state() -> GameState:
+    """The state before any event: an empty table."""
+    s = GameState.__new__(GameState)
+    s.__dict__.update(
+        cards={},
+        names={"A": "A", "B": "B"},
+        seed=0,
+        mode="strict",
+        rulings=dict(DEFAULT_RULINGS),
+        auto_pass=True,
+        position=0,
+        zones={p: Zones() for p in PLAYERS},
+        field=(),
+        orphans=(),
+        turn=0,
+        active=None,
+        first=None,
+        step="new",
+        progress=(),
+        chooser=None,
+        attempts=0,
+        mulligans=(),
+        characters_played=0,
+        window_passed=False,
+        to_move=0,
+        battle=None,
+        hand_max={p: HAND_MAXIMUM for p in PLAYERS},
+        draw_offer=None,
+        result=None,
+    )
+    return s
+
+
+# --- small pure helpers on tuples -------------------------------------------
+
+
+def _without(pile: tuple[str, ...], card: str) -> tuple[str, ...]:
+    try:
+        i = pile.index(card)
+    except ValueError:
+        return pile
+    return pile[:i] + pile[i + 1 :]
+
+
+def _without_all(pile: tuple[str, ...], cards: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    gone = set(cards)
+    return tuple(c for c in pile if c not in gone)
+
+
+def _set_zones(s: GameState, player: str, **piles: tuple[str, ...]) -> None:
+    zones = dict(s.zones)
+    zones[player] = zones[player].with_(**piles)
+    s.zones = zones
+
+
+def _put_on_top(s: GameState, player: str, pile: str, cards: list[str] | tuple[str, ...]) -> None:
+    """Cards arrive one after another, so the last one listed ends on top."""
+    current = getattr(s.zones[player], pile)
+    _set_zones(s, player, **{pile: tuple(reversed(cards)) + current})
+
+
+def _leave_field(s: GameState, cards: list[str] | tuple[str, ...]) -> None:
+    """Characters leave the field; their items wait for 214.4f."""
+    gone = set(cards)
+    orphans = list(s.orphans)
+    kept = []
+    for ch in s.field:
+        if ch.card in gone:
+            orphans.extend(ch.items)
+        else:
+            kept.append(ch)
+    s.field = tuple(kept)
+    s.orphans = tuple(orphans)
+
+
+def _remove_anywhere(s: GameState, card: str) -> None:
+    """Take a card out of whichever zone holds it (used where an event moves a
+    card whose position a hand-written or recorded log may not agree on)."""
+    for player, z in s.zones.items():
+        for pile in PILES:
+            cur = getattr(z, pile)
+            if card in cur:
+                _set_zones(s, player, **{pile: _without(cur, card)})
+                return
+    if any(ch.card == card for ch in s.field):
+        _leave_field(s, [card])
+        return
+    if card in s.orphans:
+        s.orphans = _without(s.orphans, card)
+        return
+    s.field = tuple(
+        ch._replace(items=_without(ch.items, card)) if card in ch.items else ch for ch in s.field
+    )
+
+
+# --- one mutator per event type ---------------------------------------------
+# Each receives a fresh copy of the state and changes it in place.
+
+
+def _match_started(s: GameState, e: MatchStarted) -> None:
+    fresh = initial_state()
+    s.__dict__.update(fresh.__dict__)
+    s.cards = dict(e.cards)
+    s.names = dict(e.names)
+    s.seed = e.seed
+    s.mode = e.mode
+    s.rulings = {**DEFAULT_RULINGS, **e.rulings}
+    s.auto_pass = e.auto_pass
+    s.zones = {p: Zones(castle=tuple(e.castles.get(p, ()))) for p in PLAYERS}
+    s.step = "101.1"
+
+
+def _position_set_up(s: GameState, e: PositionSetUp) -> None:
+    fresh = initial_state()
+    s.__dict__.update(fresh.__dict__)
+    s.cards = dict(e.cards)
+    s.names = dict(e.names)
+    s.seed = e.seed
+    s.mode = e.mode
+    s.rulings = {**DEFAULT_RULINGS, **e.rulings}
+    s.auto_pass = e.auto_pass
+    s.zones = {
+        p: Zones(**{pile: tuple(e.zones.get(f"{p}.{pile}", ())) for pile in PILES}) for p in PLAYERS
+    }
+    s.field = tuple(Character(f.card, f.controller, f.ready, tuple(f.items)) for f in e.field)
+    s.turn = e.turn
+    s.active = e.active
+    s.first = e.first
+    s.step = e.step
+    s.characters_played = e.characters_played
+    s.mulligans = PLAYERS  # a position set up mid-game is past 101.5
+
+
+def _opening_chosen(s: GameState, e: OpeningChosen) -> None:
+    _set_zones(s, e.player, castle=_without(s.zones[e.player].castle, e.card))
+    # 214.2f: a character entering the field from another zone is tapped.
+    s.field = s.field + (Character(e.card, e.player, False, (), True),)
+    s.progress = s.progress + (e.player,)
+    if len(s.progress) >= 2:
+        s.step, s.progress = "101.2", ()
+
+
+def _castles_shuffled(s: GameState, e: CastlesShuffled) -> None:
+    for p, order in e.orders.items():
+        _set_zones(s, p, castle=tuple(order))
+    s.step = "101.3"
+
+
+def _turn_order_cards_turned(s: GameState, e: TurnOrderCardsTurned) -> None:
+    for p, card in e.cards.items():
+        castle = s.zones[p].castle
+        _set_zones(s, p, castle=_without(castle, card) + (card,))
+    s.attempts = e.attempt
+    a, b = e.numbers.get("A", 0), e.numbers.get("B", 0)
+    if a != b:
+        s.chooser = "A" if a > b else "B"
+        s.step = "101.3-choose"
+
+
+def _turn_order_chosen(s: GameState, e: TurnOrderChosen) -> None:
+    s.first = e.first
+    s.chooser = None
+    s.step = "101.4"
+
+
+def _hand_drawn(s: GameState, e: HandDrawn) -> None:
+    z = s.zones[e.player]
+    _set_zones(s, e.player, castle=_without_all(z.castle, e.cards), hand=z.hand + tuple(e.cards))
+    s.progress = s.progress + (e.player,)
+    if len(s.progress) >= 2:
+        s.step, s.progress = "101.5", ()
+
+
+def _mulligan_decided(s: GameState, player: str) -> None:
+    s.progress = s.progress + (player,)
+    if len(s.progress) >= 2:
+        s.step, s.progress = "101.6", ()
+
+
+def _mulligan_taken(s: GameState, e: MulliganTaken) -> None:
+    z = s.zones[e.player]
+    castle = _without_all(z.castle, e.returned) + tuple(e.returned)
+    castle = _without_all(castle, e.drawn)
+    _set_zones(s, e.player, castle=castle, hand=_without_all(z.hand, e.returned) + tuple(e.drawn))
+    s.mulligans = s.mulligans + (e.player,)
+    _mulligan_decided(s, e.player)
+
+
+def _hand_kept(s: GameState, e: HandKept) -> None:
+    _mulligan_decided(s, e.player)
+
+
+def _openings_revealed(s: GameState, e: OpeningsRevealed) -> None:
+    s.field = tuple(ch._replace(face_down=False) if ch.face_down else ch for ch in s.field)
+    s.step = "300"
+
+
+def _turn_started(s: GameState, e: TurnStarted) -> None:
+    s.turn = e.turn
+    s.active = e.active
+    s.step = "301"
+    s.characters_played = 0
+    s.window_passed = False
+    s.battle = None
+
+
+def _characters_untapped(s: GameState, e: CharactersUntapped) -> None:
+    untap = set(e.cards)
+    s.field = tuple(
+        ch._replace(ready=True) if ch.card in untap and not ch.ready else ch for ch in s.field
+    )
+    s.step = "302"
+
+
+def _stack_returned(s: GameState, e: StackReturnedToHand) -> None:
+    z = s.zones[e.player]
+    _set_zones(
+        s, e.player, action_stack=_without_all(z.action_stack, e.cards), hand=z.hand + tuple(e.cards)
+    )
+    s.step = "303"
+
+
+def _stack_size_set(s: GameState, e: StackSizeSet) -> None:
+    s.to_move = e.count
+    s.step = "303" if e.count > 0 else "304"
+
+
+def _card_moved_to_stack(s: GameState, e: CardMovedToStack) -> None:
+    z = s.zones[e.player]
+    _set_zones(s, e.player, castle=_without(z.castle, e.card), action_stack=(e.card,) + z.action_stack)
+    s.to_move -= 1
+    if s.to_move <= 0:
+        s.to_move = 0
+        s.step = "304"
+
+
+def _after_battle_step(s: GameState, step: str) -> str:
+    b = s.battle
+    if step == "306.5h":
+        return "306.5i" if b is not None and b.interceptor is not None else "306.5j"
+    if step == "306.5j":
+        if b is not None and b.kind == "castle":
+            return "306.5m"
+        return "306.5k" if b is not None and b.winner is not None else "306.5n"
+    return "306.5o"  # after 306.5n
+
+
+_NEXT_STEP = {"304": "306", "308": "309", "309": "310", "310": "300"}
+
+
+def _step_performed(s: GameState, e: StepPerformed) -> None:
+    step = e.rule
+    if step in _NEXT_STEP:
+        s.step = _NEXT_STEP[step]
+        if step == "304":
+            s.window_passed = False
+    elif step == "306.5o":
+        s.battle = None
+        s.step = "306"
+        s.window_passed = False
+    elif step.startswith("306.5"):
+        s.step = _after_battle_step(s, step)
+
+
+def _window_passed(s: GameState, e: WindowPassed) -> None:
+    s.window_passed = True
+
+
+def _active_acted(s: GameState, player: str) -> None:
+    """306: after an action of the active player resolves, 305 comes again."""
+    if player == s.active:
+        s.window_passed = False
+
+
+def _character_played(s: GameState, e: CharacterPlayed) -> None:
+    z = s.zones[e.player]
+    _set_zones(s, e.player, hand=_without(z.hand, e.card))
+    s.field = s.field + (Character(e.card, e.player, False),)  # 306.1b
+    s.characters_played += 1
+    _active_acted(s, e.player)
+
+
+def _event_played(s: GameState, e: EventPlayed) -> None:
+    z = s.zones[e.player]
+    _set_zones(s, e.player, hand=_without(z.hand, e.card))
+    _put_on_top(s, owner(e.card), "discard", [e.card])
+    _active_acted(s, e.player)
+
+
+def _item_played(s: GameState, e: ItemPlayed) -> None:
+    z = s.zones[e.player]
+    _set_zones(s, e.player, hand=_without(z.hand, e.card))
+    s.field = tuple(
+        ch._replace(items=ch.items + (e.card,)) if ch.card == e.target else ch for ch in s.field
+    )
+    if not any(ch.card == e.target for ch in s.field):
+        s.orphans = s.orphans + (e.card,)  # 214.4g: no character to hold it
+    _active_acted(s, e.player)
+
+
+def _cost_paid(s: GameState, e: CostPaid) -> None:
+    z = s.zones[e.player]
+    _set_zones(s, e.player, action_stack=_without(z.action_stack, e.card), castle=(e.card,) + z.castle)
+
+
+def _set_ready(s: GameState, card: str, ready: bool) -> None:
+    s.field = tuple(ch._replace(ready=ready) if ch.card == card else ch for ch in s.field)
+
+
+def _attack_declared(s: GameState, e: AttackDeclared) -> None:
+    s.battle = Battle(player=e.player)
+    s.step = "306.5b"
+    _active_acted(s, e.player)
+
+
+def _attacker_chosen(s: GameState, e: AttackerChosen) -> None:
+    _set_ready(s, e.card, False)
+    s.battle = (s.battle or Battle(player=e.player))._replace(attacker=e.card)
+    s.step = "306.5c"
+
+
+def _interception_declined(s: GameState, e: InterceptionDeclined) -> None:
+    s.step = "306.5e"
+
+
+def _interceptor_chosen(s: GameState, e: InterceptorChosen) -> None:
+    _set_ready(s, e.card, False)
+    if s.battle is not None:
+        s.battle = s.battle._replace(interceptor=e.card)
+    s.step = "306.5e"
+
+
+def _battle_type_set(s: GameState, e: BattleTypeSet) -> None:
+    if s.battle is not None:
+        s.battle = s.battle._replace(kind=e.kind)
+    s.step = "306.5h"
+
+
+def _random_number_applied(s: GameState, e: RandomNumberApplied) -> None:
+    if e.to == "bottom":
+        castle = s.zones[e.player].castle
+        _set_zones(s, e.player, castle=_without(castle, e.card) + (e.card,))
+    if s.battle is not None:
+        s.battle = s.battle._replace(numbers=s.battle.numbers + ((e.player, e.number),))
+
+
+def _battle_resolved(s: GameState, e: BattleResolved) -> None:
+    b = s.battle
+    if b is not None:
+        loser = None
+        if e.winner is not None:
+            loser = b.interceptor if e.winner == b.player else b.attacker
+        s.battle = b._replace(winner=e.winner, loser=loser)
+    s.step = "306.5j"
+
+
+def _character_captured(s: GameState, e: CharacterCaptured) -> None:
+    _leave_field(s, [e.card])
+    _put_on_top(s, e.by, e.zone, [e.card])
+    s.step = "306.5n"
+
+
+def _castle_attacked(s: GameState, e: CastleAttacked) -> None:
+    s.to_move = max(0, e.amount)
+    s.step = "306.5m" if s.to_move > 0 else "306.5n"
+
+
+def _card_milled(s: GameState, e: CardMilled) -> None:
+    z = s.zones[e.player]
+    _set_zones(s, e.player, castle=_without(z.castle, e.card))
+    _put_on_top(s, owner(e.card), "discard", [e.card])
+    s.to_move -= 1
+    if s.to_move <= 0:
+        s.to_move = 0
+        s.step = "306.5n"
+
+
+def _item_discarded(s: GameState, e: ItemDiscarded) -> None:
+    if e.card in s.orphans:
+        s.orphans = _without(s.orphans, e.card)
+    else:
+        _remove_anywhere(s, e.card)
+    _put_on_top(s, owner(e.card), "discard", [e.card])
+
+
+def _characters_discarded(s: GameState, e: CharactersDiscarded) -> None:
+    _leave_field(s, e.cards)
+    for card in e.cards:
+        _put_on_top(s, owner(card), "discard", [card])
+
+
+def _end_declared(s: GameState, e: EndDeclared) -> None:
+    s.step = "307"
+
+
+def _end_cancelled(s: GameState, e: EndDeclarationCancelled) -> None:
+    s.step = "306"
+    s.window_passed = False
+
+
+def _end_accepted(s: GameState, e: EndAccepted) -> None:
+    s.step = "308"
+
+
+def _hand_limit_discarded(s: GameState, e: HandLimitDiscarded) -> None:
+    z = s.zones[e.player]
+    _set_zones(s, e.player, hand=_without_all(z.hand, e.cards))
+    _put_on_top(s, e.player, "discard", e.cards)
+    if len(s.zones[e.player].hand) <= s.hand_max.get(e.player, HAND_MAXIMUM):
+        s.step = "310"
+
+
+def _conceded(s: GameState, e: Conceded) -> None:
+    pass  # the GameEnded that follows carries the result
+
+
+def _draw_proposed(s: GameState, e: DrawProposed) -> None:
+    s.draw_offer = e.player
+
+
+def _game_ended(s: GameState, e: GameEnded) -> None:
+    s.result = Result(e.winner, e.draw, e.rule, e.ruling, dict(e.scores) if e.scores else None, e.reason)
+    s.step = "over"
+
+
+MUTATORS: dict[type[Event], Callable[[GameState, Any], None]] = {
+    MatchStarted: _match_started,
+    PositionSetUp: _position_set_up,
+    OpeningChosen: _opening_chosen,
+    CastlesShuffled: _castles_shuffled,
+    TurnOrderCardsTurned: _turn_order_cards_turned,
+    TurnOrderChosen: _turn_order_chosen,
+    HandDrawn: _hand_drawn,
+    MulliganTaken: _mulligan_taken,
+    HandKept: _hand_kept,
+    OpeningsRevealed: _openings_revealed,
+    TurnStarted: _turn_started,
+    CharactersUntapped: _characters_untapped,
+    StackReturnedToHand: _stack_returned,
+    StackSizeSet: _stack_size_set,
+    CardMovedToStack: _card_moved_to_stack,
+    StepPerformed: _step_performed,
+    WindowPassed: _window_passed,
+    CharacterPlayed: _character_played,
+    EventPlayed: _event_played,
+    ItemPlayed: _item_played,
+    CostPaid: _cost_paid,
+    AttackDeclared: _attack_declared,
+    AttackerChosen: _attacker_chosen,
+    InterceptionDeclined: _interception_declined,
+    InterceptorChosen: _interceptor_chosen,
+    BattleTypeSet: _battle_type_set,
+    RandomNumberApplied: _random_number_applied,
+    BattleResolved: _battle_resolved,
+    CharacterCaptured: _character_captured,
+    CastleAttacked: _castle_attacked,
+    CardMilled: _card_milled,
+    ItemDiscarded: _item_discarded,
+    CharactersDiscarded: _characters_discarded,
+    EndDeclared: _end_declared,
+    EndDeclarationCancelled: _end_cancelled,
+    EndAccepted: _end_accepted,
+    HandLimitDiscarded: _hand_limit_discarded,
+    Conceded: _conceded,
+    DrawProposed: _draw_proposed,
+    GameEnded: _game_ended,
+}
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    """The state after ``event``: pure (``state`` is not changed) and total (an
+    event of a kind this projection does not know only advances the position)."""
+    new = state.copy()
+    new.position = state.position + 1
+    if state.draw_offer is not None and type(event) is not DrawProposed:
+        new.draw_offer = None  # 102.8: playing on declines the offer
+    mutator = MUTATORS.get(type(event))
+    if mutator is not None:
+        mutator(new, event)
+    return new
+
+
+def fold(events: list[Event] | tuple[Event, ...], state: GameState | None = None) -> GameState:
+    """Replay events from ``state`` (the empty table by default)."""
+    s = state if state is not None else initial_state()
+    for event in events:
+        s = evolve(s, event)
+    return s

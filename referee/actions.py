@@ -1,0 +1,80 @@
+"""Player actions and refusals: what a player asks for and how the referee says no.
+
+Actions here name cards by instance id (``A:12``); turning the names and
+labels that people write into ids is ``referee.notation``'s job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action in the notation of the scenario format (section 3)."""
+
+    player: str | None  # "A" or "B"; None for a judge
+    do: str
+    card: str | None = None
+    cards: tuple[str, ...] | None = None
+    target: str | None = None
+    targets: tuple[str, ...] | None = None
+    order: str | None = None
+    n: int | None = None
+    option: str | None = None
+    ability: int | None = None
+
+    def arguments(self) -> dict[str, object]:
+        """The arguments that are set, as the notation writes them."""
+        out: dict[str, object] = {}
+        for f in fields(self):
+            if f.name in ("player", "do"):
+                continue
+            value = getattr(self, f.name)
+            if value is not None:
+                out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def to_dict(self) -> dict[str, object]:
+        head: dict[str, object] = {"player": self.player, "do": self.do}
+        return {**head, **self.arguments()}
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """An action the rules forbid: the rule, and a sentence a player understands."""
+
+    rule: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"refused ({self.rule}): {self.reason}"
+
+    def cites(self, rule: str) -> bool:
+        """True if this refusal cites ``rule`` or one of its sub-rules
+        (``306.1`` matches ``306.1a``; ``306.1a`` does not match ``306.1``)."""
+        mine = self.rule
+        if mine == rule:
+            return True
+        if not mine.startswith(rule):
+            return False
+        rest = mine[len(rule) :]
+        # "306.1" is a prefix of "306.1a" (sub-rule) and of "306.10" (not one).
+        return rest[0].isalpha() or (rest[0] == "." and not rule.endswith("."))
+
+
+class IllegalAction(Exception):
+    """Raised when an action is refused; carries the refusal and the action."""
+
+    def __init__(self, refusal: Refusal, action: Action | None = None) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
+        self.action = action
+
+
+@dataclass(slots=True)
+class Applied:
+    """The events one action caused, and the state after them."""
+
+    events: list = field(default_factory=list)
+    state: object = None
