@@ -1,0 +1,467 @@
+"""The match log as people read it: one English sentence per event, per viewer.
+
+A judge reading a dispute wants cards by name and every step cited by its
+rule; a player reading the same log must not learn what 215 hides from them
+(the cards moved face down to an action-cost stack, the opponent's hand, the
+shuffled order). ``describe`` writes one sentence for one event as seen from
+the state just before it; ``transcript`` folds a whole log into the rows of
+``referee log --json`` (spec/cli.md) and ``render_transcript`` prints them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from events.game import (
+    AttackDeclared,
+    AttackerChosen,
+    BattleResolved,
+    BattleTypeSet,
+    CardMilled,
+    CardMovedToStack,
+    CastleAttacked,
+    CastlesShuffled,
+    CharacterCaptured,
+    CharacterPlayed,
+    CharactersDiscarded,
+    CharactersUntapped,
+    Conceded,
+    CostPaid,
+    DrawProposed,
+    EndAccepted,
+    EndDeclarationCancelled,
+    EndDeclared,
+    Event,
+    EventPlayed,
+    GameEnded,
+    HandDrawn,
+    HandKept,
+    HandLimitDiscarded,
+    InterceptionDeclined,
+    InterceptorChosen,
+    ItemDiscarded,
+    ItemPlayed,
+    MatchStarted,
+    MulliganTaken,
+    OpeningChosen,
+    OpeningsRevealed,
+    PositionSetUp,
+    RandomNumberApplied,
+    StackReturnedToHand,
+    StackSizeSet,
+    StepPerformed,
+    TurnOrderCardsTurned,
+    TurnOrderChosen,
+    TurnStarted,
+    WindowPassed,
+)
+from projections.state import PLAYERS, GameState, evolve, initial_state, other, owner
+from projections.views import check_viewer, sees_character
+
+# --- small wording helpers ----------------------------------------------------------
+
+
+def _name(s: GameState, card: str) -> str:
+    cd = s.cards.get(card)
+    return cd.name if cd is not None else card
+
+
+def _names(s: GameState, cards: Iterable[str]) -> str:
+    return ", ".join(_name(s, c) for c in cards)
+
+
+def _cards(n: int) -> str:
+    return "a card" if n == 1 else f"{n} cards"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _number(n: int) -> str:
+    return f"{n:+d}"
+
+
+def _sees_hand(viewer: str, player: str) -> bool:
+    return viewer == "judge" or viewer == player
+
+
+def _controlled_name(s: GameState, card: str | None, viewer: str) -> str:
+    """"A's Iron Knight", or "A's face-down character" where the viewer may not know it."""
+    if card is None:
+        return "nobody"
+    ch = s.character(card)
+    if ch is None:
+        return f"{owner(card)}'s {_name(s, card)}"
+    if not sees_character(viewer, ch):
+        return f"{ch.controller}'s face-down character"
+    return f"{ch.controller}'s {_name(s, card)}"
+
+
+# --- one describer per event type ---------------------------------------------------
+# Each takes the event, the state just before it, and the viewer.
+
+
+def _match_started(e: MatchStarted, s: GameState, viewer: str) -> str:
+    counts = {p: sum(1 for c in e.cards if c.startswith(p + ":")) for p in PLAYERS}
+    players = " and ".join(
+        f"{p}" + (f" ({e.names[p]})" if e.names.get(p, p) != p else "") + f" with {_cards(counts[p])}"
+        for p in PLAYERS
+    )
+    text = f"The match starts: {players}; {e.mode} mode"
+    if e.rulings:
+        text += "; rulings " + ", ".join(f"{k} {v}" for k, v in sorted(e.rulings.items()))
+    if viewer == "judge":
+        text += f"; seed {e.seed}"  # the seed decides every shuffle, so only a judge gets it
+    return text + "."
+
+
+def _position_set_up(e: PositionSetUp, s: GameState, viewer: str) -> str:
+    field = {p: sum(1 for f in e.field if f.controller == p) for p in PLAYERS}
+    castles = {p: len(e.zones.get(f"{p}.castle", [])) for p in PLAYERS}
+    return (
+        f"A position is set up: turn {e.turn}, {e.active} active at step {e.step}; "
+        f"A has {_plural(field['A'], 'character')} on the field and {_cards(castles['A'])} in the castle, "
+        f"B has {_plural(field['B'], 'character')} and {_cards(castles['B'])}."
+    )
+
+
+def _opening_chosen(e: OpeningChosen, s: GameState, viewer: str) -> str:
+    if _sees_hand(viewer, e.player):
+        return f"{e.player} chooses {_name(s, e.card)} as the opening character; it goes face down on the field."
+    return f"{e.player} puts a cost-1 character from the deck face down on the field."
+
+
+def _castles_shuffled(e: CastlesShuffled, s: GameState, viewer: str) -> str:
+    if viewer == "judge":
+        tops = "; ".join(
+            f"{p}'s top card is now {_name(s, order[0])}" for p, order in sorted(e.orders.items()) if order
+        )
+        return f"Both castles are shuffled" + (f"; {tops}." if tops else ".")
+    sizes = ", ".join(f"{p} {_cards(len(order))}" for p, order in sorted(e.orders.items()))
+    return f"Both castles are shuffled ({sizes})."
+
+
+def _turn_order_cards_turned(e: TurnOrderCardsTurned, s: GameState, viewer: str) -> str:
+    turned = ", ".join(
+        f"{p} turns {_name(s, e.cards[p])} ({_number(e.numbers.get(p, 0))})" for p in PLAYERS if p in e.cards
+    )
+    a, b = e.numbers.get("A", 0), e.numbers.get("B", 0)
+    if a == b:
+        outcome = "a tie, so the next cards are turned"
+    else:
+        outcome = f"{'A' if a > b else 'B'} chooses the turn order"
+    return f"Turn order, flip {e.attempt}: {turned}; both go to the bottom of their castles; {outcome}."
+
+
+def _turn_order_chosen(e: TurnOrderChosen, s: GameState, viewer: str) -> str:
+    return f"{e.player} chooses to go {e.order}; {e.first} takes the first turn."
+
+
+def _hand_drawn(e: HandDrawn, s: GameState, viewer: str) -> str:
+    text = f"{e.player} takes the top {_cards(len(e.cards))} of the castle as the opening hand"
+    if _sees_hand(viewer, e.player):
+        text += f": {_names(s, e.cards)}"
+    return text + "."
+
+
+def _mulligan_taken(e: MulliganTaken, s: GameState, viewer: str) -> str:
+    if _sees_hand(viewer, e.player):
+        return (
+            f"{e.player} mulligans: {_names(s, e.returned)} go to the bottom of the castle, "
+            f"and {_names(s, e.drawn)} are drawn."
+        )
+    return (
+        f"{e.player} mulligans: the hand of {_cards(len(e.returned))} goes to the bottom of the castle, "
+        f"and {_cards(len(e.drawn))} are drawn."
+    )
+
+
+def _hand_kept(e: HandKept, s: GameState, viewer: str) -> str:
+    return f"{e.player} keeps the hand."
+
+
+def _openings_revealed(e: OpeningsRevealed, s: GameState, viewer: str) -> str:
+    shown = ", ".join(_controlled_name(s, c, "judge") for c in e.cards)
+    return f"The opening characters are turned face up: {shown or 'none'}."
+
+
+def _turn_started(e: TurnStarted, s: GameState, viewer: str) -> str:
+    return f"Turn {e.turn} begins; {e.active} is the active player."
+
+
+def _characters_untapped(e: CharactersUntapped, s: GameState, viewer: str) -> str:
+    if not e.cards:
+        return "Untap: every character is already untapped."
+    return "Untap: " + ", ".join(_controlled_name(s, c, viewer) for c in e.cards) + "."
+
+
+def _stack_returned(e: StackReturnedToHand, s: GameState, viewer: str) -> str:
+    if not e.cards:
+        return f"{e.player}'s action-cost stack is empty; nothing goes to the hand."
+    n = len(e.cards)
+    what = "the one card" if n == 1 else f"the {n} cards"
+    text = f"{e.player} puts {what} of the action-cost stack into the hand"
+    if _sees_hand(viewer, e.player):
+        text += f": {_names(s, e.cards)}"
+    return text + "."
+
+
+def _stack_size_set(e: StackSizeSet, s: GameState, viewer: str) -> str:
+    bonus = {"101.7": "", "101.8": " + 1 on the second player's first turn"}.get(e.rule, " + 2")
+    return (
+        f"{e.player} will move {_cards(e.count)} from the castle to the action-cost stack "
+        f"({_plural(e.girls, 'girl')} controlled{bonus})."
+    )
+
+
+def _card_moved_to_stack(e: CardMovedToStack, s: GameState, viewer: str) -> str:
+    card = _name(s, e.card) if viewer == "judge" else "a card"
+    return f"{e.player} moves {card} from the top of the castle to the action-cost stack, face down."
+
+
+def _step_performed(e: StepPerformed, s: GameState, viewer: str) -> str:
+    return e.text or f"Step {e.rule} is performed."
+
+
+def _window_passed(e: WindowPassed, s: GameState, viewer: str) -> str:
+    return f"{e.player} passes without using an [OT] card."
+
+
+def _cost(s: GameState, card: str) -> int:
+    cd = s.cards.get(card)
+    return cd.cost if cd is not None else 0
+
+
+def _character_played(e: CharacterPlayed, s: GameState, viewer: str) -> str:
+    return f"{e.player} plays {_name(s, e.card)} (cost {_cost(s, e.card)}); it enters tapped."
+
+
+def _event_played(e: EventPlayed, s: GameState, viewer: str) -> str:
+    return (
+        f"{e.player} uses the event {_name(s, e.card)} (cost {_cost(s, e.card)}); "
+        f"it goes to {owner(e.card)}'s discard."
+    )
+
+
+def _item_played(e: ItemPlayed, s: GameState, viewer: str) -> str:
+    text = f"{e.player} uses the item {_name(s, e.card)} (cost {_cost(s, e.card)}) on "
+    if s.character(e.target) is None:
+        return text + f"{_name(s, e.target)}, which is not on the field, so it will be discarded."
+    return text + _controlled_name(s, e.target, viewer) + "."
+
+
+def _cost_paid(e: CostPaid, s: GameState, viewer: str) -> str:
+    card = _name(s, e.card) if viewer == "judge" else "a card"
+    return f"{e.player} pays 1: {card} goes from the action-cost stack to the top of the castle."
+
+
+def _attack_declared(e: AttackDeclared, s: GameState, viewer: str) -> str:
+    return f"{e.player} declares an attack."
+
+
+def _attacker_chosen(e: AttackerChosen, s: GameState, viewer: str) -> str:
+    return f"{e.player} attacks with {_name(s, e.card)}, which becomes tapped."
+
+
+def _interception_declined(e: InterceptionDeclined, s: GameState, viewer: str) -> str:
+    if e.able:
+        return f"{e.player} does not intercept."
+    return f"{e.player} cannot intercept: no untapped character."
+
+
+def _interceptor_chosen(e: InterceptorChosen, s: GameState, viewer: str) -> str:
+    return f"{e.player} intercepts with {_name(s, e.card)}, which becomes tapped."
+
+
+_BATTLE_KINDS = {
+    "combat": "The battle is a combat (a male intercepts): physical against physical.",
+    "approach": "The battle is an approach (a girl intercepts): mental against mental.",
+    "castle": "Nobody intercepts: the attacker attacks the castle.",
+}
+
+
+def _battle_type_set(e: BattleTypeSet, s: GameState, viewer: str) -> str:
+    return _BATTLE_KINDS.get(e.kind, f"The battle is a {e.kind}.")
+
+
+def _random_number_applied(e: RandomNumberApplied, s: GameState, viewer: str) -> str:
+    where = f"the bottom of {e.player}'s castle" if e.to == "bottom" else f"back on top of {e.player}'s castle"
+    return (
+        f"{e.player} turns {_name(s, e.card)} for {_name(s, e.character)}'s random number "
+        f"{_number(e.number)}; it goes to {where}."
+    )
+
+
+def _battle_resolved(e: BattleResolved, s: GameState, viewer: str) -> str:
+    b = s.battle
+    outcome = f"{e.winner} wins" if e.winner is not None else "a draw, nobody is captured"
+    if b is None or b.interceptor is None:
+        powers = ", ".join(f"{p} {v}" for p, v in sorted(e.powers.items()))
+        return f"Battle powers {powers}; {outcome}."
+    kind = (b.kind or "battle").capitalize()
+    defender = other(b.player)
+    return (
+        f"{kind}: {b.player}'s {_name(s, b.attacker)} {e.powers.get(b.player, 0)} against "
+        f"{defender}'s {_name(s, b.interceptor)} {e.powers.get(defender, 0)}; {outcome}."
+    )
+
+
+def _character_captured(e: CharacterCaptured, s: GameState, viewer: str) -> str:
+    pile = "harem" if e.zone == "harem" else "execution pile"
+    return f"{_controlled_name(s, e.card, viewer)} loses and goes to {e.by}'s {pile}."
+
+
+def _castle_attacked(e: CastleAttacked, s: GameState, viewer: str) -> str:
+    b = s.battle
+    attacker = f"{other(e.player)}'s {_name(s, b.attacker)}" if b and b.attacker else other(e.player)
+    if e.amount <= 0:
+        return f"{attacker} attacks {e.player}'s castle with physical {e.amount}: no card is milled."
+    return f"{attacker} attacks {e.player}'s castle for {_plural(e.amount, 'card')} (its physical now)."
+
+
+def _card_milled(e: CardMilled, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)} goes from the top of {e.player}'s castle to {owner(e.card)}'s discard."
+
+
+def _item_discarded(e: ItemDiscarded, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)} has no character to hold it and goes to {owner(e.card)}'s discard."
+
+
+def _characters_discarded(e: CharactersDiscarded, s: GameState, viewer: str) -> str:
+    return (
+        f"{e.player} discards {_names(s, e.cards)} from the field "
+        "(no two characters with one name, at most six)."
+    )
+
+
+def _end_declared(e: EndDeclared, s: GameState, viewer: str) -> str:
+    return f"{e.player} declares the end of the turn."
+
+
+def _end_cancelled(e: EndDeclarationCancelled, s: GameState, viewer: str) -> str:
+    return f"{e.player} acts, so {other(e.player)}'s end declaration is cancelled."
+
+
+def _end_accepted(e: EndAccepted, s: GameState, viewer: str) -> str:
+    if e.auto:
+        return f"{e.player} has no [OT] card to use and passes; the turn ends."
+    return f"{e.player} passes; the turn ends."
+
+
+def _hand_limit_discarded(e: HandLimitDiscarded, s: GameState, viewer: str) -> str:
+    return f"{e.player} discards {_names(s, e.cards)} from the hand, over the hand maximum."
+
+
+def _conceded(e: Conceded, s: GameState, viewer: str) -> str:
+    return f"{e.player} concedes."
+
+
+def _draw_proposed(e: DrawProposed, s: GameState, viewer: str) -> str:
+    return f"{e.player} proposes a draw."
+
+
+def _game_ended(e: GameEnded, s: GameState, viewer: str) -> str:
+    parts = [e.reason.rstrip(".")] if e.reason else ["The game ends"]
+    if e.scores:
+        scores = ", ".join(f"{p} {e.scores[p]}" for p in PLAYERS if p in e.scores)
+        # The +5 is the one part of the score a reader cannot count on the table.
+        bonus = [p for p in PLAYERS if e.scores.get(p, 0) - s.score(p) == 5]
+        if bonus:
+            why = "for felling the castle" if e.rule == "102.3" else "for the castle not fallen"
+            who = " and ".join(bonus)
+            cite = f", ruling {e.ruling}" if e.ruling else ""
+            scores += f" (+5 to {who} {why}{cite})"
+        parts.append(f"scores {scores}")
+    outcome = "a draw" if e.draw or e.winner is None else f"{e.winner} wins"
+    parts.append(f"{outcome} ({e.rule})")
+    return "; ".join(parts) + "."
+
+
+Describer = Callable[[Any, GameState, str], str]
+
+DESCRIBERS: dict[type[Event], Describer] = {
+    MatchStarted: _match_started,
+    PositionSetUp: _position_set_up,
+    OpeningChosen: _opening_chosen,
+    CastlesShuffled: _castles_shuffled,
+    TurnOrderCardsTurned: _turn_order_cards_turned,
+    TurnOrderChosen: _turn_order_chosen,
+    HandDrawn: _hand_drawn,
+    MulliganTaken: _mulligan_taken,
+    HandKept: _hand_kept,
+    OpeningsRevealed: _openings_revealed,
+    TurnStarted: _turn_started,
+    CharactersUntapped: _characters_untapped,
+    StackReturnedToHand: _stack_returned,
+    StackSizeSet: _stack_size_set,
+    CardMovedToStack: _card_moved_to_stack,
+    StepPerformed: _step_performed,
+    WindowPassed: _window_passed,
+    CharacterPlayed: _character_played,
+    EventPlayed: _event_played,
+    ItemPlayed: _item_played,
+    CostPaid: _cost_paid,
+    AttackDeclared: _attack_declared,
+    AttackerChosen: _attacker_chosen,
+    InterceptionDeclined: _interception_declined,
+    InterceptorChosen: _interceptor_chosen,
+    BattleTypeSet: _battle_type_set,
+    RandomNumberApplied: _random_number_applied,
+    BattleResolved: _battle_resolved,
+    CharacterCaptured: _character_captured,
+    CastleAttacked: _castle_attacked,
+    CardMilled: _card_milled,
+    ItemDiscarded: _item_discarded,
+    CharactersDiscarded: _characters_discarded,
+    EndDeclared: _end_declared,
+    EndDeclarationCancelled: _end_cancelled,
+    EndAccepted: _end_accepted,
+    HandLimitDiscarded: _hand_limit_discarded,
+    Conceded: _conceded,
+    DrawProposed: _draw_proposed,
+    GameEnded: _game_ended,
+}
+
+
+def describe(event: Event, state_before: GameState, viewer: str = "judge") -> str:
+    """One sentence for ``event`` as ``viewer`` may know it (215). An event type
+    without a describer still gets a sentence, so a newer log stays readable."""
+    check_viewer(viewer)
+    describer = DESCRIBERS.get(type(event))
+    if describer is None:
+        return f"{type(event).__name__} ({event.rule})."
+    return describer(event, state_before, viewer)
+
+
+def transcript(events: Iterable[Event], viewer: str = "judge") -> list[dict[str, Any]]:
+    """The rows of ``referee log --json``, folding the log from the empty table."""
+    check_viewer(viewer)
+    rows: list[dict[str, Any]] = []
+    state = initial_state()
+    for i, event in enumerate(events, start=1):
+        describer = DESCRIBERS.get(type(event))
+        text = describer(event, state, viewer) if describer else f"{type(event).__name__} ({event.rule})."
+        rows.append(
+            {
+                "position": i,
+                "type": type(event).__name__,
+                "rule": event.rule,
+                "ruling": event.ruling,
+                "text": text,
+                "retracted": False,
+            }
+        )
+        state = evolve(state, event)
+    return rows
+
+
+def render_transcript(rows: Iterable[dict[str, Any]]) -> str:
+    """Numbered lines citing the rule, ``ruling:A4`` where an interpretation decided."""
+    lines = []
+    for row in rows:
+        cite = row["rule"] + (f" ruling:{row['ruling']}" if row.get("ruling") else "")
+        mark = "x" if row.get("retracted") else " "
+        text = row["text"] + (" (retracted)" if row.get("retracted") else "")
+        lines.append(f"{mark}{row['position']:>4}  {cite:<18} {text}")
+    return "\n".join(lines)

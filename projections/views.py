@@ -1,0 +1,193 @@
+"""What each person at the table may see (rule 215), as plain JSON-ready data.
+
+A judge sees everything; a player sees their own hand but no castle or
+action-cost stack faces (215.2, 215.4: nobody may look at those, not even the
+owner), and neither player sees the other's hand (215.3) nor the opponent's
+face-down opening character before 101.6. Anyone may count any pile, so every
+view gives every count. ``state_view`` returns the shape of
+``referee state --json`` (spec/cli.md); ``render_state`` prints it for people.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from projections.state import PILES, PLAYERS, Character, GameState
+
+VIEWERS = ("judge", "A", "B", "public")
+
+FACE_DOWN = "face-down"  # shown in place of a card name nobody in this view may read
+
+
+def check_viewer(viewer: str) -> None:
+    """Refuse a typo early: silently showing the judge view to "a" would leak."""
+    if viewer not in VIEWERS:
+        raise ValueError(f"unknown viewer {viewer!r}: expected one of {', '.join(VIEWERS)}")
+
+
+def sees_pile(viewer: str, player: str, pile: str) -> bool:
+    """215.2-215.9: may ``viewer`` read the faces in ``player``'s ``pile``?"""
+    if viewer == "judge":
+        return True
+    if pile in ("castle", "action_stack"):
+        return False
+    if pile == "hand":
+        return viewer == player
+    return True
+
+
+def sees_character(viewer: str, ch: Character) -> bool:
+    """101.1/101.6: a face-down opening character is known to its controller only."""
+    return not ch.face_down or viewer == "judge" or viewer == ch.controller
+
+
+def _result(state: GameState) -> dict[str, Any] | None:
+    r = state.result
+    if r is None:
+        return None
+    return {
+        "winner": r.winner,
+        "draw": r.draw,
+        "rule": r.rule,
+        "ruling": r.ruling,
+        "scores": dict(r.scores) if r.scores is not None else None,
+        "reason": r.reason,
+    }
+
+
+def _character(state: GameState, ch: Character, viewer: str) -> dict[str, Any]:
+    cards = state.cards
+    if not sees_character(viewer, ch):
+        # Even the instance id is withheld: the first event maps ids to names.
+        return {
+            "card": None,
+            "id": None,
+            "controller": ch.controller,
+            "ready": ch.ready,
+            "face_down": True,
+            "items": [],
+        }
+    cd = cards.get(ch.card)
+    return {
+        "card": cd.name if cd is not None else ch.card,
+        "id": ch.card,
+        "controller": ch.controller,
+        "ready": ch.ready,
+        "physical": state.physical(ch.card) if cd is not None else None,
+        "mental": state.mental(ch.card) if cd is not None else None,
+        "items": [_name(state, i) for i in ch.items],
+        "face_down": ch.face_down,
+    }
+
+
+def _name(state: GameState, card: str) -> str:
+    cd = state.cards.get(card)
+    return cd.name if cd is not None else card
+
+
+def state_view(state: GameState, viewer: str) -> dict[str, Any]:
+    """The position as ``viewer`` may see it: the JSON of ``referee state --json``."""
+    check_viewer(viewer)
+    zones: dict[str, dict[str, Any]] = {}
+    for player in PLAYERS:
+        z = state.zones[player]
+        for pile in PILES:
+            cards = getattr(z, pile)
+            zones[f"{player}.{pile}"] = {
+                "count": len(cards),
+                "cards": [_name(state, c) for c in cards] if sees_pile(viewer, player, pile) else None,
+            }
+    for player in PLAYERS:
+        mine = [ch for ch in state.field if ch.controller == player]
+        zones[f"{player}.field"] = {
+            "count": len(mine),
+            "cards": [_name(state, ch.card) if sees_character(viewer, ch) else None for ch in mine],
+        }
+    return {
+        "event": state.position,
+        "turn": state.turn,
+        "active": state.active,
+        "step": state.step,
+        "result": _result(state),
+        "zones": zones,
+        "characters": [_character(state, ch, viewer) for ch in state.field],
+        "violations": [],
+        "draw_offer": state.draw_offer,
+    }
+
+
+# --- for people ------------------------------------------------------------------
+
+_PILE_LABELS = {
+    "castle": "castle",
+    "hand": "hand",
+    "action_stack": "stack",
+    "discard": "discard",
+    "harem": "harem",
+    "execution": "execution",
+    "side": "side",
+}
+
+
+def _value(n: int | None) -> str:
+    return "?" if n is None else str(n)
+
+
+SHOWN_PER_PILE = 8  # a 40-card discard pile in full would bury the rest of the table
+
+
+def _pile_line(label: str, zone: dict[str, Any]) -> str:
+    count = zone["count"]
+    cards = zone["cards"]
+    if cards is None:
+        shown = "(hidden)" if count else ""
+    else:
+        shown = ", ".join(c if c is not None else FACE_DOWN for c in cards[:SHOWN_PER_PILE])
+        if len(cards) > SHOWN_PER_PILE:
+            shown += f", ... ({len(cards) - SHOWN_PER_PILE} more)"
+    return f"    {label:<10}{count:>3}  {shown}".rstrip()
+
+
+def render_state(view: dict[str, Any]) -> str:
+    """A compact table a judge reads at a glance; hidden faces stay hidden."""
+    lines: list[str] = []
+    lines.append(
+        f"Event {view['event']}  turn {view['turn']}  active {view['active'] or '-'}  step {view['step']}"
+    )
+    result = view.get("result")
+    if result is not None:
+        if result["draw"]:
+            outcome = "draw"
+        else:
+            outcome = f"{result['winner']} wins"
+        cite = result["rule"] + (f" ruling:{result['ruling']}" if result.get("ruling") else "")
+        text = f"Result: {outcome} ({cite})"
+        if result.get("scores"):
+            text += "; scores " + ", ".join(f"{p} {s}" for p, s in result["scores"].items())
+        if result.get("reason"):
+            text += f"; {result['reason']}"
+        lines.append(text)
+    if view.get("draw_offer"):
+        lines.append(f"Draw offered by {view['draw_offer']} (102.8)")
+    zones = view["zones"]
+    characters = view["characters"]
+    for player in PLAYERS:
+        lines.append(f"  {player}")
+        for pile in PILES:
+            lines.append(_pile_line(_PILE_LABELS[pile], zones[f"{player}.{pile}"]))
+        mine = [ch for ch in characters if ch["controller"] == player]
+        lines.append(f"    {'field':<10}{len(mine):>3}")
+        for ch in mine:
+            state = "ready " if ch["ready"] else "tapped"
+            if ch["card"] is None:
+                lines.append(f"      {state}  {FACE_DOWN}")
+                continue
+            name = ch["card"] + (f" [{ch['id']}]" if ch.get("id") else "")
+            if ch.get("face_down"):
+                name += f" ({FACE_DOWN})"
+            values = f"P{_value(ch.get('physical'))} M{_value(ch.get('mental'))}"
+            items = f"  items: {', '.join(ch['items'])}" if ch["items"] else ""
+            lines.append(f"      {state}  {name:<28} {values}{items}")
+    for v in view.get("violations") or []:
+        lines.append(f"Violation: {v}")
+    return "\n".join(lines)

@@ -1,0 +1,75 @@
+"""`referee scenario check`: run rules questions written as scenario files."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from referee.inputs import InputError
+
+
+@click.group()
+def scenario() -> None:
+    """Rules questions written as data (see the scenario format in the README)."""
+
+
+@scenario.command("check")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of text.")
+@click.option("-v", "--verbose", is_flag=True, help="List passing scenarios too.")
+def check(paths: tuple[str, ...], as_json: bool, verbose: bool) -> None:
+    """Run scenario files; folders are searched recursively for *.yaml.
+
+    Exit code 0 if every scenario passes, 1 if any fails, 2 if a file cannot
+    be read or does not follow the format (the message names the file, the
+    place in it and what was expected; nothing runs then).
+
+    Example: referee scenario check scenarios/306-turn/
+    """
+    from referee.scenario import load_scenario, run_scenario, scenario_files
+
+    files = scenario_files(list(paths))
+    if not files:
+        raise InputError(" ".join(paths), "", "no scenario files (*.yaml) found")
+    for f in files:  # check every file before running any, so bad input runs nothing
+        load_scenario(f)
+    reports = []
+    show_bar = not as_json and sys.stderr.isatty() and len(files) > 20
+    with click.progressbar(files, label="scenarios", file=sys.stderr) if show_bar else _plain(files) as items:
+        for f in items:
+            reports.append(run_scenario(f))
+    passed = sum(r.passed for r in reports)
+    failed = len(reports) - passed
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"passed": passed, "failed": failed, "scenarios": [r.to_json() for r in reports]},
+                indent=2,
+            )
+        )
+    else:
+        for r in reports:
+            if r.passed and not verbose:
+                continue
+            mark = "PASS" if r.passed else "FAIL"
+            click.echo(f"{mark} {r.file}: {r.name} [{', '.join(r.rules)}]")
+            for f in r.failures:
+                click.echo(f"     - {f}")
+        click.echo(f"{passed} passed, {failed} failed")
+    if failed:
+        sys.exit(1)
+
+
+class _plain:
+    """A stand-in for click's progress bar when output is not a terminal."""
+
+    def __init__(self, items: list) -> None:
+        self.items = items
+
+    def __enter__(self) -> list:
+        return self.items
+
+    def __exit__(self, *exc: object) -> None:
+        return None

@@ -1,0 +1,172 @@
+"""Decklists: reading them, checking them against 100.2, dealing instance ids.
+
+A deck is written by hand, as a file or as a list inside a match record or a
+scenario, so entries are short (``Iron Knight``, ``{card: Iron Knight,
+count: 3}``, ``{random: 2, count: 47}``) and every problem is an
+``InputError`` placed in the file. A deck that breaks 100.2 is refused
+before the match starts (scenario format, section 4), because the rules
+engine assumes legal decks (101.1 needs a cost-1 character to open with).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from events.cards import CardDef, filler
+from referee.inputs import Document, InputError, format_path, load_document
+from referee.pool import CardCatalog, kind_of
+
+DECK_SIZE = 51  # 100.2
+SAME_NAME_LIMIT = 3  # 100.2
+
+_ENTRY_HELP = "expected a card name, {card: NAME, count: N} or {random: N, count: M}"
+
+
+def _is_int(value: Any) -> bool:
+    # YAML `yes`/`true` load as bool, which Python counts as an int.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _count(entry: dict[str, Any], doc: Document, here: tuple[Any, ...]) -> int:
+    count = entry.get("count", 1)
+    # A count above 51 can never make a legal deck, and a typo such as
+    # 1000000 should fail here rather than build a huge list first.
+    if not _is_int(count) or not 1 <= count <= DECK_SIZE:
+        raise doc.error(
+            here + ("count",),
+            f"count must be a whole number from 1 to {DECK_SIZE} (got {count!r})",
+        )
+    return count
+
+
+def parse_deck(
+    entries: Any, catalog: CardCatalog, doc: Document, path: Iterable[Any] = ()
+) -> list[CardDef]:
+    """The cards of a decklist in order (top first), entries expanded.
+
+    ``doc``/``path`` say where the list stands, so an inline deck inside a
+    match record reports errors at e.g. ``players.A.deck[3].card``.
+    """
+    base = tuple(path)
+    if not isinstance(entries, list):
+        raise doc.error(base, f"expected a deck: a list of entries ({_ENTRY_HELP}); got {kind_of(entries)}")
+    cards: list[CardDef] = []
+    for i, entry in enumerate(entries):
+        here = base + (i,)
+        if isinstance(entry, str):
+            cards.append(catalog.require(entry, doc, here))
+            continue
+        if not isinstance(entry, dict):
+            raise doc.error(here, f"{_ENTRY_HELP}; got {kind_of(entry)}")
+        if "card" in entry and "random" in entry:
+            raise doc.error(here, "an entry has card: or random:, not both")
+        if "card" in entry:
+            allowed = ("card", "count")
+        elif "random" in entry:
+            allowed = ("random", "count")
+        else:
+            raise doc.error(here, f"{_ENTRY_HELP}; this mapping has neither card: nor random:")
+        for key in entry:
+            if key not in allowed:
+                hint = " (labels belong in a scenario setup, not in a deck)" if key == "label" else ""
+                raise doc.error(
+                    here + (key,),
+                    f"unknown key (a deck entry has only {' and '.join(allowed)}){hint}",
+                )
+        count = _count(entry, doc, here)
+        if "card" in entry:
+            name = entry["card"]
+            if not isinstance(name, str):
+                raise doc.error(here + ("card",), f"expected a card name, got {kind_of(name)}")
+            card = catalog.require(name, doc, here + ("card",))
+            cards.extend([card] * count)
+        else:
+            rnd = entry["random"]
+            if not _is_int(rnd):
+                raise doc.error(here + ("random",), f"expected a whole number (the filler's random number), got {kind_of(rnd)}")
+            cards.extend(filler(rnd) for _ in range(count))
+    return cards
+
+
+def load_deck(file: str | Path, catalog: CardCatalog, *, check: bool = True) -> list[CardDef]:
+    """A deck file: a YAML list of entries, checked against 100.2 unless
+    ``check`` is False (the check is the default everywhere; the flag exists
+    for tools that inspect a deck under construction)."""
+    doc = load_document(file)
+    cards = parse_deck(doc.data, catalog, doc, ())
+    if check:
+        check_deck(cards, doc)
+    return cards
+
+
+def deck_problems(cards: Sequence[CardDef]) -> list[str]:
+    """Every 100.2 failure of ``cards``, one sentence each (empty if legal)."""
+    problems: list[str] = []
+    if len(cards) != DECK_SIZE:
+        problems.append(f"100.2: a deck has exactly {DECK_SIZE} cards; this one has {len(cards)}")
+    # Fillers are anonymous: each one is a distinct card (scenario format, 1).
+    names = Counter(card.name for card in cards if not card.filler)
+    for name, n in names.items():
+        if n > SAME_NAME_LIMIT:
+            problems.append(
+                f"100.2: a deck has at most {SAME_NAME_LIMIT} cards of one name; "
+                f"this one has {n} of {name!r}"
+            )
+    if not any(card.type == "character" and card.cost == 1 for card in cards):
+        problems.append(
+            "100.2: a deck has at least one cost-1 character (the opening character of 101.1); "
+            "this one has none"
+        )
+    return problems
+
+
+def check_deck(
+    cards: Sequence[CardDef], where: Document | str | Path | None = None, path: Iterable[Any] = ()
+) -> None:
+    """Refuse a deck that breaks 100.2, naming every failure at once so the
+    deck's author can fix them in one go.
+
+    ``where`` is the document the deck came from (the error then carries its
+    line), or just a file name, or None for a deck built in code.
+    """
+    problems = deck_problems(cards)
+    if not problems:
+        return
+    message = ". ".join(problems)
+    place = tuple(path)
+    if isinstance(where, Document):
+        raise where.error(place, message)
+    raise InputError(where, format_path(place), message)
+
+
+def deal(decks: Mapping[str, Sequence[CardDef]]) -> tuple[dict[str, CardDef], dict[str, list[str]]]:
+    """Instance ids for every card, as ``referee.rules.start`` takes them.
+
+    Ids are the owner's letter, a colon and the index from 1 in deck order
+    (``A:1`` is A's top card), so a card keeps one id for the whole match and
+    people can name it (scenario format, section 1). Players are dealt in
+    sorted order so the same decks always give the same first event.
+    """
+    cards: dict[str, CardDef] = {}
+    castles: dict[str, list[str]] = {}
+    for owner in sorted(decks):
+        ids = []
+        for i, card in enumerate(decks[owner], start=1):
+            cid = f"{owner}:{i}"
+            cards[cid] = card
+            ids.append(cid)
+        castles[owner] = ids
+    return cards, castles
+
+
+__all__ = [
+    "DECK_SIZE",
+    "SAME_NAME_LIMIT",
+    "check_deck",
+    "deal",
+    "deck_problems",
+    "load_deck",
+    "parse_deck",
+]

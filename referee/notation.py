@@ -1,0 +1,220 @@
+"""The action notation of the scenario format (section 3), read by people.
+
+People name cards by name, by a scenario label, or by instance id (``A:12``);
+the engine wants instance ids. ``resolve`` finds the card an action means:
+where a name matches several cards that are all valid for the action, the
+first in zone order is taken (scenario format, section 1), so the search
+looks for a legal reading before settling on an illegal one to refuse.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import replace
+from typing import Any, Iterable
+
+from projections.state import PILES, GameState
+from referee.actions import Action, IllegalAction, Refusal
+from referee.rules import current_decision, is_legal
+
+PLAYER_DOS = {
+    "choose_opening": "101.1",
+    "choose_order": "101.3",
+    "mulligan": "101.5",
+    "keep": "101.5",
+    "play_character": "306.1",
+    "play_event": "306.2",
+    "play_item": "306.3",
+    "activate": "306.4",
+    "attack": "306.5b",
+    "intercept": "306.5d",
+    "no_intercept": "306.5c",
+    "pass": "305",
+    "end_turn": "307",
+    "discard": "309",
+    "choose": "406.1",
+    "concede": "102.7",
+    "propose_draw": "102.8",
+    "accept_draw": "102.8",
+}
+JUDGE_DOS = ("rewind", "note", "skip_step", "accept")
+
+INSTANCE_ID = re.compile(r"^[AB]:[0-9]+$")
+
+
+def _hand(state: GameState, p: str) -> list[str]:
+    return list(state.zones[p].hand)
+
+
+def _own_field(state: GameState, p: str) -> list[str]:
+    return [ch.card for ch in state.field if ch.controller == p]
+
+
+def _field(state: GameState, p: str) -> list[str]:
+    return [ch.card for ch in state.field]
+
+
+def _castle(state: GameState, p: str) -> list[str]:
+    return list(state.zones[p].castle)
+
+
+# Where each action's ``card`` comes from, in zone order.
+CARD_ZONES = {
+    "choose_opening": _castle,
+    "play_character": _hand,
+    "play_event": _hand,
+    "play_item": _hand,
+    "activate": _own_field,
+    "attack": _own_field,
+    "intercept": _own_field,
+}
+
+
+def everywhere(state: GameState) -> list[str]:
+    """Every card of the match in a fixed order: field first, then the piles."""
+    out = []
+    for ch in state.field:
+        out.append(ch.card)
+        out.extend(ch.items)
+    out.extend(state.orphans)
+    for p in ("A", "B"):
+        z = state.zones[p]
+        for pile in PILES:
+            out.extend(getattr(z, pile))
+    return out
+
+
+def matches(state: GameState, card: str, ref: str, labels: dict[str, str]) -> bool:
+    """Does the reference (a label, an instance id, or a name) mean this card?"""
+    if ref in labels:
+        return labels[ref] == card
+    if INSTANCE_ID.match(ref):
+        return ref == card
+    cd = state.cards.get(card)
+    return cd is not None and cd.name == ref
+
+
+def candidates(state: GameState, ref: str, pool: Iterable[str], labels: dict[str, str]) -> list[str]:
+    return [c for c in pool if matches(state, c, ref, labels)]
+
+
+def _card_pool(state: GameState, action: Action) -> list[str]:
+    zone = CARD_ZONES.get(action.do)
+    return zone(state, action.player) if zone and action.player else everywhere(state)
+
+
+def _discard_pool(state: GameState, action: Action) -> list[str]:
+    d = current_decision(state)
+    if d is not None and d.kind == "same_name":
+        return _own_field(state, action.player)
+    if action.do == "mulligan":
+        return _hand(state, action.player)
+    return _hand(state, action.player)
+
+
+def resolve(state: GameState, raw: Action, labels: dict[str, str] | None = None) -> Action:
+    """The action with every card reference turned into an instance id.
+
+    Raises ``IllegalAction`` when a named card is nowhere it could be used
+    from, citing the rule of the action (e.g. 306.1: not in the hand)."""
+    labels = labels or {}
+    if raw.player is None:
+        return raw
+    card_opts: list[str | None] = [None]
+    target_opts: list[str | None] = [None]
+    if raw.card is not None:
+        card_opts = candidates(state, raw.card, _card_pool(state, raw), labels)
+        if not card_opts:
+            card_opts = candidates(state, raw.card, everywhere(state), labels)
+        if not card_opts:
+            raise IllegalAction(
+                Refusal(PLAYER_DOS.get(raw.do, "406.1"), f"There is no {raw.card} in the game to use."), raw
+            )
+    if raw.target is not None:
+        target_opts = candidates(state, raw.target, _field(state, raw.player), labels) or candidates(
+            state, raw.target, everywhere(state), labels
+        )
+        if not target_opts:
+            raise IllegalAction(
+                Refusal(PLAYER_DOS.get(raw.do, "406.1"), f"There is no {raw.target} in the game."), raw
+            )
+    cards_opts: list[tuple[str, ...] | None] = [None]
+    if raw.cards is not None:
+        cards_opts = list(_resolve_many(state, raw, labels))
+    targets: tuple[str, ...] | None = None
+    if raw.targets is not None:
+        targets = tuple(
+            (candidates(state, t, everywhere(state), labels) or [t])[0] for t in raw.targets
+        )
+    first: Action | None = None
+    for card, target, cards in itertools.product(card_opts, target_opts, cards_opts):
+        action = replace(raw, card=card, target=target, cards=cards, targets=targets)
+        if first is None:
+            first = action
+        if is_legal(state, action) is None:
+            return action
+    assert first is not None
+    return first
+
+
+def _resolve_many(state: GameState, raw: Action, labels: dict[str, str]) -> Iterable[tuple[str, ...]]:
+    """Readings of a ``cards`` list: each reference a distinct card, first in
+    zone order; a few alternatives are offered where names repeat."""
+    pool = _discard_pool(state, raw) if raw.do in ("discard", "mulligan") else everywhere(state)
+    options: list[list[str]] = []
+    for ref in raw.cards or ():
+        opts = candidates(state, ref, pool, labels) or candidates(state, ref, everywhere(state), labels)
+        if not opts:
+            raise IllegalAction(
+                Refusal(PLAYER_DOS.get(raw.do, "406.1"), f"There is no {ref} in the game."), raw
+            )
+        options.append(opts)
+    produced = 0
+    for combo in itertools.product(*options):
+        if len(set(combo)) == len(combo):
+            yield tuple(combo)
+            produced += 1
+            if produced >= 64:
+                return
+    if produced == 0:
+        yield tuple(o[0] for o in options)
+
+
+def action_from_mapping(data: dict[str, Any]) -> Action:
+    """An ``Action`` from a notation mapping whose keys were already checked."""
+    def tup(v: Any) -> tuple[str, ...] | None:
+        return tuple(str(x) for x in v) if v is not None else None
+
+    return Action(
+        player=data.get("player"),
+        do=data["do"],
+        card=None if data.get("card") is None else str(data["card"]),
+        cards=tup(data.get("cards")),
+        target=None if data.get("target") is None else str(data["target"]),
+        targets=tup(data.get("targets")),
+        order=data.get("order"),
+        n=data.get("n"),
+        option=data.get("option"),
+        ability=data.get("ability"),
+    )
+
+
+def describe_action(state: GameState, action: Action) -> dict[str, Any]:
+    """An action with card names instead of ids, as people write it."""
+    out: dict[str, Any] = {"player": action.player, "do": action.do}
+
+    def name(c: str) -> str:
+        cd = state.cards.get(c)
+        return cd.name if cd is not None else c
+
+    for key, value in action.arguments().items():
+        if key in ("card", "target"):
+            out[key] = name(value)  # type: ignore[arg-type]
+            out[key + "_id"] = value
+        elif key in ("cards", "targets"):
+            out[key] = [name(c) for c in value]  # type: ignore[union-attr]
+            out[key + "_ids"] = value
+        else:
+            out[key] = value
+    return out
