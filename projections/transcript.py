@@ -137,7 +137,7 @@ def _castles_shuffled(e: CastlesShuffled, s: GameState, viewer: str) -> str:
         tops = "; ".join(
             f"{p}'s top card is now {_name(s, order[0])}" for p, order in sorted(e.orders.items()) if order
         )
-        return f"Both castles are shuffled" + (f"; {tops}." if tops else ".")
+        return "Both castles are shuffled" + (f"; {tops}." if tops else ".")
     sizes = ", ".join(f"{p} {_cards(len(order))}" for p, order in sorted(e.orders.items()))
     return f"Both castles are shuffled ({sizes})."
 
@@ -373,7 +373,7 @@ def _game_ended(e: GameEnded, s: GameState, viewer: str) -> str:
             cite = f", ruling {e.ruling}" if e.ruling else ""
             scores += f" (+5 to {who} {why}{cite})"
         parts.append(f"scores {scores}")
-    outcome = "a draw" if e.draw or e.winner is None else f"{e.winner} wins"
+    outcome = "the game is a draw" if e.draw or e.winner is None else f"{e.winner} wins"
     parts.append(f"{outcome} ({e.rule})")
     return "; ".join(parts) + "."
 
@@ -428,6 +428,10 @@ def describe(event: Event, state_before: GameState, viewer: str = "judge") -> st
     """One sentence for ``event`` as ``viewer`` may know it (215). An event type
     without a describer still gets a sentence, so a newer log stays readable."""
     check_viewer(viewer)
+    return _sentence(event, state_before, viewer)
+
+
+def _sentence(event: Event, state_before: GameState, viewer: str) -> str:
     describer = DESCRIBERS.get(type(event))
     if describer is None:
         return f"{type(event).__name__} ({event.rule})."
@@ -440,15 +444,13 @@ def transcript(events: Iterable[Event], viewer: str = "judge") -> list[dict[str,
     rows: list[dict[str, Any]] = []
     state = initial_state()
     for i, event in enumerate(events, start=1):
-        describer = DESCRIBERS.get(type(event))
-        text = describer(event, state, viewer) if describer else f"{type(event).__name__} ({event.rule})."
         rows.append(
             {
                 "position": i,
                 "type": type(event).__name__,
                 "rule": event.rule,
                 "ruling": event.ruling,
-                "text": text,
+                "text": _sentence(event, state, viewer),
                 "retracted": False,
             }
         )

@@ -19,6 +19,8 @@ from referee import __version__
 # only when the CLI starts, so a command's heavy imports stay out of the others.
 COMMANDS = [
     "referee.commands.scenario:scenario",
+    "referee.commands.simulate:simulate",
+    "referee.commands.bench:bench",
 ]
 
 

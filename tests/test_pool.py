@@ -205,7 +205,7 @@ def test_non_character_with_character_fields(tmp_path: Path, extra: str, word: s
     with pytest.raises(InputError) as err:
         load_pool(path)
     assert f"{word} " in err.value.message
-    assert "character cards only, not for a event" in err.value.message
+    assert "character cards only" in err.value.message
     assert err.value.line == 1
 
 

@@ -1,0 +1,78 @@
+"""`referee simulate`: random legal self-play of whole games."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import click
+
+
+def _deck_option(values: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for v in values:
+        player, sep, path = v.partition("=")
+        if not sep or player not in ("A", "B") or not path:
+            raise click.BadParameter(f"expected A=FILE or B=FILE, got {v!r}", param_hint="--deck")
+        out[player] = path
+    if out and set(out) != {"A", "B"}:
+        raise click.BadParameter("give both decks (A=FILE and B=FILE) or neither", param_hint="--deck")
+    return out
+
+
+@click.command()
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="How many games to play.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the whole run; game k is reproducible from it.")
+@click.option("--deck", "decks", multiple=True, metavar="P=FILE", help="Play these decks (A=FILE and B=FILE) instead of random legal decks.")
+@click.option("--pool", type=click.Path(dir_okay=False), help="Card pool for the decks (default: the bundled rules-test pool).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def simulate(games: int, seed: int, decks: tuple[str, ...], pool: str | None, as_json: bool) -> None:
+    """Play whole games by picking random legal actions.
+
+    Each game uses two random legal decks from the card pool (or the decks
+    given) and picks uniformly among the legal actions at every decision,
+    except conceding and draws. Every game ends with a result; the summary
+    counts results by the rule that ended them.
+
+    Example: referee simulate --games 500 --seed 1
+    """
+    from referee.decks import load_deck
+    from referee.pool import CardCatalog, bundled_pool, load_pool
+    from referee.simulate import SimulationSummary, decks_for, game_seeds, play_game
+
+    card_pool = load_pool(pool) if pool else bundled_pool()
+    fixed = None
+    paths = _deck_option(decks)
+    if paths:
+        catalog = CardCatalog(card_pool) if pool else CardCatalog(bundled_pool())
+        fixed = {p: load_deck(f, catalog) for p, f in paths.items()}
+    summary = SimulationSummary()
+    seeds = game_seeds(games, seed)
+    show_bar = not as_json and sys.stderr.isatty()
+    start = time.perf_counter()
+    bar = click.progressbar(seeds, label="games", file=sys.stderr) if show_bar else None
+    iterator = bar.__enter__() if bar is not None else seeds
+    try:
+        for game_seed in iterator:
+            record = play_game(game_seed, decks_for(game_seed, card_pool, fixed))
+            summary.games += 1
+            summary.events += len(record.events)
+            summary.actions += len(record.actions)
+            r = record.state.result
+            assert r is not None
+            summary.results["draw" if r.draw else f"{r.winner} wins"] += 1
+            summary.rules[r.rule] += 1
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    summary.seconds = time.perf_counter() - start
+    if as_json:
+        click.echo(json.dumps({**summary.to_json(), "seed": seed}, indent=2))
+        return
+    click.echo(
+        f"{summary.games} games, {summary.events} events, {summary.actions} actions "
+        f"in {summary.seconds:.2f}s ({summary.events / summary.seconds:,.0f} events/s); every game ended"
+    )
+    click.echo("results: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.results.items())))
+    click.echo("ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.rules.items(), key=lambda kv: -kv[1])))
+

@@ -1,0 +1,37 @@
+"""The store's exceptions: one family, so the CLI can catch ``StoreError`` once.
+
+Every message is one line a person can act on, and never contains a
+database password (the URL is always shown with the password replaced).
+A refused action is not a store problem: it stays ``IllegalAction``.
+"""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """The match store cannot do what was asked: the database is unreachable,
+    refuses the credentials, holds something unreadable, or a match or a
+    position does not exist."""
+
+
+class MatchNotFound(StoreError, LookupError):
+    """No match has this id."""
+
+
+class MatchExists(StoreError):
+    """A match with the chosen id is already stored."""
+
+
+class PositionError(StoreError, IndexError):
+    """The match has no event at the position asked for."""
+
+
+def one_line(text: str, secret: str = "") -> str:
+    """Driver messages span lines and may echo what they were given: keep the
+    gist on one line and hide the password (the check needs a password of at
+    least three characters; shorter ones would blank out ordinary words)."""
+    text = " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+    text = text.replace("FATAL:  ", "").replace("FATAL: ", "")
+    if secret and len(secret) >= 3:
+        text = text.replace(secret, "***")
+    return text

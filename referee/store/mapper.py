@@ -1,0 +1,198 @@
+"""Our pydantic mapper for eventsourcing 9.5: the stored events ARE the domain events.
+
+The engine's events (``events.game``) are frozen pydantic models with no
+originator fields, because they are facts about a game, not about a
+database. ``MatchEvent`` is the envelope the library needs around one of
+them (match id, position, time); ``StateSnapshot`` is the envelope of a
+``GameState`` taken at a position. The mapper stores:
+
+- topic ``events.game:CardMovedToStack`` (the domain event's class), and
+  state = the event's ``model_dump(mode="json")`` plus envelope keys that
+  start with ``_`` (pydantic fields never do): ``_timestamp``, and ``_name``
+  on a match's first event when it was given one;
+- topic ``projections.state:GameState`` for a snapshot, with the state
+  written by ``statecodec``.
+
+On reading, a topic is resolved through ``events.TOPIC_ALIASES`` (a renamed
+class keeps old logs readable) and then ``events.EVENT_TYPES``, and never by
+importing whatever a database row names.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from eventsourcing.persistence import (
+    Mapper,
+    MapperDeserialisationError,
+    StoredEvent,
+    Transcoder,
+    Transcoding,
+)
+
+import events as events_package
+from events.game import Event
+from projections.state import GameState
+from referee.store.statecodec import IncompatibleSnapshot, decode_state, encode_state
+
+SNAPSHOT_TOPIC = "projections.state:GameState"
+EVENT_MODULE = "events.game"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEvent:
+    """One domain event in a match's log, with the envelope the library stores.
+
+    ``originator_version`` is the event's position: event 1 is the first, and
+    the state after event N has ``position == N``."""
+
+    originator_id: str  # the match id
+    originator_version: int
+    timestamp: datetime
+    event: Event
+    name: str | None = None  # the match's name, on its first event only
+
+    @property
+    def match_id(self) -> str:
+        return self.originator_id
+
+    @property
+    def position(self) -> int:
+        return self.originator_version
+
+
+@dataclass(frozen=True, slots=True)
+class StateSnapshot:
+    """The state of a match after event ``originator_version``.
+
+    ``state`` is None when the snapshot was written for a differently shaped
+    ``GameState``: the store then ignores it and folds the events instead."""
+
+    originator_id: str
+    originator_version: int
+    timestamp: datetime
+    state: GameState | None
+
+
+def event_topic(cls: type[Event]) -> str:
+    """The stored topic of a domain event class, checked to be readable back."""
+    topic = f"{cls.__module__}:{cls.__qualname__}"
+    if resolve_event_topic(topic) is not cls:
+        raise TypeError(
+            f"{cls.__qualname__} is not an event of events.game (events.EVENT_TYPES): "
+            "it could be stored but never read back"
+        )
+    return topic
+
+
+def resolve_event_topic(topic: str) -> type[Event]:
+    """The class of a stored topic: aliases first (following renames of
+    renames), then ``EVENT_TYPES``; ``LookupError`` if neither knows it."""
+    seen = {topic}
+    while topic in events_package.TOPIC_ALIASES:
+        topic = events_package.TOPIC_ALIASES[topic]
+        if topic in seen:
+            raise LookupError(f"events.TOPIC_ALIASES has a cycle through {topic!r}")
+        seen.add(topic)
+    module, _, name = topic.partition(":")
+    cls = events_package.EVENT_TYPES.get(name) if module == EVENT_MODULE else None
+    if cls is None:
+        raise LookupError(
+            f"no event class for stored topic {topic!r}: if the class was renamed or moved, "
+            "register the old topic in events.TOPIC_ALIASES"
+        )
+    return cls
+
+
+def topics_of(*classes: type[Event]) -> list[str]:
+    """Every stored topic that reads as one of ``classes`` (their own and any alias)."""
+    wanted = set(classes)
+    topics = {f"{c.__module__}:{c.__qualname__}" for c in classes}
+    for old in events_package.TOPIC_ALIASES:
+        try:
+            if resolve_event_topic(old) in wanted:
+                topics.add(old)
+        except LookupError:
+            continue
+    return sorted(topics)
+
+
+class JSONBytes(Transcoder):
+    """Compact UTF-8 JSON. Pydantic already turned the event into JSON types,
+    so the library's type-tagging ``JSONTranscoder`` has nothing to do."""
+
+    def encode(self, obj: Any) -> bytes:
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+
+    def decode(self, data: bytes) -> Any:
+        return json.loads(data)
+
+    def register(self, transcoding: Transcoding) -> None:
+        raise TypeError("JSONBytes stores pydantic JSON: describe new types as pydantic fields")
+
+
+class PydanticEventMapper(Mapper[str]):
+    """Maps ``MatchEvent`` and ``StateSnapshot`` envelopes to stored events and back."""
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        if isinstance(domain_event, MatchEvent):
+            topic = event_topic(type(domain_event.event))
+            body = domain_event.event.model_dump(mode="json")
+            body["_timestamp"] = domain_event.timestamp.isoformat()
+            if domain_event.name is not None:
+                body["_name"] = domain_event.name
+        elif isinstance(domain_event, StateSnapshot):
+            if domain_event.state is None:
+                raise ValueError("cannot store a snapshot without a state")
+            topic = SNAPSHOT_TOPIC
+            body = {"_timestamp": domain_event.timestamp.isoformat(), **encode_state(domain_event.state)}
+        else:
+            raise TypeError(f"cannot store a {type(domain_event).__qualname__}")
+        data = self.transcoder.encode(body)
+        if self.compressor:
+            data = self.compressor.compress(data)
+        if self.cipher:
+            data = self.cipher.encrypt(data)
+        return StoredEvent(
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
+            topic=topic,
+            state=data,
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        where = (
+            f"event {stored_event.originator_version} of match {stored_event.originator_id} "
+            f"(topic {stored_event.topic!r})"
+        )
+        try:
+            data = stored_event.state
+            if self.cipher:
+                data = self.cipher.decrypt(data)
+            if self.compressor:
+                data = self.compressor.decompress(data)
+            body: dict[str, Any] = self.transcoder.decode(data)
+            envelope = {k: body.pop(k) for k in [k for k in body if k.startswith("_")]}
+            timestamp = datetime.fromisoformat(envelope["_timestamp"])
+            if stored_event.topic == SNAPSHOT_TOPIC:
+                try:
+                    state: GameState | None = decode_state(body)
+                except IncompatibleSnapshot:
+                    state = None
+                return StateSnapshot(
+                    str(stored_event.originator_id), stored_event.originator_version, timestamp, state
+                )
+            cls = resolve_event_topic(stored_event.topic)
+            event = cls.model_validate(body)
+        except Exception as exc:  # noqa: BLE001 - any failure here means an unreadable row
+            raise MapperDeserialisationError(f"cannot read {where}: {exc}") from exc
+        return MatchEvent(
+            str(stored_event.originator_id),
+            stored_event.originator_version,
+            timestamp,
+            event,
+            envelope.get("_name"),
+        )
