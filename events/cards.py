@@ -47,9 +47,11 @@ class CardDef(BaseModel):
         else:
             for field in ("gender", "physical", "mental"):
                 if field in self.model_fields_set and getattr(self, field) not in (None, 0):
-                    raise ValueError(f"{field} is for character cards only, not for a {self.type}")
+                    raise ValueError(f"{field} is for character cards only, not for an {self.type}")
             if self.factions:
-                raise ValueError(f"factions are for character cards only, not for a {self.type}")
+                raise ValueError(f"factions are for character cards only, not for an {self.type}")
+            if "PA" in self.icons:
+                raise ValueError(f"[PA] is for character cards only (506), not for an {self.type}")
         return self
 
     @property

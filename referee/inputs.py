@@ -134,6 +134,14 @@ def load_document(file: str | Path) -> Document:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(path, "", f"is not valid JSON: {exc.msg}", exc.lineno) from None
+        lines: dict[tuple[Any, ...], int] = {}
+        try:  # JSON is YAML unless it uses tabs; line numbers are a bonus
+            node = yaml.compose(text, Loader=_LineLoader)
+            if node is not None:
+                _walk(node, (), lines)
+        except yaml.YAMLError:
+            pass
+        return Document(path, data, lines)
     try:
         node = yaml.compose(text, Loader=_LineLoader)
         data = yaml.load(text, Loader=_LineLoader)
@@ -144,7 +152,7 @@ def load_document(file: str | Path) -> Document:
         raise InputError(path, "", f"is not valid YAML: {problem}", line) from None
     except yaml.YAMLError as exc:
         raise InputError(path, "", f"is not valid YAML: {exc}") from None
-    lines: dict[tuple[Any, ...], int] = {}
+    lines = {}
     if node is not None:
         _walk(node, (), lines)
     return Document(path, data, lines)

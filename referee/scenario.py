@@ -98,24 +98,11 @@ def _kind(value: Any) -> str:
 
 
 def _catalog(reader: Reader, data: dict) -> Any:
-    from referee.pool import CardCatalog, bundled_pool, load_pool
+    from referee.pool import CardCatalog, bundled_pool, load_pool, parse_cards
 
     pools: list[dict[str, CardDef]] = []
     if "cards" in data:
-        own: dict[str, CardDef] = {}
-        for i, raw in enumerate(reader.seq(data["cards"], ("cards",))):
-            try:
-                cd = CardDef.model_validate(raw)
-            except Exception as exc:  # pydantic ValidationError
-                from pydantic import ValidationError
-
-                if isinstance(exc, ValidationError):
-                    raise reader.doc.validation_error(exc, ("cards", i)) from None
-                raise
-            if cd.name in own:
-                raise reader.err(("cards", i, "name"), f"the card {cd.name!r} is defined twice")
-            own[cd.name] = cd
-        pools.append(own)
+        pools.append(parse_cards(data["cards"], reader.doc, ("cards",)))
     if "pool" in data:
         pool_path = Path(reader.str_(data["pool"], ("pool",)))
         if not pool_path.is_absolute():

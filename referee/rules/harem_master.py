@@ -235,12 +235,10 @@ def legal_actions(state: GameState) -> list[Action]:
     cards = state.cards
     out: list[Action] = []
     if kind == "opening":
-        seen = set()
         for c in state.zones[p].castle:
             cd = cards[c]
             if cd.type == "character" and cd.cost == 1:
                 out.append(Action(p, "choose_opening", card=c))
-                seen.add(c)
     elif kind == "order":
         out += [Action(p, "choose_order", order="first"), Action(p, "choose_order", order="second")]
     elif kind == "mulligan":

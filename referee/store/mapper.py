@@ -21,6 +21,8 @@ importing whatever a database row names.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -135,7 +137,19 @@ class JSONBytes(Transcoder):
 
 
 class PydanticEventMapper(Mapper[str]):
-    """Maps ``MatchEvent`` and ``StateSnapshot`` envelopes to stored events and back."""
+    """Maps ``MatchEvent`` and ``StateSnapshot`` envelopes to stored events and back.
+
+    Reading remembers what it decoded, keyed by the row itself (match,
+    position, topic and stored bytes): rows are append-only and what they
+    decode to is immutable, so a judge stepping through ``state_at`` pays for
+    pydantic and JSON once per row, not once per look."""
+
+    memo_size = 20_000  # decoded rows kept; a long match is ~1,500
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._memo: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._memo_lock = threading.Lock()
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if isinstance(domain_event, MatchEvent):
@@ -164,6 +178,25 @@ class PydanticEventMapper(Mapper[str]):
         )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        key = (
+            stored_event.originator_id,
+            stored_event.originator_version,
+            stored_event.topic,
+            bytes(stored_event.state),
+        )
+        with self._memo_lock:
+            found = self._memo.get(key)
+            if found is not None:
+                self._memo.move_to_end(key)
+                return found
+        decoded = self._decode(stored_event)
+        with self._memo_lock:
+            self._memo[key] = decoded
+            if len(self._memo) > self.memo_size:
+                self._memo.popitem(last=False)
+        return decoded
+
+    def _decode(self, stored_event: StoredEvent) -> Any:
         where = (
             f"event {stored_event.originator_version} of match {stored_event.originator_id} "
             f"(topic {stored_event.topic!r})"

@@ -2,7 +2,7 @@
 
 JSON knows lists, string-keyed objects and scalars; a ``GameState`` holds
 tuples, NamedTuples (``Character``, ``Battle``, ``Result``), the slotted
-``Zones`` class and pydantic ``CardDef`` models. Tuples are the state's
+``Zones`` class (a plain object; its attributes are written by name) and pydantic ``CardDef`` models. Tuples are the state's
 ordinary container, so they are written as plain arrays; everything else
 that JSON would blur is written as a one-key object whose key starts with
 ``$``, naming its kind and, for classes, the class's topic (``module:Class``).
@@ -94,9 +94,12 @@ def _enc(v: Any) -> Any:
         return {"$frozenset": [_enc(x) for x in v]}
     if isinstance(v, set):
         return {"$set": [_enc(x) for x in v]}
-    slots = getattr(type(v), "__slots__", None)
-    if slots and type(v).__module__.startswith(_TRUSTED):  # e.g. Zones
-        return {"$obj": [_topic(type(v)), {s: _enc(getattr(v, s)) for s in slots}]}
+    if type(v).__module__.startswith(_TRUSTED):  # a plain class of ours, e.g. Zones
+        if hasattr(v, "__dict__"):
+            attrs = vars(v)
+        else:
+            attrs = {s: getattr(v, s) for s in getattr(type(v), "__slots__", ())}
+        return {"$obj": [_topic(type(v)), {k: _enc(x) for k, x in attrs.items()}]}
     raise TypeError(f"cannot snapshot a {type(v).__qualname__} value: {v!r}")
 
 
@@ -120,9 +123,10 @@ def _dec_tagged(tag: str, body: Any) -> Any:
         topic, dump = body
         return _resolve(topic).model_validate(dump)
     if tag == "$obj":
-        topic, slots = body
-        obj = _resolve(topic).__new__(_resolve(topic))
-        for name, value in slots.items():
+        topic, attrs = body
+        cls = _resolve(topic)
+        obj = cls.__new__(cls)
+        for name, value in attrs.items():
             object.__setattr__(obj, name, _dec(value))
         return obj
     if tag == "$dict":
