@@ -22,7 +22,7 @@ NO_POSTGRES = (
 )
 
 
-def postgres_url() -> str:
+def _postgres_url() -> str:
     """The test server's URL; fails (never skips, unless asked to) without one."""
     url = os.environ.get("REFEREE_TEST_POSTGRES", "").strip()
     if url:
@@ -50,7 +50,7 @@ class TestDatabase:
         if self.kind == "sqlite":
             return f"sqlite:///{self._tmp_path / 'referee.db'}"
         if self._base is None:
-            self._base = postgres_url()
+            self._base = _postgres_url()
         return f"{self._base}?schema={self.schema}"
 
     def open(self, **kwargs):
@@ -81,6 +81,12 @@ class TestDatabase:
 
             with psycopg.connect(self._base, autocommit=True) as conn:
                 conn.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
+
+
+@pytest.fixture
+def postgres_url():
+    """Call it in the test body: the test server's URL, or a failure saying how to get one."""
+    return _postgres_url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -318,30 +318,55 @@ def _in_hand(state: GameState, player: str, card: str | None, rule: str, what: s
     return card
 
 
+TURN_RULES = {
+    "play_character": ("214.2a", "Character cards can only be used during your own turn."),
+    "play_item": ("214.4a", "Item cards can only be used during your own turn."),
+    "attack": ("306.5a", "Only the active player can declare an attack."),
+    "end_turn": ("307", "Only the active player declares the end of the turn."),
+}
+NON_ACTIVE_ONLY = {
+    "intercept": ("306.5c", "Only the non-active player can intercept."),
+    "no_intercept": ("306.5c", "Only the non-active player decides about intercepting."),
+}
+
+
+def _turn_refusal(state: GameState, action: Action) -> IllegalAction | None:
+    """The refusal for an action that belongs to the other side of the turn:
+    the rule that forbids it is more useful than "not your decision"."""
+    p, do = action.player, action.do
+    if state.active is None:
+        return None
+    if p != state.active:
+        if do in TURN_RULES:
+            return _refuse(*TURN_RULES[do])
+        if do == "play_event" and action.card is not None:
+            cd = state.cards.get(action.card)
+            if cd is not None and "OT" not in cd.icons:
+                return _refuse(
+                    "214.3a", f"{cd.name} has no [OT] icon, so it can only be used during your own turn."
+                )
+            if cd is not None and action.card in state.zones[p].hand:
+                # An [OT] event the player cannot pay for is why no window
+                # was offered (ruling A22): say so.
+                try:
+                    _cost_check(state, p, action.card)
+                except IllegalAction as exc:
+                    return exc
+    elif do in NON_ACTIVE_ONLY:
+        return _refuse(*NON_ACTIVE_ONLY[do])
+    return None
+
+
 def _wrong_player(state: GameState, action: Action, d: Decision) -> IllegalAction:
     """The refusal for an action by a player who is not the one to act now."""
-    p, do = action.player, action.do
-    turn_rules = {
-        "play_character": ("214.2a", "Character cards can only be used during your own turn."),
-        "play_item": ("214.4a", "Item cards can only be used during your own turn."),
-        "attack": ("306.5a", "Only the active player can declare an attack."),
-        "end_turn": ("307", "Only the active player declares the end of the turn."),
-        "intercept": ("306.5c", "Only the non-active player can intercept."),
-        "no_intercept": ("306.5c", "Only the non-active player decides about intercepting."),
-    }
-    if state.active is not None and p != state.active and do in turn_rules:
-        return _refuse(*turn_rules[do])
-    if do == "play_event" and p != state.active and action.card is not None:
-        cd = state.cards.get(action.card)
-        if cd is not None and "OT" not in cd.icons:
-            return _refuse(
-                "214.3a", f"{cd.name} has no [OT] icon, so it can only be used during your own turn."
-            )
-    if do in ("intercept", "no_intercept") and p == state.active:
-        return _refuse(*turn_rules[do])
+    turn = _turn_refusal(state, action)
+    if turn is not None:
+        return turn
+    if action.do in KIND_ACTIONS[d.kind]:
+        return _refuse(RULE_OF_KIND[d.kind], f"It is {d.player}, not {action.player}, who must {KIND_TEXT[d.kind]}.")
     return _refuse(
         "406.1",
-        f"It is not {p}'s decision now: {d.player} must {KIND_TEXT[d.kind]}.",
+        f"It is not {action.player}'s decision now: {d.player} must {KIND_TEXT[d.kind]}.",
     )
 
 
@@ -377,6 +402,9 @@ def decide(state: GameState, action: Action) -> list[Event]:
     if p != d.player:
         raise _wrong_player(state, action, d)
     if do not in KIND_ACTIONS[d.kind]:
+        turn = _turn_refusal(state, action)
+        if turn is not None:
+            raise turn
         allowed = ", ".join(KIND_ACTIONS[d.kind])
         raise _refuse(
             RULE_OF_KIND[d.kind],
@@ -591,7 +619,10 @@ def _end_check(state: GameState) -> Event | None:
     if state.rulings.get("A1", "not_fallen") == "felled":
         rule = "102.3"
         b = state.battle
-        if state.step == "306.5m" and b is not None and fallen == [other(b.player)]:
+        # Milling is the only way one player empties the other's castle; the
+        # step has moved on to 306.5n when the last planned card was the last.
+        milled = state.step in ("306.5m", "306.5n") and b is not None and b.kind == "castle"
+        if milled and fallen == [other(b.player)]:
             scores[b.player] += 5
     else:
         rule = "103.2"

@@ -82,7 +82,11 @@ class StateSnapshot:
 def event_topic(cls: type[Event]) -> str:
     """The stored topic of a domain event class, checked to be readable back."""
     topic = f"{cls.__module__}:{cls.__qualname__}"
-    if resolve_event_topic(topic) is not cls:
+    try:
+        readable = resolve_event_topic(topic) is cls
+    except LookupError:
+        readable = False
+    if not readable:
         raise TypeError(
             f"{cls.__qualname__} is not an event of events.game (events.EVENT_TYPES): "
             "it could be stored but never read back"

@@ -1,0 +1,622 @@
+"""Stored matches: the mapper, the snapshot codec, transactions, concurrency, speed.
+
+Tests that take ``database`` run on SQLite and on PostgreSQL (see conftest).
+Games are random self-play on decks built here, so these tests depend on the
+rules engine only through ``rules.start``, ``legal_actions`` and ``apply``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from datetime import datetime, timezone
+
+import pytest
+from eventsourcing.persistence import IntegrityError, StoredEvent
+from pydantic import BaseModel
+
+import events as events_package
+from events.cards import CardDef
+from events.game import CardMovedToStack, Event
+from projections.state import GameState, evolve, fold, initial_state
+from referee import rules
+from referee.actions import Action, IllegalAction
+from referee.store import (
+    DEFAULT_URL,
+    MatchEvent,
+    MatchExists,
+    MatchNotFound,
+    MatchStore,
+    PositionError,
+    StoreError,
+    decode_state,
+    encode_state,
+    parse_url,
+)
+from referee.store.mapper import JSONBytes, PydanticEventMapper, StateSnapshot, resolve_event_topic
+from referee.store.statecodec import IncompatibleSnapshot
+
+ANY_TIME = ("concede", "propose_draw", "accept_draw")
+NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+
+
+# --- games -------------------------------------------------------------------
+
+
+def deck(player: str, rng: random.Random) -> dict[str, CardDef]:
+    """51 cards: girls and males (six cost-1 characters at least), events
+    (some [OT]), items, and a few [PA] characters, with factions."""
+    cards: dict[str, CardDef] = {}
+    for i in range(1, 52):
+        kind = i % 5
+        if i <= 6 or kind in (0, 1):
+            girl = i <= 4 or kind == 0
+            cards[f"{player}:{i}"] = CardDef(
+                name=f"{player} {'girl' if girl else 'male'} {i}",
+                type="character",
+                cost=1 if i <= 6 else rng.randint(1, 3),
+                gender="female" if girl else "male",
+                factions=[rng.choice(["north", "south", "sea"])] if rng.random() < 0.6 else [],
+                physical=rng.randint(0, 4),
+                mental=rng.randint(0, 4),
+                random=rng.randint(-2, 2),
+                icons=["PA"] if i % 9 == 0 else [],
+            )
+        elif kind == 2:
+            cards[f"{player}:{i}"] = CardDef(
+                name=f"{player} event {i}",
+                type="event",
+                cost=rng.randint(0, 2),
+                random=rng.randint(-2, 3),
+                icons=["OT"] if i % 3 == 0 else [],
+            )
+        else:
+            cards[f"{player}:{i}"] = CardDef(
+                name=f"{player} item {i}", type="item", cost=rng.randint(0, 2), random=rng.randint(-2, 3)
+            )
+    return cards
+
+
+def new_game(seed: int, *, auto_pass: bool = True):
+    rng = random.Random(seed)
+    cards = {**deck("A", rng), **deck("B", rng)}
+    castles = {p: [c for c in cards if c.startswith(p + ":")] for p in "AB"}
+    return rules.start(cards, castles, seed=seed, names={"A": "Alice", "B": "Bob"}, auto_pass=auto_pass)
+
+
+def choose(state: GameState, rng: random.Random) -> Action | None:
+    actions = [a for a in rules.legal_actions(state) if a.do not in ANY_TIME]
+    return rng.choice(actions) if actions else None
+
+
+def play(seed: int, *, auto_pass: bool = True, stop_at: int | None = None):
+    """A random game on the engine alone: (first events, [(action, Applied)])."""
+    start = new_game(seed, auto_pass=auto_pass)
+    rng = random.Random(seed * 7919)
+    state, steps = start.state, []
+    while state.result is None and (stop_at is None or len(steps) < stop_at):
+        action = choose(state, rng)
+        applied = rules.apply(state, action)
+        steps.append((action, applied))
+        state = applied.state
+    return start.events, steps
+
+
+def log_of(first, steps) -> list[Event]:
+    return list(first) + [e for _, applied in steps for e in applied.events]
+
+
+def long_log(min_events: int) -> list[Event]:
+    """Whole games one after another: ``MatchStarted`` starts the table afresh
+    and ``evolve`` is total, so this is a log of any length to fold."""
+    out: list[Event] = []
+    seed = 100
+    while len(out) < min_events:
+        out += log_of(*play(seed))
+        seed += 1
+    return out
+
+
+def same(a, b, path: str = "state") -> None:
+    """Equal AND of the same types all the way down (a tuple is not a list,
+    a Character is not a plain tuple)."""
+    assert type(a) is type(b), f"{path}: {type(a).__name__} != {type(b).__name__}"
+    if isinstance(a, BaseModel):
+        assert a == b, path
+    elif hasattr(a, "__dict__") and not isinstance(a, type):
+        assert vars(a).keys() == vars(b).keys(), path
+        for k in vars(a):
+            same(vars(a)[k], vars(b)[k], f"{path}.{k}")
+    elif isinstance(a, tuple):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            same(x, y, f"{path}[{i}]")
+    elif isinstance(a, dict):
+        assert a.keys() == b.keys(), path
+        for k in a:
+            same(a[k], b[k], f"{path}[{k!r}]")
+    else:
+        assert a == b, path
+
+
+def mapper() -> PydanticEventMapper:
+    return PydanticEventMapper(transcoder=JSONBytes())
+
+
+# --- the mapper: stored events ARE the domain events -------------------------
+
+
+def test_stored_topic_is_the_domain_event_class_and_state_its_json():
+    event = CardMovedToStack(player="A", card="A:7")
+    stored = mapper().to_stored_event(MatchEvent("m-00000001", 12, NOW, event))
+    assert stored.topic == "events.game:CardMovedToStack"
+    assert (stored.originator_id, stored.originator_version) == ("m-00000001", 12)
+    body = json.loads(stored.state)
+    assert body == {**event.model_dump(mode="json"), "_timestamp": NOW.isoformat()}
+
+
+def test_every_event_of_random_games_reads_back_equal():
+    m = mapper()
+    for seed, auto_pass in ((1, True), (2, False)):
+        log = log_of(*play(seed, auto_pass=auto_pass))
+        for position, event in enumerate(log, 1):
+            stored = m.to_stored_event(MatchEvent("m-1", position, NOW, event, "x" if position == 1 else None))
+            # Fresh bytes, as a database hands them back: no memo hit.
+            back = m.to_domain_event(StoredEvent(stored.originator_id, position, stored.topic, bytes(stored.state)))
+            assert type(back.event) is type(event)
+            assert back.event == event
+            assert (back.position, back.timestamp) == (position, NOW)
+            assert back.name == ("x" if position == 1 else None)
+
+
+def test_a_renamed_class_is_found_through_topic_aliases(monkeypatch):
+    stored = mapper().to_stored_event(MatchEvent("m-1", 1, NOW, CardMovedToStack(player="B", card="B:3")))
+    old = StoredEvent("m-1", 1, "events.game:CardPutOnStack", stored.state)
+    with pytest.raises(Exception, match="TOPIC_ALIASES"):
+        mapper().to_domain_event(old)
+    monkeypatch.setitem(events_package.TOPIC_ALIASES, "events.game:CardPutOnStack", "events.game:CardMovedToStack")
+    assert mapper().to_domain_event(old).event == CardMovedToStack(player="B", card="B:3")
+
+
+def test_topics_never_import_what_a_row_names():
+    with pytest.raises(LookupError):
+        resolve_event_topic("os:system")
+    with pytest.raises(LookupError):
+        resolve_event_topic("projections.state:GameState")
+
+
+def test_an_event_class_outside_events_game_is_not_stored():
+    class Homemade(Event):
+        rule: str = "999"
+
+    with pytest.raises(TypeError, match="never read back"):
+        mapper().to_stored_event(MatchEvent("m-1", 1, NOW, Homemade()))
+
+
+# --- snapshots: GameState to JSON and back, exactly --------------------------
+
+
+def test_game_state_round_trip_is_exact_at_every_position():
+    seen = {"battle_numbers": False, "result": False, "items": False, "face_down": False}
+    for seed in (3, 4):
+        first, steps = play(seed)
+        state = initial_state()
+        for event in log_of(first, steps):
+            state = evolve(state, event)
+            restored = decode_state(json.loads(json.dumps(encode_state(state))))
+            assert restored == state
+            same(restored, state)
+            seen["battle_numbers"] |= bool(state.battle and state.battle.numbers)
+            seen["result"] |= state.result is not None
+            seen["items"] |= any(ch.items for ch in state.field)
+            seen["face_down"] |= any(ch.face_down for ch in state.field)
+    assert all(seen.values()), f"the games did not reach every kind of value: {seen}"
+
+
+def test_a_snapshot_of_a_differently_shaped_state_is_not_used():
+    data = encode_state(new_game(1).state)
+    del data["fields"]["turn"]
+    with pytest.raises(IncompatibleSnapshot, match="turn"):
+        decode_state(data)
+    body = {"_timestamp": NOW.isoformat(), **data}
+    snap = mapper().to_domain_event(
+        StoredEvent("m-1", 100, "projections.state:GameState", JSONBytes().encode(body))
+    )
+    assert isinstance(snap, StateSnapshot) and snap.state is None
+
+
+# --- URLs and errors ----------------------------------------------------------
+
+
+def test_sqlite_url_is_relative_to_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert DEFAULT_URL == "sqlite:///referee.db"
+    assert parse_url(DEFAULT_URL).env["SQLITE_DBNAME"] == "referee.db"
+    assert parse_url("sqlite:////abs/x.db").env["SQLITE_DBNAME"] == "/abs/x.db"
+    with MatchStore("sqlite:///here.db") as store:
+        store.create(new_game(1).events)
+    assert (tmp_path / "here.db").is_file()
+
+
+def test_the_url_configures_the_library_not_os_environ(tmp_path, monkeypatch):
+    monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.popo")
+    monkeypatch.setenv("SQLITE_DBNAME", str(tmp_path / "elsewhere.db"))
+    url = f"sqlite:///{tmp_path / 'chosen.db'}"
+    with MatchStore(url) as store:
+        match = store.create(new_game(1).events)
+    with MatchStore(url) as again:
+        assert again.events(match) == list(new_game(1).events)
+    assert not (tmp_path / "elsewhere.db").exists()
+
+
+def test_postgres_url_becomes_the_library_environment():
+    db = parse_url("postgresql://judge:p%40ss@db.example:6543/tourney?schema=round1")
+    assert db.env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+    assert (db.env["POSTGRES_USER"], db.env["POSTGRES_PASSWORD"]) == ("judge", "p@ss")
+    assert (db.env["POSTGRES_HOST"], db.env["POSTGRES_PORT"]) == ("db.example", "6543")
+    assert (db.env["POSTGRES_DBNAME"], db.env["POSTGRES_SCHEMA"]) == ("tourney", "round1")
+    assert db.display == "postgresql://judge:***@db.example:6543/tourney?schema=round1"
+    assert "p@ss" not in repr(db)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "mysql://u:hunter22@h/db",
+        "sqlite://host/x.db",
+        "sqlite:///",
+        "postgresql://u:hunter22@h:notaport/db",
+        "postgresql://u:hunter22@h:5432/",
+        "postgresql://u:hunter22@h:5432/db?sslmode=disable",
+    ],
+)
+def test_unusable_urls_are_one_clear_line_without_the_password(url):
+    with pytest.raises(StoreError) as info:
+        MatchStore(url)
+    message = str(info.value)
+    assert "\n" not in message and "hunter22" not in message
+
+
+def test_a_missing_sqlite_directory_is_a_store_error(tmp_path):
+    with pytest.raises(StoreError, match="does not exist"):
+        MatchStore(f"sqlite:///{tmp_path / 'no' / 'such' / 'dir.db'}")
+
+
+def test_a_file_that_is_not_a_database_is_a_store_error(tmp_path):
+    (tmp_path / "notes.db").write_text("not a database, just notes\n" * 200)
+    with pytest.raises(StoreError, match="notes.db"):
+        MatchStore(f"sqlite:///{tmp_path / 'notes.db'}")
+
+
+def test_an_unreachable_postgres_is_one_line_without_the_password():
+    with pytest.raises(StoreError) as info:
+        MatchStore("postgresql://referee:s3cret-Pw@127.0.0.1:1/referee_test?connect_timeout=2")
+    message = str(info.value)
+    assert "\n" not in message
+    assert "s3cret-Pw" not in message
+    assert "postgresql://referee:***@127.0.0.1:1/referee_test" in message
+
+
+def test_a_wrong_postgres_password_is_one_line_without_the_password(postgres_url):
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(postgres_url())
+    netloc = f"{parts.username}:Wrong-Pass-123@{parts.hostname}:{parts.port or 5432}"
+    with pytest.raises(StoreError) as info:
+        MatchStore(urlunsplit(parts._replace(netloc=netloc)))
+    message = str(info.value)
+    assert "\n" not in message
+    assert "Wrong-Pass-123" not in message
+    assert "password authentication failed" in message
+    assert ":***@" in message
+
+
+# --- the store, on SQLite and PostgreSQL --------------------------------------
+
+
+def test_a_whole_game_played_through_the_store(database):
+    first, steps = play(5)
+    store = database.open(snapshot_interval=50)
+    match = store.create(first, name="Table 4")
+    assert match.startswith("m-") and len(match) == 10
+    for action, expected in steps:
+        applied = store.act(match, action)
+        assert applied.events == expected.events
+    state, version = store.load(match)
+    log = log_of(first, steps)
+    assert version == len(log) and state == fold(log) and state.result is not None
+
+    # Another station, with nothing cached, reads the very same events.
+    other = database.open(snapshot_interval=50)
+    stored = other.events(match)
+    assert stored == log and [type(e) for e in stored] == [type(e) for e in log]
+    assert other.events(match, upto=10) == log[:10]
+    records = other.records(match)
+    assert [r.position for r in records] == list(range(1, len(log) + 1))
+    assert records[0].name == "Table 4" and records[1].name is None
+    assert other.load(match) == (state, version)
+    assert other.last_folded == version % 50  # from the last snapshot, not from zero
+    snapshots = list(other.application.snapshots.get(match))
+    assert [s.originator_version for s in snapshots] == list(range(50, version + 1, 50))
+
+    [info] = other.list_matches()
+    assert (info.id, info.name, info.players, info.seed) == (match, "Table 4", {"A": "Alice", "B": "Bob"}, 5)
+
+
+def test_list_matches_shows_every_match_oldest_first(database):
+    store = database.open()
+    a = store.create(new_game(1).events, name="first")
+    b = store.create(new_game(2).events)
+    c = store.create(new_game(3).events, match_id="Final-1")
+    assert c == "final-1" and store.exists("FINAL-1") and "m-00000000" not in store
+    listed = store.list_matches()
+    assert [(m.id, m.name) for m in listed] == [(a, "first"), (b, None), (c, None)]
+    with pytest.raises(MatchExists):
+        store.create(new_game(4).events, match_id="final-1")
+    with pytest.raises(ValueError):
+        store.create([CardMovedToStack(player="A", card="A:1")])
+
+
+def test_unknown_matches_and_positions_are_store_errors(database):
+    store = database.open()
+    match = store.create(new_game(1).events)
+    length = len(new_game(1).events)
+    for call in (lambda: store.load("m-deadbeef"), lambda: store.events("nope"), lambda: store.state_at("x y", 1)):
+        with pytest.raises(MatchNotFound):
+            call()
+    with pytest.raises(PositionError, match=f"has {length} events"):
+        store.state_at(match, length + 1)
+    with pytest.raises(PositionError):
+        store.events(match, upto=length + 1)
+    assert store.state_at(match, 0) == initial_state()
+    assert store.events(match, upto=0) == []
+
+
+def test_a_refused_action_writes_nothing(database):
+    store = database.open()
+    match = store.create(new_game(1).events)
+    before = store.events(match)
+    state, _ = store.load(match)
+    wrong = "B" if rules.current_player(state) == "A" else "A"
+    with pytest.raises(IllegalAction):
+        store.act(match, Action(wrong, "choose_opening", card=f"{wrong}:1"))
+    assert store.events(match) == before
+
+
+def _trigger(database, fail_at: int) -> tuple[list[str], list[str]]:
+    """SQL that makes the database itself fail on inserting event ``fail_at``,
+    after the rows before it in the same statement or transaction went in."""
+    if database.kind == "sqlite":
+        return (
+            [
+                "CREATE TRIGGER crash BEFORE INSERT ON stored_events "
+                f"WHEN NEW.originator_version = {fail_at} "
+                "BEGIN SELECT RAISE(ABORT, 'simulated crash mid-write'); END;"
+            ],
+            ["DROP TRIGGER crash;"],
+        )
+    return (
+        [
+            "CREATE FUNCTION crash() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            f"IF NEW.originator_version = {fail_at} THEN RAISE EXCEPTION 'simulated crash mid-write'; "
+            "END IF; RETURN NEW; END $$",
+            "CREATE TRIGGER crash BEFORE INSERT ON referee_events FOR EACH ROW EXECUTE FUNCTION crash()",
+        ],
+        ["DROP TRIGGER crash ON referee_events"],
+    )
+
+
+def test_one_action_is_one_transaction(database):
+    """A failure in the middle of an action's events leaves none of them."""
+    first, steps = play(6)
+    store = database.open()
+    match = store.create(first)
+    index = next(i for i, (_, applied) in enumerate(steps) if len(applied.events) >= 4)
+    for action, _ in steps[:index]:
+        store.act(match, action)
+    before_state, version = store.load(match)
+    before = store.events(match)
+    action, expected = steps[index]
+
+    create, drop = _trigger(database, fail_at=version + 3)  # the third of >= 4 events
+    for statement in create:
+        database.sql(statement)
+    with pytest.raises(StoreError) as info:
+        store.act(match, action)
+    assert "\n" not in str(info.value)
+    assert store.events(match) == before
+    assert store.load(match) == (before_state, version)
+    assert database.open().load(match)[1] == version
+
+    for statement in drop:
+        database.sql(statement)
+    applied = store.act(match, action)
+    assert applied.events == expected.events
+    assert store.events(match) == before + expected.events
+
+
+def _race(stores, match, actions):
+    """Each store acts at the same moment: all decide on the same version,
+    then all write. Returns what each got (an Applied or the exception)."""
+    barrier = threading.Barrier(len(stores))
+    results: list = [None] * len(stores)
+
+    def hold(_match: str, attempt: int) -> None:
+        if attempt == 1:
+            barrier.wait(timeout=60)
+
+    def run(i: int) -> None:
+        try:
+            results[i] = stores[i].act(match, actions[i])
+        except Exception as exc:  # noqa: BLE001 - the test inspects it
+            results[i] = exc
+
+    for store in stores:
+        store.before_write = hold
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(stores))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    return results
+
+
+def test_the_loser_of_a_race_rechecks_its_action_and_is_refused(database):
+    start = new_game(7)
+    one, two = database.open(), database.open()
+    match = one.create(start.events)
+    openings = [a for a in rules.legal_actions(start.state) if a.do == "choose_opening"]
+    assert len(openings) >= 2
+    results = _race([one, two], match, openings[:2])
+
+    winners = [i for i, r in enumerate(results) if not isinstance(r, Exception)]
+    losers = [i for i, r in enumerate(results) if isinstance(r, Exception)]
+    assert len(winners) == 1 and len(losers) == 1, results
+    w, lose = winners[0], losers[0]
+    assert isinstance(results[lose], IllegalAction)  # A already chose: B must choose now
+    assert [one, two][lose].conflicts == 1 and [one, two][w].conflicts == 0
+    assert one.events(match) == list(start.events) + results[w].events
+    assert [one, two][lose].load(match) == [one, two][w].load(match)
+
+
+def _two_commuting_actions(seed: int):
+    """A position and two different actions, each still legal after the other."""
+    first, steps = play(seed)
+    log = list(first)
+    state = fold(log)
+    for action, applied in steps:
+        legal = [a for a in rules.legal_actions(state) if a.do not in ANY_TIME]
+        for a in legal:
+            for b in legal:
+                if a != b and a.do.startswith("play") and b.do.startswith("play"):
+                    after_a = rules.apply(state, a).state
+                    after_b = rules.apply(state, b).state
+                    if rules.is_legal(after_a, b) is None and rules.is_legal(after_b, a) is None:
+                        return log, state, a, b
+        log += applied.events
+        state = applied.state
+    raise AssertionError("no position with two commuting actions")  # pragma: no cover
+
+
+def test_the_loser_of_a_race_is_applied_after_the_winner_when_still_legal(database):
+    log, state, a, b = _two_commuting_actions(8)
+    one, two = database.open(), database.open()
+    match = one.create(log)
+    results = _race([one, two], match, [a, b])
+    assert not any(isinstance(r, Exception) for r in results), results
+    assert one.conflicts + two.conflicts == 1
+    a_first = rules.apply(state, a)
+    then_b = rules.apply(a_first.state, b)
+    b_first = rules.apply(state, b)
+    then_a = rules.apply(b_first.state, a)
+    stored = one.events(match)
+    if one.conflicts == 0:  # a won
+        assert (results[0].events, results[1].events) == (a_first.events, then_b.events)
+        assert stored == log + a_first.events + then_b.events
+    else:
+        assert (results[1].events, results[0].events) == (b_first.events, then_a.events)
+        assert stored == log + b_first.events + then_a.events
+
+
+def test_many_stations_lose_nothing_and_write_nothing_twice(database):
+    start = new_game(9)
+    stations = [database.open() for _ in range(3)]
+    match = stations[0].create(start.events)
+    done: list[list] = [[] for _ in stations]
+
+    def station(i: int) -> None:
+        rng = random.Random(i)
+        store = stations[i]
+        for _ in range(3000):
+            state, _ = store.load(match)
+            if state.result is not None:
+                return
+            action = choose(state, rng)
+            try:
+                done[i].append(store.act(match, action))
+            except IllegalAction:
+                continue  # another station moved the game on first
+
+    threads = [threading.Thread(target=station, args=(i,)) for i in range(len(stations))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+
+    log = stations[0].events(match)
+    assert fold(log).result is not None
+    # Every successful action's events appear once, contiguously, in write order.
+    applied = sorted((a for per in done for a in per), key=lambda a: a.state.position)
+    position = len(start.events)
+    for a in applied:
+        assert a.state.position == position + len(a.events)
+        assert log[position : a.state.position] == a.events
+        position = a.state.position
+    assert position == len(log)
+    for store in stations:
+        assert store.load(match) == (fold(log), len(log))
+
+
+def test_a_conflicting_write_is_the_librarys_integrity_error(database):
+    one, two = database.open(), database.open()
+    match = one.create(new_game(1).events)
+    _, version = two.load(match)
+    event = CardMovedToStack(player="A", card="A:1")
+    one.application.save(MatchEvent(match, version + 1, NOW, event))
+    with pytest.raises(IntegrityError):
+        two.application.save(MatchEvent(match, version + 1, NOW, event))
+
+
+def test_state_at_every_position_of_a_2000_event_log_starts_from_a_snapshot(database):
+    log = long_log(2000)
+    writer = database.open(snapshot_interval=100)
+    match = writer.create(log)
+    reader = database.open(snapshot_interval=100)  # nothing cached
+    state = initial_state()
+    assert reader.state_at(match, 0) == state
+    worst = 0
+    for n, event in enumerate(log, 1):
+        state = evolve(state, event)
+        assert reader.state_at(match, n) == state, n
+        assert reader.last_folded == n % 100, n
+        worst = max(worst, reader.last_folded)
+    assert worst == 99
+    assert reader.load(match) == (state, len(log))
+    assert reader.last_folded == len(log) % 100
+
+
+def test_the_cache_folds_only_what_other_stations_wrote(database):
+    first, steps = play(10)
+    mine, theirs = database.open(), database.open()
+    match = mine.create(first)
+    mine.load(match)
+    assert mine.last_folded == 0  # create left the state in the cache
+    theirs.act(match, steps[0][0])
+    written = theirs.act(match, steps[1][0])
+    state, version = mine.load(match)
+    assert mine.last_folded == len(steps[0][1].events) + len(steps[1][1].events)
+    assert state == written.state
+    mine.load(match)
+    assert mine.last_folded == 0
+
+
+def test_missing_snapshots_are_taken_when_a_read_finds_them_missing(database):
+    log = long_log(450)[:450]
+    match = database.open(snapshot_interval=100).create(log)
+    database.sql("DELETE FROM " + ("stored_snapshots" if database.kind == "sqlite" else "referee_snapshots"))
+    cold = database.open(snapshot_interval=100)
+    assert cold.load(match)[1] == 450 and cold.last_folded == 450
+    assert cold.snapshots_taken == 4
+    again = database.open(snapshot_interval=100)
+    assert again.state_at(match, 399) == fold(log[:399]) and again.last_folded == 99
+    assert again.load(match)[0] == fold(log) and again.last_folded == 50
+
+
+def test_an_unreadable_stored_event_is_a_store_error(database):
+    store = database.open()
+    match = store.create(new_game(1).events)
+    table = "stored_events" if database.kind == "sqlite" else "referee_events"
+    database.sql(f"UPDATE {table} SET topic = 'events.game:NoSuchEvent' WHERE originator_version = 2")
+    with pytest.raises(StoreError, match="TOPIC_ALIASES"):
+        database.open().events(match)
