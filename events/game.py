@@ -13,7 +13,7 @@ Fields are lists and string-keyed dicts because JSON keeps nothing else.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -371,3 +371,65 @@ class GameEnded(Event):
     draw: bool = False
     scores: dict[str, int] | None = None
     reason: str = ""
+
+
+# --- the record of play and judges' corrections (410) -------------------------------
+
+
+class ActionTaken(Event):
+    """A player's action as they asked for it (cards as instance ids), written
+    before the events it causes: the log then holds the match record that
+    ``export`` writes and the actions a 410.2 replay applies again."""
+
+    player: Player
+    do: str
+    args: dict[str, Any] = {}
+
+
+class ViolationRecorded(Event):
+    """Record mode: the action just recorded broke ``rule``; the violation stays
+    open until a judge rewinds (410) or accepts it."""
+
+    player: Player | None = None
+    reason: str
+
+
+class StepSkipped(Event):
+    """Record mode: the table skipped a mandatory step (``rule``); ``cards`` are
+    the ones its automatic moves had put in place and that go back (for 303,
+    from the stack top back onto the castle top)."""
+
+    player: Player | None = None
+    cards: list[str] = []
+    reason: str = ""
+
+
+class NoteAdded(Event):
+    """A judge's note in the log; it changes nothing on the table."""
+
+    rule: str = "judge"
+    judge: str | None = None
+    text: str
+
+
+class ViolationsAccepted(Event):
+    """A judge leaves the open violations standing (the game is too far along)."""
+
+    rule: str = "410"
+    judge: str | None = None
+    reason: str
+    rules: list[str] = []
+
+
+class Rewound(Event):
+    """410.1/410.2: the game goes back to the position just after event ``to``.
+
+    The restored state itself is in the event (as ``projections.codec``
+    writes it), so folding the log stays one pure step per event; the events
+    after ``to`` stay in the log and every view marks them retracted."""
+
+    rule: str = "410.1"
+    to: int
+    reason: str
+    judge: str | None = None
+    state: dict[str, Any]

@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, NamedTuple
 
 from events.cards import CardDef
 from events.game import (
+    ActionTaken,
     AttackDeclared,
     AttackerChosen,
     BattleResolved,
@@ -50,16 +51,21 @@ from events.game import (
     ItemPlayed,
     MatchStarted,
     MulliganTaken,
+    NoteAdded,
     OpeningChosen,
     OpeningsRevealed,
     PositionSetUp,
     RandomNumberApplied,
+    Rewound,
     StackReturnedToHand,
     StackSizeSet,
     StepPerformed,
+    StepSkipped,
     TurnOrderCardsTurned,
     TurnOrderChosen,
     TurnStarted,
+    ViolationRecorded,
+    ViolationsAccepted,
     WindowPassed,
 )
 
@@ -154,6 +160,15 @@ class Result(NamedTuple):
     reason: str = ""
 
 
+class Violation(NamedTuple):
+    """A broken rule recorded in record mode, open until a judge rules on it."""
+
+    position: int  # the log position of its ViolationRecorded event
+    rule: str
+    reason: str
+    player: str | None
+
+
 class GameState:
     """Everything a judge could see on the table, and where the procedure is."""
 
@@ -182,6 +197,7 @@ class GameState:
     hand_max: dict[str, int]
     draw_offer: str | None
     result: Result | None
+    violations: tuple[Violation, ...]  # open violations (record mode)
 
     def copy(self) -> "GameState":
         new = _new(GameState)
@@ -279,6 +295,7 @@ def initial_state() -> GameState:
         hand_max={p: HAND_MAXIMUM for p in PLAYERS},
         draw_offer=None,
         result=None,
+        violations=(),
     )
     return s
 
@@ -717,6 +734,51 @@ def _game_ended(s: GameState, e: GameEnded) -> None:
     s.step = "over"
 
 
+def _action_taken(s: GameState, e: ActionTaken) -> None:
+    if s.draw_offer is not None and e.do not in ("propose_draw", "accept_draw"):
+        s.draw_offer = None  # 102.8: playing on declines the offer
+
+
+def _violation_recorded(s: GameState, e: ViolationRecorded) -> None:
+    s.violations = s.violations + (Violation(s.position, e.rule, e.reason, e.player),)
+
+
+def _violations_accepted(s: GameState, e: ViolationsAccepted) -> None:
+    s.violations = ()
+
+
+def _step_skipped(s: GameState, e: StepSkipped) -> None:
+    """Undo what the engine did for a step the table skipped, so the state
+    mirrors the table (record mode)."""
+    player = e.player or s.active
+    if e.rule == "301":
+        tap = set(e.cards)
+        s.field = tuple(_with_ready(ch, False) if ch.card in tap else ch for ch in s.field)
+    elif e.rule == "302" and player:
+        z = _piles(s, player)
+        z.hand = _without_all(z.hand, e.cards)
+        z.action_stack = z.action_stack + tuple(e.cards)
+    elif e.rule == "303" and player:
+        z = _piles(s, player)
+        z.action_stack = _without_all(z.action_stack, e.cards)
+        z.castle = tuple(reversed(e.cards)) + z.castle
+    elif e.rule == "309":
+        s.step = "310"
+
+
+def _note_added(s: GameState, e: NoteAdded) -> None:
+    pass
+
+
+def _rewound(s: GameState, e: Rewound) -> None:
+    from projections.codec import decode_state
+
+    position = s.position
+    restored = decode_state(e.state, base=s)
+    s.__dict__.update(restored.__dict__)
+    s.position = position
+
+
 MUTATORS: dict[type[Event], Callable[[GameState, Any], None]] = {
     MatchStarted: _match_started,
     PositionSetUp: _position_set_up,
@@ -758,6 +820,12 @@ MUTATORS: dict[type[Event], Callable[[GameState, Any], None]] = {
     Conceded: _conceded,
     DrawProposed: _draw_proposed,
     GameEnded: _game_ended,
+    ActionTaken: _action_taken,
+    ViolationRecorded: _violation_recorded,
+    ViolationsAccepted: _violations_accepted,
+    StepSkipped: _step_skipped,
+    NoteAdded: _note_added,
+    Rewound: _rewound,
 }
 
 
@@ -767,10 +835,7 @@ def evolve(state: GameState, event: Event) -> GameState:
     new = _new(GameState)
     d = new.__dict__ = state.__dict__.copy()
     d["position"] += 1
-    kind = type(event)
-    if d["draw_offer"] is not None and kind is not DrawProposed:
-        d["draw_offer"] = None  # 102.8: playing on declines the offer
-    mutator = MUTATORS.get(kind)
+    mutator = MUTATORS.get(type(event))
     if mutator is not None:
         mutator(new, event)
     return new
@@ -790,10 +855,7 @@ def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
     mutators = MUTATORS
     for event in events:
         d["position"] += 1
-        kind = type(event)
-        if d["draw_offer"] is not None and kind is not DrawProposed:
-            d["draw_offer"] = None
-        mutator = mutators.get(kind)
+        mutator = mutators.get(type(event))
         if mutator is not None:
             mutator(s, event)
     return s

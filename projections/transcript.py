@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from events.game import (
+    ActionTaken,
     AttackDeclared,
     AttackerChosen,
     BattleResolved,
@@ -43,18 +44,24 @@ from events.game import (
     ItemPlayed,
     MatchStarted,
     MulliganTaken,
+    NoteAdded,
     OpeningChosen,
     OpeningsRevealed,
     PositionSetUp,
     RandomNumberApplied,
+    Rewound,
     StackReturnedToHand,
     StackSizeSet,
     StepPerformed,
+    StepSkipped,
     TurnOrderCardsTurned,
     TurnOrderChosen,
     TurnStarted,
+    ViolationRecorded,
+    ViolationsAccepted,
     WindowPassed,
 )
+from projections.lineage import retracted_positions
 from projections.state import PLAYERS, GameState, evolve, initial_state, other, owner
 from projections.views import check_viewer, sees_character
 
@@ -378,9 +385,65 @@ def _game_ended(e: GameEnded, s: GameState, viewer: str) -> str:
     return "; ".join(parts) + "."
 
 
+def _action_taken(e: ActionTaken, s: GameState, viewer: str) -> str:
+    words = [f"{e.player}: {e.do.replace('_', ' ')}"]
+    hidden_from_viewer = e.do in ("mulligan",) or (
+        e.do == "discard" and viewer not in ("judge", e.player) and s.step == "101.5"
+    )
+    for key, value in e.args.items():
+        if key in ("card", "target") and isinstance(value, str):
+            shown = _name(s, value) if not hidden_from_viewer else "a card"
+            if key == "card" and e.do == "choose_opening" and viewer not in ("judge", e.player):
+                shown = "a face-down card"
+            words.append(shown if key == "card" else f"on {shown}")
+        elif key in ("cards", "targets") and isinstance(value, list):
+            words.append(_names(s, value) if not hidden_from_viewer else _cards(len(value)))
+        else:
+            words.append(f"{key} {value}")
+    return " ".join(words) + "."
+
+
+def _violation_recorded(e: ViolationRecorded, s: GameState, viewer: str) -> str:
+    return f"Violation recorded ({e.rule}): {e.reason.rstrip('.')}; open until a judge rules."
+
+
+def _step_skipped(e: StepSkipped, s: GameState, viewer: str) -> str:
+    text = f"The table skipped step {e.rule}"
+    if e.cards:
+        text += f"; {_cards(len(e.cards))} go back as they were"
+    if e.reason:
+        text += f" ({e.reason.rstrip('.')})"
+    return text + "."
+
+
+def _note_added(e: NoteAdded, s: GameState, viewer: str) -> str:
+    who = f"Judge {e.judge}" if e.judge else "Judge"
+    return f"{who} notes: {e.text.rstrip('.')}."
+
+
+def _violations_accepted(e: ViolationsAccepted, s: GameState, viewer: str) -> str:
+    who = f"Judge {e.judge}" if e.judge else "The judge"
+    rules = ", ".join(e.rules) if e.rules else "the open violations"
+    return f"{who} lets {rules} stand: {e.reason.rstrip('.')}."
+
+
+def _rewound(e: Rewound, s: GameState, viewer: str) -> str:
+    who = f"Judge {e.judge}" if e.judge else "The judge"
+    return (
+        f"{who} rewinds the game to just after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "
+        f"events {e.to + 1} to {s.position} are retracted."
+    )
+
+
 Describer = Callable[[Any, GameState, str], str]
 
 DESCRIBERS: dict[type[Event], Describer] = {
+    ActionTaken: _action_taken,
+    ViolationRecorded: _violation_recorded,
+    StepSkipped: _step_skipped,
+    NoteAdded: _note_added,
+    ViolationsAccepted: _violations_accepted,
+    Rewound: _rewound,
     MatchStarted: _match_started,
     PositionSetUp: _position_set_up,
     OpeningChosen: _opening_chosen,
@@ -441,6 +504,8 @@ def _sentence(event: Event, state_before: GameState, viewer: str) -> str:
 def transcript(events: Iterable[Event], viewer: str = "judge") -> list[dict[str, Any]]:
     """The rows of ``referee log --json``, folding the log from the empty table."""
     check_viewer(viewer)
+    events = list(events)
+    retracted = retracted_positions(events)
     rows: list[dict[str, Any]] = []
     state = initial_state()
     for i, event in enumerate(events, start=1):
@@ -451,7 +516,7 @@ def transcript(events: Iterable[Event], viewer: str = "judge") -> list[dict[str,
                 "rule": event.rule,
                 "ruling": event.ruling,
                 "text": _sentence(event, state, viewer),
-                "retracted": False,
+                "retracted": i in retracted,
             }
         )
         state = evolve(state, event)

@@ -46,6 +46,9 @@ class Refusal:
 
     rule: str
     reason: str
+    # True for what a table can physically do despite the rule (a second
+    # character, a tapped attacker): record mode appends it as a violation.
+    physical: bool = False
 
     def __str__(self) -> str:
         return f"refused ({self.rule}): {self.reason}"

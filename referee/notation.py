@@ -16,28 +16,10 @@ from typing import Any, Iterable
 
 from projections.state import PILES, GameState
 from referee.actions import Action, IllegalAction, Refusal
-from referee.rules import current_decision, is_legal
+from referee.rules import ACTION_RULES, current_decision, is_legal
 
-PLAYER_DOS = {
-    "choose_opening": "101.1",
-    "choose_order": "101.3",
-    "mulligan": "101.5",
-    "keep": "101.5",
-    "play_character": "306.1",
-    "play_event": "306.2",
-    "play_item": "306.3",
-    "activate": "306.4",
-    "attack": "306.5b",
-    "intercept": "306.5d",
-    "no_intercept": "306.5c",
-    "pass": "305",
-    "end_turn": "307",
-    "discard": "309",
-    "choose": "406.1",
-    "concede": "102.7",
-    "propose_draw": "102.8",
-    "accept_draw": "102.8",
-}
+# The rule a refusal cites when a named card is not where the action needs it.
+PLAYER_DOS = {**ACTION_RULES, "attack": "306.5b", "intercept": "306.5d"}
 JUDGE_DOS = ("rewind", "note", "skip_step", "accept")
 
 INSTANCE_ID = re.compile(r"^[AB]:[0-9]+$")

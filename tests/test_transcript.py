@@ -90,7 +90,11 @@ def test_every_event_of_complete_games_gets_a_sentence(logs: list[list[Event]]) 
                 assert row["type"] == type(event).__name__
                 seen.add(row["type"])
     # The random games reach nearly every kind of fact; the rest have their own tests.
-    assert set(events.EVENT_TYPES) - seen <= {"Conceded", "DrawProposed", "PositionSetUp", "EndDeclarationCancelled"}
+    # Judges' corrections and record-mode violations have their own tests.
+    assert set(events.EVENT_TYPES) - seen <= {
+        "Conceded", "DrawProposed", "PositionSetUp", "EndDeclarationCancelled",
+        "ViolationRecorded", "StepSkipped", "NoteAdded", "ViolationsAccepted", "Rewound",
+    }
 
 
 def test_rows_have_the_shape_of_referee_log(logs: list[list[Event]]) -> None:
@@ -202,7 +206,15 @@ def act(state: GameState, *actions: Action) -> list[tuple[Event, GameState]]:
 
 
 def texts(pairs: list[tuple[Event, GameState]], viewer: str = "judge") -> list[str]:
-    return [describe(e, s, viewer) for e, s in pairs]
+    """The sentences of the rule steps (the ActionTaken rows are tested apart)."""
+    return [describe(e, s, viewer) for e, s in pairs if type(e).__name__ != "ActionTaken"]
+
+
+def test_the_action_itself_is_a_line_of_the_log() -> None:
+    pairs = act(position(), Action("A", "play_character", card="A:2"))
+    event, before = pairs[0]
+    assert type(event).__name__ == "ActionTaken"
+    assert describe(event, before) == "A: play character Iron Knight."
 
 
 def test_playing_a_character_and_paying_its_cost() -> None:

@@ -5,6 +5,7 @@ reach the rules through this package so that another game can plug in later.
 """
 
 from referee.rules.harem_master import (
+    ACTION_RULES,
     Decision,
     advance,
     apply,
@@ -17,6 +18,7 @@ from referee.rules.harem_master import (
 )
 
 __all__ = [
+    "ACTION_RULES",
     "Decision",
     "advance",
     "apply",

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from events.cards import CardDef
 from events.game import (
+    ActionTaken,
     AttackDeclared,
     AttackerChosen,
     BattleResolved,
@@ -58,6 +59,7 @@ from events.game import (
     TurnOrderCardsTurned,
     TurnOrderChosen,
     TurnStarted,
+    ViolationRecorded,
     WindowPassed,
 )
 from projections.state import GameState, evolve, initial_state, other
@@ -105,9 +107,11 @@ KIND_ACTIONS = {
 
 
 def rng_for(state: GameState, purpose: str) -> random.Random:
-    """A generator fixed by the match seed and the log position, so the same
-    match replays identically and no two random decisions share a stream."""
-    return random.Random(f"{state.seed}:{state.position}:{purpose}")
+    """A generator fixed by the match seed and the purpose (the rule step), so
+    the same match deals identically however its log is annotated, and no two
+    random decisions share a stream. A step that can happen more than once in
+    a match must put a counter in ``purpose``."""
+    return random.Random(f"{state.seed}:{purpose}")
 
 
 # --- reading the position -----------------------------------------------------
@@ -290,6 +294,12 @@ def _refuse(rule: str, reason: str) -> IllegalAction:
     return IllegalAction(Refusal(rule, reason))
 
 
+def _physical(rule: str, reason: str) -> IllegalAction:
+    """A refusal for something a table can physically do anyway (a second
+    character, a tapped attacker): record mode appends it with its violation."""
+    return IllegalAction(Refusal(rule, reason, physical=True))
+
+
 def _pay(state: GameState, player: str, cost: int) -> list[Event]:
     """215.4c (ruling A10): the top ``cost`` cards of the stack, one at a time."""
     stack = state.zones[player].action_stack
@@ -370,7 +380,7 @@ def _wrong_player(state: GameState, action: Action, d: Decision) -> IllegalActio
     )
 
 
-def decide(state: GameState, action: Action) -> list[Event]:
+def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()) -> list[Event]:
     """The events ``action`` itself causes, or ``IllegalAction`` citing the rule.
 
     Nothing automatic is included; ``apply`` adds the steps that follow."""
@@ -410,7 +420,7 @@ def decide(state: GameState, action: Action) -> list[Event]:
             RULE_OF_KIND[d.kind],
             f"{p} must {KIND_TEXT[d.kind]} now; the possible actions are {allowed}, not {do}.",
         )
-    return _DECIDERS[d.kind](state, action)
+    return _DECIDERS[d.kind](state, action, waive)
 
 
 RULE_OF_KIND = {
@@ -426,28 +436,28 @@ RULE_OF_KIND = {
 }
 
 
-def _decide_opening(state: GameState, a: Action) -> list[Event]:
+def _decide_opening(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     card = a.card
     if card is None or card not in state.zones[a.player].castle:
         shown = name_of(state, card) if card else "nothing"
         raise _refuse("101.1", f"The opening character must come from {a.player}'s own deck, not {shown}.")
     cd = state.cards[card]
-    if cd.type != "character" or cd.cost != 1:
-        raise _refuse(
+    if (cd.type != "character" or cd.cost != 1) and "101.1" not in waive:
+        raise _physical(
             "101.1",
             f"The opening character must be a cost-1 character; {cd.name} is a cost-{cd.cost} {cd.type}.",
         )
     return [OpeningChosen(player=a.player, card=card)]
 
 
-def _decide_order(state: GameState, a: Action) -> list[Event]:
+def _decide_order(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     if a.order not in ("first", "second"):
         raise _refuse("101.3", "Choose order: first or second.")
     first = a.player if a.order == "first" else other(a.player)
     return [TurnOrderChosen(player=a.player, order=a.order, first=first)]
 
 
-def _decide_mulligan(state: GameState, a: Action) -> list[Event]:
+def _decide_mulligan(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     p = a.player
     if a.do == "keep":
         return [HandKept(player=p)]
@@ -461,42 +471,42 @@ def _decide_mulligan(state: GameState, a: Action) -> list[Event]:
     return [MulliganTaken(player=p, returned=returned, drawn=castle_after[:HAND_SIZE])]
 
 
-def _play_event(state: GameState, a: Action) -> list[Event]:
+def _play_event(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     p = a.player
     card = _in_hand(state, p, a.card, "306.2", "event card")
     cd = state.cards[card]
     if cd.type != "event":
         raise _refuse("306.2", f"{cd.name} is a {cd.type} card, not an event.")
-    if p != state.active and "OT" not in cd.icons:
-        raise _refuse("214.3a", f"{cd.name} has no [OT] icon, so it can only be used during your own turn.")
+    if p != state.active and "OT" not in cd.icons and "214.3a" not in waive:
+        raise _physical("214.3a", f"{cd.name} has no [OT] icon, so it can only be used during your own turn.")
     _cost_check(state, p, card)
     return [EventPlayed(player=p, card=card), *_pay(state, p, cd.cost)]
 
 
-def _decide_window(state: GameState, a: Action) -> list[Event]:
+def _decide_window(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     if a.do == "pass":
         return [WindowPassed(player=a.player)]
-    return _play_event(state, a)
+    return _play_event(state, a, waive)
 
 
-def _decide_end_window(state: GameState, a: Action) -> list[Event]:
+def _decide_end_window(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     if a.do == "pass":
         return [EndAccepted(player=a.player)]
-    events = _play_event(state, a)
+    events = _play_event(state, a, waive)
     # 307.1: acting cancels the end declaration; play goes back to 305, where
     # the event is the first use of the window.
     return [EndDeclarationCancelled(player=a.player), *events]
 
 
-def _decide_main(state: GameState, a: Action) -> list[Event]:
+def _decide_main(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     p, do = a.player, a.do
     if do == "play_character":
         card = _in_hand(state, p, a.card, "306.1", "character card")
         cd = state.cards[card]
         if cd.type != "character":
             raise _refuse("306.1", f"{cd.name} is a {cd.type} card, not a character.")
-        if state.characters_played >= 1:
-            raise _refuse(
+        if state.characters_played >= 1 and "306.1a" not in waive:
+            raise _physical(
                 "306.1a",
                 f"{p} has already used a character card this turn; only one is allowed per turn, "
                 f"so {cd.name} cannot be played.",
@@ -504,7 +514,7 @@ def _decide_main(state: GameState, a: Action) -> list[Event]:
         _cost_check(state, p, card)
         return [CharacterPlayed(player=p, card=card), *_pay(state, p, cd.cost)]
     if do == "play_event":
-        return _play_event(state, a)
+        return _play_event(state, a, waive)
     if do == "play_item":
         card = _in_hand(state, p, a.card, "306.3", "item card")
         cd = state.cards[card]
@@ -521,8 +531,8 @@ def _decide_main(state: GameState, a: Action) -> list[Event]:
         if ch is None or ch.controller != p:
             shown = name_of(state, a.card) if a.card else "no character"
             raise _refuse("306.5b", f"The attacker must be a character {p} controls on the field; {shown} is not.")
-        if not ch.ready:
-            raise _refuse(
+        if not ch.ready and "306.5b" not in waive:
+            raise _physical(
                 "306.5b", f"{name_of(state, ch.card)} is tapped; only an untapped character can attack."
             )
         return [AttackDeclared(player=p), AttackerChosen(player=p, card=ch.card)]
@@ -530,7 +540,7 @@ def _decide_main(state: GameState, a: Action) -> list[Event]:
     return [EndDeclared(player=p)]
 
 
-def _decide_intercept(state: GameState, a: Action) -> list[Event]:
+def _decide_intercept(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     p = a.player
     if a.do == "no_intercept":
         return [InterceptionDeclined(player=p, able=True)]
@@ -538,12 +548,12 @@ def _decide_intercept(state: GameState, a: Action) -> list[Event]:
     if ch is None or ch.controller != p:
         shown = name_of(state, a.card) if a.card else "no character"
         raise _refuse("306.5d", f"The interceptor must be a character {p} controls on the field; {shown} is not.")
-    if not ch.ready:
-        raise _refuse("306.5d", f"{name_of(state, ch.card)} is tapped; only an untapped character can intercept.")
+    if not ch.ready and "306.5d" not in waive:
+        raise _physical("306.5d", f"{name_of(state, ch.card)} is tapped; only an untapped character can intercept.")
     return [InterceptorChosen(player=p, card=ch.card)]
 
 
-def _decide_hand_limit(state: GameState, a: Action) -> list[Event]:
+def _decide_hand_limit(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     p = a.player
     hand = state.zones[p].hand
     cards = list(a.cards or ())
@@ -564,7 +574,7 @@ def _decide_hand_limit(state: GameState, a: Action) -> list[Event]:
     return [HandLimitDiscarded(player=p, cards=cards)]
 
 
-def _decide_same_name(state: GameState, a: Action) -> list[Event]:
+def _decide_same_name(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     p = a.player
     chosen = tuple(a.cards or ())
     choices = same_name_choices(state, p)
@@ -802,16 +812,72 @@ def advance(state: GameState, out: list[Event] | None = None) -> tuple[list[Even
 
 def apply(state: GameState, action: Action) -> Applied:
     """The events of ``action`` and every automatic step after it, and the state
-    they lead to; raises ``IllegalAction`` (nothing applied) if it is refused."""
+    they lead to; raises ``IllegalAction`` (nothing applied) if it is refused.
+
+    Rule 410.1 (ruling A8): every check is made and every event computed
+    before anything is returned, so an action that turns out impossible part
+    way through its resolution is refused whole, leaving nothing of itself in
+    the log. Rewinding after the fact is kept for what only a judge can see.
+
+    In record mode an action the table can physically take despite a rule
+    (``Refusal.physical``) is applied anyway, each broken rule recorded as a
+    ``ViolationRecorded`` event that stays open until a judge rules on it."""
     try:
         events = decide(state, action)
+        violations: list[Event] = []
     except IllegalAction as exc:
         exc.action = action
-        raise
+        if state.mode != "record" or not exc.refusal.physical:
+            raise
+        events, violations = _record_anyway(state, action, exc.refusal)
+    taken = ActionTaken(rule=ACTION_RULES.get(action.do, "406.1"), player=action.player, do=action.do, args=action.arguments())
+    events = [taken, *violations, *events]
     for ev in events:
         state = evolve(state, ev)
     events, state = advance(state, events)
     return Applied(events, state)
+
+
+def _record_anyway(state: GameState, action: Action, first: Refusal) -> tuple[list[Event], list[Event]]:
+    """The events of a physically possible illegal action, with its violations."""
+    waive: set[str] = set()
+    refusal: Refusal | None = first
+    broken: list[Refusal] = []
+    while refusal is not None:
+        broken.append(refusal)
+        waive.add(refusal.rule)
+        try:
+            events = decide(state, action, frozenset(waive))
+            refusal = None
+        except IllegalAction as exc:
+            if not exc.refusal.physical:
+                exc.action = action
+                raise
+            refusal = exc.refusal
+    return events, [ViolationRecorded(rule=r.rule, player=action.player, reason=r.reason) for r in broken]
+
+
+# The rule each kind of action is taken under, cited by its ActionTaken event.
+ACTION_RULES = {
+    "choose_opening": "101.1",
+    "choose_order": "101.3",
+    "mulligan": "101.5",
+    "keep": "101.5",
+    "play_character": "306.1",
+    "play_event": "306.2",
+    "play_item": "306.3",
+    "activate": "306.4",
+    "attack": "306.5a",
+    "intercept": "306.5c",
+    "no_intercept": "306.5c",
+    "pass": "305",
+    "end_turn": "307",
+    "discard": "309",
+    "choose": "406.1",
+    "concede": "102.7",
+    "propose_draw": "102.8",
+    "accept_draw": "102.8",
+}
 
 
 def is_legal(state: GameState, action: Action) -> Refusal | None:

@@ -146,7 +146,8 @@ class PydanticEventMapper(Mapper[str]):
     Reading remembers what it decoded, keyed by the row itself (match,
     position, topic and stored bytes): rows are append-only and what they
     decode to is immutable, so a judge stepping through ``state_at`` pays for
-    pydantic and JSON once per row, not once per look."""
+    pydantic and JSON once per row, not once per look. (Snapshots are not
+    kept here: the store keeps the few it uses, decoded.)"""
 
     memo_size = 20_000  # decoded rows kept; a long match is ~1,500
 
@@ -182,6 +183,8 @@ class PydanticEventMapper(Mapper[str]):
         )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        if stored_event.topic == SNAPSHOT_TOPIC:
+            return self._decode(stored_event)  # big, and remembered by the store
         key = (
             stored_event.originator_id,
             stored_event.originator_version,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+import psycopg
 from eventsourcing.application import Application
 from eventsourcing.persistence import (
     IntegrityError,
@@ -51,6 +53,7 @@ from referee.store.url import DEFAULT_URL, Database, parse_url
 
 DEFAULT_SNAPSHOT_INTERVAL = 100
 MAX_ATTEMPTS = 20  # conflicting writes one action survives before giving up
+KNOWN_SNAPSHOTS = 64  # decoded snapshot states kept in the process
 FIRST_EVENTS = (MatchStarted, PositionSetUp)
 MATCH_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
@@ -116,6 +119,7 @@ class MatchStore:
         with self._db_errors("open the match store"):
             self.application = RefereeApplication(env=self.database.env)
         self._cache: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
+        self._known_snapshots: OrderedDict[tuple[str, int], GameState] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
         # Observability, for judges' tooling and for the tests.
@@ -325,7 +329,9 @@ class MatchStore:
             raise
         except MapperDeserialisationError as exc:
             raise StoreError(f"cannot {doing}: {one_line(str(exc), self.database.password)}") from None
-        except (PersistenceError, OSError) as exc:
+        except (PersistenceError, OSError, sqlite3.Error, psycopg.Error) as exc:
+            # (Some driver errors escape the library: sqlite3's "file is not a
+            # database" when it sets up a connection, for one.)
             raise StoreError(f"cannot {doing} at {self.database.describe(exc)}") from None
 
     def _key(self, match_id: str) -> str:
@@ -355,17 +361,23 @@ class MatchStore:
 
     def _reconstruct(self, key: str, upto: int | None) -> tuple[GameState, int, int]:
         """Fold from the latest usable snapshot at or below ``upto``."""
-        snapshot: StateSnapshot | None = None
+        state, version = initial_state(), 0
         snapshots = self.application.snapshots
-        if snapshots is not None and (upto is None or upto >= self.snapshot_interval):
-            found = list(snapshots.get(key, desc=True, limit=1, lte=upto))
-            if found and found[0].state is not None:
-                snapshot = found[0]
-        if snapshot is not None:
-            state, version = snapshot.state, snapshot.originator_version
-        else:
-            state, version = initial_state(), 0
-        assert state is not None
+        interval = self.snapshot_interval
+        if snapshots is not None and (upto is None or upto >= interval):
+            # Any snapshot at or below ``upto`` is a correct start; the one at
+            # the last multiple is usually already decoded here (a judge
+            # stepping back and forth), which saves fetching it again.
+            guess = None if upto is None else upto // interval * interval
+            known = self._known_snapshots.get((key, guess)) if guess else None
+            if known is not None:
+                state, version = known, guess
+            else:
+                found = list(snapshots.get(key, desc=True, limit=1, lte=upto))
+                if found and found[0].state is not None:
+                    state, version = found[0].state, found[0].originator_version
+                    self._know_snapshot(key, version, state)
+        assert state is not None and version is not None
         records = list(self.application.events.get(key, gt=version, lte=upto))
         state, version, marks = self._fold_records(key, state, version, records)
         if version == 0:
@@ -411,6 +423,15 @@ class MatchStore:
             except PersistenceError:
                 continue
             self.snapshots_taken += 1
+            self._know_snapshot(key, version, state)
+
+    def _know_snapshot(self, key: str, version: int, state: GameState) -> None:
+        """Remember a stored snapshot's state: stored snapshots never change."""
+        with self._lock:
+            self._known_snapshots[(key, version)] = state
+            self._known_snapshots.move_to_end((key, version))
+            while len(self._known_snapshots) > KNOWN_SNAPSHOTS:
+                self._known_snapshots.popitem(last=False)
 
     def _cached(self, key: str) -> tuple[int, GameState] | None:
         with self._lock:

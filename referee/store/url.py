@@ -33,7 +33,7 @@ class Database:
     """Where matches are stored, as the library's environment."""
 
     kind: str  # "sqlite" | "postgresql"
-    env: dict[str, str]
+    env: dict[str, str] = field(repr=False)  # holds the password
     display: str  # the URL with the password hidden: safe for any message
     password: str = field(default="", repr=False)
     path: str | None = None  # SQLite file (None in memory)
