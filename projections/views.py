@@ -111,7 +111,11 @@ def state_view(state: GameState, viewer: str) -> dict[str, Any]:
         "result": _result(state),
         "zones": zones,
         "characters": [_character(state, ch, viewer) for ch in state.field],
-        "violations": [],
+        "violations": [
+            {"position": v.position, "rule": v.rule, "player": v.player, "reason": v.reason}
+            for v in state.violations
+        ],
+        "mode": state.mode,
         "draw_offer": state.draw_offer,
     }
 
@@ -189,5 +193,5 @@ def render_state(view: dict[str, Any]) -> str:
             items = f"  items: {', '.join(ch['items'])}" if ch["items"] else ""
             lines.append(f"      {state}  {name:<28} {values}{items}")
     for v in view.get("violations") or []:
-        lines.append(f"Violation: {v}")
+        lines.append(f"OPEN VIOLATION ({v['rule']}) at event {v['position']}: {v['reason']} (a judge must rule)")
     return "\n".join(lines)

@@ -282,8 +282,10 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
 
 ACTION_KEYS = (
     "player", "judge", "do", "card", "cards", "target", "targets", "order", "n",
-    "option", "ability", "expect", "to", "rule", "reason", "text",
+    "option", "ability", "expect", "to", "rule", "reason", "text", "replay", "by",
 )
+# What each judge action needs (scenario format, section 3).
+JUDGE_REQUIRED = {"rewind": ("to", "rule", "reason"), "note": ("text",), "skip_step": ("rule",), "accept": ("reason",)}
 
 
 def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], dict | None]:
@@ -295,6 +297,23 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
             raise reader.err(path + ("do",), f"expected a judge action ({', '.join(JUDGE_DOS)}), got {do!r}")
         if "player" in a:
             raise reader.err(path + ("player",), "a judge action has judge: true and no player")
+        for key in JUDGE_REQUIRED[do]:
+            if key not in a:
+                raise reader.err(path, f"missing required key {key!r} for a {do}")
+        if "to" in a:
+            to = reader.mapping(a["to"], path + ("to",), ("action", "event", "turn", "step"))
+            shapes = ({"action"}, {"event"}, {"turn", "step"})
+            if set(to) not in shapes:
+                raise reader.err(path + ("to",), "expected one of {action: K}, {event: N} or {turn: T, step: \"303\"}")
+            for key in ("action", "event", "turn"):
+                if key in to:
+                    reader.int_(to[key], path + ("to", key), 0 if key == "event" else 1)
+            if "step" in to:
+                reader.str_(to["step"], path + ("to", "step"))
+        if do == "rewind":
+            reader.choice(str(a["rule"]), path + ("rule",), ("410.1", "410.2"))
+        if "replay" in a:
+            reader.bool_(a["replay"], path + ("replay",))
     else:
         if "judge" in a:
             reader.bool_(a["judge"], path + ("judge",))
@@ -303,7 +322,7 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
         reader.player(a["player"], path + ("player",))
         if do not in PLAYER_DOS:
             raise reader.err(path + ("do",), f"unknown action {do!r}; expected one of: {', '.join(PLAYER_DOS)}")
-    for key in ("card", "target", "option", "reason", "text", "rule"):
+    for key in ("card", "target", "option", "reason", "text", "rule", "by"):
         if key in a:
             reader.str_(a[key], path + (key,))
     for key in ("cards", "targets"):
@@ -513,8 +532,10 @@ def check_expect(
     if "events" in expect:
         fails += _check_events(expect["events"], state, log, labels)
     if "violations" in expect:
-        if expect["violations"]:
-            fails.append("open violations are recorded only in record mode, which is not implemented yet")
+        want = [str(v.get("rule", "")) for v in expect["violations"]]
+        have = [v.rule for v in state.violations]
+        if len(want) != len(have) or not all(not w or _rule_covers(w, h) for w, h in zip(want, have)):
+            fails.append(f"open violations: expected {want or 'none'}, found {have or 'none'}")
     return fails
 
 
@@ -622,15 +643,16 @@ def run_scenario(file: str | Path) -> ScenarioReport:
     fails: list[str] = []
     last_refusal: Refusal | None = None
     expects_refusal = "refused" in sc.expect
+    before_action: list[int] = []  # log length just before each scenario action
     for i, (raw, step_expect) in enumerate(sc.actions):
         where = f"action {i + 1} ({raw.get('player', 'judge')} {raw['do']})"
-        if raw.get("judge") is True:
-            fails.append(f"{where}: judge actions (rule 410 corrections) are not implemented yet")
-            break
-        action = action_from_mapping(raw)
+        before_action.append(len(log))
         try:
-            resolved = resolve(state, action, labels)
-            applied = apply(state, resolved)
+            if raw.get("judge") is True:
+                applied = judge_action(state, log, raw, before_action)
+            else:
+                resolved = resolve(state, action_from_mapping(raw), labels)
+                applied = apply(state, resolved)
         except IllegalAction as exc:
             last_refusal = exc.refusal
             if i != len(sc.actions) - 1 or not expects_refusal:
@@ -653,6 +675,34 @@ def run_scenario(file: str | Path) -> ScenarioReport:
                 fails.append(f"expected a refusal citing {want}, got {last_refusal}")
         fails += check_expect(sc.expect, state, log, last_refusal, labels)
     return ScenarioReport(str(file), sc.name, sc.rules, not fails, fails)
+
+
+def judge_action(state: GameState, log: list[Event], raw: dict[str, Any], before_action: list[int]) -> Any:
+    """A judge's action of a scenario (410 corrections, notes)."""
+    from referee import corrections
+
+    do = raw["do"]
+    judge = raw.get("by")
+    if do == "note":
+        return corrections.note(state, str(raw["text"]), judge)
+    if do == "accept":
+        return corrections.accept(state, str(raw["reason"]), judge)
+    if do == "skip_step":
+        return corrections.skip_step(state, log, str(raw["rule"]), str(raw.get("reason", "")))
+    to = raw["to"]
+    if "action" in to:
+        k = to["action"]
+        if k > len(before_action):
+            raise IllegalAction(Refusal("410", f"Action {k} has not happened yet."))
+        position = before_action[k - 1]
+    elif "event" in to:
+        position = to["event"]
+    else:
+        position = corrections.position_of_step(log, to["turn"], str(to["step"]))
+    return corrections.rewind(
+        state, log, position, rule=str(raw["rule"]), reason=str(raw["reason"]), judge=judge,
+        replay=bool(raw.get("replay", False)),
+    )
 
 
 def scenario_files(paths: list[str]) -> list[Path]:

@@ -250,6 +250,23 @@ def test_the_url_configures_the_library_not_os_environ(tmp_path, monkeypatch):
     assert not (tmp_path / "elsewhere.db").exists()
 
 
+def test_the_command_line_url_comes_from_db_then_referee_db_then_the_default(monkeypatch):
+    from referee.store import database_url
+
+    monkeypatch.delenv("REFEREE_DB", raising=False)
+    assert database_url() == "sqlite:///referee.db"
+    monkeypatch.setenv("REFEREE_DB", "sqlite:///env.db")
+    assert database_url() == "sqlite:///env.db"
+    assert database_url("sqlite:///option.db") == "sqlite:///option.db"
+
+
+def test_an_in_memory_store_is_private_to_it():
+    with MatchStore("sqlite:///:memory:") as one, MatchStore("sqlite:///:memory:") as two:
+        match = one.create(new_game(1).events)
+        assert one.events(match) == list(new_game(1).events)
+        assert two.list_matches() == []
+
+
 def test_postgres_url_becomes_the_library_environment():
     db = parse_url("postgresql://judge:p%40ss@db.example:6543/tourney?schema=round1")
     assert db.env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
@@ -620,3 +637,16 @@ def test_an_unreadable_stored_event_is_a_store_error(database):
     database.sql(f"UPDATE {table} SET topic = 'events.game:NoSuchEvent' WHERE originator_version = 1")
     with pytest.raises(StoreError, match="TOPIC_ALIASES"):
         database.open().events(match)
+
+
+def test_a_snapshot_that_cannot_be_written_warns_and_loses_no_event(tmp_path, monkeypatch):
+    def broken(state):
+        raise TypeError("a new kind of value")
+
+    monkeypatch.setattr("referee.store.mapper.encode_state", broken)
+    log = long_log(30)[:30]
+    with MatchStore(f"sqlite:///{tmp_path / 'r.db'}", snapshot_interval=10) as store:
+        with pytest.warns(RuntimeWarning, match="a new kind of value"):
+            match = store.create(log)
+        assert store.snapshot_failures == 3 and store.snapshots_taken == 0
+        assert store.events(match) == log

@@ -14,7 +14,7 @@ from referee.store.errors import MatchExists, MatchNotFound, PositionError, Stor
 from referee.store.mapper import MatchEvent, PydanticEventMapper, StateSnapshot
 from referee.store.matches import DEFAULT_SNAPSHOT_INTERVAL, MatchInfo, MatchStore, RefereeApplication
 from referee.store.statecodec import decode_state, encode_state
-from referee.store.url import DEFAULT_URL, parse_url
+from referee.store.url import DEFAULT_URL, database_url, parse_url
 
 __all__ = [
     "DEFAULT_SNAPSHOT_INTERVAL",
@@ -29,6 +29,7 @@ __all__ = [
     "RefereeApplication",
     "StateSnapshot",
     "StoreError",
+    "database_url",
     "decode_state",
     "encode_state",
     "parse_url",

@@ -24,7 +24,9 @@ from __future__ import annotations
 import re
 import secrets
 import sqlite3
+import sys
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -32,9 +34,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-import psycopg
 from eventsourcing.application import Application
 from eventsourcing.persistence import (
+    InfrastructureFactoryError,
     IntegrityError,
     Mapper,
     MapperDeserialisationError,
@@ -58,6 +60,18 @@ FIRST_EVENTS = (MatchStarted, PositionSetUp)
 MATCH_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
 Checkpoints = list[tuple[int, GameState]]
+
+
+def _driver_errors() -> tuple[type[BaseException], ...]:
+    """What a database failure can look like. Some driver errors escape the
+    library (sqlite3's "file is not a database" while it sets a connection
+    up, for one); psycopg's only matter once PostgreSQL is in use, so it is
+    not imported for SQLite users."""
+    errors: list[type[BaseException]] = [PersistenceError, OSError, sqlite3.Error]
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is not None:
+        errors.append(psycopg.Error)
+    return tuple(errors)
 
 
 class RefereeApplication(Application[str]):
@@ -117,7 +131,12 @@ class MatchStore:
         self.snapshot_interval = snapshot_interval
         self.database.check()
         with self._db_errors("open the match store"):
-            self.application = RefereeApplication(env=self.database.env)
+            try:
+                self.application = RefereeApplication(env=self.database.env)
+            except InfrastructureFactoryError as exc:
+                # e.g. PostgreSQL without psycopg_pool: name the missing piece.
+                reason = exc.__cause__ or exc
+                raise StoreError(f"cannot open {self.database.describe(reason)}") from None
         self._cache: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
         self._known_snapshots: OrderedDict[tuple[str, int], GameState] = OrderedDict()
         self._cache_size = cache_size
@@ -126,6 +145,7 @@ class MatchStore:
         self.last_folded = 0  # events folded by the latest load/state_at
         self.conflicts = 0  # writes lost to another station and retried
         self.snapshots_taken = 0
+        self.snapshot_failures = 0  # states the codec could not write (a bug: see the warning)
         # Test seam: called just before each write attempt with (match id, attempt).
         self.before_write: Callable[[str, int], None] | None = None
 
@@ -174,7 +194,7 @@ class MatchStore:
                 except IntegrityError:
                     if chosen is not None:
                         raise MatchExists(f"a match with id {key!r} already exists in {self.url}") from None
-                    continue  # 1 in 4 billion: another id
+                    continue  # that id is taken: draw another
                 break
             else:
                 raise StoreError(f"no free match id found in {self.url}")
@@ -329,9 +349,7 @@ class MatchStore:
             raise
         except MapperDeserialisationError as exc:
             raise StoreError(f"cannot {doing}: {one_line(str(exc), self.database.password)}") from None
-        except (PersistenceError, OSError, sqlite3.Error, psycopg.Error) as exc:
-            # (Some driver errors escape the library: sqlite3's "file is not a
-            # database" when it sets up a connection, for one.)
+        except _driver_errors() as exc:
             raise StoreError(f"cannot {doing} at {self.database.describe(exc)}") from None
 
     def _key(self, match_id: str) -> str:
@@ -362,6 +380,7 @@ class MatchStore:
     def _reconstruct(self, key: str, upto: int | None) -> tuple[GameState, int, int]:
         """Fold from the latest usable snapshot at or below ``upto``."""
         state, version = initial_state(), 0
+        outdated = False  # the latest snapshot is of a differently shaped state
         snapshots = self.application.snapshots
         interval = self.snapshot_interval
         if snapshots is not None and (upto is None or upto >= interval):
@@ -377,6 +396,7 @@ class MatchStore:
                 if found and found[0].state is not None:
                     state, version = found[0].state, found[0].originator_version
                     self._know_snapshot(key, version, state)
+                outdated = bool(found) and found[0].state is None
         assert state is not None and version is not None
         records = list(self.application.events.get(key, gt=version, lte=upto))
         state, version, marks = self._fold_records(key, state, version, records)
@@ -384,8 +404,10 @@ class MatchStore:
             raise MatchNotFound(f"no match {key!r} in {self.url}")
         # Every multiple of the interval folded past here had no snapshot
         # (a station stopped between writing events and their snapshot, or
-        # the log was written by older code): take them now.
-        self._take_snapshots(key, marks)
+        # the log was written by older code): take them now. Not over outdated
+        # ones, though: their rows hold those positions, so it would only fail.
+        if not outdated:
+            self._take_snapshots(key, marks)
         return state, version, len(records)
 
     def _fold(self, state: GameState, version: int, events: Iterable[Event]) -> tuple[GameState, int, Checkpoints]:
@@ -420,7 +442,15 @@ class MatchStore:
         for version, state in marks:
             try:
                 snapshots.put([StateSnapshot(key, version, now, state)])
-            except PersistenceError:
+            except _driver_errors():
+                continue
+            except Exception as exc:  # noqa: BLE001 - the events are stored: say so, don't fail
+                # A state the codec cannot write (a new kind of value in
+                # GameState) must not turn a stored action into an error.
+                self.snapshot_failures += 1
+                warnings.warn(
+                    f"snapshot of match {key} at event {version} not taken: {exc}", RuntimeWarning, stacklevel=2
+                )
                 continue
             self.snapshots_taken += 1
             self._know_snapshot(key, version, state)

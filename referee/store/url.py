@@ -85,6 +85,11 @@ class Database:
             raise StoreError(f"cannot use PostgreSQL at {self.describe(exc)}") from None
 
 
+def database_url(option: str | None = None) -> str:
+    """The URL the command line means: ``--db``, else ``REFEREE_DB``, else the default."""
+    return option or os.environ.get("REFEREE_DB") or DEFAULT_URL
+
+
 def parse_url(url: str) -> Database:
     """The database a URL names; a URL we cannot use raises ``StoreError``."""
     text = url.strip()

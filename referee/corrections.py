@@ -1,0 +1,304 @@
+"""Judges' corrections (rule 410) and notes: rewinds, replays, skipped steps.
+
+A correction is never an edit: it is a new event. ``Rewound`` restores the
+state just after an earlier event, carrying that state so that folding stays
+one pure step; the events it undoes stay in the log, retracted
+(``projections.lineage``). Before a rewind, ``impact`` tells the judge what
+it would undo, most recent first, and which of those events revealed hidden
+information, so they can see whether a clean rewind is possible. After a
+410.2 rewind to a forgotten step, the engine performs the step and can
+``replay`` the player actions that followed, stopping at the first one the
+corrected state no longer allows.
+
+Every function here takes the log and the current state and returns the
+events to append (an ``Applied``) or raises ``IllegalAction``; nothing here
+writes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from events.game import (
+    ActionTaken,
+    CardMilled,
+    CardMovedToStack,
+    CastlesShuffled,
+    CharacterPlayed,
+    CharactersUntapped,
+    Event,
+    EventPlayed,
+    HandDrawn,
+    ItemPlayed,
+    MulliganTaken,
+    NoteAdded,
+    OpeningsRevealed,
+    RandomNumberApplied,
+    Rewound,
+    StackReturnedToHand,
+    StackSizeSet,
+    StepSkipped,
+    TurnOrderCardsTurned,
+    TurnStarted,
+    ViolationRecorded,
+    ViolationsAccepted,
+)
+from projections.codec import encode_state
+from projections.lineage import live_positions
+from projections.state import GameState, evolve, fold
+from projections.transcript import describe
+from referee.actions import Action, Applied, IllegalAction, Refusal
+from referee.rules import advance, apply, current_decision
+
+REWIND_RULES = ("410.1", "410.2")
+SKIPPABLE = ("301", "302", "303", "309")
+
+# Events that showed a player something hidden, and what: a judge weighing a
+# rewind must know that the table has already seen these (DESIGN: rule 410).
+REVEALS: dict[type[Event], str] = {
+    CastlesShuffled: "a shuffle: the castles' order was decided",
+    TurnOrderCardsTurned: "cards turned face up for the turn order",
+    HandDrawn: "cards moved into a hand",
+    MulliganTaken: "cards moved into a hand",
+    StackReturnedToHand: "cards moved into a hand",
+    OpeningsRevealed: "the opening characters were turned face up",
+    RandomNumberApplied: "a card turned face up for its random number",
+    CardMilled: "a castle card turned face up into the discard",
+    CharacterPlayed: "a card from a hidden hand shown on the field",
+    EventPlayed: "a card from a hidden hand shown in the discard",
+    ItemPlayed: "a card from a hidden hand shown on the field",
+}
+
+
+def _refuse(rule: str, reason: str) -> IllegalAction:
+    return IllegalAction(Refusal(rule, reason))
+
+
+# --- finding positions ------------------------------------------------------------
+
+
+def position_of_step(log: Sequence[Event], turn: int, step: str) -> int:
+    """The position just before rule step ``step`` of turn ``turn`` began, in
+    the current line of play (not in a stretch a rewind retracted)."""
+    current = None
+    seen_turn = False
+    for pos in live_positions(log):
+        event = log[pos - 1]
+        if isinstance(event, TurnStarted):
+            current = event.turn
+            seen_turn = seen_turn or current == turn
+            if current == turn and step in ("300", "300.1"):
+                return pos - 1
+        elif current == turn and _starts_step(event, step):
+            return pos - 1
+    if not seen_turn:
+        raise _refuse("410", f"Turn {turn} is not in the current line of play.")
+    raise _refuse("410", f"Step {step} of turn {turn} is not in the log.")
+
+
+def _starts_step(event: Event, step: str) -> bool:
+    if step == "303":
+        return isinstance(event, StackSizeSet)
+    return event.rule == step and not isinstance(event, (ActionTaken, ViolationRecorded))
+
+
+def position_before_action(log: Sequence[Event], k: int) -> int:
+    """The position just before the k-th player action (from 1) of the log."""
+    seen = 0
+    for pos, event in enumerate(log, start=1):
+        if isinstance(event, ActionTaken):
+            seen += 1
+            if seen == k:
+                return pos - 1
+    raise _refuse("410", f"The log holds {seen} player actions; there is no action {k}.")
+
+
+# --- the impact report ------------------------------------------------------------
+
+
+def impact(log: Sequence[Event], to: int) -> list[dict[str, Any]]:
+    """What a rewind to just after event ``to`` would undo: the live events
+    after it, most recent first, each flagged if it revealed hidden information."""
+    _check_target(log, to)
+    states = _states_along(log)
+    rows = []
+    for pos in reversed(live_positions(log)):
+        if pos <= to:
+            break
+        event = log[pos - 1]
+        why = REVEALS.get(type(event))
+        rows.append(
+            {
+                "position": pos,
+                "type": type(event).__name__,
+                "rule": event.rule,
+                "text": describe(event, states[pos - 1]),
+                "reveals": why is not None,
+                "revealed": why,
+            }
+        )
+    return rows
+
+
+def _states_along(log: Sequence[Event]) -> list[GameState]:
+    """states[i] is the state after the first i events."""
+    out = [fold([])]
+    state = out[0]
+    for event in log:
+        state = evolve(state, event)
+        out.append(state)
+    return out
+
+
+def _check_target(log: Sequence[Event], to: int) -> None:
+    if not 1 <= to < len(log):
+        raise _refuse(
+            "410",
+            f"A rewind goes back to just after an event from 1 to {len(log) - 1}; {to} is not one.",
+        )
+
+
+# --- corrections --------------------------------------------------------------------
+
+
+@dataclass
+class ReplayReport:
+    """How far a replay after a correction got."""
+
+    attempted: int = 0
+    replayed: int = 0
+    stopped_at: dict[str, Any] | None = None  # the action and its refusal, if one was refused
+
+    def to_json(self) -> dict[str, Any]:
+        return {"attempted": self.attempted, "replayed": self.replayed, "stopped_at": self.stopped_at}
+
+
+@dataclass
+class Correction(Applied):
+    """The events of a judge's action, the state after them, and for a rewind
+    with replay, how far the replay got."""
+
+    replay: ReplayReport | None = None
+    undone: list[dict[str, Any]] = field(default_factory=list)
+
+
+def rewind(
+    state: GameState,
+    log: Sequence[Event],
+    to: int,
+    *,
+    rule: str,
+    reason: str,
+    judge: str | None = None,
+    replay: bool = False,
+) -> Correction:
+    """410: go back to just after event ``to``; then, for a 410.2 rewind to a
+    forgotten step, the engine performs the step (``advance``) and, with
+    ``replay``, applies again the player actions that followed."""
+    if rule not in REWIND_RULES:
+        raise _refuse("410", f"A rewind cites 410.1 or 410.2, not {rule!r}.")
+    if not reason.strip():
+        raise _refuse("410", "A rewind needs a reason for the log.")
+    _check_target(log, to)
+    undone = impact(log, to)
+    restored = fold(log[:to])
+    event = Rewound(rule=rule, to=to, reason=reason, judge=judge, state=encode_state(restored, omit=("cards",)))
+    events: list[Event] = [event]
+    after = evolve(state, event)
+    events, after = advance(after, events)
+    report = None
+    if replay:
+        later = [log[p - 1] for p in live_positions(log) if p > to]
+        actions = [_action_of(e) for e in later if isinstance(e, ActionTaken)]
+        report = ReplayReport(attempted=len(actions))
+        for action in actions:
+            try:
+                applied = apply(after, action)
+            except IllegalAction as exc:
+                report.stopped_at = {
+                    "action": action.to_dict(),
+                    "rule": exc.refusal.rule,
+                    "message": exc.refusal.reason,
+                }
+                break
+            events.extend(applied.events)
+            after = applied.state
+            report.replayed += 1
+    return Correction(events, after, report, undone)
+
+
+def _action_of(event: ActionTaken) -> Action:
+    args = dict(event.args)
+    for key in ("cards", "targets"):
+        if key in args and args[key] is not None:
+            args[key] = tuple(args[key])
+    return Action(player=event.player, do=event.do, **args)
+
+
+def note(state: GameState, text: str, judge: str | None = None) -> Correction:
+    if not text.strip():
+        raise _refuse("judge", "A note needs some text.")
+    event = NoteAdded(text=text, judge=judge)
+    return Correction([event], evolve(state, event))
+
+
+def accept(state: GameState, reason: str, judge: str | None = None) -> Correction:
+    """Leave the open violations standing: the game is too far along to rewind."""
+    if not state.violations:
+        raise _refuse("410", "There are no open violations to accept.")
+    if not reason.strip():
+        raise _refuse("410", "Accepting a violation needs a reason for the log.")
+    event = ViolationsAccepted(reason=reason, judge=judge, rules=[v.rule for v in state.violations])
+    return Correction([event], evolve(state, event))
+
+
+def skip_step(state: GameState, log: Sequence[Event], rule: str, reason: str = "") -> Correction:
+    """Record mode: the table skipped a mandatory step. The state then mirrors
+    the table, with the skip as an open violation (410.2) for a judge."""
+    if state.mode != "record":
+        raise _refuse("410.2", "Skipped steps are recorded only in record mode; in strict mode the referee performs every step.")
+    if rule not in SKIPPABLE:
+        raise _refuse("410.2", f"Only steps {', '.join(SKIPPABLE)} can be recorded as skipped, not {rule}.")
+    player = state.active
+    cards: list[str] = []
+    if rule == "309":
+        d = current_decision(state)
+        if d is None or d.kind != "hand_limit":
+            raise _refuse("309", "Step 309 is not waiting for discards now.")
+    else:
+        cards = _cards_of_this_turn(log, rule)
+    text = f"The table skipped step {rule}" + (f": {reason.rstrip('.')}" if reason else "") + "."
+    events: list[Event] = [
+        StepSkipped(rule=rule, player=player, cards=cards, reason=reason),
+        ViolationRecorded(rule=rule, player=player, reason=text),
+    ]
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    events, after = advance(after, events)
+    return Correction(events, after)
+
+
+def _cards_of_this_turn(log: Sequence[Event], rule: str) -> list[str]:
+    """The cards the engine moved for ``rule`` in the current turn, provided no
+    player has acted since (a skip is recorded when it happens)."""
+    live = live_positions(log)
+    moved: list[str] = []
+    for pos in reversed(live):
+        event = log[pos - 1]
+        if isinstance(event, TurnStarted):
+            break
+        if isinstance(event, ActionTaken):
+            raise _refuse(
+                "410.2",
+                f"Record a skipped {rule} before the next action; "
+                "once play has gone on, a judge rewinds to the step instead (410.2).",
+            )
+        if rule == "301" and isinstance(event, CharactersUntapped):
+            moved = list(event.cards)
+        elif rule == "302" and isinstance(event, StackReturnedToHand):
+            moved = list(event.cards)
+        elif rule == "303" and isinstance(event, CardMovedToStack):
+            moved.append(event.card)  # walking backwards: the stack's top first
+    return moved
