@@ -1,9 +1,10 @@
-"""``GameState`` to JSON and back, exactly: the body of a snapshot.
+"""``GameState`` to JSON and back, exactly: a snapshot's body and a rewind's
+restored state.
 
 JSON knows lists, string-keyed objects and scalars; a ``GameState`` holds
-tuples, NamedTuples (``Character``, ``Battle``, ``Result``), the slotted
-``Zones`` class (a plain object; its attributes are written by name) and pydantic ``CardDef`` models. Tuples are the state's
-ordinary container, so they are written as plain arrays; everything else
+tuples, NamedTuples (``Character``, ``Battle``, ``Result``, ``Violation``),
+the ``Zones`` class (written attribute by attribute) and pydantic ``CardDef``
+models. Tuples are the state's ordinary container, so they are written as plain arrays; everything else
 that JSON would blur is written as a one-key object whose key starts with
 ``$``, naming its kind and, for classes, the class's topic (``module:Class``).
 

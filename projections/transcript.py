@@ -523,6 +523,26 @@ def transcript(events: Iterable[Event], viewer: str = "judge") -> list[dict[str,
     return rows
 
 
+def rows_for(events: Iterable[Event], state: GameState, viewer: str = "judge") -> list[dict[str, Any]]:
+    """Rows for events appended after ``state`` (positions continue from it);
+    a command that just appended them need not read the whole log again."""
+    check_viewer(viewer)
+    rows: list[dict[str, Any]] = []
+    for event in events:
+        rows.append(
+            {
+                "position": state.position + 1,
+                "type": type(event).__name__,
+                "rule": event.rule,
+                "ruling": event.ruling,
+                "text": _sentence(event, state, viewer),
+                "retracted": False,
+            }
+        )
+        state = evolve(state, event)
+    return rows
+
+
 def render_transcript(rows: Iterable[dict[str, Any]]) -> str:
     """Numbered lines citing the rule, ``ruling:A4`` where an interpretation decided."""
     lines = []

@@ -21,6 +21,16 @@ COMMANDS = [
     "referee.commands.scenario:scenario",
     "referee.commands.simulate:simulate",
     "referee.commands.bench:bench",
+    "referee.commands.matches:new",
+    "referee.commands.matches:act",
+    "referee.commands.matches:legal",
+    "referee.commands.matches:state",
+    "referee.commands.matches:log",
+    "referee.commands.matches:matches_",
+    "referee.commands.matches:rewind",
+    "referee.commands.matches:note",
+    "referee.commands.matches:accept",
+    "referee.commands.matches:skip_step",
 ]
 
 
@@ -59,6 +69,11 @@ def main() -> None:
     except InputError as exc:
         click.echo(f"error: {exc.describe()}", err=True)
         sys.exit(2)
+    except Exception as exc:  # store problems, without importing the store up front
+        if type(exc).__module__.startswith("referee.store"):
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        raise
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)

@@ -34,6 +34,7 @@ from events.game import (
     MulliganTaken,
     NoteAdded,
     OpeningsRevealed,
+    PositionSetUp,
     RandomNumberApplied,
     Rewound,
     StackReturnedToHand,
@@ -85,7 +86,7 @@ def position_of_step(log: Sequence[Event], turn: int, step: str) -> int:
     seen_turn = False
     for pos in live_positions(log):
         event = log[pos - 1]
-        if isinstance(event, TurnStarted):
+        if isinstance(event, (TurnStarted, PositionSetUp)):  # a set-up position starts its turn
             current = event.turn
             seen_turn = seen_turn or current == turn
             if current == turn and step in ("300", "300.1"):
@@ -289,6 +290,8 @@ def _cards_of_this_turn(log: Sequence[Event], rule: str) -> list[str]:
         event = log[pos - 1]
         if isinstance(event, TurnStarted):
             break
+        if isinstance(event, StepSkipped) and event.rule == rule:  # twice would put the cards back twice
+            raise _refuse("410.2", f"Step {rule} is already recorded as skipped this turn.")
         if isinstance(event, ActionTaken):
             raise _refuse(
                 "410.2",

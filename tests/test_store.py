@@ -650,3 +650,15 @@ def test_a_snapshot_that_cannot_be_written_warns_and_loses_no_event(tmp_path, mo
             match = store.create(log)
         assert store.snapshot_failures == 3 and store.snapshots_taken == 0
         assert store.events(match) == log
+
+
+def test_snapshots_of_an_older_state_shape_are_passed_over(tmp_path, monkeypatch):
+    log = long_log(250)[:250]
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    with MatchStore(url, snapshot_interval=100) as store:
+        match = store.create(log)
+    monkeypatch.setattr("projections.codec.FORMAT", 2)  # as if GameState had changed
+    with MatchStore(url, snapshot_interval=100) as upgraded:
+        assert upgraded.load(match) == (fold(log), 250)
+        assert upgraded.last_folded == 250 and upgraded.snapshots_taken == 0
+        assert upgraded.state_at(match, 120) == fold(log[:120])

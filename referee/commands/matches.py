@@ -1,0 +1,461 @@
+"""Stored matches from the command line: new, act, legal, state, log, matches,
+and the judge's commands rewind, note, accept, skip-step.
+
+Every command opens the store named by ``--db`` (else ``REFEREE_DB``, else
+``sqlite:///referee.db`` in the current directory), does one thing, and
+prints for people or, with ``--json``, one JSON document in the shape of
+``shared/spec/cli.md``. A refused action exits 1 citing its rule; bad input
+and store problems exit 2 with one line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Callable
+
+import click
+
+from projections.state import GameState
+
+DB_HELP = "Where matches are stored: sqlite:///FILE or postgresql://user:pass@host:port/db (default: $REFEREE_DB, else sqlite:///referee.db)."
+VIEWERS = ("judge", "A", "B", "public")
+
+
+def db_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--db", "db", metavar="URL", envvar="REFEREE_DB", help=DB_HELP)(f)
+
+
+def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")(f)
+
+
+def open_store(db: str | None) -> Any:
+    from referee.store import MatchStore, database_url
+
+    return MatchStore(database_url(db))
+
+
+def echo_json(doc: Any) -> None:
+    click.echo(json.dumps(doc, indent=2))
+
+
+def refused(exc: Any, as_json: bool, extra: dict[str, Any] | None = None) -> None:
+    """A refused action: the rule and the sentence, exit 1, nothing written."""
+    r = exc.refusal
+    if as_json:
+        echo_json({"refused": {"rule": r.rule, "message": r.reason}, **(extra or {})})
+    else:
+        click.echo(f"refused ({r.rule}): {r.reason}", err=True)
+        click.echo("Nothing was recorded.", err=True)
+    sys.exit(1)
+
+
+def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for v in values:
+        key, sep, value = v.partition("=")
+        if not sep or not key or not value:
+            raise click.BadParameter(f"expected KEY=VALUE, got {v!r}", param_hint=option)
+        out[key] = value
+    return out
+
+
+# --- new ---------------------------------------------------------------------------
+
+
+@click.command()
+@click.option("--deck", "decks", multiple=True, required=True, metavar="P=FILE", help="A deck file for each player: --deck A=alice.yaml --deck B=bob.yaml.")
+@click.option("--pool", type=click.Path(dir_okay=False), help="A card pool file (YAML or JSON); the bundled rules-test pool is searched after it.")
+@click.option("--seed", type=int, default=None, help="Seed of the shuffles (default: a random one, printed).")
+@click.option("--name", "names", multiple=True, metavar="P=NAME", help="Players' names: --name A=Alice --name B=Bob.")
+@click.option("--mode", type=click.Choice(["strict", "record"]), default="strict", show_default=True, help="strict refuses illegal actions; record logs a paper match as it happened, violations included.")
+@click.option("--ruling", "rulings", multiple=True, metavar="ID=CHOICE", help="A selectable ruling: A1=not_fallen|felled, A4=bottom|top.")
+@click.option("--no-auto-pass", is_flag=True, help="The non-active player must pass every window explicitly.")
+@click.option("--title", help="A name for the match, e.g. 'Round 3, table 4'.")
+@click.option("--id", "match_id", help="Choose the match id instead of a generated one.")
+@db_option
+@json_option
+def new(decks: tuple[str, ...], pool: str | None, seed: int | None, names: tuple[str, ...], mode: str,
+        rulings: tuple[str, ...], no_auto_pass: bool, title: str | None, match_id: str | None,
+        db: str | None, as_json: bool) -> None:
+    """Start a stored match from two decks; prints its id.
+
+    The decks are checked against 100.2 first. The match then waits at 101.1
+    for A to choose an opening character.
+
+    Example: referee new --deck A=scenarios/decks/alice.yaml --deck B=scenarios/decks/bob.yaml --name A=Alice --name B=Bob
+    """
+    import random
+
+    from referee.decks import deal, load_deck
+    from referee.pool import CardCatalog, bundled_pool, load_pool
+    from referee.rules import start
+
+    paths = _pairs(decks, "--deck")
+    if set(paths) != {"A", "B"}:
+        raise click.BadParameter("give one deck for A and one for B", param_hint="--deck")
+    player_names = {"A": "A", "B": "B", **_pairs(names, "--name")}
+    if set(player_names) != {"A", "B"}:
+        raise click.BadParameter("names are for players A and B", param_hint="--name")
+    chosen = _pairs(rulings, "--ruling")
+    options = {"A1": ("not_fallen", "felled"), "A4": ("bottom", "top")}
+    for key, value in chosen.items():
+        if key not in options or value not in options[key]:
+            raise click.BadParameter(f"{key}={value}: expected A1=not_fallen|felled or A4=bottom|top", param_hint="--ruling")
+    pools = [load_pool(pool)] if pool else []
+    catalog = CardCatalog(*pools, bundled_pool())
+    built = {p: load_deck(paths[p], catalog) for p in ("A", "B")}
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    cards, castles = deal(built)
+    applied = start(cards, castles, seed=seed, names=player_names, mode=mode, rulings=chosen, auto_pass=not no_auto_pass)
+    with open_store(db) as store:
+        mid = store.create(applied.events, name=title, match_id=match_id)
+    if as_json:
+        echo_json({"match": mid, "seed": seed})
+        return
+    click.echo(mid)
+    click.echo(f"seed {seed}; {player_names['A']} (A) against {player_names['B']} (B); {mode} mode. "
+               f"Next: referee legal {mid}", err=True)
+
+
+# --- act ---------------------------------------------------------------------------
+
+CARDS_ACTIONS = ("discard", "choose")
+
+
+@click.command()
+@click.argument("match")
+@click.argument("player", type=click.Choice(["A", "B"]))
+@click.argument("do")
+@click.argument("cards", nargs=-1)
+@click.option("--target", help="The character an item goes on.")
+@click.option("--order", type=click.Choice(["first", "second"]), help="For choose_order.")
+@click.option("--n", type=int, help="The n of an [n] cost.")
+@db_option
+@json_option
+def act(match: str, player: str, do: str, cards: tuple[str, ...], target: str | None, order: str | None,
+        n: int | None, db: str | None, as_json: bool) -> None:
+    """Apply one player action (refused actions exit 1 with the rule).
+
+    DO is an action of the scenario notation (choose_opening, choose_order,
+    mulligan, keep, play_character, play_event, play_item, attack, intercept,
+    no_intercept, pass, end_turn, discard, concede, propose_draw,
+    accept_draw). Cards are named by name, or by id (A:12) where names repeat.
+
+    Example: referee act m-1a2b3c4d A attack "Iron Knight"
+    """
+    from projections.transcript import rows_for
+    from referee.actions import Action, IllegalAction
+    from referee.rules import ACTION_RULES, current_decision
+
+    if do not in ACTION_RULES:
+        raise click.BadParameter(f"{do!r} is not an action; expected one of: {', '.join(ACTION_RULES)}", param_hint="DO")
+    card = cards[0] if len(cards) == 1 and do not in CARDS_ACTIONS else None
+    several = tuple(cards) if cards and card is None else None
+    raw = Action(player, do, card=card, cards=several, target=target, order=order, n=n)
+    before: list[GameState] = []
+
+    def decide(state: GameState) -> Any:
+        before[:] = [state]  # the last attempt's state is the one written on
+        return _apply(state, raw)
+
+    with open_store(db) as store:
+        try:
+            applied = store.update(match, decide)
+        except IllegalAction as exc:
+            refused(exc, as_json)
+    state = applied.state
+    rows = rows_for(applied.events, before[0])
+    d = current_decision(state)
+    if as_json:
+        echo_json({"match": match, "events": rows, "next": d.player if d else None,
+                   "result": _result(state), "violations": [v.rule for v in state.violations]})
+        return
+    for row in rows:
+        click.echo(_line(row))
+    _say_next(state)
+
+
+def _apply(state: GameState, raw: Any) -> Any:
+    from referee.notation import resolve
+    from referee.rules import apply
+
+    return apply(state, resolve(state, raw))
+
+
+def _line(row: dict[str, Any]) -> str:
+    cite = row["rule"] + (f" ruling:{row['ruling']}" if row.get("ruling") else "")
+    mark = "x" if row.get("retracted") else " "
+    return f"{mark}{row['position']:>5}  {cite:<17} {row['text']}" + ("  (retracted)" if row.get("retracted") else "")
+
+
+def _result(state: GameState) -> dict[str, Any] | None:
+    r = state.result
+    if r is None:
+        return None
+    return {"winner": r.winner, "draw": r.draw, "rule": r.rule, "ruling": r.ruling, "scores": r.scores, "reason": r.reason}
+
+
+def _say_next(state: GameState) -> None:
+    from referee.rules import current_decision
+    from referee.rules.harem_master import KIND_TEXT
+
+    if state.result is not None:
+        r = state.result
+        who = "a draw" if r.draw else f"{r.winner} wins"
+        click.echo(f"Game over: {who} ({r.rule}).")
+    else:
+        d = current_decision(state)
+        if d is not None:
+            click.echo(f"Next: {d.player} must {KIND_TEXT[d.kind]}.")
+    for v in state.violations:
+        click.echo(f"OPEN VIOLATION ({v.rule}) at event {v.position}: {v.reason}")
+
+
+# --- legal -------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("match")
+@db_option
+@json_option
+def legal(match: str, db: str | None, as_json: bool) -> None:
+    """Who must act now, and every legal action.
+
+    Example: referee legal m-1a2b3c4d --json
+    """
+    from referee.notation import describe_action
+    from referee.rules import current_decision, legal_actions
+
+    with open_store(db) as store:
+        state, _ = store.load(match)
+    d = current_decision(state)
+    actions = [describe_action(state, a) for a in legal_actions(state)]
+    if as_json:
+        echo_json({"player": d.player if d else None, "kind": d.kind if d else None, "actions": actions,
+                   "violations": [v.rule for v in state.violations]})
+        return
+    _say_next(state)
+    for i, a in enumerate(actions, start=1):
+        args = " ".join(
+            f'"{v}"' if k in ("card",) else (f"--target \"{v}\"" if k == "target" else (" ".join(f'"{c}"' for c in v) if k == "cards" else f"--{k} {v}"))
+            for k, v in a.items() if k not in ("player", "do") and not k.endswith("_id") and not k.endswith("_ids")
+        )
+        ids = ""
+        if "card_id" in a:
+            ids = f"  [{a['card_id']}]"
+        click.echo(f"{i:>3}. {a['player']} {a['do']} {args}".rstrip() + ids)
+
+
+# --- state and log ---------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("match")
+@click.option("--at", "at", type=click.IntRange(min=0), help="The state just after this event (see `referee log`); default: now.")
+@click.option("--as", "viewer", type=click.Choice(VIEWERS), default="judge", show_default=True, help="Whose view: the judge sees everything; A, B and the public see what rule 215 lets them.")
+@db_option
+@json_option
+def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool) -> None:
+    """The zones, the field and the result, now or after any event.
+
+    Example: referee state m-1a2b3c4d --at 120 --as A
+    """
+    from projections.views import render_state, state_view
+
+    with open_store(db) as store:
+        if at is None:
+            current, _ = store.load(match)
+        else:
+            current = store.state_at(match, at)
+    view = state_view(current, viewer)
+    view["match"] = match
+    if as_json:
+        echo_json(view)
+        return
+    click.echo(render_state(view))
+    if at is None:
+        _say_next(current)
+
+
+@click.command()
+@click.argument("match")
+@click.option("--as", "viewer", type=click.Choice(VIEWERS), default="judge", show_default=True, help="Whose view of the log (hidden cards are not named to players).")
+@click.option("--from", "start", type=click.IntRange(min=1), default=1, help="First event to show.")
+@db_option
+@json_option
+def log(match: str, viewer: str, start: int, db: str | None, as_json: bool) -> None:
+    """The event log: one numbered line per event, citing its rule.
+
+    Events a rewind retracted are marked with an x.
+
+    Example: referee log m-1a2b3c4d --from 100
+    """
+    from projections.transcript import transcript
+
+    with open_store(db) as store:
+        rows = transcript(store.events(match), viewer)
+    rows = [r for r in rows if r["position"] >= start]
+    if as_json:
+        echo_json({"match": match, "events": rows})
+        return
+    for row in rows:
+        click.echo(_line(row))
+
+
+@click.command("matches")
+@db_option
+@json_option
+def matches_(db: str | None, as_json: bool) -> None:
+    """List the stored matches.
+
+    Example: referee matches --db postgresql://judge:secret@10.0.0.5:5432/tournament
+    """
+    with open_store(db) as store:
+        found = store.list_matches()
+    if as_json:
+        echo_json({"matches": [{"id": m.id, "name": m.name, "created": m.created.isoformat(), "players": m.players,
+                                "mode": m.mode, "seed": m.seed} for m in found]})
+        return
+    for m in found:
+        players = f"{m.players.get('A', 'A')} v {m.players.get('B', 'B')}"
+        click.echo(f"{m.id}  {m.created:%Y-%m-%d %H:%M}  {players}  {m.mode}" + (f"  {m.name}" if m.name else ""))
+
+
+# --- the judge's commands ----------------------------------------------------------------
+
+
+@click.command()
+@click.argument("match")
+@click.option("--to", "to", type=click.IntRange(min=1), required=True, help="Go back to just after this event (see `referee log`).")
+@click.option("--rule", type=click.Choice(["410.1", "410.2"]), required=True, help="410.1: an action that was impossible; 410.2: a forgotten mandatory step.")
+@click.option("--reason", required=True, help="Why, for the log.")
+@click.option("--by", "judge", help="The judge's name, for the log.")
+@click.option("--dry-run", is_flag=True, help="Only report what the rewind would undo.")
+@click.option("--replay", is_flag=True, help="After the rewind, apply again the player actions that followed, stopping at the first one no longer allowed.")
+@db_option
+@json_option
+def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_run: bool, replay: bool,
+           db: str | None, as_json: bool) -> None:
+    """A judge's correction (rule 410): go back to just after an event.
+
+    Nothing is erased: a Rewound event restores the earlier state and the
+    events it undoes stay in the log, marked retracted. --dry-run lists the
+    events it would undo, most recent first, flagging those that revealed
+    hidden information (a turned card, cards into a hand, a shuffle).
+
+    Example: referee rewind m-1a2b3c4d --to 212 --rule 410.1 --reason "second character this turn" --dry-run
+    """
+    from referee import corrections
+    from referee.actions import IllegalAction
+
+    with open_store(db) as store:
+        if dry_run:
+            try:
+                rows = corrections.impact(store.events(match), to)
+            except IllegalAction as exc:
+                refused(exc, as_json)
+            if as_json:
+                echo_json({"match": match, "to": to, "rule": rule, "undo": rows,
+                           "reveals": any(r["reveals"] for r in rows)})
+                return
+            click.echo(f"Rewinding to just after event {to} would undo {len(rows)} events (most recent first):")
+            for r in rows:
+                flag = f"  REVEALED: {r['revealed']}" if r["reveals"] else ""
+                click.echo(f"{r['position']:>6}  {r['rule']:<8} {r['text']}{flag}")
+            hidden = sum(r["reveals"] for r in rows)
+            click.echo(f"{hidden} of them revealed hidden information." if hidden else "None of them revealed hidden information.")
+            return
+        try:
+            done = store.update(match, lambda s: corrections.rewind(
+                s, store.events(match), to, rule=rule, reason=reason, judge=judge, replay=replay))
+        except IllegalAction as exc:
+            refused(exc, as_json)
+        state, _ = store.load(match)
+    report = done.replay.to_json() if done.replay else None
+    if as_json:
+        echo_json({"match": match, "to": to, "rule": rule, "undone": len(done.undone), "replay": report,
+                   "event": state.position})
+        return
+    click.echo(f"Rewound to just after event {to} ({rule}); {len(done.undone)} events retracted.")
+    if report is not None:
+        line = f"Replayed {report['replayed']} of {report['attempted']} actions"
+        if report["stopped_at"]:
+            s = report["stopped_at"]
+            line += f"; stopped at {s['action']['player']} {s['action']['do']}: refused ({s['rule']}): {s['message']}"
+        click.echo(line + ".")
+    _say_next(state)
+
+
+def _judge_update(match: str, db: str | None, as_json: bool, decide: Callable[[Any, list], Any]) -> None:
+    from referee.actions import IllegalAction
+
+    with open_store(db) as store:
+        try:
+            done = store.update(match, lambda s: decide(s, store.events(match)))
+        except IllegalAction as exc:
+            refused(exc, as_json)
+        state, _ = store.load(match)
+    if as_json:
+        echo_json({"match": match, "event": state.position, "violations": [v.rule for v in state.violations]})
+        return
+    from projections.transcript import transcript
+
+    with open_store(db) as store:
+        rows = transcript(store.events(match))[-len(done.events):]
+    for row in rows:
+        click.echo(_line(row))
+    _say_next(state)
+
+
+@click.command()
+@click.argument("match")
+@click.argument("text")
+@click.option("--by", "judge", help="The judge's name.")
+@db_option
+@json_option
+def note(match: str, text: str, judge: str | None, db: str | None, as_json: bool) -> None:
+    """Add a judge's note to the log (it changes nothing on the table).
+
+    Example: referee note m-1a2b3c4d "Player B called a judge about the stack count" --by Kim
+    """
+    from referee import corrections
+
+    _judge_update(match, db, as_json, lambda s, log: corrections.note(s, text, judge))
+
+
+@click.command()
+@click.argument("match")
+@click.option("--reason", required=True, help="Why the violations stand.")
+@click.option("--by", "judge", help="The judge's name.")
+@db_option
+@json_option
+def accept(match: str, reason: str, judge: str | None, db: str | None, as_json: bool) -> None:
+    """Leave the open violations standing (the game is too far along to rewind).
+
+    Example: referee accept m-1a2b3c4d --reason "noticed three turns later" --by Kim
+    """
+    from referee import corrections
+
+    _judge_update(match, db, as_json, lambda s, log: corrections.accept(s, reason, judge))
+
+
+@click.command("skip-step")
+@click.argument("match")
+@click.argument("rule", type=click.Choice(["301", "302", "303", "309"]))
+@click.option("--reason", default="", help="What happened at the table.")
+@db_option
+@json_option
+def skip_step(match: str, rule: str, reason: str, db: str | None, as_json: bool) -> None:
+    """Record mode: the table skipped a mandatory step (an open violation).
+
+    Record it when it happens, before the next action; a judge later rewinds
+    to the step (410.2) or accepts it.
+
+    Example: referee skip-step m-1a2b3c4d 303 --reason "B forgot to fill the stack"
+    """
+    from referee import corrections
+
+    _judge_update(match, db, as_json, lambda s, log: corrections.skip_step(s, log, rule, reason))
