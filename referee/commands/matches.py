@@ -65,7 +65,8 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 
 
 @click.command()
-@click.option("--deck", "decks", multiple=True, required=True, metavar="P=FILE", help="A deck file for each player: --deck A=alice.yaml --deck B=bob.yaml.")
+@click.option("--deck", "decks", multiple=True, metavar="P=FILE", help="A deck file for each player: --deck A=alice.yaml --deck B=bob.yaml.")
+@click.option("--position", type=click.Path(dir_okay=False), help="Instead of decks: start from the setup of a scenario file (a disputed position written by hand); its actions are not applied.")
 @click.option("--pool", type=click.Path(dir_okay=False), help="A card pool file (YAML or JSON); the bundled rules-test pool is searched after it.")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffles (default: a random one, printed).")
 @click.option("--name", "names", multiple=True, metavar="P=NAME", help="Players' names: --name A=Alice --name B=Bob.")
@@ -76,17 +77,34 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option("--id", "match_id", help="Choose the match id instead of a generated one.")
 @db_option
 @json_option
-def new(decks: tuple[str, ...], pool: str | None, seed: int | None, names: tuple[str, ...], mode: str,
+def new(decks: tuple[str, ...], position: str | None, pool: str | None, seed: int | None, names: tuple[str, ...], mode: str,
         rulings: tuple[str, ...], no_auto_pass: bool, title: str | None, match_id: str | None,
         db: str | None, as_json: bool) -> None:
     """Start a stored match from two decks; prints its id.
 
     The decks are checked against 100.2 first. The match then waits at 101.1
-    for A to choose an opening character.
+    for A to choose an opening character. With --position, the match starts
+    from a scenario's setup instead (its mode, rulings and names included).
 
     Example: referee new --deck A=scenarios/decks/alice.yaml --deck B=scenarios/decks/bob.yaml --name A=Alice --name B=Bob
     """
     import random
+
+    if position is not None:
+        if decks:
+            raise click.BadParameter("give decks or a position, not both", param_hint="--position")
+        from referee.scenario import load_scenario
+
+        setup = load_scenario(position)
+        with open_store(db) as store:
+            mid = store.create(setup.events, name=title or setup.name, match_id=match_id)
+        if as_json:
+            echo_json({"match": mid})
+        else:
+            click.echo(mid)
+        return
+    if not decks:
+        raise click.UsageError("give --deck A=FILE and --deck B=FILE, or --position SCENARIO")
 
     from referee.decks import deal, load_deck
     from referee.pool import CardCatalog, bundled_pool, load_pool
@@ -238,15 +256,31 @@ def legal(match: str, db: str | None, as_json: bool) -> None:
                    "violations": [v.rule for v in state.violations]})
         return
     _say_next(state)
-    for i, a in enumerate(actions, start=1):
-        args = " ".join(
-            f'"{v}"' if k in ("card",) else (f"--target \"{v}\"" if k == "target" else (" ".join(f'"{c}"' for c in v) if k == "cards" else f"--{k} {v}"))
-            for k, v in a.items() if k not in ("player", "do") and not k.endswith("_id") and not k.endswith("_ids")
-        )
-        ids = ""
+    for i, (line, ids) in enumerate(_grouped(actions), start=1):
+        shown = ids[0] if len(ids) == 1 else f"{len(ids)} copies: {', '.join(ids)}"
+        click.echo(f"{i:>3}. {line}" + (f"   [{shown}]" if ids and ids[0] else ""))
+
+
+def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """Actions as people type them, one line per distinct action: copies of
+    the same card are one line listing their ids."""
+    lines: dict[str, list[str]] = {}
+    for a in actions:
+        words = [a["player"], a["do"]]
+        if "card" in a:
+            words.append(f'"{a["card"]}"')
+        if "cards" in a:
+            words += [f'"{c}"' for c in a["cards"]]
+        if "target" in a:
+            words.append(f'--target "{a["target"]}"')
+        if "order" in a:
+            words.append(f"--order {a['order']}")
+        ids = lines.setdefault(" ".join(words), [])
         if "card_id" in a:
-            ids = f"  [{a['card_id']}]"
-        click.echo(f"{i:>3}. {a['player']} {a['do']} {args}".rstrip() + ids)
+            ids.append(a["card_id"] + (f" on {a['target_id']}" if "target_id" in a else ""))
+        elif "cards_ids" in a:
+            ids.append("+".join(a["cards_ids"]))
+    return [(line, ids or [""]) for line, ids in lines.items()]
 
 
 # --- state and log ---------------------------------------------------------------------

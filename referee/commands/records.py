@@ -1,0 +1,200 @@
+"""Match records from the command line: `export`, `import` and `audit`.
+
+A match record (``harem-master-record/1``, scenario format section 4) is a
+whole game as data. ``export`` writes a stored match as one, ``import``
+replays one and stores it as a new match, and ``audit`` replays one and says
+whether every action was legal. Exit codes: 0 success, 1 an action was
+refused (the record is not legal; ``import`` then stores nothing), 2 an
+unreadable record, a match that cannot be exported or a store problem (one
+line on standard error).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import click
+
+DB_HELP = (
+    "Where matches are stored: sqlite:///FILE or postgresql://user:pass@host:port/db "
+    "(default: $REFEREE_DB, else sqlite:///referee.db)."
+)
+
+
+@contextmanager
+def _one_line_errors() -> Iterator[None]:
+    """Bad input, a match that cannot be exported and store problems end as
+    one line on standard error with exit code 2, also when the command runs
+    outside ``referee.cli.main`` (tests, other tools)."""
+    from referee.inputs import InputError
+    from referee.records import ExportError
+    from referee.store import StoreError
+
+    try:
+        yield
+    except InputError as exc:
+        click.echo(f"error: {exc.describe()}", err=True)
+        sys.exit(2)
+    except (ExportError, StoreError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
+def _store(db: str | None) -> Any:
+    from referee.store import MatchStore, database_url
+
+    return MatchStore(database_url(db))
+
+
+def _echo_json(doc: Any) -> None:
+    click.echo(json.dumps(doc, indent=2))
+
+
+def _action_text(record: Any, k: int) -> str:
+    raw = record.actions[k - 1]
+    who = "judge" if raw.get("judge") is True else raw.get("player")
+    args = " ".join(str(raw[a]) for a in ("card", "target") if a in raw)
+    line = record.line_of_action(k)
+    where = f", line {line}" if line is not None else ""
+    return f"action {k} ({who} {raw['do']}{' ' + args if args else ''}{where})"
+
+
+def _result_text(result: dict[str, Any] | None) -> str:
+    if result is None:
+        return "none: the game had not ended"
+    who = "a draw" if result["draw"] else f"{result['winner']} wins"
+    rule = result["rule"] + (f", ruling {result['ruling']}" if result["ruling"] else "")
+    scores = ""
+    if result["scores"]:
+        scores = ", scores " + ", ".join(f"{p} {n}" for p, n in sorted(result["scores"].items()))
+    reason = f": {result['reason']}" if result["reason"] else ""
+    return f"{who} ({rule}){scores}{reason}"
+
+
+# --- export ------------------------------------------------------------------------------
+
+
+@click.command("export")
+@click.argument("match")
+@click.option("--db", "db", metavar="URL", help=DB_HELP)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write the record to this file instead of standard output.")
+@click.option("--names", "by_name", is_flag=True, help="Name cards by card name where the name means the same card (default: instance ids such as A:12).")
+def export(match: str, db: str | None, output: str | None, by_name: bool) -> None:
+    """Write a stored match as a match record (YAML).
+
+    The record is self-contained (the card definitions it uses and both
+    decks in their original order are written in it) and replays to the
+    very same events; `referee import` reads it back.
+
+    Example: referee export m-1a2b3c4d -o table4.yaml
+    """
+    from referee import __version__
+    from referee.records import dump_record, export_record
+
+    with _one_line_errors():
+        with _store(db) as store:
+            events = store.events(match)
+        record = export_record(events, by_name=by_name)
+    names = record["players"]
+    comment = (
+        f"Match {match}: {names['A']['name']} (A) vs {names['B']['name']} (B), {len(events)} events.\n"
+        f"Exported by referee {__version__}; `referee audit` replays it, `referee import` stores it."
+    )
+    text = dump_record(record, comment)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        click.echo(f"error: cannot write {output}: {exc.strerror}", err=True)
+        sys.exit(2)
+    click.echo(f"wrote {output} ({len(record['actions'])} actions)", err=True)
+
+
+# --- import ------------------------------------------------------------------------------
+
+
+@click.command("import")
+@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.option("--db", "db", metavar="URL", help=DB_HELP)
+@click.option("--name", help="A name for the new match, e.g. 'Round 3, table 4'.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def import_(record_file: str, db: str | None, name: str | None, as_json: bool) -> None:
+    """Replay a match record and store it as a new match; print its id.
+
+    Every action must be legal: if one is refused, nothing is stored and the
+    command exits 1 naming the action and the rule. `--json` prints
+    {"match": ID} (or {"match": null, "violation": {...}}).
+
+    Example: referee import scenarios/records/complete-legal-game.yaml --name "Demo"
+    """
+    from referee.records import load_record, replay
+
+    with _one_line_errors():
+        record = load_record(record_file)
+        played = replay(record)
+        v = played.violation
+        if v is not None:
+            if as_json:
+                _echo_json({"match": None, "violation": v})
+            else:
+                click.echo(
+                    f"{record_file}: {_action_text(record, v['action'])} was refused ({v['rule']}): "
+                    f"{v['message']}",
+                    err=True,
+                )
+                click.echo("Nothing was stored.", err=True)
+            sys.exit(1)
+        with _store(db) as store:
+            match = store.create(played.events, name=name)
+    if as_json:
+        _echo_json({"match": match})
+    else:
+        click.echo(match)
+
+
+# --- audit -------------------------------------------------------------------------------
+
+
+@click.command("audit")
+@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def audit(record_file: str, as_json: bool) -> None:
+    """Replay a match record: is every action legal, and what is the result?
+
+    Reports the first refused action with its rule and the referee's reason,
+    or that the record is legal, and the result the game reached. Exit code
+    0 legal, 1 an action was refused, 2 the record cannot be read (the
+    message names the file, the line and the place in it). Nothing is stored.
+
+    Example: referee audit scenarios/records/illegal-action-midgame.yaml --json
+    """
+    from referee.records import load_record, replay
+
+    with _one_line_errors():
+        record = load_record(record_file)
+        played = replay(record)
+    v = played.violation
+    if as_json:
+        _echo_json(
+            {"legal": v is None, "actions": played.applied, "violation": v, "result": played.result}
+        )
+    else:
+        total = len(record.actions)
+        if v is None:
+            click.echo(f"{record_file}: legal, {total} actions")
+        else:
+            click.echo(f"{record_file}: NOT legal: {_action_text(record, v['action'])} is refused ({v['rule']}): {v['message']}")
+            click.echo(f"{played.applied} of {total} actions were applied before it")
+        click.echo(f"result: {_result_text(played.result)}")
+        open_violations = played.state.violations
+        if open_violations:
+            rules = ", ".join(x.rule for x in open_violations)
+            click.echo(f"open violations recorded in record mode: {rules}")
+    if v is not None:
+        sys.exit(1)

@@ -1,0 +1,507 @@
+"""Match records (``harem-master-record/1``): a whole game as data, from the shuffle on.
+
+A match record (shared/spec/scenario-format.md, section 4) names the seed,
+the two decks and every action in the scenario notation, player actions and
+judges' actions alike. Three things are done with one:
+
+- ``load_record`` reads and checks a record file before anything is played:
+  every problem is an ``InputError`` naming the file, the place in it and
+  the line; the decks are checked against 100.2 before the actions are read.
+- ``replay`` plays it (pure: no database): the decks are dealt, the match
+  starts with ``referee.rules.start`` and each action goes through the same
+  code as the scenario runner, stopping at the first refused action.
+- ``export_record`` writes a stored match's log back as a record, and
+  ``dump_record`` turns that into YAML. An exported record is self-contained
+  (the card definitions it uses are written in ``cards:``, the decks inline in
+  their exact original order) and replays to the very same events: the
+  export checks that before returning.
+
+Two extensions to the format keep exports self-contained: ``cards:``
+(inline card definitions; first match wins: cards, pool, bundled) and
+``auto_pass`` (the match's automatic-passing setting). A judge's rewind that
+re-applied the retracted actions (``corrections.rewind(..., replay=True)``) is
+exported as ``replay: true`` on the rewind, and the actions it replayed are
+not written again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import yaml
+
+from events.cards import CardDef, filler
+from events.game import (
+    ActionTaken,
+    Event,
+    MatchStarted,
+    NoteAdded,
+    PositionSetUp,
+    Rewound,
+    StepSkipped,
+    ViolationsAccepted,
+)
+from projections.state import GameState, evolve, initial_state
+from referee.actions import Action, IllegalAction
+from referee.inputs import Document, InputError, load_document
+
+FORMAT = "harem-master-record/1"
+TOP_KEYS = ("format", "seed", "mode", "rulings", "pool", "cards", "auto_pass", "players", "actions")
+PLAYER_KEYS = ("name", "deck")
+MODES = ("strict", "record")
+# The keys each kind of record action may carry (read_action checks their values).
+PLAYER_ACTION_KEYS = ("player", "judge", "do", "card", "cards", "target", "targets", "order", "n", "option", "ability")
+JUDGE_ACTION_KEYS = ("judge", "do", "to", "rule", "reason", "text", "replay", "by")
+ARG_KEYS = ("card", "cards", "target", "targets", "order", "n", "option", "ability")
+
+
+class ExportError(Exception):
+    """A stored match that cannot be written as a match record."""
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """A match record read and checked, ready to replay."""
+
+    file: Path
+    seed: int
+    mode: str
+    rulings: dict[str, str]
+    auto_pass: bool
+    names: dict[str, str]
+    decks: dict[str, list[CardDef]]  # each in deck order, top first (before 101.2)
+    actions: list[dict[str, Any]]  # checked notation mappings, in order
+    doc: Document = field(repr=False)
+
+    def line_of_action(self, k: int) -> int | None:
+        """The line of record action ``k`` (from 1), if known."""
+        return self.doc.line_of(("actions", k - 1))
+
+
+def load_record(path: str | Path) -> Record:
+    """Read and check a match record file (YAML or JSON); ``InputError`` on any problem."""
+    return parse_record(load_document(path))
+
+
+def record_from_dict(data: dict[str, Any], file: str | Path = "<record>") -> Record:
+    """Check a record given as a dict (an export, say). Relative paths in it
+    are relative to the current folder; errors name ``file``."""
+    return parse_record(Document(Path(file), data, {}))
+
+
+def parse_record(doc: Document) -> Record:
+    from referee.scenario import RULING_OPTIONS, Reader
+
+    reader = Reader(doc)
+    data = reader.mapping(doc.data, (), TOP_KEYS, ("format", "seed", "players"))
+    fmt = data["format"]
+    if fmt != FORMAT:
+        raise reader.err(("format",), f"expected {FORMAT}, got {fmt!r}")
+    seed = reader.int_(data["seed"], ("seed",))
+    mode = reader.choice(data.get("mode", "strict"), ("mode",), MODES)
+    rulings_given = data.get("rulings")
+    rulings_raw = reader.mapping({} if rulings_given is None else rulings_given, ("rulings",), tuple(RULING_OPTIONS))
+    rulings = {k: reader.choice(v, ("rulings", k), RULING_OPTIONS[k]) for k, v in rulings_raw.items()}
+    auto_pass = reader.bool_(data.get("auto_pass", True), ("auto_pass",))
+    catalog = _catalog(reader, data)
+    # The decks, checked against 100.2 before any action is read (section 4).
+    players = reader.mapping(data["players"], ("players",), ("A", "B"), ("A", "B"))
+    names: dict[str, str] = {}
+    decks: dict[str, list[CardDef]] = {}
+    for p in ("A", "B"):
+        ppath = ("players", p)
+        entry = reader.mapping(players[p], ppath, PLAYER_KEYS, ("deck",))
+        names[p] = reader.str_(entry["name"], ppath + ("name",)) if "name" in entry else p
+        decks[p] = _deck(reader, entry["deck"], ppath + ("deck",), catalog)
+    actions: list[dict[str, Any]] = []
+    raw_actions = data.get("actions")
+    for i, raw in enumerate(reader.seq(raw_actions if raw_actions is not None else [], ("actions",))):
+        actions.append(_action(reader, raw, ("actions", i)))
+    return Record(doc.file, seed, mode, rulings, auto_pass, names, decks, actions, doc)
+
+
+def _relative(reader: Any, value: Any, path: tuple[Any, ...], what: str) -> Path:
+    file = Path(reader.str_(value, path))
+    if not file.is_absolute():
+        file = reader.doc.file.parent / file
+    if not file.is_file():
+        raise reader.err(path, f"no such {what} file {str(file)!r}")
+    return file
+
+
+def _catalog(reader: Any, data: dict) -> Any:
+    """Where card names get their definitions: ``cards:``, then ``pool:``, then
+    the bundled rules-test pool (first match wins)."""
+    from referee.pool import CardCatalog, bundled_pool, load_pool, parse_cards
+
+    pools: list[dict[str, CardDef]] = []
+    if "cards" in data:
+        pools.append(parse_cards(data["cards"], reader.doc, ("cards",)))
+    if "pool" in data:
+        pools.append(load_pool(_relative(reader, data["pool"], ("pool",), "card pool")))
+    pools.append(bundled_pool())
+    return CardCatalog(*pools)
+
+
+def _deck(reader: Any, value: Any, path: tuple[Any, ...], catalog: Any) -> list[CardDef]:
+    from referee.decks import check_deck, load_deck, parse_deck
+
+    if isinstance(value, str):
+        return load_deck(_relative(reader, value, path, "deck"), catalog)
+    if not isinstance(value, list):
+        raise reader.err(path, "expected a deck file name or a list of deck entries")
+    cards = parse_deck(value, catalog, reader.doc, path)
+    check_deck(cards, reader.doc, path)
+    return cards
+
+
+def _action(reader: Any, raw: Any, path: tuple[Any, ...]) -> dict[str, Any]:
+    from referee.scenario import read_action
+
+    if isinstance(raw, dict):
+        judge = raw.get("judge") is True
+        allowed = JUDGE_ACTION_KEYS if judge else PLAYER_ACTION_KEYS
+        for key in raw:
+            if key not in allowed:
+                if key == "expect":
+                    why = "a match record holds actions only; expectations belong in a scenario"
+                else:
+                    kind = "a judge action" if judge else "a player action"
+                    why = f"{kind} has only: {', '.join(allowed)}"
+                raise reader.err(path + (key,), f"unknown key {key!r}; {why}")
+    action, _expect = read_action(reader, raw, path)
+    return action
+
+
+# --- replaying -------------------------------------------------------------------------
+
+
+@dataclass
+class Replay:
+    """What a record replays to."""
+
+    events: list[Event]
+    state: GameState
+    applied: int  # record actions applied (all of them, unless one was refused)
+    violation: dict[str, Any] | None  # {action: K (from 1), rule, message} of the refused action
+    ends: list[int] = field(default_factory=list)  # log length after the start and after each applied action
+
+    @property
+    def legal(self) -> bool:
+        return self.violation is None
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return result_json(self.state)
+
+
+def result_json(state: GameState) -> dict[str, Any] | None:
+    r = state.result
+    if r is None:
+        return None
+    return {
+        "winner": r.winner,
+        "draw": r.draw,
+        "rule": r.rule,
+        "ruling": r.ruling,
+        "scores": dict(r.scores) if r.scores is not None else None,
+        "reason": r.reason,
+    }
+
+
+def replay(record: Record) -> Replay:
+    """Deal the decks, start the match and apply each action in order; stop at
+    the first refused one. Judge actions go through the scenario runner's
+    ``judge_action`` (``to: {action: K}`` is the position just before record
+    action K)."""
+    from referee.decks import deal
+    from referee.notation import action_from_mapping, resolve
+    from referee.rules import apply, start
+    from referee.scenario import judge_action
+
+    cards, castles = deal(record.decks)
+    started = start(
+        cards, castles, seed=record.seed, names=record.names, mode=record.mode,
+        rulings=record.rulings, auto_pass=record.auto_pass,
+    )
+    state, log = started.state, list(started.events)
+    ends = [len(log)]
+    before: list[int] = []
+    violation = None
+    for k, raw in enumerate(record.actions, start=1):
+        before.append(len(log))
+        try:
+            if raw.get("judge") is True:
+                applied = judge_action(state, log, raw, before)
+            else:
+                applied = apply(state, resolve(state, action_from_mapping(raw)))
+        except IllegalAction as exc:
+            violation = {"action": k, "rule": exc.refusal.rule, "message": exc.refusal.reason}
+            break
+        log.extend(applied.events)
+        state = applied.state
+        ends.append(len(log))
+    return Replay(log, state, len(ends) - 1, violation, ends)
+
+
+# --- exporting -------------------------------------------------------------------------
+
+
+def export_record(events: Sequence[Event], *, by_name: bool = False, verify: bool = True) -> dict[str, Any]:
+    """A stored match's log as a record dict, in the format's key order.
+
+    Player actions name cards by instance id (``A:12``); with ``by_name``,
+    an action names them by card name wherever the name means the very same
+    cards to the notation (so the record replays identically either way).
+    With ``verify`` (the default) the record is replayed and must give back
+    exactly ``events``; ``ExportError`` otherwise, and for a match that did
+    not start from decks (a scenario's set-up position)."""
+    log = list(events)
+    if not log:
+        raise ExportError("the match has no events")
+    first = log[0]
+    if isinstance(first, PositionSetUp):
+        raise ExportError(
+            "the match was started from a set-up position (a scenario), not from two decks; "
+            "a match record starts from the shuffle (101), so this match cannot be exported as one"
+        )
+    if not isinstance(first, MatchStarted):
+        raise ExportError(f"the match starts with {type(first).__name__}, not MatchStarted")
+    cards, decks = _decks(first)
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "seed": first.seed,
+        "mode": first.mode,
+        "rulings": dict(first.rulings),
+        "auto_pass": first.auto_pass,
+    }
+    if cards:
+        out["cards"] = cards
+    out["players"] = {p: {"name": first.names.get(p, p), "deck": decks[p]} for p in ("A", "B")}
+    out["actions"] = _actions(log, by_name)
+    if verify:
+        _verify(out, log)
+    return out
+
+
+def _decks(first: MatchStarted) -> tuple[list[dict[str, Any]], dict[str, list[Any]]]:
+    """The non-filler definitions used (as ``cards:`` entries) and each deck in
+    its exact order, consecutive copies written once with a count."""
+    by_name: dict[str, CardDef] = {}
+    decks: dict[str, list[Any]] = {}
+    for p in ("A", "B"):
+        ids = first.castles.get(p)
+        if ids is None:
+            raise ExportError(f"the match has no deck for player {p}")
+        entries: list[dict[str, Any]] = []
+        for cid in ids:
+            cd = first.cards[cid]
+            if cd.filler:
+                if cd != filler(cd.random):
+                    raise ExportError(f"card {cid} is a filler unlike {{random: {cd.random}}}")
+                key: dict[str, Any] = {"random": cd.random}
+            else:
+                known = by_name.setdefault(cd.name, cd)
+                if known != cd:
+                    raise ExportError(
+                        f"two different cards are named {cd.name!r}; a record names cards, so it cannot tell them apart"
+                    )
+                key = {"card": cd.name}
+            if entries and {k: v for k, v in entries[-1].items() if k != "count"} == key:
+                entries[-1]["count"] = entries[-1].get("count", 1) + 1
+            else:
+                entries.append(dict(key))
+        decks[p] = [e["card"] if set(e) == {"card"} else e for e in entries]
+    cards = [
+        {"name": cd.name, **cd.model_dump(mode="json", exclude_defaults=True, exclude={"name"})}
+        for cd in by_name.values()
+    ]
+    return cards, decks
+
+
+def _actions(log: list[Event], by_name: bool) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    state = initial_state()
+    i = 0
+    while i < len(log):
+        ev = log[i]
+        if isinstance(ev, ActionTaken):
+            out.append(_player_action(state, ev, by_name))
+        elif isinstance(ev, Rewound):
+            entry: dict[str, Any] = {"judge": True, "do": "rewind", "to": {"event": ev.to}, "rule": ev.rule, "reason": ev.reason}
+            replayed = _replayed(state, log, i)
+            if replayed:
+                entry["replay"] = True
+            if ev.judge:
+                entry["by"] = ev.judge
+            out.append(entry)
+            if replayed:  # the rewind and the events of the actions it replayed
+                for e in log[i : i + replayed]:
+                    state = evolve(state, e)
+                i += replayed
+                continue
+        elif isinstance(ev, NoteAdded):
+            out.append({"judge": True, "do": "note", "text": ev.text, **({"by": ev.judge} if ev.judge else {})})
+        elif isinstance(ev, ViolationsAccepted):
+            out.append({"judge": True, "do": "accept", "reason": ev.reason, **({"by": ev.judge} if ev.judge else {})})
+        elif isinstance(ev, StepSkipped):
+            out.append({"judge": True, "do": "skip_step", "rule": ev.rule, **({"reason": ev.reason} if ev.reason else {})})
+        state = evolve(state, ev)
+        i += 1
+    return out
+
+
+def _action_of(ev: ActionTaken) -> Action:
+    args = {k: v for k, v in ev.args.items() if k in ARG_KEYS}
+    for key in ("cards", "targets"):
+        if args.get(key) is not None:
+            args[key] = tuple(args[key])
+    return Action(player=ev.player, do=ev.do, **args)
+
+
+def _player_action(state: GameState, ev: ActionTaken, by_name: bool) -> dict[str, Any]:
+    action = _action_of(ev)
+    entry = action.to_dict()
+    if not by_name:
+        return entry
+    from referee.notation import action_from_mapping, resolve
+
+    def name(cid: Any) -> Any:
+        cd = state.cards.get(cid)
+        return cd.name if cd is not None and not cd.filler else cid
+
+    named = dict(entry)
+    for key in ("card", "target"):
+        if key in named:
+            named[key] = name(named[key])
+    for key in ("cards", "targets"):
+        if key in named:
+            named[key] = [name(c) for c in named[key]]
+    if named == entry:
+        return entry
+    try:
+        same = resolve(state, action_from_mapping(named)) == action
+    except IllegalAction:
+        same = False
+    return named if same else entry
+
+
+def _same(a: Sequence[Event], b: Sequence[Event]) -> bool:
+    return len(a) == len(b) and all(
+        type(x) is type(y) and x.model_dump(mode="json") == y.model_dump(mode="json") for x, y in zip(a, b)
+    )
+
+
+def _replayed(state: GameState, log: list[Event], i: int) -> int:
+    """If the rewind at ``log[i]`` was made with ``replay`` (the retracted actions
+    applied again), the number of events from it that such a rewind makes;
+    else 0. The log does not say whether the judge asked for the replay, so
+    the rewind is re-made with it: where that gives exactly the events that
+    follow and replays at least one action, ``replay: true`` with those
+    actions left out reproduces the log (and so does the other reading)."""
+    from referee.corrections import rewind
+
+    ev = log[i]
+    assert isinstance(ev, Rewound)
+    try:
+        made = rewind(state, log[:i], ev.to, rule=ev.rule, reason=ev.reason, judge=ev.judge, replay=True)
+    except IllegalAction:
+        return 0
+    if made.replay is None or made.replay.replayed == 0:
+        return 0
+    n = len(made.events)
+    return n if _same(log[i : i + n], made.events) else 0
+
+
+def _verify(record: dict[str, Any], log: list[Event]) -> None:
+    try:
+        rec = record_from_dict(record, "<exported record>")
+    except InputError as exc:
+        raise ExportError(f"the match cannot be written as a valid record: {exc.message}") from None
+    got = replay(rec)
+    if got.violation is not None:
+        v = got.violation
+        raise ExportError(
+            f"the exported record does not replay: action {v['action']} is refused ({v['rule']}): {v['message']}"
+        )
+    if not _same(got.events, log):
+        n = next(
+            (k for k, (x, y) in enumerate(zip(got.events, log), start=1) if not _same([x], [y])),
+            min(len(got.events), len(log)) + 1,
+        )
+        raise ExportError(
+            f"the exported record does not replay to the stored log: they differ at event {n} "
+            f"({len(got.events)} events replayed, {len(log)} stored)"
+        )
+
+
+# --- writing YAML ----------------------------------------------------------------------
+
+ORDER = ("format", "seed", "mode", "rulings", "pool", "auto_pass", "cards", "players", "actions")
+
+
+def dump_record(record: dict[str, Any], comment: str | None = None) -> str:
+    """The record as YAML, keys in the format's order, one card, deck entry
+    or action per line in flow style. ``comment`` lines go on top as ``#``."""
+    lines: list[str] = []
+    if comment:
+        lines += [("# " + c).rstrip() for c in comment.splitlines()]
+    keys = [k for k in ORDER if k in record] + [k for k in record if k not in ORDER]
+    for key in keys:
+        value = record[key]
+        if key in ("cards", "actions") and isinstance(value, list):
+            if not value:
+                lines.append(f"{key}: []")
+                continue
+            lines.append(f"{key}:")
+            lines += [f"  - {_flow(item)}" for item in value]
+        elif key == "players" and isinstance(value, dict):
+            lines.append("players:")
+            for p, entry in value.items():
+                lines.append(f"  {_flow(p)}:")
+                for k, v in entry.items():
+                    if k == "deck" and isinstance(v, list):
+                        lines.append("    deck:")
+                        lines += [f"      - {_flow(item)}" for item in v]
+                    else:
+                        lines.append(f"    {_flow(k)}: {_flow(v)}")
+        else:
+            lines.append(f"{_flow(key)}: {_flow(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _flow(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_flow(k)}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    text = yaml.safe_dump([value], default_flow_style=True, width=float("inf"), allow_unicode=True)
+    text = text.strip()
+    if text.endswith("..."):
+        text = text[:-3].strip()
+    inner = text[1:-1]  # in a flow list, so quoted wherever flow context needs it
+    if "\n" in inner:
+        import json
+
+        return json.dumps(value, ensure_ascii=False)
+    return inner
+
+
+__all__ = [
+    "FORMAT",
+    "ExportError",
+    "Record",
+    "Replay",
+    "dump_record",
+    "export_record",
+    "load_record",
+    "parse_record",
+    "record_from_dict",
+    "replay",
+    "result_json",
+]

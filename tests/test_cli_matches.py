@@ -1,0 +1,175 @@
+"""The stored-match commands as a judge uses them: new, legal, act, state, log,
+and the 410 corrections, on a SQLite file (PostgreSQL is covered by the store
+tests, which run the same store against both)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+DECKS = ["--deck", f"A={ROOT / 'scenarios/decks/alice.yaml'}", "--deck", f"B={ROOT / 'scenarios/decks/bob.yaml'}"]
+
+SECOND_CHARACTER = """
+name: A main phase with two characters in hand
+rules: ["306.1a"]
+setup:
+  mode: record
+  turn: 3
+  active: A
+  players:
+    A:
+      hand: [Iron Knight, Bold Squire]
+      action_stack: 5
+      castle: 20
+    B:
+      castle: 20
+"""
+
+
+@pytest.fixture
+def run(tmp_path: Path):
+    db = f"sqlite:///{tmp_path / 'matches.db'}"
+    runner = CliRunner()
+
+    def invoke(*args: str, code: int = 0) -> str:
+        result = runner.invoke(cli, [*args, "--db", db])
+        assert result.exit_code == code, (args, result.output, result.stderr if hasattr(result, "stderr") else "")
+        return result.stdout
+
+    return invoke
+
+
+def j(text: str) -> dict:
+    return json.loads(text)
+
+
+def test_a_new_match_waits_for_the_openings(run) -> None:
+    match = j(run("new", *DECKS, "--seed", "7", "--name", "A=Alice", "--json"))["match"]
+    legal = j(run("legal", match, "--json"))
+    assert legal["player"] == "A"
+    assert {a["do"] for a in legal["actions"]} == {"choose_opening", "concede", "propose_draw"}
+    view = j(run("state", match, "--json"))
+    assert view["event"] == 1 and view["zones"]["A.castle"]["count"] == 51
+    assert view["result"] is None
+
+
+def test_playing_through_the_setup_and_reading_it_back(run) -> None:
+    match = j(run("new", *DECKS, "--seed", "7", "--json"))["match"]
+    run("act", match, "A", "choose_opening", "Little Page")
+    out = j(run("act", match, "B", "choose_opening", "Stable Boy", "--json"))
+    assert out["events"][0]["type"] == "ActionTaken"
+    # After both openings, 101.2-101.4 run by themselves up to a decision.
+    rules = [row["rule"] for row in out["events"]]
+    assert "101.2" in rules and "101.3" in rules
+    chooser = out["next"]
+    run("act", match, chooser, "choose_order", "--order", "first")
+    run("act", match, chooser, "keep")
+    other = "B" if chooser == "A" else "A"
+    done = j(run("act", match, other, "keep", "--json"))
+    assert done["next"] == chooser  # turn 1 is the chooser's
+    view = j(run("state", match, "--json", "--as", other))
+    hidden = "A" if other == "B" else "B"
+    assert view["zones"][f"{hidden}.hand"]["cards"] is None
+    assert view["zones"][f"{hidden}.hand"]["count"] == 7
+    assert view["zones"][f"{other}.hand"]["cards"] is not None
+    # The state after any earlier event is still there.
+    early = j(run("state", match, "--at", "3", "--json"))
+    assert early["event"] == 3
+    log = j(run("log", match, "--json"))["events"]
+    assert [r["position"] for r in log] == list(range(1, len(log) + 1))
+
+
+def test_a_refused_action_exits_1_with_the_rule_and_writes_nothing(run) -> None:
+    match = j(run("new", *DECKS, "--seed", "7", "--json"))["match"]
+    before = j(run("log", match, "--json"))["events"]
+    out = j(run("act", match, "B", "choose_opening", "Stable Boy", "--json", code=1))
+    assert out["refused"]["rule"] == "101.1"
+    assert j(run("log", match, "--json"))["events"] == before
+
+
+def test_record_mode_violation_until_a_judge_rewinds(run, tmp_path: Path) -> None:
+    position = tmp_path / "position.yaml"
+    position.write_text(SECOND_CHARACTER)
+    match = j(run("new", "--position", str(position), "--json"))["match"]
+    run("act", match, "A", "play_character", "Iron Knight")
+    before_second = j(run("state", match, "--json"))
+    played = j(run("act", match, "A", "play_character", "Bold Squire", "--json"))
+    assert played["violations"] == ["306.1a"]
+    # The open violation shows in state, legal and log until a judge rules.
+    assert [v["rule"] for v in j(run("state", match, "--json"))["violations"]] == ["306.1a"]
+    assert j(run("legal", match, "--json"))["violations"] == ["306.1a"]
+    log = j(run("log", match, "--json"))["events"]
+    assert any(r["type"] == "ViolationRecorded" and r["rule"] == "306.1a" for r in log)
+    second = next(r["position"] for r in log if r["type"] == "ActionTaken" and "Bold Squire" in r["text"])
+    # What a rewind would undo: the second play, most recent first.
+    dry = j(run("rewind", match, "--to", str(second - 1), "--rule", "410.1", "--reason", "x", "--dry-run", "--json"))
+    positions = [r["position"] for r in dry["undo"]]
+    assert positions == sorted(positions, reverse=True) and positions[-1] == second
+    assert all("reveals" in r for r in dry["undo"])
+    assert any(r["reveals"] and r["type"] == "CharacterPlayed" for r in dry["undo"])
+    assert j(run("log", match, "--json"))["events"] == log  # a dry run writes nothing
+    run("rewind", match, "--to", str(second - 1), "--rule", "410.1", "--reason", "second character this turn")
+    after = j(run("state", match, "--json"))
+    assert after["violations"] == []
+    assert after["zones"] == before_second["zones"]
+    rows = j(run("log", match, "--json"))["events"]
+    retracted = [r["position"] for r in rows if r["retracted"]]
+    assert retracted == list(range(second, len(log) + 1))
+    assert rows[-1]["type"] == "Rewound" and not rows[-1]["retracted"]
+    # The retracted stretch can still be looked at.
+    assert [v["rule"] for v in j(run("state", match, "--at", str(len(log)), "--json"))["violations"]] == ["306.1a"]
+
+
+def test_judge_notes_and_accepting_a_violation(run, tmp_path: Path) -> None:
+    position = tmp_path / "position.yaml"
+    position.write_text(SECOND_CHARACTER)
+    match = j(run("new", "--position", str(position), "--json"))["match"]
+    run("act", match, "A", "play_character", "Iron Knight")
+    run("act", match, "A", "play_character", "Bold Squire")
+    run("note", match, "B called a judge", "--by", "Kim")
+    run("accept", match, "--reason", "noticed too late", "--by", "Kim")
+    view = j(run("state", match, "--json"))
+    assert view["violations"] == []
+    assert view["zones"]["A.field"]["cards"] == ["Iron Knight", "Bold Squire"]
+    texts = [r["text"] for r in j(run("log", match, "--json"))["events"]]
+    assert "Judge Kim notes: B called a judge." in texts
+    out = j(run("accept", match, "--reason", "again", "--json", code=1))
+    assert out["refused"]["rule"] == "410"
+
+
+def _referee(*args: str, env_db: str | None = None) -> subprocess.CompletedProcess:
+    import os
+
+    env = dict(os.environ)
+    if env_db:
+        env["REFEREE_DB"] = env_db
+    return subprocess.run([sys.executable, "-m", "referee.cli", *args], capture_output=True, text=True, env=env)
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'm.db'}"
+    unknown = _referee("state", "no-such-match", "--db", db)
+    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
+    assert "no-such-match" in unknown.stderr
+    bad_deck = tmp_path / "deck.yaml"
+    bad_deck.write_text("- Iron Knight\n- {card: Iron Knight, count: 3}\n")
+    proc = _referee("new", "--deck", f"A={bad_deck}", "--deck", f"B={bad_deck}", "--db", db)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert str(bad_deck) in proc.stderr and "100.2" in proc.stderr
+
+
+def test_a_wrong_password_never_shows_the_password(tmp_path: Path) -> None:
+    url = "postgresql://referee:hunter2secret@127.0.0.1:1/none"
+    proc = _referee("matches", "--db", url)
+    assert proc.returncode == 2
+    assert "hunter2secret" not in proc.stderr + proc.stdout
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
