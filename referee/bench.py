@@ -1,18 +1,60 @@
-"""Benchmarks of the engine, measured as ratios against a baseline in the same run.
+"""Benchmarks of the engine and the match store, each measured as a ratio
+against a baseline measured in the same run.
 
 Absolute speeds depend on the machine; a ratio of two figures taken in one
 run does not, so every result is reported both ways. Run with
 ``referee bench`` (the test suite never times anything).
+
+The store figures (issue 3) and their baselines:
+
+1. **Self-play stored in SQLite / in memory.** The same games (same seeds,
+   decks and actions, recorded by an untimed self-play first) are played
+   twice: in memory with ``rules.start`` and ``rules.apply``, and through
+   ``MatchStore.create`` and ``MatchStore.act`` on a fresh SQLite file in a
+   temporary directory (one transaction per action, snapshots included).
+2. **Writing N events through the store / plain sqlite3.** The events of
+   those games, as one match of N events, written by the store's write path
+   (``MatchStore._write``: the mapper serializes them, the library's recorder
+   inserts them in one transaction) against the stdlib ``sqlite3`` inserting
+   the very same rows (same bytes, serialized beforehand and not timed) into
+   a table made by the library's own CREATE TABLE statement, in a file with
+   the same pragmas, in one transaction.
+3. **``referee act`` on a 2,000-event match / ``referee --version``.** Each
+   in a fresh process (median of several runs); every ``act`` runs on its own
+   copy of the same database file. ``--version`` imports the CLI and its
+   command modules (most of what ``act`` imports), so this ratio is what
+   acting costs beyond starting the program; ``act`` on a 50-event match of
+   the same file is a second baseline, which shows whether the length of
+   the match matters.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from projections.state import evolve, fold, initial_state
 from referee.pool import bundled_pool
-from referee.simulate import decks_for, game_seeds, play_game
+from referee.simulate import NOT_RANDOM, decks_for, game_seeds, play_game
+
+SELF_PLAY_TARGET = 0.5  # (1) stored / in memory, at least
+WRITE_TARGET = 0.5  # (2) store / plain sqlite3, at least
+ACT_TARGET = 1.5  # (3) act on 2,000 events / --version, at most
+LONG_MATCH = 2000  # events of the match (3) acts on
+SHORT_MATCH = 50  # events of the baseline match of (3)
 
 
 @dataclass
@@ -22,6 +64,7 @@ class Figure:
     unit: str
     target: str = ""
     ok: bool | None = None
+    section: str = "engine"
 
 
 @dataclass
@@ -29,15 +72,24 @@ class BenchReport:
     games: int
     events: int
     figures: list[Figure] = field(default_factory=list)
+    info: dict[str, Any] = field(default_factory=dict)  # what was measured, and how
 
     def to_json(self) -> dict[str, object]:
         return {
             "games": self.games,
             "events": self.events,
             "figures": [
-                {"name": f.name, "value": round(f.value, 3), "unit": f.unit, "target": f.target, "ok": f.ok}
+                {
+                    "section": f.section,
+                    "name": f.name,
+                    "value": round(f.value, 3),
+                    "unit": f.unit,
+                    "target": f.target,
+                    "ok": f.ok,
+                }
                 for f in self.figures
             ],
+            **self.info,
         }
 
 
@@ -72,4 +124,363 @@ def engine_bench(games: int = 200, seed: int = 1) -> BenchReport:
         Figure("evolve, one state per event", step_rate, "events/s"),
         Figure("evolve per event / self-play", step_rate / play_rate, "x"),
     ]
+    return report
+
+
+# --- the store ---------------------------------------------------------------------
+
+
+@contextmanager
+def _scratch(directory: str | None) -> Iterator[Path]:
+    """A fresh temporary directory (under ``directory`` if given), removed after."""
+    path = Path(tempfile.mkdtemp(prefix="referee-bench-", dir=directory))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@dataclass
+class _Game:
+    seed: int
+    decks: dict[str, Any]
+    actions: list[Any]
+    events: list[Any]
+
+
+def _recorded_games(games: int, seed: int) -> list[_Game]:
+    pool = bundled_pool()
+    out = []
+    for s in game_seeds(games, seed):
+        decks = decks_for(s, pool, None)
+        record = play_game(s, decks)
+        out.append(_Game(s, decks, record.actions, record.events))
+    return out
+
+
+def _median_seconds(runs: int, *steps: Callable[[int], float]) -> list[float]:
+    """Run each step ``runs`` times, interleaved (so a busy moment of the
+    machine hits all of them alike); the median time of each."""
+    times: list[list[float]] = [[] for _ in steps]
+    for i in range(runs):
+        for k, step in enumerate(steps):
+            times[k].append(step(i))
+    return [statistics.median(t) for t in times]
+
+
+def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[list[Figure], dict[str, Any]]:
+    """(1): the same games in memory and through the store on a fresh SQLite file."""
+    from referee import rules
+    from referee.decks import deal
+    from referee.store import MatchStore
+
+    expected = sum(len(g.events) for g in played)
+
+    def in_memory(_: int) -> float:
+        events = 0
+        t0 = time.perf_counter()
+        for g in played:
+            cards, castles = deal(g.decks)
+            applied = rules.start(cards, castles, seed=g.seed)
+            state = applied.state
+            events += len(applied.events)
+            for action in g.actions:
+                applied = rules.apply(state, action)
+                state = applied.state
+                events += len(applied.events)
+        seconds = time.perf_counter() - t0
+        assert events == expected, (events, expected)
+        return seconds
+
+    def stored(i: int) -> float:
+        url = f"sqlite:///{workdir / f'self-play-{i}.db'}"
+        with MatchStore(url) as store:
+            events = 0
+            t0 = time.perf_counter()
+            for g in played:
+                cards, castles = deal(g.decks)
+                first = rules.start(cards, castles, seed=g.seed).events
+                match = store.create(first)
+                events += len(first)
+                for action in g.actions:
+                    events += len(store.act(match, action).events)
+            seconds = time.perf_counter() - t0
+            assert events == expected, (events, expected)
+            # Honest: the store really holds every event of every game.
+            assert sum(store.load(m.id)[1] for m in store.list_matches()) == expected
+        return seconds
+
+    memory_s, store_s = _median_seconds(runs, in_memory, stored)
+    ratio = memory_s / store_s
+    figures = [
+        Figure("self-play in memory", expected / memory_s, "events/s", section="store"),
+        Figure("self-play stored in SQLite", expected / store_s, "events/s", section="store"),
+        Figure(
+            "stored / in memory", ratio, "x", f">= {SELF_PLAY_TARGET}", ratio >= SELF_PLAY_TARGET, section="store"
+        ),
+    ]
+    info = {"games": len(played), "events": expected, "actions": sum(len(g.actions) for g in played), "runs": runs}
+    return figures, info
+
+
+def write_bench(events: list[Any], workdir: Path, runs: int = 3) -> tuple[list[Figure], dict[str, Any]]:
+    """(2): N events written by the store, against sqlite3 inserting the same rows."""
+    from datetime import datetime, timezone
+
+    from referee.store import MatchStore
+
+    n = len(events)
+
+    def store_write(i: int) -> float:
+        with MatchStore(f"sqlite:///{workdir / f'write-store-{i}.db'}") as store:
+            store.application.recorder.max_notification_id()  # connect before timing
+            t0 = time.perf_counter()
+            store._write("m-bench", 0, events)  # the write path of create, act and update
+            seconds = time.perf_counter() - t0
+            assert len(store.records("m-bench")) == n
+        return seconds
+
+    # The baseline's rows: the same events, serialized by the same mapper.
+    with MatchStore("sqlite:///:memory:") as probe:
+        rows = [
+            (r.originator_id, r.originator_version, r.topic, r.state)
+            for r in probe.application.mapper.to_stored_events("m-bench", 0, datetime.now(timezone.utc), events)
+        ]
+        create_table = list(probe.application.recorder.create_table_statements)
+        table = probe.application.recorder.events_table_name
+        synchronous = probe.database.env.get("REFEREE_SQLITE_SYNCHRONOUS", "normal")
+
+    def plain_sqlite(i: int) -> float:
+        conn = sqlite3.connect(workdir / f"write-sqlite3-{i}.db", isolation_level=None)
+        try:
+            # The store's settings (the library turns WAL on; we add synchronous).
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            for statement in create_table:
+                conn.execute(statement)
+            t0 = time.perf_counter()
+            conn.execute("BEGIN")
+            conn.executemany(f"INSERT INTO {table} VALUES (?,?,?,?)", rows)
+            conn.execute("COMMIT")
+            seconds = time.perf_counter() - t0
+            assert conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == n
+        finally:
+            conn.close()
+        return seconds
+
+    store_s, sqlite_s = _median_seconds(runs, store_write, plain_sqlite)
+    ratio = sqlite_s / store_s
+    figures = [
+        Figure(f"store writes {n} events", n / store_s, "events/s", section="store"),
+        Figure("sqlite3 inserts the same rows", n / sqlite_s, "events/s", section="store"),
+        Figure("store / sqlite3", ratio, "x", f">= {WRITE_TARGET}", ratio >= WRITE_TARGET, section="store"),
+    ]
+    return figures, {"events": n, "runs": runs, "synchronous": synchronous}
+
+
+# --- (3) referee act on a long match ------------------------------------------------
+
+
+def referee_command() -> list[str]:
+    """How to start ``referee`` in a fresh process: the console script next
+    to this interpreter, else the interpreter running ``referee.cli``."""
+    script = Path(sys.executable).with_name("referee")
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys; from referee.cli import main; sys.exit(main())"]
+
+
+def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> tuple[str, int, int, int]:
+    """A stored match of at least ``min_events`` events, still going, made
+    the way a long match is made at a table: a random game played part way,
+    then a judge rewinding (410.1) to an early event with ``replay``, which
+    appends the replayed actions again, until the log is long enough.
+    Returns (match id, events, rewinds, actions replayed)."""
+    from projections.lineage import live_positions
+    from referee import corrections, rules
+    from referee.decks import deal
+    from referee.store import MatchStore
+
+    pool = bundled_pool()
+    with MatchStore(url) as store:
+        for game_seed in game_seeds(50, seed):
+            decks = decks_for(game_seed, pool, None)
+            whole = play_game(game_seed, decks)
+            if len(whole.events) < 300:
+                continue  # too short a game to play part way and rewind in
+            cards, castles = deal(decks)
+            match = store.create(rules.start(cards, castles, seed=game_seed).events, name="bench: long match")
+            for action in whole.actions[: len(whole.actions) * 2 // 3]:
+                store.act(match, action)
+            rewinds = replayed = 0
+            state, version = store.load(match)
+            rng = random.Random(game_seed)
+            while version < min_events and state.result is None:
+                # An early event of the live log (not one an earlier rewind retracted).
+                to = live_positions(store.events(match))[rng.randrange(20, 60)]
+                done = store.update(  # as `referee rewind MATCH --to N --rule 410.1 --replay` does
+                    match,
+                    lambda s: corrections.rewind(
+                        s, store.events(match), to, rule="410.1", reason="bench: an impossible action long ago",
+                        replay=True,
+                    ),
+                )
+                replayed += done.replay.replayed
+                rewinds += 1
+                state, version = store.load(match)
+            if state.result is None and version >= min_events:
+                return match, version, rewinds, replayed
+    raise RuntimeError(f"no game of seed {seed} made a match of {min_events} events still going")
+
+
+def build_short_match(url: str, events: int = SHORT_MATCH, seed: int = 2) -> tuple[str, int]:
+    """A stored match of about ``events`` events, still going."""
+    from referee import rules
+    from referee.decks import deal
+    from referee.store import MatchStore
+
+    pool = bundled_pool()
+    game_seed = game_seeds(1, seed)[0]
+    decks = decks_for(game_seed, pool, None)
+    whole = play_game(game_seed, decks)
+    cards, castles = deal(decks)
+    with MatchStore(url) as store:
+        match = store.create(rules.start(cards, castles, seed=game_seed).events, name="bench: short match")
+        version = store.load(match)[1]
+        for action in whole.actions:
+            if version >= events:
+                break
+            version += len(store.act(match, action).events)
+        assert store.load(match)[0].result is None
+    return match, version
+
+
+def _act_arguments(state: Any, legal: list[dict[str, Any]]) -> list[str]:
+    """``P DO [CARDS] [--target T] [--order O] [--n N]`` of a legal action
+    (from ``referee legal --json``) that does not end the game."""
+    from referee import rules
+    from referee.actions import Action, IllegalAction
+
+    simple = ("card", "cards", "target", "order", "n")
+    for a in legal:
+        args = {k: v for k, v in a.items() if k not in ("player", "do") and not k.endswith(("_id", "_ids"))}
+        if a["do"] in NOT_RANDOM or set(args) - set(simple):
+            continue
+        card = a.get("card_id")
+        cards = tuple(a["cards_ids"]) if "cards_ids" in a else None
+        action = Action(a["player"], a["do"], card=card, cards=cards, target=a.get("target_id"),
+                        order=a.get("order"), n=a.get("n"))
+        try:
+            if rules.apply(state, action).state.result is not None:
+                continue
+        except IllegalAction:
+            continue
+        argv = [a["player"], a["do"]]
+        argv += [card] if card else list(cards or ())
+        if action.target:
+            argv += ["--target", action.target]
+        if action.order:
+            argv += ["--order", action.order]
+        if action.n is not None:
+            argv += ["--n", str(action.n)]
+        return argv
+    raise RuntimeError("no legal action that keeps the game going")
+
+
+def act_bench(
+    workdir: Path, runs: int = 7, min_events: int = LONG_MATCH, short_events: int = SHORT_MATCH, seed: int = 1
+) -> tuple[list[Figure], dict[str, Any]]:
+    """(3): ``referee act`` on a long match against ``referee --version``."""
+    from referee.store import MatchStore
+
+    db = workdir / "matches.db"
+    url = f"sqlite:///{db}"
+    long_id, long_events, rewinds, replayed = build_long_match(url, min_events, seed)
+    short_id, short_events_made = build_short_match(url, short_events, seed + 1)
+    with sqlite3.connect(db) as conn:  # everything in the main file: the copies are whole
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    referee = referee_command()
+    env = dict(os.environ)
+    env.pop("REFEREE_DB", None)  # every command names its --db
+
+    def run(argv: list[str]) -> float:
+        t0 = time.perf_counter()
+        done = subprocess.run(referee + argv, capture_output=True, text=True, env=env)
+        seconds = time.perf_counter() - t0
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(referee + argv)} failed ({done.returncode}): {done.stderr.strip()}")
+        return seconds
+
+    plans = {}
+    for label, match in (("long", long_id), ("short", short_id)):
+        listed = subprocess.run(referee + ["legal", match, "--json", "--db", url], capture_output=True, text=True, env=env)
+        if listed.returncode != 0:
+            raise RuntimeError(f"referee legal failed: {listed.stderr.strip()}")
+        with MatchStore(url) as store:
+            state = store.load(match)[0]
+        plans[label] = (match, _act_arguments(state, json.loads(listed.stdout)["actions"]))
+
+    commands: dict[str, str] = {}
+
+    def act_on(label: str) -> Callable[[int], float]:
+        match, argv = plans[label]
+
+        def step(i: int) -> float:
+            copy = workdir / f"act-{label}-{i}.db"
+            shutil.copyfile(db, copy)  # every run acts on the same match
+            full = ["act", match, *argv, "--db", f"sqlite:///{copy}"]
+            commands[label] = " ".join(referee + full)
+            seconds = run(full)
+            with MatchStore(f"sqlite:///{copy}") as store:  # it really acted
+                written = store.load(match)[1]
+            assert written > (long_events if label == "long" else short_events_made), (label, written)
+            copy.unlink()
+            return seconds
+
+        return step
+
+    run(["--version"])  # warm the file cache alike for all
+    version_s, long_s, short_s = _median_seconds(runs, lambda i: run(["--version"]), act_on("long"), act_on("short"))
+    commands["version"] = " ".join(referee + ["--version"])
+    ratio = long_s / version_s
+    figures = [
+        Figure("referee --version", version_s * 1000, "ms", section="act"),
+        Figure(f"referee act, {long_events}-event match", long_s * 1000, "ms", section="act"),
+        Figure(f"referee act, {short_events_made}-event match", short_s * 1000, "ms", section="act"),
+        Figure("act (long) / --version", ratio, "x", f"<= {ACT_TARGET}", ratio <= ACT_TARGET, section="act"),
+        Figure("act (long) / act (short)", long_s / short_s, "x", section="act"),
+    ]
+    info = {
+        "long_match": {"events": long_events, "rewinds": rewinds, "replayed_actions": replayed},
+        "short_match": {"events": short_events_made},
+        "runs": runs,
+        "commands": commands,
+    }
+    return figures, info
+
+
+def store_bench(
+    games: int = 20,
+    seed: int = 1,
+    *,
+    runs: int = 3,
+    act_runs: int = 7,
+    act: bool = True,
+    min_events: int = LONG_MATCH,
+    directory: str | None = None,
+) -> BenchReport:
+    """The store's figures (1), (2) and, with ``act``, (3)."""
+    played = _recorded_games(games, seed)
+    report = BenchReport(games, sum(len(g.events) for g in played))
+    with _scratch(directory) as workdir:
+        figures, info = self_play_bench(played, workdir, runs)
+        report.figures += figures
+        report.info["self_play"] = info
+        figures, info = write_bench([e for g in played for e in g.events], workdir, runs)
+        report.figures += figures
+        report.info["write"] = info
+        if act:
+            figures, info = act_bench(workdir, act_runs, min_events, seed=seed)
+            report.figures += figures
+            report.info["act"] = info
     return report

@@ -344,7 +344,7 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
 
 EXPECT_KEYS = (
     "zones", "characters", "active", "turn", "result", "ongoing", "events",
-    "violations", "refused", "step", "player",
+    "violations", "refused", "step", "player", "view",
 )
 ZONE_CHECK_KEYS = ("count", "cards", "contains", "top", "bottom", "excludes")
 CHARACTER_KEYS = ("ready", "physical", "mental", "items", "controller")
@@ -385,6 +385,12 @@ def check_expect_shape(reader: Reader, expect: Any, path: Path_) -> None:
         if key in e:
             for i, item in enumerate(reader.seq(e[key], path + (key,))):
                 reader.mapping(item, path + (key, i), ("rule", "type", "ruling", "player", "card"))
+    if "view" in e:
+        v = reader.mapping(e["view"], path + ("view",), ("as", "hidden", "shown"), ("as",))
+        reader.choice(v["as"], path + ("view", "as"), ("A", "B", "public", "judge"))
+        for key in ("hidden", "shown"):
+            for i, zone in enumerate(reader.seq(v.get(key, []), path + ("view", key))):
+                reader.choice(zone, path + ("view", key, i), ZONE_NAMES)
     if "refused" in e:
         reader.mapping(e["refused"] or {}, path + ("refused",), ("rule",))
 
@@ -531,11 +537,32 @@ def check_expect(
         fails += _check_result(expect["result"], state)
     if "events" in expect:
         fails += _check_events(expect["events"], state, log, labels)
+    if "view" in expect:
+        fails += _check_view(expect["view"], state)
     if "violations" in expect:
         want = [str(v.get("rule", "")) for v in expect["violations"]]
         have = [v.rule for v in state.violations]
         if len(want) != len(have) or not all(not w or _rule_covers(w, h) for w, h in zip(want, have)):
             fails.append(f"open violations: expected {want or 'none'}, found {have or 'none'}")
+    return fails
+
+
+def _check_view(want: dict, state: GameState) -> list[str]:
+    """Rule 215: what a player (or the public) may see of each zone. A zone is
+    hidden when none of its cards are named to that viewer (its count always
+    is), shown when all of them are."""
+    from projections.views import state_view
+
+    view = state_view(state, want["as"])
+    fails = []
+    for zone in want.get("hidden", []):
+        cards = view["zones"][zone]["cards"]
+        if cards is not None and any(c is not None for c in cards):
+            fails.append(f"view as {want['as']}: expected {zone} hidden, but it shows {cards}")
+    for zone in want.get("shown", []):
+        cards = view["zones"][zone]["cards"]
+        if cards is None or any(c is None for c in cards):
+            fails.append(f"view as {want['as']}: expected {zone} shown, but its cards are hidden")
     return fails
 
 

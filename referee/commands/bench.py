@@ -1,33 +1,79 @@
-"""`referee bench`: the engine's speed, as ratios against baselines of the same run."""
+"""`referee bench`: the engine's and the store's speed, as ratios against
+baselines measured in the same run."""
 
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 
 import click
 
 
 @click.command()
-@click.option("--games", "-n", type=click.IntRange(min=1), default=200, show_default=True, help="Self-play games to time.")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=200, show_default=True, help="Self-play games to time (engine).")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the self-play run.")
+@click.option("--engine/--no-engine", default=True, show_default=True, help="Time the engine: self-play and replay in memory.")
+@click.option("--store/--no-store", default=True, show_default=True, help="Time the match store: self-play in SQLite, bulk writes, and `referee act` on a 2,000-event match.")
+@click.option("--store-games", type=click.IntRange(min=1), default=20, show_default=True, help="Self-play games stored for the store figures.")
+@click.option("--runs", type=click.IntRange(min=1), default=3, show_default=True, help="Runs of each store figure and its baseline (the median is reported).")
+@click.option("--act-runs", type=click.IntRange(min=1), default=7, show_default=True, help="Fresh processes timed for each of --version, act on the long match and act on the short one.")
+@click.option("--act/--no-act", default=True, show_default=True, help="With --store: time `referee act` in fresh processes.")
+@click.option("--dir", "directory", type=click.Path(file_okay=False, exists=True), help="Where the temporary SQLite files go (default: the system's temporary directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def bench(games: int, seed: int, as_json: bool) -> None:
-    """Measure self-play and replay speed (a benchmark, not a test).
+def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, runs: int, act_runs: int,
+          act: bool, directory: str | None, as_json: bool) -> None:
+    """Measure the engine's and the store's speed (a benchmark, not a test).
 
-    Prints events per second of in-memory random self-play, events per
-    second of folding the same events again with evolve alone, and their
-    ratio, each against its target.
+    Every figure is a ratio against a baseline measured in the same run,
+    shown with its target:
 
-    Example: referee bench --games 200
+    \b
+    engine: in-memory random self-play (events/s), folding the same
+            events again with evolve alone, and their ratio;
+    store:  (1) the same self-play stored in a fresh SQLite file, against
+            it in memory; (2) N events written by the store in one
+            transaction, against plain sqlite3 inserting the same rows in
+            one transaction; (3) `referee act` on a 2,000-event match,
+            against `referee --version` (and against act on a 50-event
+            match), each in fresh processes.
+
+    Example: referee bench --games 200 --store-games 20
     """
-    from referee.bench import engine_bench
+    from referee.bench import BenchReport, engine_bench, store_bench
 
-    report = engine_bench(games, seed)
+    command = shlex.join(["referee", "bench", *sys.argv[2:]]) if sys.argv[1:2] == ["bench"] else "referee bench"
+    reports: list[tuple[str, BenchReport]] = []
+    if engine:
+        reports.append(("engine", engine_bench(games, seed)))
+    if store:
+        reports.append(("store", store_bench(store_games, seed, runs=runs, act_runs=act_runs, act=act, directory=directory)))
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2))
+        doc: dict[str, object] = {"command": command, "seed": seed}
+        for name, report in reports:
+            doc[name] = report.to_json()
+        click.echo(json.dumps(doc, indent=2))
         return
-    click.echo(f"{report.games} games, {report.events} events (seed {seed})")
-    for f in report.figures:
-        verdict = "" if f.ok is None else ("  ok" if f.ok else "  BELOW TARGET")
-        target = f"  (target {f.target})" if f.target else ""
-        click.echo(f"  {f.name:<32} {f.value:>12,.1f} {f.unit}{target}{verdict}")
+    click.echo(f"$ {command}")
+    for name, report in reports:
+        if name == "engine":
+            click.echo(f"engine: {report.games} games, {report.events} events (seed {seed})")
+        else:
+            play = report.info["self_play"]
+            click.echo(f"store: {play['games']} games, {play['events']} events, {play['actions']} actions "
+                       f"(seed {seed}; median of {runs} runs; SQLite synchronous={report.info['write']['synchronous']})")
+        section = None
+        for f in report.figures:
+            if f.section != section and name == "store":
+                section = f.section
+                if section == "act":
+                    act_info = report.info["act"]
+                    click.echo(f"  referee act, median of {act_info['runs']} fresh processes each "
+                               f"(long match: {act_info['long_match']['events']} events after "
+                               f"{act_info['long_match']['rewinds']} rewinds with replay):")
+            verdict = "" if f.ok is None else ("  ok" if f.ok else "  BELOW TARGET")
+            target = f"  (target {f.target})" if f.target else ""
+            click.echo(f"  {f.name:<36} {f.value:>12,.1f} {f.unit}{target}{verdict}")
+        if name == "store" and "act" in report.info:
+            for label in ("version", "long", "short"):
+                click.echo(f"    $ {report.info['act']['commands'][label]}")

@@ -94,6 +94,23 @@ def event_topic(cls: type[Event]) -> str:
     return topic
 
 
+_topics: dict[type, tuple[str, str]] = {}  # class -> (its topic, its name in EVENT_TYPES)
+
+
+def _topic_of(cls: type[Event]) -> str:
+    """``event_topic(cls)``, remembered: a remembered topic is used while it
+    still resolves to ``cls`` exactly as ``event_topic`` checks (no alias
+    renames it, and ``EVENT_TYPES`` still names this very class)."""
+    known = _topics.get(cls)
+    if known is not None:
+        topic, name = known
+        if topic not in events_package.TOPIC_ALIASES and events_package.EVENT_TYPES.get(name) is cls:
+            return topic
+    topic = event_topic(cls)
+    _topics[cls] = (topic, topic.partition(":")[2])
+    return topic
+
+
 def resolve_event_topic(topic: str) -> type[Event]:
     """The class of a stored topic: aliases first (following renames of
     renames), then ``EVENT_TYPES``; ``LookupError`` if neither knows it."""
@@ -150,37 +167,101 @@ class PydanticEventMapper(Mapper[str]):
     kept here: the store keeps the few it uses, decoded.)"""
 
     memo_size = 20_000  # decoded rows kept; a long match is ~1,500
+    cards_memo_size = 8  # card definitions' JSON kept for snapshots (one per match)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._memo: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._memo_lock = threading.Lock()
+        self._cards_memo: list[tuple[dict[str, Any], bytes]] = []  # (a copy of the dict, its JSON)
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if isinstance(domain_event, MatchEvent):
-            topic = event_topic(type(domain_event.event))
-            body = domain_event.event.model_dump(mode="json")
-            body["_timestamp"] = domain_event.timestamp.isoformat()
-            if domain_event.name is not None:
-                body["_name"] = domain_event.name
-        elif isinstance(domain_event, StateSnapshot):
+            return self.to_stored_events(
+                domain_event.originator_id,
+                domain_event.originator_version - 1,
+                domain_event.timestamp,
+                [domain_event.event],
+                domain_event.name,
+            )[0]
+        if isinstance(domain_event, StateSnapshot):
             if domain_event.state is None:
                 raise ValueError("cannot store a snapshot without a state")
-            topic = SNAPSHOT_TOPIC
-            body = {"_timestamp": domain_event.timestamp.isoformat(), **encode_state(domain_event.state)}
-        else:
-            raise TypeError(f"cannot store a {type(domain_event).__qualname__}")
-        data = self.transcoder.encode(body)
+            return StoredEvent(
+                originator_id=domain_event.originator_id,
+                originator_version=domain_event.originator_version,
+                topic=SNAPSHOT_TOPIC,
+                state=self._seal(self._snapshot_body(domain_event.timestamp, domain_event.state)),
+            )
+        raise TypeError(f"cannot store a {type(domain_event).__qualname__}")
+
+    def _snapshot_body(self, timestamp: datetime, state: GameState) -> bytes:
+        """``{"_timestamp": ..., **encode_state(state)}`` as JSON.
+
+        Nine tenths of a snapshot are the card definitions, which no event
+        changes during a match (events that set them make a new dict of
+        frozen ``CardDef``s): their JSON is made once and kept for the next
+        snapshots of the same match, and only the rest of the state is
+        encoded each time. The bytes are those of encoding the whole dict."""
+        encode = self.transcoder.encode
+        rest = encode_state(state, omit=("cards",))
+        cards = state.__dict__.get("cards")
+        if not isinstance(cards, dict) or set(rest) != {"format", "fields"}:
+            return encode({"_timestamp": timestamp.isoformat(), **encode_state(state)})
+        cards_json = self._cards_json(state, cards)
+        fields = encode(rest.pop("fields"))  # '{"names":...}'
+        head = encode({"_timestamp": timestamp.isoformat(), **rest})  # '{"_timestamp":...,"format":1}'
+        return head[:-1] + b',"fields":{"cards":' + cards_json + (b"," + fields[1:] if fields != b"{}" else b"}") + b"}"
+
+    def _cards_json(self, state: GameState, cards: dict[str, Any]) -> bytes:
+        with self._memo_lock:
+            for known, data in self._cards_memo:
+                # A shallow copy is kept: equal means the same CardDef objects
+                # under the same ids (compared by identity first), even if the
+                # dict itself had been changed in place since.
+                if known == cards:
+                    return data
+        others = tuple(k for k in state.__dict__ if k != "cards")
+        data = self.transcoder.encode(encode_state(state, omit=others)["fields"]["cards"])
+        with self._memo_lock:
+            self._cards_memo.append((dict(cards), data))
+            del self._cards_memo[: -self.cards_memo_size]
+        return data
+
+    def to_stored_events(
+        self, match_id: str, version: int, timestamp: datetime, events: list[Event], name: str | None = None
+    ) -> list[StoredEvent]:
+        """The rows of ``events`` as positions ``version + 1``, ``version + 2``...
+        of a match, all written at ``timestamp``, ``name`` on the first.
+
+        The same bytes as ``to_stored_event`` of each one's ``MatchEvent``,
+        made without the envelopes: pydantic writes each event's JSON itself
+        (``model_dump_json``, in Rust, the same JSON as ``model_dump(mode="json")``
+        then ``json.dumps``) and the envelope keys are spliced in before its
+        closing brace, so nothing is dumped to Python objects and back."""
+        stamp = b',"_timestamp":' + json.dumps(timestamp.isoformat()).encode() + b"}"
+        first = stamp
+        if name is not None:
+            first = stamp[:-1] + b',"_name":' + json.dumps(name, ensure_ascii=False).encode() + b"}"
+        rows: list[StoredEvent] = []
+        seal = self._seal if (self.compressor or self.cipher) else None
+        for i, event in enumerate(events):
+            topic = _topic_of(type(event))
+            body = event.model_dump_json().encode()
+            envelope = first if i == 0 else stamp
+            if body == b"{}":  # no fields: no comma before the envelope
+                data = b"{" + envelope[1:]
+            else:
+                data = body[:-1] + envelope
+            rows.append(StoredEvent(match_id, version + i + 1, topic, seal(data) if seal else data))
+        return rows
+
+    def _seal(self, data: bytes) -> bytes:
         if self.compressor:
             data = self.compressor.compress(data)
         if self.cipher:
             data = self.cipher.encrypt(data)
-        return StoredEvent(
-            originator_id=domain_event.originator_id,
-            originator_version=domain_event.originator_version,
-            topic=topic,
-            state=data,
-        )
+        return data
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         if stored_event.topic == SNAPSHOT_TOPIC:

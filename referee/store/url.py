@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from referee.store.errors import StoreError, one_line
+from referee.store.sqlitefactory import SYNCHRONOUS, SYNCHRONOUS_MODES
 
 DEFAULT_URL = "sqlite:///referee.db"
 CONNECT_TIMEOUT = 5  # seconds; ``?connect_timeout=N`` in a PostgreSQL URL changes it
@@ -109,10 +110,20 @@ def _sqlite(url: str) -> Database:
     rest = rest[2:]
     if not rest.startswith("/"):
         raise StoreError(f"bad SQLite URL {url!r}: an SQLite URL has no host; {_USAGE}")
-    path = unquote(rest[1:].split("?", 1)[0])
+    path_part, _, query_part = rest[1:].partition("?")
+    path = unquote(path_part)
     if not path:
         raise StoreError(f"bad SQLite URL {url!r}: no file name; {_USAGE}")
-    env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "ORIGINATOR_ID_TYPE": "text"}
+    query = {k: v[-1] for k, v in parse_qs(query_part).items()}
+    synchronous = query.get("synchronous", "normal").lower()
+    if synchronous not in SYNCHRONOUS_MODES:
+        raise StoreError(f"bad SQLite URL {url!r}: synchronous must be normal or full")
+    # The library's SQLite factory, plus ``PRAGMA synchronous`` (see sqlitefactory).
+    env = {
+        "PERSISTENCE_MODULE": "referee.store.sqlitefactory:RefereeSQLiteFactory",
+        "ORIGINATOR_ID_TYPE": "text",
+        SYNCHRONOUS: synchronous,
+    }
     if path == ":memory:":
         # One private shared-cache database per store: the library's connections
         # must all see the same memory, and two stores must not.

@@ -1,0 +1,56 @@
+"""The scenario library covers rules 100-310: every rule printed in the
+comprehensive rules is cited by a scenario or listed, with its reason, under
+"Rules not exercised yet" in scenarios/README.md. Headings that only title
+their sub-rules (100, 214.2, 215.4, ...) need no scenario of their own."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from referee.scenario import load_scenario, scenario_files
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT.parent / "shared" / "rules" / "harem-master-comprehensive-rules.ja.txt"
+README = ROOT / "scenarios" / "README.md"
+
+
+def printed_rules() -> list[str]:
+    """Rule ids from 100 to 310 as printed at the start of their lines."""
+    ids = []
+    for line in RULES.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^(\d{3}(?:\.\d+[a-z]?)?)[ .]", line)
+        if m and 100 <= int(m.group(1)[:3]) <= 310:
+            ids.append(m.group(1))
+    return ids
+
+
+def is_heading(rule: str, ids: list[str]) -> bool:
+    """A rule with sub-rules under it (214.2 -> 214.2a; 215 -> 215.1)."""
+    return any(o != rule and (o.startswith(rule + ".") or re.fullmatch(re.escape(rule) + r"[a-z]", o)) for o in ids)
+
+
+def untestable() -> dict[str, str]:
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Rules not exercised yet", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 2 and re.fullmatch(r"\d{3}(\.\d+[a-z]?)?", cells[0]):
+            rows[cells[0]] = cells[1]
+    return rows
+
+
+def test_every_rule_from_100_to_310_is_cited_or_explained() -> None:
+    assert RULES.exists(), f"the rules text should be at {RULES} (shared/ beside the repository)"
+    ids = printed_rules()
+    assert len(ids) > 120, "the rules text did not parse"
+    cited = set()
+    for path in scenario_files([str(ROOT / "scenarios")]):
+        cited.update(load_scenario(path).rules)
+    explained = untestable()
+    assert all(reason for reason in explained.values())
+    missing = [r for r in ids if r not in cited and r not in explained and not is_heading(r, ids)]
+    assert missing == [], f"rules neither cited by a scenario nor explained in scenarios/README.md: {missing}"
+    # Nothing is both exercised and called untestable.
+    assert sorted(set(explained) & cited) == []
