@@ -398,7 +398,8 @@ def _fresh(s: GameState) -> None:
     s.position = position
 
 
-def _match_started(s: GameState, e: MatchStarted) -> None:
+def _begin(s: GameState, e: MatchStarted | PositionSetUp) -> None:
+    """What every match's first event sets: the cards and the match options."""
     _fresh(s)
     s.cards = dict(e.cards)
     s.names = dict(e.names)
@@ -406,18 +407,16 @@ def _match_started(s: GameState, e: MatchStarted) -> None:
     s.mode = e.mode
     s.rulings = {**DEFAULT_RULINGS, **e.rulings}
     s.auto_pass = e.auto_pass
+
+
+def _match_started(s: GameState, e: MatchStarted) -> None:
+    _begin(s, e)
     s.zones = {p: Zones(castle=tuple(e.castles.get(p, ()))) for p in PLAYERS}
     s.step = "101.1"
 
 
 def _position_set_up(s: GameState, e: PositionSetUp) -> None:
-    _fresh(s)
-    s.cards = dict(e.cards)
-    s.names = dict(e.names)
-    s.seed = e.seed
-    s.mode = e.mode
-    s.rulings = {**DEFAULT_RULINGS, **e.rulings}
-    s.auto_pass = e.auto_pass
+    _begin(s, e)
     s.zones = {
         p: Zones(**{pile: tuple(e.zones.get(f"{p}.{pile}", ())) for pile in PILES}) for p in PLAYERS
     }

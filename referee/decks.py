@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from events.cards import CardDef, filler
-from referee.inputs import Document, InputError, format_path, load_document
-from referee.pool import CardCatalog, kind_of
+from referee.inputs import Document, InputError, format_path, kind_of, load_document
+from referee.pool import CardCatalog
 
 DECK_SIZE = 51  # 100.2
 SAME_NAME_LIMIT = 3  # 100.2

@@ -99,6 +99,24 @@ def _explain(err: dict[str, Any]) -> str:
     return msg
 
 
+def kind_of(value: Any) -> str:
+    """How a wrong value is named in an error, so people recognise what they wrote."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"a boolean ({value!r})"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"text ({shown!r})"
+    if isinstance(value, (int, float)):
+        return f"a number ({value!r})"
+    return type(value).__name__
+
+
 class _LineLoader(yaml.SafeLoader):
     pass
 

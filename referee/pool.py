@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping
 from pydantic import ValidationError
 
 from events.cards import CardDef
-from referee.inputs import Document, format_path, load_document
+from referee.inputs import Document, format_path, kind_of, load_document
 
 BUNDLED_POOL_PATH = Path(__file__).with_name("data") / "rules-test-pool.yaml"
 
@@ -150,24 +150,6 @@ class CardCatalog:
         if close:
             message += f"; did you mean {close[0]!r}?"
         raise doc.error(tuple(path), message)
-
-
-def kind_of(value: Any) -> str:
-    """How a wrong value is named in an error, so people recognise what they wrote."""
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return f"a boolean ({value!r})"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return f"text ({shown!r})"
-    if isinstance(value, (int, float)):
-        return f"a number ({value!r})"
-    return type(value).__name__
 
 
 __all__ = ["BUNDLED_POOL_PATH", "CardCatalog", "bundled_pool", "kind_of", "load_pool", "parse_cards"]

@@ -16,7 +16,7 @@ from events.cards import CardDef, filler
 from events.game import Event, FieldCard, PositionSetUp
 from projections.state import PILES, GameState, evolve, initial_state
 from referee.actions import Action, IllegalAction, Refusal
-from referee.inputs import Document, InputError, load_document
+from referee.inputs import Document, InputError, kind_of, load_document
 from referee.notation import JUDGE_DOS, PLAYER_DOS, action_from_mapping, matches, resolve
 from referee.rules import advance, apply, start
 
@@ -36,7 +36,7 @@ class Reader:
 
     def mapping(self, value: Any, path: Path_, allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> dict:
         if not isinstance(value, dict):
-            raise self.err(path, f"expected a mapping with keys {', '.join(allowed)}, got {_kind(value)}")
+            raise self.err(path, f"expected a mapping with keys {', '.join(allowed)}, got {kind_of(value)}")
         for key in value:
             if key not in allowed:
                 raise self.err(
@@ -49,12 +49,12 @@ class Reader:
 
     def seq(self, value: Any, path: Path_) -> list:
         if not isinstance(value, list):
-            raise self.err(path, f"expected a list, got {_kind(value)}")
+            raise self.err(path, f"expected a list, got {kind_of(value)}")
         return value
 
     def int_(self, value: Any, path: Path_, minimum: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.err(path, f"expected a whole number, got {_kind(value)}")
+            raise self.err(path, f"expected a whole number, got {kind_of(value)}")
         if minimum is not None and value < minimum:
             raise self.err(path, f"expected a number >= {minimum}, got {value}")
         return value
@@ -63,12 +63,12 @@ class Reader:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return str(value)
         if not isinstance(value, str) or not value:
-            raise self.err(path, f"expected text, got {_kind(value)}")
+            raise self.err(path, f"expected text, got {kind_of(value)}")
         return value
 
     def bool_(self, value: Any, path: Path_) -> bool:
         if not isinstance(value, bool):
-            raise self.err(path, f"expected true or false, got {_kind(value)}")
+            raise self.err(path, f"expected true or false, got {kind_of(value)}")
         return value
 
     def choice(self, value: Any, path: Path_, options: tuple[str, ...]) -> str:
@@ -78,20 +78,6 @@ class Reader:
 
     def player(self, value: Any, path: Path_) -> str:
         return self.choice(value, path, ("A", "B"))
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return f"{str(value).lower()} (a boolean)"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    return repr(value)
 
 
 # --- cards --------------------------------------------------------------------------

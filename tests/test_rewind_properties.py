@@ -37,7 +37,7 @@ from referee.rules import advance, apply, legal_actions, start
 from referee.simulate import NOT_RANDOM, decks_for
 
 POOL = bundled_pool()
-MAX_ACTIONS = 45  # player actions per example: the setup and a few turns
+MAX_ACTIONS = 80  # player actions per example: the setup and several turns
 MAX_REWINDS = 5
 
 

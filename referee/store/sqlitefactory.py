@@ -27,29 +27,58 @@ from collections.abc import Sequence
 from typing import Any
 
 from eventsourcing.persistence import InterfaceError, StoredEvent
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
+from eventsourcing.sqlite import (
+    SQLITE3_DEFAULT_LOCK_TIMEOUT,
+    SQLiteApplicationRecorder,
+    SQLiteConnection,
+    SQLiteConnectionPool,
+    SQLiteFactory,
+)
 
 SYNCHRONOUS = "REFEREE_SQLITE_SYNCHRONOUS"  # environment key: "normal" (default) or "full"
 SYNCHRONOUS_MODES = ("normal", "full")
+STATEMENT_CACHE = 64  # compiled statements kept per connection (the library keeps 1)
 
 
 class RefereeSQLitePool(SQLiteConnectionPool):
-    """The library's pool; each new connection also gets our pragmas."""
+    """The library's pool, making connections as the library does (WAL for
+    files, autocommit with explicit BEGIN, ``sqlite3.Row``) plus two settings:
+    ``PRAGMA synchronous`` (see above), and a statement cache of
+    ``STATEMENT_CACHE`` instead of the library's ``cached_statements=True``,
+    which is a cache of one statement: BEGIN and INSERT then evict each
+    other and every action compiled its INSERT again."""
 
-    def __init__(self, *, synchronous: str = "normal", **kwargs: object) -> None:
+    def __init__(self, *, synchronous: str = "normal", **kwargs: Any) -> None:
         if synchronous not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}, not {synchronous!r}")
         self.synchronous = synchronous
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)
 
     def _create_connection(self) -> SQLiteConnection:
-        conn = super()._create_connection()  # WAL is set up here, for files
         try:
-            conn._sqlite_conn.execute(f"PRAGMA synchronous={self.synchronous.upper()}")
-        except sqlite3.Error as e:
-            conn._sqlite_conn.close()
+            c = sqlite3.connect(
+                database=self.db_name,
+                uri=True,
+                check_same_thread=False,
+                isolation_level=None,  # autocommit: the library issues BEGIN itself
+                cached_statements=STATEMENT_CACHE,
+                timeout=self.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT,
+            )
+        except (sqlite3.Error, TypeError) as e:
             raise InterfaceError(e) from e
-        return conn
+        try:
+            if not self.is_sqlite_memory_mode and not self.is_journal_mode_wal:
+                mode = c.execute("PRAGMA journal_mode;").fetchone()[0]
+                if mode.lower() != "wal":
+                    c.execute("PRAGMA journal_mode=WAL;")
+                    self.journal_mode_was_changed_to_wal = True
+                self.is_journal_mode_wal = True
+            c.execute(f"PRAGMA synchronous={self.synchronous.upper()}")
+        except sqlite3.Error as e:
+            c.close()
+            raise InterfaceError(e) from e
+        c.row_factory = sqlite3.Row
+        return SQLiteConnection(sqlite_conn=c, max_age=self.max_age)
 
 
 class RefereeSQLiteFactory(SQLiteFactory):
