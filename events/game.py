@@ -432,4 +432,5 @@ class Rewound(Event):
     to: int
     reason: str
     judge: str | None = None
+    replay: bool = False  # the player actions after ``to`` are applied again next
     state: dict[str, Any]

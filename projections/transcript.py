@@ -431,7 +431,8 @@ def _rewound(e: Rewound, s: GameState, viewer: str) -> str:
     who = f"Judge {e.judge}" if e.judge else "The judge"
     return (
         f"{who} rewinds the game to just after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "
-        f"events {e.to + 1} to {s.position} are retracted."
+        f"events {e.to + 1} to {s.position} are retracted"
+        + ("; the player actions that followed are applied again." if e.replay else ".")
     )
 
 

@@ -41,7 +41,8 @@ def sees_character(viewer: str, ch: Character) -> bool:
     return not ch.face_down or viewer == "judge" or viewer == ch.controller
 
 
-def _result(state: GameState) -> dict[str, Any] | None:
+def result_json(state: GameState) -> dict[str, Any] | None:
+    """The result as data (null while the game goes on), as every --json prints it."""
     r = state.result
     if r is None:
         return None
@@ -108,7 +109,7 @@ def state_view(state: GameState, viewer: str) -> dict[str, Any]:
         "turn": state.turn,
         "active": state.active,
         "step": state.step,
-        "result": _result(state),
+        "result": result_json(state),
         "zones": zones,
         "characters": [_character(state, ch, viewer) for ch in state.field],
         "violations": [

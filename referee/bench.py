@@ -168,35 +168,84 @@ def _median_seconds(runs: int, *steps: Callable[[int], float]) -> list[float]:
     return [statistics.median(t) for t in times]
 
 
+def _self_play(g: _Game, act: Callable[[Any, Any], Any], first: Callable[[list[Any]], None]) -> tuple[int, list[Any]]:
+    """``play_game``'s loop (same random choices from the same seed), with
+    each action applied by ``act(state, action) -> Applied`` and the first
+    events handed to ``first``. Returns (events, actions)."""
+    from referee import rules
+    from referee.decks import deal
+
+    rng = random.Random(g.seed)
+    cards, castles = deal(g.decks)
+    applied = rules.start(cards, castles, seed=g.seed)
+    first(applied.events)
+    state, events, actions = applied.state, len(applied.events), []
+    while state.result is None:
+        choices = [a for a in rules.legal_actions(state) if a.do not in NOT_RANDOM]
+        action = rng.choice(choices)
+        applied = act(state, action)
+        state = applied.state
+        events += len(applied.events)
+        actions.append(action)
+    return events, actions
+
+
 def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[list[Figure], dict[str, Any]]:
-    """(1): the same games in memory and through the store on a fresh SQLite file."""
+    """(1): the same self-play games in memory and through the store on a
+    fresh SQLite file; then the same actions replayed without choosing them
+    (``rules.apply`` alone against ``MatchStore.act``), for the store's cost
+    against the engine's own."""
     from referee import rules
     from referee.decks import deal
     from referee.store import MatchStore
 
     expected = sum(len(g.events) for g in played)
 
-    def in_memory(_: int) -> float:
-        events = 0
+    def check(events: int, actions: list[Any], g: _Game) -> int:
+        assert actions == g.actions, f"game {g.seed} took other actions"
+        return events
+
+    def play_in_memory(_: int) -> float:
         t0 = time.perf_counter()
+        events = [_self_play(g, rules.apply, lambda first: None) for g in played]
+        seconds = time.perf_counter() - t0
+        assert sum(check(n, a, g) for (n, a), g in zip(events, played)) == expected
+        return seconds
+
+    def play_stored(i: int) -> float:
+        with MatchStore(f"sqlite:///{workdir / f'self-play-{i}.db'}") as store:
+            results = []
+            t0 = time.perf_counter()
+            for g in played:
+                match: list[str] = []
+                n, actions = _self_play(
+                    g, lambda state, action: store.act(match[0], action), lambda first: match.append(store.create(first))
+                )
+                results.append((n, actions, match[0]))
+            seconds = time.perf_counter() - t0
+            assert sum(check(n, a, g) for (n, a, _), g in zip(results, played)) == expected
+            # The store really holds every event of every game.
+            assert sum(store.load(m)[1] for _, _, m in results) == expected
+        return seconds
+
+    def replay_in_memory(_: int) -> float:
+        t0 = time.perf_counter()
+        events = 0
         for g in played:
             cards, castles = deal(g.decks)
             applied = rules.start(cards, castles, seed=g.seed)
-            state = applied.state
-            events += len(applied.events)
+            state, events = applied.state, events + len(applied.events)
             for action in g.actions:
                 applied = rules.apply(state, action)
-                state = applied.state
-                events += len(applied.events)
+                state, events = applied.state, events + len(applied.events)
         seconds = time.perf_counter() - t0
-        assert events == expected, (events, expected)
+        assert events == expected
         return seconds
 
-    def stored(i: int) -> float:
-        url = f"sqlite:///{workdir / f'self-play-{i}.db'}"
-        with MatchStore(url) as store:
-            events = 0
+    def replay_stored(i: int) -> float:
+        with MatchStore(f"sqlite:///{workdir / f'replay-{i}.db'}") as store:
             t0 = time.perf_counter()
+            events = 0
             for g in played:
                 cards, castles = deal(g.decks)
                 first = rules.start(cards, castles, seed=g.seed).events
@@ -205,21 +254,31 @@ def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[
                 for action in g.actions:
                     events += len(store.act(match, action).events)
             seconds = time.perf_counter() - t0
-            assert events == expected, (events, expected)
-            # Honest: the store really holds every event of every game.
-            assert sum(store.load(m.id)[1] for m in store.list_matches()) == expected
+            assert events == expected
         return seconds
 
-    memory_s, store_s = _median_seconds(runs, in_memory, stored)
-    ratio = memory_s / store_s
+    play_mem, play_db, replay_mem, replay_db = _median_seconds(
+        runs, play_in_memory, play_stored, replay_in_memory, replay_stored
+    )
+    ratio = play_mem / play_db
     figures = [
-        Figure("self-play in memory", expected / memory_s, "events/s", section="store"),
-        Figure("self-play stored in SQLite", expected / store_s, "events/s", section="store"),
-        Figure(
-            "stored / in memory", ratio, "x", f">= {SELF_PLAY_TARGET}", ratio >= SELF_PLAY_TARGET, section="store"
-        ),
+        Figure("self-play in memory", expected / play_mem, "events/s", section="store"),
+        Figure("self-play stored in SQLite", expected / play_db, "events/s", section="store"),
+        Figure("stored / in memory", ratio, "x", f">= {SELF_PLAY_TARGET}", ratio >= SELF_PLAY_TARGET, section="store"),
+        Figure("same actions replayed: stored / memory", replay_mem / replay_db, "x", section="store"),
     ]
-    info = {"games": len(played), "events": expected, "actions": sum(len(g.actions) for g in played), "runs": runs}
+    info = {
+        "games": len(played),
+        "events": expected,
+        "actions": sum(len(g.actions) for g in played),
+        "runs": runs,
+        "seconds": {
+            "self_play_in_memory": round(play_mem, 4),
+            "self_play_stored": round(play_db, 4),
+            "replay_in_memory": round(replay_mem, 4),
+            "replay_stored": round(replay_db, 4),
+        },
+    }
     return figures, info
 
 

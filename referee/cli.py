@@ -72,8 +72,12 @@ def main() -> None:
     except InputError as exc:
         click.echo(f"error: {exc.describe()}", err=True)
         sys.exit(2)
-    except Exception as exc:  # store problems, without importing the store up front
-        if type(exc).__module__.startswith("referee.store"):
+    except Exception as exc:
+        # A store problem (unreachable database, wrong password, unknown match)
+        # is bad input too. The store is imported only by commands that use
+        # it, so it can only have raised if its module is loaded.
+        errors = sys.modules.get("referee.store.errors")
+        if errors is not None and isinstance(exc, errors.StoreError):
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
         raise

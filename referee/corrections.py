@@ -204,7 +204,10 @@ def rewind(
     _check_target(log, to)
     undone = impact(log, to)
     restored = fold(log[:to])
-    event = Rewound(rule=rule, to=to, reason=reason, judge=judge, state=encode_state(restored, omit=("cards",)))
+    event = Rewound(
+        rule=rule, to=to, reason=reason, judge=judge, replay=replay,
+        state=encode_state(restored, omit=("cards",)),
+    )
     events: list[Event] = [event]
     after = evolve(state, event)
     events, after = advance(after, events)
@@ -305,3 +308,31 @@ def _cards_of_this_turn(log: Sequence[Event], rule: str) -> list[str]:
         elif rule == "303" and isinstance(event, CardMovedToStack):
             moved.append(event.card)  # walking backwards: the stack's top first
     return moved
+
+
+def rewinds_consistent(log: Sequence[Event]) -> list[str]:
+    """Audit: every ``Rewound`` must restore exactly the state that the events
+    up to its target produce. One sentence per rewind that does not."""
+    from projections.codec import decode_state
+
+    problems = []
+    state = fold([])
+    states = [state]
+    for event in log:
+        state = evolve(state, event)
+        states.append(state)
+    for pos, event in enumerate(log, start=1):
+        if not isinstance(event, Rewound):
+            continue
+        if not 0 <= event.to < pos:
+            problems.append(f"event {pos}: rewind to {event.to}, which is not an earlier event")
+            continue
+        expected = states[event.to]
+        restored = decode_state(event.state, base=expected)
+        restored.position = expected.position
+        if restored != expected:
+            differs = sorted(k for k in expected.__dict__ if expected.__dict__[k] != restored.__dict__.get(k))
+            problems.append(
+                f"event {pos}: the rewind to event {event.to} restores a different state ({', '.join(differs)} differ)"
+            )
+    return problems

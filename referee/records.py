@@ -44,6 +44,7 @@ from events.game import (
     ViolationsAccepted,
 )
 from projections.state import GameState, evolve, initial_state
+from projections.views import result_json
 from referee.actions import Action, IllegalAction
 from referee.inputs import Document, InputError, load_document
 
@@ -193,25 +194,41 @@ class Replay:
 
     @property
     def legal(self) -> bool:
-        return self.violation is None
+        return self.violation is None and not self.recorded
+
+    @property
+    def recorded(self) -> list[dict[str, Any]]:
+        """Record mode: the violations recorded on the current line of play (a
+        rewind that retracted one corrected it), each with its action number
+        and whether a judge accepted it. The record is not legal while any
+        stands, accepted or not: the game went on from an illegal action."""
+        from projections.lineage import live_positions
+
+        live = set(live_positions(self.events))
+        accepted_from = {p for p, e in enumerate(self.events, 1) if type(e).__name__ == "ViolationsAccepted" and p in live}
+        out = []
+        for pos, event in enumerate(self.events, start=1):
+            if type(event).__name__ != "ViolationRecorded" or pos not in live:
+                continue
+            k = next((i for i, end in enumerate(self.ends) if end >= pos), len(self.ends))
+            out.append({
+                "action": k,
+                "rule": event.rule,
+                "message": event.reason,
+                "accepted": any(a > pos for a in accepted_from),
+            })
+        return out
+
+    @property
+    def first_violation(self) -> dict[str, Any] | None:
+        """The refused action, else the first violation recorded in record mode."""
+        if self.violation is not None:
+            return self.violation
+        return self.recorded[0] if self.recorded else None
 
     @property
     def result(self) -> dict[str, Any] | None:
         return result_json(self.state)
-
-
-def result_json(state: GameState) -> dict[str, Any] | None:
-    r = state.result
-    if r is None:
-        return None
-    return {
-        "winner": r.winner,
-        "draw": r.draw,
-        "rule": r.rule,
-        "ruling": r.ruling,
-        "scores": dict(r.scores) if r.scores is not None else None,
-        "reason": r.reason,
-    }
 
 
 def replay(record: Record) -> Replay:

@@ -270,6 +270,8 @@ ACTION_KEYS = (
     "player", "judge", "do", "card", "cards", "target", "targets", "order", "n",
     "option", "ability", "expect", "to", "rule", "reason", "text", "replay", "by",
 )
+JUDGE_KEYS = ("to", "rule", "reason", "text", "replay", "by")
+PLAYER_KEYS_ONLY = ("card", "cards", "target", "targets", "order", "n", "option", "ability")
 # What each judge action needs (scenario format, section 3).
 JUDGE_REQUIRED = {"rewind": ("to", "rule", "reason"), "note": ("text",), "skip_step": ("rule",), "accept": ("reason",)}
 
@@ -286,6 +288,9 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
         for key in JUDGE_REQUIRED[do]:
             if key not in a:
                 raise reader.err(path, f"missing required key {key!r} for a {do}")
+        for key in PLAYER_KEYS_ONLY:
+            if key in a:
+                raise reader.err(path + (key,), f"{key!r} belongs to a player's action, not to a judge's {do}")
         if "to" in a:
             to = reader.mapping(a["to"], path + ("to",), ("action", "event", "turn", "step"))
             shapes = ({"action"}, {"event"}, {"turn", "step"})
@@ -308,6 +313,9 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
         reader.player(a["player"], path + ("player",))
         if do not in PLAYER_DOS:
             raise reader.err(path + ("do",), f"unknown action {do!r}; expected one of: {', '.join(PLAYER_DOS)}")
+        for key in JUDGE_KEYS:
+            if key in a:
+                raise reader.err(path + (key,), f"{key!r} belongs to a judge's action (judge: true), not to a player's")
     for key in ("card", "target", "option", "reason", "text", "rule", "by"):
         if key in a:
             reader.str_(a[key], path + (key,))

@@ -72,7 +72,7 @@ def play_to_the_end(store: MatchStore, match: str, rng: random.Random, limit: in
             hook(n)
 
 
-def assert_same_states(original: list[Event], imported: list[Event]) -> None:
+def assert_same_states(original: list[Event], imported: list[Event]):
     """The imported log folds, prefix by prefix, to the original's states."""
     assert len(imported) == len(original)
     a = b = initial_state()
@@ -422,7 +422,11 @@ def test_record_mode_violations_accepts_and_skipped_steps_round_trip(tmp_path) -
     assert "skip_step" in kinds and "accept" in kinds
     assert {"judge": True, "do": "skip_step", "rule": "303", "reason": "forgot"} in record["actions"]
     again = replay(record_from_dict(record))
-    assert again.legal
+    assert again.violation is None  # record mode refuses nothing the table could do
+    # ...but the audit still reports what was broken, and that a judge accepted the 306.1a.
+    rules = {v["rule"]: v for v in again.recorded}
+    assert {"303", "306.1a"} <= set(rules) and rules["306.1a"]["accepted"]
+    assert not again.legal
     assert dumped(again.events) == dumped(original)
 
 
@@ -451,7 +455,8 @@ def test_audit_cli_exit_codes_and_json(tmp_path) -> None:
     result = runner.invoke(cli, ["audit", str(bad), "--json"])
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr.strip() == f"error: {bad}:2: at seed: expected a whole number, got 'x'"
+    assert result.stderr.startswith(f"error: {bad}:2: at seed: expected a whole number")
+    assert len(result.stderr.strip().splitlines()) == 1
 
     result = runner.invoke(cli, ["audit", str(tmp_path / "missing.yaml")])
     assert result.exit_code == 2 and "no such file" in result.stderr

@@ -17,6 +17,7 @@ from typing import Any, Callable
 import click
 
 from projections.state import GameState
+from projections.views import result_json
 
 DB_HELP = "Where matches are stored: sqlite:///FILE or postgresql://user:pass@host:port/db (default: $REFEREE_DB, else sqlite:///referee.db)."
 VIEWERS = ("judge", "A", "B", "public")
@@ -189,7 +190,7 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], target: str | 
     d = current_decision(state)
     if as_json:
         echo_json({"match": match, "events": rows, "next": d.player if d else None,
-                   "result": _result(state), "violations": [v.rule for v in state.violations]})
+                   "result": result_json(state), "violations": [v.rule for v in state.violations]})
         return
     for row in rows:
         click.echo(_line(row))
@@ -207,13 +208,6 @@ def _line(row: dict[str, Any]) -> str:
     cite = row["rule"] + (f" ruling:{row['ruling']}" if row.get("ruling") else "")
     mark = "x" if row.get("retracted") else " "
     return f"{mark}{row['position']:>5}  {cite:<17} {row['text']}" + ("  (retracted)" if row.get("retracted") else "")
-
-
-def _result(state: GameState) -> dict[str, Any] | None:
-    r = state.result
-    if r is None:
-        return None
-    return {"winner": r.winner, "draw": r.draw, "rule": r.rule, "ruling": r.ruling, "scores": r.scores, "reason": r.reason}
 
 
 def _say_next(state: GameState) -> None:

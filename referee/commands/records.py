@@ -179,22 +179,31 @@ def audit(record_file: str, as_json: bool) -> None:
     with _one_line_errors():
         record = load_record(record_file)
         played = replay(record)
-    v = played.violation
+    from referee.corrections import rewinds_consistent
+
+    v = played.first_violation
+    bad_rewinds = rewinds_consistent(played.events)
     if as_json:
-        _echo_json(
-            {"legal": v is None, "actions": played.applied, "violation": v, "result": played.result}
-        )
+        doc = {"legal": played.legal and not bad_rewinds, "actions": played.applied, "violation": v, "result": played.result}
+        if played.recorded:
+            doc["recorded_violations"] = played.recorded
+        if bad_rewinds:
+            doc["rewinds"] = bad_rewinds
+        _echo_json(doc)
     else:
         total = len(record.actions)
-        if v is None:
-            click.echo(f"{record_file}: legal, {total} actions")
-        else:
+        if played.violation is not None:
             click.echo(f"{record_file}: NOT legal: {_action_text(record, v['action'])} is refused ({v['rule']}): {v['message']}")
             click.echo(f"{played.applied} of {total} actions were applied before it")
+        elif v is not None:
+            click.echo(f"{record_file}: NOT legal: {_action_text(record, v['action'])} broke {v['rule']} (recorded in record mode): {v['message']}")
+            for r in played.recorded:
+                state = "accepted by a judge" if r["accepted"] else "still open"
+                click.echo(f"  action {r['action']}: {r['rule']}, {state}")
+        else:
+            click.echo(f"{record_file}: legal, {total} actions")
+        for problem in bad_rewinds:
+            click.echo(f"REWIND NOT CONSISTENT: {problem}")
         click.echo(f"result: {_result_text(played.result)}")
-        open_violations = played.state.violations
-        if open_violations:
-            rules = ", ".join(x.rule for x in open_violations)
-            click.echo(f"open violations recorded in record mode: {rules}")
-    if v is not None:
+    if v is not None or bad_rewinds:
         sys.exit(1)

@@ -235,10 +235,11 @@ class PydanticEventMapper(Mapper[str]):
         of a match, all written at ``timestamp``, ``name`` on the first.
 
         The same bytes as ``to_stored_event`` of each one's ``MatchEvent``,
-        made without the envelopes: pydantic writes each event's JSON itself
-        (``model_dump_json``, in Rust, the same JSON as ``model_dump(mode="json")``
-        then ``json.dumps``) and the envelope keys are spliced in before its
-        closing brace, so nothing is dumped to Python objects and back."""
+        made without the envelopes: pydantic writes each event's JSON bytes
+        itself (the serializer ``model_dump_json`` calls, in Rust: the same
+        JSON as ``model_dump(mode="json")`` then ``json.dumps``) and the
+        envelope keys are spliced in before its closing brace, so nothing is
+        dumped to Python objects and back."""
         stamp = b',"_timestamp":' + json.dumps(timestamp.isoformat()).encode() + b"}"
         first = stamp
         if name is not None:
@@ -246,8 +247,10 @@ class PydanticEventMapper(Mapper[str]):
         rows: list[StoredEvent] = []
         seal = self._seal if (self.compressor or self.cipher) else None
         for i, event in enumerate(events):
-            topic = _topic_of(type(event))
-            body = event.model_dump_json().encode()
+            cls = type(event)
+            topic = _topic_of(cls)
+            # What model_dump_json() calls, without its decode to str.
+            body = cls.__pydantic_serializer__.to_json(event)
             envelope = first if i == 0 else stamp
             if body == b"{}":  # no fields: no comma before the envelope
                 data = b"{" + envelope[1:]

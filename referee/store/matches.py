@@ -271,7 +271,8 @@ class MatchStore:
                 else:
                     after, _, marks = self._fold(state, version, events)
                 self._remember(key, new_version, after)
-                self._take_snapshots(key, marks)
+                if marks:
+                    self._take_snapshots(key, marks)
                 return applied
         raise StoreError(f"gave up on match {key}: {MAX_ATTEMPTS} writes in a row lost to other stations")
 

@@ -26,7 +26,18 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from eventsourcing.persistence import InterfaceError, StoredEvent
+from eventsourcing.persistence import (
+    DatabaseError,
+    DataError,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    NotSupportedError,
+    OperationalError,
+    PersistenceError,
+    ProgrammingError,
+    StoredEvent,
+)
 from eventsourcing.sqlite import (
     SQLITE3_DEFAULT_LOCK_TIMEOUT,
     SQLiteApplicationRecorder,
@@ -105,10 +116,38 @@ class RefereeSQLiteFactory(SQLiteFactory):
 
 
 class RefereeSQLiteRecorder(SQLiteApplicationRecorder):
-    """The library's SQLite application recorder, inserting an action's rows
-    with one ``executemany`` in its one transaction, instead of one
-    ``execute`` per row to collect each row's ``rowid`` as a notification id
-    (the referee never uses those: ``list_matches`` reads ``rowid`` itself)."""
+    """The library's SQLite application recorder (same table, same SQL, same
+    pool and writer lock, same exceptions) with a leaner write:
+
+    - an action's rows go in with one ``executemany`` instead of one
+      ``execute`` per row to collect each ``rowid`` as a notification id
+      (the referee never uses those ids: ``list_matches`` reads ``rowid``
+      itself, and ``insert_events`` may return None);
+    - the transaction is BEGIN, the INSERTs and COMMIT on a connection taken
+      from the library's pool, without the three context managers the
+      library wraps around them (a fifth of the cost of a small write).
+    """
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        params = [(s.originator_id, s.originator_version, s.topic, s.state) for s in stored_events]
+        pool = self.datastore.pool
+        conn = pool.get_connection(is_writer=True)
+        try:
+            db = conn._sqlite_conn
+            try:
+                db.execute("BEGIN")
+                try:
+                    db.executemany(self.insert_events_statement, params)
+                    db.execute("COMMIT")
+                except BaseException:
+                    if db.in_transaction:
+                        db.rollback()
+                    raise
+            except sqlite3.Error as e:
+                raise _library_error(e) from e
+        finally:
+            pool.put_connection(conn)
+        return None
 
     def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
         c.executemany(
@@ -116,6 +155,23 @@ class RefereeSQLiteRecorder(SQLiteApplicationRecorder):
             [(s.originator_id, s.originator_version, s.topic, s.state) for s in stored_events],
         )
         return None
+
+
+def _library_error(e: sqlite3.Error) -> PersistenceError:
+    """The library's exception for a driver error, as ``SQLiteTransaction`` maps them."""
+    for driver, ours in (
+        (sqlite3.InterfaceError, InterfaceError),
+        (sqlite3.DataError, DataError),
+        (sqlite3.OperationalError, OperationalError),
+        (sqlite3.IntegrityError, IntegrityError),
+        (sqlite3.InternalError, InternalError),
+        (sqlite3.ProgrammingError, ProgrammingError),
+        (sqlite3.NotSupportedError, NotSupportedError),
+        (sqlite3.DatabaseError, DatabaseError),
+    ):
+        if isinstance(e, driver):
+            return ours(e)
+    return PersistenceError(e)
 
 
 if os.environ.get("XX_LIB_RECORDER") != "1":
