@@ -173,3 +173,30 @@ def test_a_wrong_password_never_shows_the_password(tmp_path: Path) -> None:
     assert "hunter2secret" not in proc.stderr + proc.stdout
     assert "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_audit_of_a_stored_match_finds_a_rewind_that_restores_the_wrong_state(run, tmp_path: Path) -> None:
+    """Issue 4: audit checks every stored Rewound against the events up to its target."""
+    from referee import corrections
+    from referee.records import record_from_dict
+    from referee.store import MatchStore
+
+    match = j(run("new", *DECKS, "--seed", "3", "--json"))["match"]
+    run("act", match, "A", "choose_opening", "Little Page")
+    run("act", match, "B", "choose_opening", "Stable Boy")
+    run("rewind", match, "--to", "3", "--rule", "410.1", "--reason", "wrong opening")
+    out = j(run("audit", match, "--json"))
+    assert out["legal"] is True and "rewinds" not in out
+    # A forged log: the same match, but its rewind restores a different state.
+    db = f"sqlite:///{tmp_path / 'matches.db'}"
+    with MatchStore(db) as store:
+        events = store.events(match)
+        rewind = next(e for e in events if type(e).__name__ == "Rewound")
+        wrong = corrections.rewind(
+            store.load(match)[0], events, rewind.to + 2, rule="410.1", reason="forged"
+        ).events[0]
+        forged = [*events[: events.index(rewind)], rewind.model_copy(update={"state": wrong.state})]
+        forged_id = store.create(forged, match_id="forged")
+    out = j(run("audit", forged_id, "--json", code=1))
+    assert out["legal"] is False
+    assert any("restores a different state" in p for p in out["rewinds"]), out

@@ -161,11 +161,32 @@ def import_(record_file: str, db: str | None, name: str | None, as_json: bool) -
 # --- audit -------------------------------------------------------------------------------
 
 
+def _looks_like_match(text: str) -> bool:
+    """A stored match's id rather than a file name (ids have no slash or suffix)."""
+    return "/" not in text and not text.endswith((".yaml", ".yml", ".json"))
+
+
+def _compare_stored(stored: list, replayed: list) -> list[str]:
+    """Where a stored log departs from the replay of its own actions."""
+    for pos, (a, b) in enumerate(zip(stored, replayed), start=1):
+        if a != b:
+            return [f"stored event {pos} ({type(a).__name__}) differs from the replay of the match's actions ({type(b).__name__})"]
+    if len(stored) != len(replayed):
+        return [f"the match stores {len(stored)} events but its actions replay to {len(replayed)}"]
+    return []
+
+
 @click.command("audit")
-@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.argument("record_file", metavar="RECORD|MATCH")
+@click.option("--db", "db", metavar="URL", envvar="REFEREE_DB", help="For a stored MATCH: where matches are stored (default: $REFEREE_DB, else sqlite:///referee.db).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def audit(record_file: str, as_json: bool) -> None:
+def audit(record_file: str, db: str | None, as_json: bool) -> None:
     """Replay a match record: is every action legal, and what is the result?
+
+    Given the id of a stored match instead of a file, audits that match: its
+    actions are replayed from its seed and must give exactly the stored
+    events, and every stored rewind must restore exactly the state of its
+    target (rule 410).
 
     Reports the first refused action with its rule and the referee's reason,
     or that the record is legal, and the result the game reached. Exit code
@@ -174,15 +195,27 @@ def audit(record_file: str, as_json: bool) -> None:
 
     Example: referee audit scenarios/records/illegal-action-midgame.yaml --json
     """
-    from referee.records import load_record, replay
+    from pathlib import Path
 
+    from referee.records import load_record, record_from_dict, replay
+
+    stored_mismatch: list[str] = []
     with _one_line_errors():
-        record = load_record(record_file)
-        played = replay(record)
+        if Path(record_file).exists() or not _looks_like_match(record_file):
+            record = load_record(record_file)
+            played = replay(record)
+        else:
+            from referee.records import export_record
+
+            with _store(db) as store:
+                events = store.events(record_file)
+            record = record_from_dict(export_record(events, verify=False), file=f"match {record_file}")
+            played = replay(record)
+            stored_mismatch = _compare_stored(events, played.events)
     from referee.corrections import rewinds_consistent
 
     v = played.first_violation
-    bad_rewinds = rewinds_consistent(played.events)
+    bad_rewinds = stored_mismatch + rewinds_consistent(events if stored_mismatch else played.events)
     if as_json:
         doc = {"legal": played.legal and not bad_rewinds, "actions": played.applied, "violation": v, "result": played.result}
         if played.recorded:
