@@ -154,8 +154,12 @@ def test_random_rewinds_restore_the_state_current_at_their_target(seed: int, dat
     rng = random.Random(seed)
     actions = rewinds = 0
     while actions < MAX_ACTIONS:
+        legal = [a for a in legal_actions(table.state) if a.do not in NOT_RANDOM]
         wants_rewind = rewinds < MAX_REWINDS and len(table.log) > 2 and data.draw(st.integers(0, 9), label="roll") < 2
-        if wants_rewind or table.state.result is not None:
+        # Nobody can act when the game is over, and also (an engine problem,
+        # see tests/test_corrections.py) after a rewind to a point inside one
+        # action's events; only another rewind goes on from there.
+        if wants_rewind or not legal:
             if rewinds >= MAX_REWINDS or len(table.log) <= 2:
                 break
             retracted = sorted(retracted_positions(table.log) - {len(table.log)})
@@ -168,7 +172,6 @@ def test_random_rewinds_restore_the_state_current_at_their_target(seed: int, dat
             check_rewind(table, to, rule, replay)
             rewinds += 1
             continue
-        legal = [a for a in legal_actions(table.state) if a.do not in NOT_RANDOM]
         action = rng.choice(legal)
         try:
             applied = apply(table.state, action)

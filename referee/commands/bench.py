@@ -73,7 +73,8 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
                                f"{act_info['long_match']['rewinds']} rewinds with replay):")
             verdict = "" if f.ok is None else ("  ok" if f.ok else "  BELOW TARGET")
             target = f"  (target {f.target})" if f.target else ""
-            click.echo(f"  {f.name:<36} {f.value:>12,.1f} {f.unit}{target}{verdict}")
+            value = f"{f.value:>12,.3f}" if f.unit == "x" else f"{f.value:>12,.1f}"
+            click.echo(f"  {f.name:<40} {value} {f.unit}{target}{verdict}")
         if name == "store" and "act" in report.info:
             for label in ("version", "long", "short"):
                 click.echo(f"    $ {report.info['act']['commands'][label]}")

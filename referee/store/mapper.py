@@ -111,6 +111,14 @@ def _topic_of(cls: type[Event]) -> str:
     return topic
 
 
+def _with_fields(state: GameState, keep: Any) -> GameState:
+    """A shallow view of ``state`` with only the fields ``keep(name)`` accepts
+    (``encode_state`` writes the fields an object has)."""
+    view = GameState.__new__(GameState)
+    view.__dict__.update((k, v) for k, v in state.__dict__.items() if keep(k))
+    return view
+
+
 def resolve_event_topic(topic: str) -> type[Event]:
     """The class of a stored topic: aliases first (following renames of
     renames), then ``EVENT_TYPES``; ``LookupError`` if neither knows it."""
@@ -204,8 +212,8 @@ class PydanticEventMapper(Mapper[str]):
         snapshots of the same match, and only the rest of the state is
         encoded each time. The bytes are those of encoding the whole dict."""
         encode = self.transcoder.encode
-        rest = encode_state(state, omit=("cards",))
         cards = state.__dict__.get("cards")
+        rest = encode_state(_with_fields(state, lambda name: name != "cards"))
         if not isinstance(cards, dict) or set(rest) != {"format", "fields"}:
             return encode({"_timestamp": timestamp.isoformat(), **encode_state(state)})
         cards_json = self._cards_json(state, cards)
@@ -221,8 +229,8 @@ class PydanticEventMapper(Mapper[str]):
                 # dict itself had been changed in place since.
                 if known == cards:
                     return data
-        others = tuple(k for k in state.__dict__ if k != "cards")
-        data = self.transcoder.encode(encode_state(state, omit=others)["fields"]["cards"])
+        only_cards = encode_state(_with_fields(state, lambda name: name == "cards"))
+        data = self.transcoder.encode(only_cards["fields"]["cards"])
         with self._memo_lock:
             self._cards_memo.append((dict(cards), data))
             del self._cards_memo[: -self.cards_memo_size]

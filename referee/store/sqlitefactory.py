@@ -1,27 +1,32 @@
-"""The library's SQLite infrastructure, with the connection settings we want.
+"""The library's SQLite infrastructure, tuned for one small transaction per action.
 
-eventsourcing 9.5 opens every SQLite file in WAL mode (``PRAGMA
-journal_mode=WAL``) but has no setting for ``synchronous``, which then stays
-at SQLite's default, FULL: every commit waits for the write-ahead log to reach
-the disk (an fsync per action, which costs more than the action itself).
 ``PERSISTENCE_MODULE`` may name a factory class instead of a module, so
-``url.py`` names ``RefereeSQLiteFactory`` below, whose connections also run
-``PRAGMA synchronous=NORMAL``.
+``url.py`` names ``RefereeSQLiteFactory`` below: the library's
+``SQLiteFactory`` with three changes, each measured by ``referee bench``:
 
-What that gives up, precisely (https://sqlite.org/pragma.html#pragma_synchronous
-and https://sqlite.org/wal.html): in WAL mode with ``synchronous=NORMAL`` a
-committed transaction survives the referee process crashing or being killed
-at any point, and the database is never corrupted; only a power cut or an
-operating-system crash may lose the last transactions committed before it
-(the log is synced at each checkpoint, not at each commit). Each action is
-still all or nothing, so what may be lost is whole actions at the end of a
-match, never part of one. Tournament stations that must survive power cuts
-use PostgreSQL, or ``?synchronous=full`` in the SQLite URL.
+- **``PRAGMA synchronous=NORMAL``.** eventsourcing 9.5 opens every SQLite
+  file in WAL mode (``PRAGMA journal_mode=WAL``) but has no setting for
+  ``synchronous``, which then stays at SQLite's default, FULL: every commit
+  waits for the write-ahead log to reach the disk, an fsync per action that
+  costs more than the action itself. What NORMAL gives up, precisely
+  (https://sqlite.org/pragma.html#pragma_synchronous, https://sqlite.org/wal.html):
+  in WAL mode a committed transaction still survives the referee process
+  crashing or being killed at any point, and the database is never
+  corrupted; only a power cut or an operating-system crash may lose the
+  last transactions committed before it (the log is synced at each
+  checkpoint, not at each commit). Each action is still all or nothing, so
+  what such a crash may lose is whole actions at the end of a match, never
+  part of one. Stations that must survive power cuts use PostgreSQL, or
+  ``?synchronous=full`` in the SQLite URL.
+- **A statement cache.** The library connects with ``cached_statements=True``,
+  which is a cache of ONE statement: BEGIN and INSERT evicted each other and
+  every action compiled its INSERT again.
+- **A leaner insert** (``RefereeSQLiteRecorder``): one ``executemany`` per
+  action in one BEGIN/COMMIT on a connection from the library's pool.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
@@ -53,11 +58,8 @@ STATEMENT_CACHE = 64  # compiled statements kept per connection (the library kee
 
 class RefereeSQLitePool(SQLiteConnectionPool):
     """The library's pool, making connections as the library does (WAL for
-    files, autocommit with explicit BEGIN, ``sqlite3.Row``) plus two settings:
-    ``PRAGMA synchronous`` (see above), and a statement cache of
-    ``STATEMENT_CACHE`` instead of the library's ``cached_statements=True``,
-    which is a cache of one statement: BEGIN and INSERT then evict each
-    other and every action compiled its INSERT again."""
+    files, autocommit with explicit BEGIN, ``sqlite3.Row``) plus ``PRAGMA
+    synchronous`` and a statement cache of ``STATEMENT_CACHE``."""
 
     def __init__(self, *, synchronous: str = "normal", **kwargs: Any) -> None:
         if synchronous not in SYNCHRONOUS_MODES:
@@ -90,29 +92,6 @@ class RefereeSQLitePool(SQLiteConnectionPool):
             raise InterfaceError(e) from e
         c.row_factory = sqlite3.Row
         return SQLiteConnection(sqlite_conn=c, max_age=self.max_age)
-
-
-class RefereeSQLiteFactory(SQLiteFactory):
-    """``SQLiteFactory`` whose connection pool is a ``RefereeSQLitePool``."""
-
-    if os.environ.get("XX_LIB_RECORDER") != "1":
-        application_recorder_class = None  # set below
-
-    def __init__(self, env: object) -> None:
-        super().__init__(env)  # type: ignore[arg-type]
-        old = self.datastore.pool  # no connection made yet: the pool connects lazily
-        synchronous = (self.env.get(SYNCHRONOUS) or "normal").strip().lower()
-        self.datastore.pool = RefereeSQLitePool(
-            synchronous=synchronous,
-            db_name=old.db_name,
-            lock_timeout=old.lock_timeout,
-            pool_size=old.pool_size,
-            max_overflow=old.max_overflow,
-            pool_timeout=old.pool_timeout,
-            max_age=old.max_age,
-            pre_ping=old.pre_ping,
-        )
-        old.close()
 
 
 class RefereeSQLiteRecorder(SQLiteApplicationRecorder):
@@ -174,5 +153,24 @@ def _library_error(e: sqlite3.Error) -> PersistenceError:
     return PersistenceError(e)
 
 
-if os.environ.get("XX_LIB_RECORDER") != "1":
-    RefereeSQLiteFactory.application_recorder_class = RefereeSQLiteRecorder
+class RefereeSQLiteFactory(SQLiteFactory):
+    """``SQLiteFactory`` with a ``RefereeSQLitePool`` and a ``RefereeSQLiteRecorder``
+    (the snapshots keep the library's recorder)."""
+
+    application_recorder_class = RefereeSQLiteRecorder
+
+    def __init__(self, env: object) -> None:
+        super().__init__(env)  # type: ignore[arg-type]
+        old = self.datastore.pool  # no connection made yet: the pool connects lazily
+        synchronous = (self.env.get(SYNCHRONOUS) or "normal").strip().lower()
+        self.datastore.pool = RefereeSQLitePool(
+            synchronous=synchronous,
+            db_name=old.db_name,
+            lock_timeout=old.lock_timeout,
+            pool_size=old.pool_size,
+            max_overflow=old.max_overflow,
+            pool_timeout=old.pool_timeout,
+            max_age=old.max_age,
+            pre_ping=old.pre_ping,
+        )
+        old.close()

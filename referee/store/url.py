@@ -1,5 +1,9 @@
 """Database URLs: ``sqlite:///path`` and ``postgresql://user:pass@host:port/db``.
 
+An SQLite URL may end in ``?synchronous=full`` to sync the write-ahead log
+at every commit (the default, ``normal``, survives a crash of the program
+but not of the machine: see ``sqlitefactory``).
+
 A URL becomes the eventsourcing environment (``PERSISTENCE_MODULE``,
 ``SQLITE_DBNAME``, ``POSTGRES_*``) handed to the application, so the library
 is configured by what the user typed and never by whatever happens to be in
