@@ -50,7 +50,7 @@ from projections.lineage import live_positions
 from projections.state import GameState, evolve, fold
 from projections.transcript import describe
 from referee.actions import Action, Applied, IllegalAction, Refusal
-from referee.rules import advance, apply, current_decision
+from referee.rules import advance, apply, current_decision, own_events
 
 REWIND_RULES = ("410.1", "410.2")
 SKIPPABLE = ("301", "302", "303", "309")
@@ -81,27 +81,27 @@ def _refuse(rule: str, reason: str) -> IllegalAction:
 
 def position_of_step(log: Sequence[Event], turn: int, step: str) -> int:
     """The position just before rule step ``step`` of turn ``turn`` began, in
-    the current line of play (not in a stretch a rewind retracted)."""
-    current = None
-    seen_turn = False
-    for pos in live_positions(log):
-        event = log[pos - 1]
-        if isinstance(event, (TurnStarted, PositionSetUp)):  # a set-up position starts its turn
-            current = event.turn
-            seen_turn = seen_turn or current == turn
-            if current == turn and step in ("300", "300.1"):
+    the current line of play: the first position after which the procedure
+    stands at that step of that turn (for a step that waits for a player, such
+    as 309, that is before the player's action, so a replay applies it again)."""
+    states = _states_along(log)
+    line = [0, *live_positions(log)]
+    if step in ("300", "300.1"):
+        for pos in line[1:]:
+            event = log[pos - 1]
+            if isinstance(event, (TurnStarted, PositionSetUp)) and event.turn == turn:
                 return pos - 1
-        elif current == turn and _starts_step(event, step):
-            return pos - 1
+    want = "306" if step == "305" else step  # 305 is the main phase's window
+    seen_turn = False
+    for pos in line:
+        s = states[pos]
+        if s.turn == turn and s.step not in ("new", "over"):
+            seen_turn = True
+            if s.step == want:
+                return pos
     if not seen_turn:
         raise _refuse("410", f"Turn {turn} is not in the current line of play.")
     raise _refuse("410", f"Step {step} of turn {turn} is not in the log.")
-
-
-def _starts_step(event: Event, step: str) -> bool:
-    if step == "303":
-        return isinstance(event, StackSizeSet)
-    return event.rule == step and not isinstance(event, (ActionTaken, ViolationRecorded))
 
 
 def position_before_action(log: Sequence[Event], k: int) -> int:
@@ -119,27 +119,35 @@ def position_before_action(log: Sequence[Event], k: int) -> int:
 
 
 def impact(log: Sequence[Event], to: int) -> list[dict[str, Any]]:
-    """What a rewind to just after event ``to`` would undo: the live events
-    after it, most recent first, each flagged if it revealed hidden information."""
+    """What a rewind to just after event ``to`` would undo: the events of the
+    current line of play that the new line (the line ``to`` is on) leaves out,
+    most recent first, each flagged if it revealed hidden information."""
     _check_target(log, to)
     states = _states_along(log)
-    rows = []
-    for pos in reversed(live_positions(log)):
-        if pos <= to:
-            break
-        event = log[pos - 1]
-        why = REVEALS.get(type(event))
-        rows.append(
-            {
-                "position": pos,
-                "type": type(event).__name__,
-                "rule": event.rule,
-                "text": describe(event, states[pos - 1]),
-                "reveals": why is not None,
-                "revealed": why,
-            }
-        )
-    return rows
+    kept = set(live_positions(log[:to]))
+    return [_row(log, states, pos) for pos in reversed(live_positions(log)) if pos not in kept]
+
+
+def brought_back(log: Sequence[Event], to: int) -> list[dict[str, Any]]:
+    """For a rewind into a stretch an earlier rewind retracted: the retracted
+    events that would be part of the game again, in log order."""
+    _check_target(log, to)
+    states = _states_along(log)
+    live = set(live_positions(log))
+    return [_row(log, states, pos) for pos in live_positions(log[:to]) if pos not in live]
+
+
+def _row(log: Sequence[Event], states: list[GameState], pos: int) -> dict[str, Any]:
+    event = log[pos - 1]
+    why = REVEALS.get(type(event))
+    return {
+        "position": pos,
+        "type": type(event).__name__,
+        "rule": event.rule,
+        "text": describe(event, states[pos - 1]),
+        "reveals": why is not None,
+        "revealed": why,
+    }
 
 
 def _states_along(log: Sequence[Event]) -> list[GameState]:
@@ -152,11 +160,36 @@ def _states_along(log: Sequence[Event]) -> list[GameState]:
     return out
 
 
+def action_span(log: Sequence[Event], to: int) -> tuple[int, int] | None:
+    """The first and last positions of the player's action whose own events
+    event ``to`` falls strictly inside, or None when ``to`` ends an action
+    or lies between actions (a place a rewind may go back to)."""
+    start = next((p for p in range(to, 0, -1) if isinstance(log[p - 1], ActionTaken)), None)
+    if start is None:
+        return None
+    try:
+        size = len(own_events(fold(log[: start - 1]), _action_of(log[start - 1])))
+    except IllegalAction:
+        return None  # a recorded log the rules refuse now: nothing to split
+    end = start + size - 1
+    return (start, end) if to < end else None
+
+
 def _check_target(log: Sequence[Event], to: int) -> None:
+    """A rewind goes back to the end of an event that is not inside a player's
+    action: an action's own events are one whole (rule 410.1, ruling A8)."""
     if not 1 <= to < len(log):
         raise _refuse(
             "410",
             f"A rewind goes back to just after an event from 1 to {len(log) - 1}; {to} is not one.",
+        )
+    span = action_span(log, to)
+    if span is not None:
+        start, end = span
+        raise _refuse(
+            "410",
+            f"Event {to} is inside one action (events {start} to {end}): rewind to {start - 1}, "
+            f"just before it, or to {end}, just after it.",
         )
 
 
@@ -213,12 +246,12 @@ def rewind(
     events, after = advance(after, events)
     report = None
     if replay:
-        later = [log[p - 1] for p in live_positions(log) if p > to]
+        later = [log[p - 1] for p in _line_through(log, to) if p > to]
         actions = [_action_of(e) for e in later if isinstance(e, ActionTaken)]
         report = ReplayReport(attempted=len(actions))
         for action in actions:
             try:
-                applied = apply(after, action)
+                applied = apply(after, action, strict=True)  # only what the rules allow
             except IllegalAction as exc:
                 report.stopped_at = {
                     "action": action.to_dict(),
@@ -230,6 +263,17 @@ def rewind(
             after = applied.state
             report.replayed += 1
     return Correction(events, after, report, undone)
+
+
+def _line_through(log: Sequence[Event], to: int) -> list[int]:
+    """The most recent line of play that went through event ``to``: the line
+    whose actions "followed" it (the current line, unless ``to`` is in a
+    stretch that a rewind retracted)."""
+    for end in range(len(log), to, -1):
+        line = live_positions(log[:end])
+        if to in line:
+            return line
+    return live_positions(log[:to])
 
 
 def _action_of(event: ActionTaken) -> Action:
@@ -289,9 +333,10 @@ def _cards_of_this_turn(log: Sequence[Event], rule: str) -> list[str]:
     player has acted since (a skip is recorded when it happens)."""
     live = live_positions(log)
     moved: list[str] = []
+    found = False
     for pos in reversed(live):
         event = log[pos - 1]
-        if isinstance(event, TurnStarted):
+        if isinstance(event, (TurnStarted, PositionSetUp)):
             break
         if isinstance(event, StepSkipped) and event.rule == rule:  # twice would put the cards back twice
             raise _refuse("410.2", f"Step {rule} is already recorded as skipped this turn.")
@@ -302,11 +347,15 @@ def _cards_of_this_turn(log: Sequence[Event], rule: str) -> list[str]:
                 "once play has gone on, a judge rewinds to the step instead (410.2).",
             )
         if rule == "301" and isinstance(event, CharactersUntapped):
-            moved = list(event.cards)
+            moved, found = list(event.cards), True
         elif rule == "302" and isinstance(event, StackReturnedToHand):
-            moved = list(event.cards)
-        elif rule == "303" and isinstance(event, CardMovedToStack):
-            moved.append(event.card)  # walking backwards: the stack's top first
+            moved, found = list(event.cards), True
+        elif rule == "303" and isinstance(event, (CardMovedToStack, StackSizeSet)):
+            found = True
+            if isinstance(event, CardMovedToStack):
+                moved.append(event.card)  # walking backwards: the stack's top first
+    if not found:
+        raise _refuse("410.2", f"Step {rule} of this turn is not in the log, so there is nothing to record as skipped.")
     return moved
 
 
@@ -324,7 +373,7 @@ def rewinds_consistent(log: Sequence[Event]) -> list[str]:
     for pos, event in enumerate(log, start=1):
         if not isinstance(event, Rewound):
             continue
-        if not 0 <= event.to < pos:
+        if not 1 <= event.to < pos:
             problems.append(f"event {pos}: rewind to {event.to}, which is not an earlier event")
             continue
         expected = states[event.to]

@@ -42,6 +42,8 @@ from projections.transcript import render_transcript, transcript
 from referee import corrections
 from referee.actions import Action, IllegalAction
 from referee.corrections import (
+    action_span,
+    brought_back,
     REVEALS,
     accept,
     impact,
@@ -235,6 +237,8 @@ def test_the_audit_holds_after_nested_rewinds_in_self_play() -> None:
             state, log = applied.state, log + applied.events
         retracted = sorted(retracted_positions(log))
         to = rng.choice(retracted) if retracted and round_ % 2 else rng.randrange(1, len(log))
+        span = action_span(log, to)
+        to = span[0] - 1 if span else to  # never into the middle of an action
         c = rewind(state, log, to, rule="410.1", reason="nested", replay=bool(round_ % 3))
         state, log = c.state, log + c.events
     assert sum(isinstance(e, Rewound) for e in log) == 6
@@ -313,9 +317,15 @@ def test_impact_skips_retracted_events_and_refuses_bad_targets() -> None:
     g.rewind(3)  # event 7, retracts 4..6
     g.act("A", "play_event", card="Herb")  # events 8, 9, 10
     assert [r["position"] for r in impact(g.log, 1)] == [10, 9, 8, 7, 3, 2]
-    assert [r["position"] for r in impact(g.log, 9)] == [10]
-    # A target inside the retracted stretch: only live events are listed.
-    assert [r["position"] for r in impact(g.log, 5)] == [10, 9, 8, 7]
+    assert [r["position"] for r in impact(g.log, 7)] == [10, 9, 8]
+    # A target at the end of the retracted stretch: the live events it leaves
+    # out, and the retracted ones it brings back.
+    assert [r["position"] for r in impact(g.log, 6)] == [10, 9, 8, 7]
+    assert [r["position"] for r in brought_back(g.log, 6)] == [4, 5, 6]
+    # Inside one action (the second Herb: events 8 to 10) is not a place to go back to.
+    with pytest.raises(IllegalAction) as inside:
+        impact(g.log, 9)
+    assert "inside one action (events 8 to 10)" in inside.value.refusal.reason
     for bad in (0, -1, len(g.log), len(g.log) + 3):
         with pytest.raises(IllegalAction) as exc:
             impact(g.log, bad)
@@ -492,16 +502,16 @@ def test_a_rewind_without_replay_has_no_report() -> None:
     assert names(g.state, g.state.zones["A"].hand) == ["Letter"]
 
 
-def test_a_replay_in_record_mode_records_the_violation_again() -> None:
-    """410.1 with replay re-applies every later action, the illegal one
-    included: in record mode it is logged again with its violation. (A
-    judge correcting a 410.1 violation rewinds without replay.)"""
+def test_a_replay_in_record_mode_stops_at_the_illegal_action() -> None:
+    """A replay after a correction applies only what the rules allow, even in
+    record mode: the recorded illegal play is where it stops."""
     g = Game(zones={"A.hand": [KNIGHT, SQUIRE], "A.action_stack": [filler(0)] * 5}, mode="record")
     g.act("A", "play_character", card="Knight")
     g.act("A", "play_character", card="Squire")
     c = g.rewind(position_before_action(g.log, 2), replay=True)
-    assert c.replay.to_json()["replayed"] == 1
-    assert [v.rule for v in g.state.violations] == ["306.1a"]
+    report = c.replay.to_json()
+    assert report["replayed"] == 0 and report["stopped_at"]["rule"] == "306.1a"
+    assert g.state.violations == ()
 
 
 # --- notes, accepting, skipped steps ---------------------------------------------------
@@ -625,15 +635,10 @@ def test_transcript_rows_mark_the_retracted_events() -> None:
         assert [r["retracted"] for r in transcript(g.log, viewer)] == [r["retracted"] for r in rows]
 
 
-# --- known engine problems (reported; strict xfail, so a fix turns them into failures to unmark) ---
+# --- where a rewind may go back to -------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rewind accepts any event as target; a target inside one action's events "
-    "(after AttackDeclared, before AttackerChosen) restores step 306.5b where nobody can act",
-)
-def test_a_rewind_into_the_middle_of_an_action_leaves_someone_to_act() -> None:
+def test_a_rewind_into_the_middle_of_an_action_is_refused() -> None:
     g = Game(field=[("A", SWORDSMAN, True), ("B", GUARD, True)])
     g.act("A", "attack", card="Swordsman")  # ActionTaken 2, AttackDeclared 3, AttackerChosen 4, ...
     assert type(g.log[2]).__name__ == "AttackDeclared"
@@ -645,11 +650,6 @@ def test_a_rewind_into_the_middle_of_an_action_leaves_someone_to_act() -> None:
     assert g.state.result is not None or legal_actions(g.state), f"nobody can act at step {g.state.step}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="position_of_step finds the first event citing 309, the HandLimitDiscarded that "
-    "follows the player's ActionTaken, so a rewind there leaves the discard action live",
-)
 def test_the_start_of_309_is_before_the_players_discard() -> None:
     g = Game(zones={"A.hand": [filler(0)] * 9})
     g.act("A", "end_turn")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -30,7 +31,7 @@ from events.game import ActionTaken, Event, Rewound
 from projections.lineage import live_positions, retracted_positions
 from projections.state import GameState, evolve, fold
 from referee.actions import IllegalAction
-from referee.corrections import impact, rewind
+from referee.corrections import action_span, impact, rewind
 from referee.decks import deal
 from referee.pool import bundled_pool
 from referee.rules import advance, apply, legal_actions, start
@@ -76,7 +77,10 @@ class Table:
 def check_rewind(table: Table, to: int, rule: str, replay: bool) -> None:
     old_log = list(table.log)
     old_state = table.state
-    expected_undone = [p for p in reversed(live_positions(old_log)) if p > to]
+    # Undone: what the current line has and the line of ``to`` has not (for a
+    # target in a retracted stretch, that can include events before ``to``).
+    kept = set(table.lines[to])
+    expected_undone = [p for p in reversed(table.lines[len(old_log)]) if p not in kept]
     preview = impact(old_log, to)
     assert [row["position"] for row in preview] == expected_undone
     assert all(row["reveals"] == (row["revealed"] is not None) for row in preview)
@@ -109,7 +113,13 @@ def check_rewind(table: Table, to: int, rule: str, replay: bool) -> None:
     else:
         report = correction.replay
         assert report is not None
-        later = [old_log[p - 1] for p in live_positions(old_log) if p > to]
+        # The actions that followed ``to`` on the most recent line of play that
+        # went through it (the current line unless ``to`` was retracted).
+        line = next(
+            (live_positions(old_log[:end]) for end in range(len(old_log), to, -1) if to in live_positions(old_log[:end])),
+            [],
+        )
+        later = [old_log[p - 1] for p in line if p > to]
         assert report.attempted == sum(isinstance(e, ActionTaken) for e in later)
         assert report.replayed <= report.attempted
         assert (report.stopped_at is None) == (report.replayed == report.attempted)
@@ -156,9 +166,7 @@ def test_random_rewinds_restore_the_state_current_at_their_target(seed: int, dat
     while actions < MAX_ACTIONS:
         legal = [a for a in legal_actions(table.state) if a.do not in NOT_RANDOM]
         wants_rewind = rewinds < MAX_REWINDS and len(table.log) > 2 and data.draw(st.integers(0, 9), label="roll") < 2
-        # Nobody can act when the game is over, and also (an engine problem,
-        # see tests/test_corrections.py) after a rewind to a point inside one
-        # action's events; only another rewind goes on from there.
+        # Nobody can act once the game is over; only a rewind goes on from there.
         if wants_rewind or not legal:
             if rewinds >= MAX_REWINDS or len(table.log) <= 2:
                 break
@@ -167,6 +175,12 @@ def test_random_rewinds_restore_the_state_current_at_their_target(seed: int, dat
                 to = data.draw(st.sampled_from(retracted), label="target in a retracted stretch")
             else:
                 to = data.draw(st.integers(1, len(table.log) - 1), label="target")
+            span = action_span(table.log, to)
+            if span is not None:  # a target inside one action is refused; go back to before it
+                with pytest.raises(IllegalAction) as refused:
+                    rewind(table.state, table.log, to, rule="410.1", reason="inside an action")
+                assert refused.value.refusal.rule == "410"
+                to = span[0] - 1
             rule = data.draw(st.sampled_from(["410.1", "410.2"]), label="rule")
             replay = data.draw(st.booleans(), label="replay")
             check_rewind(table, to, rule, replay)
@@ -194,6 +208,11 @@ def test_a_rewind_to_every_position_of_a_short_game_restores_it() -> None:
         table.state = applied.state
     log, state = list(table.log), table.state
     for to in range(1, len(log)):
+        if action_span(log, to) is not None:
+            with pytest.raises(IllegalAction) as refused:
+                rewind(state, log, to, rule="410.1", reason="every position")
+            assert refused.value.refusal.rule == "410" and "inside one action" in refused.value.refusal.reason
+            continue
         correction = rewind(state, log, to, rule="410.1", reason="every position")
         restored = evolve(state, correction.events[0])
         assert without_position(restored) == without_position(fold(log[:to])), to

@@ -662,3 +662,126 @@ def test_snapshots_of_an_older_state_shape_are_passed_over(tmp_path, monkeypatch
         assert upgraded.load(match) == (fold(log), 250)
         assert upgraded.last_folded == 250 and upgraded.snapshots_taken == 0
         assert upgraded.state_at(match, 120) == fold(log[:120])
+
+
+# --- speed without shortcuts in correctness (issue 3) -------------------------
+
+
+def _pragma(store: MatchStore, name: str):
+    pool = store.application.recorder.datastore.pool
+    conn = pool.get_connection()
+    try:
+        return conn._sqlite_conn.execute(f"PRAGMA {name}").fetchone()[0]
+    finally:
+        pool.put_connection(conn)
+
+
+def test_sqlite_files_are_wal_with_synchronous_normal_unless_the_url_asks_full(tmp_path):
+    with MatchStore(f"sqlite:///{tmp_path / 'a.db'}") as store:
+        store.create(new_game(1).events)
+        assert str(_pragma(store, "journal_mode")).lower() == "wal"
+        assert _pragma(store, "synchronous") == 1  # NORMAL
+    with MatchStore(f"sqlite:///{tmp_path / 'b.db'}?synchronous=full") as store:
+        match = store.create(new_game(1).events)
+        assert _pragma(store, "synchronous") == 2  # FULL
+        assert store.events(match) == list(new_game(1).events)
+    assert (tmp_path / "b.db").is_file() and not (tmp_path / "b.db?synchronous=full").exists()
+    with pytest.raises(StoreError, match="synchronous"):
+        MatchStore(f"sqlite:///{tmp_path / 'c.db'}?synchronous=off")
+
+
+def test_an_actions_rows_are_the_bytes_of_its_events_one_by_one():
+    m = mapper()
+    log = log_of(*play(11))[:60]
+    rows = m.to_stored_events("m-1", 40, NOW, log, "Täble 4")
+    for i, (event, row) in enumerate(zip(log, rows)):
+        one = m.to_stored_event(MatchEvent("m-1", 41 + i, NOW, event, "Täble 4" if i == 0 else None))
+        assert row == one
+        body = {**event.model_dump(mode="json"), "_timestamp": NOW.isoformat()}
+        if i == 0:
+            body["_name"] = "Täble 4"
+        assert row.state == JSONBytes().encode(body)  # byte for byte what dump-then-json wrote
+    assert [r.originator_version for r in rows] == list(range(41, 41 + len(log)))
+
+
+def test_a_snapshot_is_the_plain_encoding_of_the_state_whatever_the_cards():
+    m = mapper()
+
+    def plain(state):
+        return JSONBytes().encode({"_timestamp": NOW.isoformat(), **encode_state(state)})
+
+    def stored(state):
+        return m.to_stored_event(StateSnapshot("m-1", state.position, NOW, state)).state
+
+    states = []
+    for seed in (1, 2):
+        state = initial_state()
+        for event in log_of(*play(seed))[:120]:
+            state = evolve(state, event)
+        states.append(state)
+    for state in states + states:  # the second time from the remembered cards
+        assert stored(state) == plain(state)
+        assert decode_state({k: v for k, v in json.loads(stored(state)).items() if k != "_timestamp"}) == state
+    # A card dict changed in place is not mistaken for the one remembered.
+    changed = states[0]
+    some = next(iter(changed.cards))
+    changed.cards[some] = changed.cards[some].model_copy(update={"name": "Renamed"})
+    assert stored(changed) == plain(changed) and b"Renamed" in stored(changed)
+
+
+def test_an_action_on_a_current_cache_writes_without_reading_first(database):
+    first, steps = play(12)
+    store = database.open()
+    match = store.create(first)
+    reads = []
+    recorder = store.application.recorder
+    select = recorder.select_events
+    recorder.select_events = lambda *a, **k: reads.append(k) or select(*a, **k)
+    for action, expected in steps[:20]:
+        assert store.act(match, action).events == expected.events
+    assert reads == []
+    assert database.open().load(match)[0] == fold(log_of(first, steps[:20]))
+
+
+def test_a_refusal_on_a_stale_cache_is_checked_on_the_current_state(database):
+    start = new_game(7)
+    one, two = database.open(), database.open()
+    match = one.create(start.events)  # one caches the state where A chooses
+    opening = next(a for a in rules.legal_actions(start.state) if a.do == "choose_opening")
+    b_turn = two.act(match, opening)  # one does not know
+    b_action = next(a for a in rules.legal_actions(b_turn.state) if a.do not in ANY_TIME)
+    assert rules.is_legal(start.state, b_action) is not None  # refused on one's stale state...
+    applied = one.act(match, b_action)  # ...but legal now: applied, not refused
+    assert applied.events == rules.apply(b_turn.state, b_action).events
+    assert one.conflicts == 0  # nothing was written on the stale state
+    assert one.events(match) == list(start.events) + b_turn.events + applied.events
+
+    # A refusal that stands on the current state is reported, nothing written
+    # (two's cache is behind by one's action: it reads before refusing).
+    reads = []
+    select = two.application.recorder.select_events
+    two.application.recorder.select_events = lambda *a, **k: reads.append(k) or select(*a, **k)
+    with pytest.raises(IllegalAction):
+        two.act(match, opening)
+    assert reads
+    assert two.events(match) == one.events(match)
+
+
+def test_the_state_kept_after_a_write_is_the_one_decide_returned(database):
+    first, steps = play(13)
+    store = database.open(snapshot_interval=10)
+    match = store.create(first)
+    state, version = store.load(match)
+    applied = store.act(match, steps[0][0])
+    assert store.load(match)[0] is applied.state and store.last_folded == 0
+    # A decision whose state is not the fold of its events' position is not
+    # trusted: the store folds the events itself.
+    action = steps[1][0]
+    right = rules.apply(applied.state, action)
+    store.update(match, lambda s: type(right)(right.events, None))
+    assert store.load(match)[0] == right.state
+    fresh = database.open(snapshot_interval=10)
+    assert fresh.load(match)[0] == right.state
+    # Snapshots were still taken at every multiple of the interval.
+    total = len(first) + len(steps[0][1].events) + len(right.events)
+    assert [s.originator_version for s in store.application.snapshots.get(match)] == list(range(10, total + 1, 10))

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from referee.bench import Figure
 
 
 @click.command()
@@ -19,10 +22,11 @@ import click
 @click.option("--runs", type=click.IntRange(min=1), default=3, show_default=True, help="Runs of each store figure and its baseline (the median is reported).")
 @click.option("--act-runs", type=click.IntRange(min=1), default=7, show_default=True, help="Fresh processes timed for each of --version, act on the long match and act on the short one.")
 @click.option("--act/--no-act", default=True, show_default=True, help="With --store: time `referee act` in fresh processes.")
+@click.option("--act-events", type=click.IntRange(min=100), default=2000, show_default=True, help="Events of the long match `referee act` is timed on.")
 @click.option("--dir", "directory", type=click.Path(file_okay=False, exists=True), help="Where the temporary SQLite files go (default: the system's temporary directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, runs: int, act_runs: int,
-          act: bool, directory: str | None, as_json: bool) -> None:
+          act: bool, act_events: int, directory: str | None, as_json: bool) -> None:
     """Measure the engine's and the store's speed (a benchmark, not a test).
 
     Every figure is a ratio against a baseline measured in the same run,
@@ -42,12 +46,25 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
     """
     from referee.bench import BenchReport, engine_bench, store_bench
 
-    command = shlex.join(["referee", "bench", *sys.argv[2:]]) if sys.argv[1:2] == ["bench"] else "referee bench"
+    # The command that repeats this run, every setting spelled out.
+    words = ["referee", "bench", "--seed", str(seed)]
+    words += ["--games", str(games)] if engine else ["--no-engine"]
+    if store:
+        words += ["--store-games", str(store_games), "--runs", str(runs)]
+        words += ["--act-runs", str(act_runs), "--act-events", str(act_events)] if act else ["--no-act"]
+        if directory:
+            words += ["--dir", directory]
+    else:
+        words.append("--no-store")
+    if as_json:
+        words.append("--json")
+    command = shlex.join(words)
     reports: list[tuple[str, BenchReport]] = []
     if engine:
         reports.append(("engine", engine_bench(games, seed)))
     if store:
-        reports.append(("store", store_bench(store_games, seed, runs=runs, act_runs=act_runs, act=act, directory=directory)))
+        reports.append(("store", store_bench(store_games, seed, runs=runs, act_runs=act_runs, act=act, min_events=act_events,
+                                                directory=directory)))
     if as_json:
         doc: dict[str, object] = {"command": command, "seed": seed}
         for name, report in reports:
@@ -58,23 +75,39 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
     for name, report in reports:
         if name == "engine":
             click.echo(f"engine: {report.games} games, {report.events} events (seed {seed})")
-        else:
-            play = report.info["self_play"]
-            click.echo(f"store: {play['games']} games, {play['events']} events, {play['actions']} actions "
-                       f"(seed {seed}; median of {runs} runs; SQLite synchronous={report.info['write']['synchronous']})")
-        section = None
+            for f in report.figures:
+                click.echo(_line(f))
+            continue
+        play, write = report.info["self_play"], report.info["write"]
+        click.echo(f"store (SQLite files, synchronous={write['synchronous']}; medians of {runs} runs):")
+        click.echo(f"  (1) {play['games']} self-play games ({play['events']} events, {play['actions']} actions), "
+                   "stored in a fresh file against the same in memory:")
         for f in report.figures:
-            if f.section != section and name == "store":
-                section = f.section
-                if section == "act":
-                    act_info = report.info["act"]
-                    click.echo(f"  referee act, median of {act_info['runs']} fresh processes each "
-                               f"(long match: {act_info['long_match']['events']} events after "
-                               f"{act_info['long_match']['rewinds']} rewinds with replay):")
-            verdict = "" if f.ok is None else ("  ok" if f.ok else "  BELOW TARGET")
-            target = f"  (target {f.target})" if f.target else ""
-            value = f"{f.value:>12,.3f}" if f.unit == "x" else f"{f.value:>12,.1f}"
-            click.echo(f"  {f.name:<40} {value} {f.unit}{target}{verdict}")
-        if name == "store" and "act" in report.info:
+            if f.section == "self_play":
+                click.echo(_line(f))
+        click.echo(f"  (2) {write['events']} events written in one transaction, against plain sqlite3 "
+                   "inserting the same rows in one transaction:")
+        for f in report.figures:
+            if f.section == "write":
+                click.echo(_line(f))
+        if "act" in report.info:
+            act_info = report.info["act"]
+            long_match = act_info["long_match"]
+            click.echo(f"  (3) referee act in fresh processes, median of {act_info['runs']} each, every act on its "
+                       f"own copy of the database (long match: {long_match['events']} events, made by "
+                       f"{long_match['rewinds']} rewinds with replay):")
+            for f in report.figures:
+                if f.section == "act":
+                    click.echo(_line(f))
             for label in ("version", "long", "short"):
-                click.echo(f"    $ {report.info['act']['commands'][label]}")
+                click.echo(f"      $ {act_info['commands'][label]}")
+            click.echo("      (--version imports the CLI and its command modules, most of what act imports: "
+                       "the ratio is what acting costs beyond starting the program)")
+
+
+def _line(f: Figure) -> str:
+    """One figure with its target and verdict, as the engine figures always were."""
+    verdict = "" if f.ok is None else ("  ok" if f.ok else "  BELOW TARGET")
+    target = f"  (target {f.target})" if f.target else ""
+    value = f"{f.value:>12,.3f}" if f.unit == "x" else f"{f.value:>12,.1f}"
+    return f"    {f.name:<40} {value} {f.unit}{target}{verdict}"

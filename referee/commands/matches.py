@@ -381,18 +381,23 @@ def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_r
 
     with open_store(db) as store:
         if dry_run:
+            log_ = store.events(match)
             try:
-                rows = corrections.impact(store.events(match), to)
+                rows = corrections.impact(log_, to)
+                back = corrections.brought_back(log_, to)
             except IllegalAction as exc:
                 refused(exc, as_json)
             if as_json:
-                echo_json({"match": match, "to": to, "rule": rule, "undo": rows,
+                echo_json({"match": match, "to": to, "rule": rule, "undo": rows, "restore": back,
                            "reveals": any(r["reveals"] for r in rows)})
                 return
             click.echo(f"Rewinding to just after event {to} would undo {len(rows)} events (most recent first):")
             for r in rows:
                 flag = f"  REVEALED: {r['revealed']}" if r["reveals"] else ""
                 click.echo(f"{r['position']:>6}  {r['rule']:<8} {r['text']}{flag}")
+            if back:
+                click.echo(f"It would bring back {len(back)} events an earlier rewind retracted "
+                           f"(events {back[0]['position']} to {back[-1]['position']}).")
             hidden = sum(r["reveals"] for r in rows)
             click.echo(f"{hidden} of them revealed hidden information." if hidden else "None of them revealed hidden information.")
             return

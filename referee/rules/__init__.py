@@ -14,6 +14,7 @@ from referee.rules.harem_master import (
     decide,
     is_legal,
     legal_actions,
+    own_events,
     start,
 )
 
@@ -27,5 +28,6 @@ __all__ = [
     "decide",
     "is_legal",
     "legal_actions",
+    "own_events",
     "start",
 ]

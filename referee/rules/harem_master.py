@@ -810,7 +810,25 @@ def advance(state: GameState, out: list[Event] | None = None) -> tuple[list[Even
     return events, state
 
 
-def apply(state: GameState, action: Action) -> Applied:
+def own_events(state: GameState, action: Action, *, strict: bool = False) -> list[Event]:
+    """The events the action itself causes, first its ``ActionTaken`` (and any
+    violations recorded in record mode), without the automatic steps after it.
+    These are one indivisible whole: a rewind can go back to before them or
+    after them, never into them. ``strict`` refuses physical violations even
+    in record mode (a replay after a correction applies only legal actions)."""
+    try:
+        events = decide(state, action)
+        violations: list[Event] = []
+    except IllegalAction as exc:
+        exc.action = action
+        if strict or state.mode != "record" or not exc.refusal.physical:
+            raise
+        events, violations = _record_anyway(state, action, exc.refusal)
+    taken = ActionTaken(rule=ACTION_RULES.get(action.do, "406.1"), player=action.player, do=action.do, args=action.arguments())
+    return [taken, *violations, *events]
+
+
+def apply(state: GameState, action: Action, *, strict: bool = False) -> Applied:
     """The events of ``action`` and every automatic step after it, and the state
     they lead to; raises ``IllegalAction`` (nothing applied) if it is refused.
 
@@ -822,16 +840,7 @@ def apply(state: GameState, action: Action) -> Applied:
     In record mode an action the table can physically take despite a rule
     (``Refusal.physical``) is applied anyway, each broken rule recorded as a
     ``ViolationRecorded`` event that stays open until a judge rules on it."""
-    try:
-        events = decide(state, action)
-        violations: list[Event] = []
-    except IllegalAction as exc:
-        exc.action = action
-        if state.mode != "record" or not exc.refusal.physical:
-            raise
-        events, violations = _record_anyway(state, action, exc.refusal)
-    taken = ActionTaken(rule=ACTION_RULES.get(action.do, "406.1"), player=action.player, do=action.do, args=action.arguments())
-    events = [taken, *violations, *events]
+    events = own_events(state, action, strict=strict)
     for ev in events:
         state = evolve(state, ev)
     events, state = advance(state, events)

@@ -6,17 +6,25 @@ domain events; its state is ``projections.state.fold`` of them, and
 is the application a judge station talks to:
 
 - **One transaction per action.** ``act`` writes every event an action
-  caused (the action's own and all the automatic steps after it) in one
-  ``save``, which the library records in one database transaction.
+  caused (the action's own and all the automatic steps after it) with one
+  ``insert_events`` call of the library's recorder, which is one database
+  transaction.
 - **Optimistic concurrency.** Two stations that decided against the same
   version race for the same (match, version) primary key; the loser gets the
   library's ``IntegrityError``, reloads, and decides again on the new state,
-  so its action is applied only if it is still legal.
+  so its action is applied only if it is still legal. That check is the
+  only one: an action on a match whose latest state this process holds is
+  decided on that state and written without reading first (a refusal on it
+  is confirmed by one read before it is reported: see ``update``).
 - **Speed.** The latest state of each match stays in an in-process cache and
-  is fast-forwarded with the events other stations wrote since; a snapshot
-  of the state is stored every ``snapshot_interval`` events, so ``load`` on a
-  fresh process and ``state_at(N)`` fold fewer than ``snapshot_interval``
-  events. ``last_folded`` says how many the last read folded.
+  is fast-forwarded with the events other stations wrote since; the state
+  ``decide`` returns is kept as it is, not folded again. A snapshot of the
+  state is stored every ``snapshot_interval`` events, so ``load`` on a fresh
+  process and ``state_at(N)`` fold fewer than ``snapshot_interval`` events.
+  ``last_folded`` says how many the last read folded. Events are serialized
+  by pydantic straight to JSON bytes (``mapper``), and SQLite runs with
+  ``synchronous=NORMAL`` (``sqlitefactory`` says what that gives up).
+  ``referee bench`` measures all of this against baselines of the same run.
 """
 
 from __future__ import annotations

@@ -1,0 +1,105 @@
+"""`referee bench`: every code path of the benchmark on tiny sizes, and the
+shape of its report. Nothing here times anything or asserts on a speed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from referee import bench
+from referee.cli import cli
+from referee.store import MatchStore
+
+STORE_FIGURES = [
+    ("self_play", "self-play in memory", "events/s", ""),
+    ("self_play", "self-play stored in SQLite", "events/s", ""),
+    ("self_play", "stored / in memory", "x", ">= 0.5"),
+    ("self_play", "same actions replayed: stored / memory", "x", ""),
+    ("write", "store writes {n} events", "events/s", ""),
+    ("write", "sqlite3 inserts the same rows", "events/s", ""),
+    ("write", "store / sqlite3", "x", ">= 0.5"),
+    ("write", "(serializing alone, in the store)", "events/s", ""),
+]
+
+
+def _shape(figures) -> list[tuple[str, str, str, str]]:
+    return [(f.section, f.name, f.unit, f.target) for f in figures]
+
+
+def test_the_store_bench_reports_each_figure_against_its_baseline(tmp_path):
+    report = bench.store_bench(games=1, seed=3, runs=1, act_runs=1, min_events=600, directory=str(tmp_path))
+    n = report.events
+    assert report.games == 1 and n == report.info["self_play"]["events"] == report.info["write"]["events"]
+    act = report.info["act"]
+    long_events, short_events = act["long_match"]["events"], act["short_match"]["events"]
+    assert long_events >= 600 and act["long_match"]["rewinds"] >= 1 and act["long_match"]["replayed_actions"] > 0
+    assert 50 <= short_events < 150
+    expected = [(s, name.format(n=n), u, t) for s, name, u, t in STORE_FIGURES] + [
+        ("act", "referee --version", "ms", ""),
+        ("act", f"referee act, {long_events}-event match", "ms", ""),
+        ("act", f"referee act, {short_events}-event match", "ms", ""),
+        ("act", "act (long) / --version", "x", "<= 1.5"),
+        ("act", "act (long) / act (short)", "x", ""),
+    ]
+    assert _shape(report.figures) == expected
+    for f in report.figures:
+        assert f.value > 0
+        assert (f.ok is None) == (f.target == "")
+    by_name = {f.name: f for f in report.figures}
+    # Ratios are the quotients of the figures they compare, measured in the same run.
+    assert by_name["stored / in memory"].value == pytest.approx(
+        by_name["self-play stored in SQLite"].value / by_name["self-play in memory"].value
+    )
+    assert by_name["act (long) / --version"].value == pytest.approx(
+        by_name[f"referee act, {long_events}-event match"].value / by_name["referee --version"].value
+    )
+    assert set(act["commands"]) == {"version", "long", "short"}
+    assert " act m-" in act["commands"]["long"] and " --db sqlite:///" in act["commands"]["long"]
+    assert act["commands"]["version"].endswith(" --version")
+    assert list(tmp_path.iterdir()) == []  # the temporary databases are gone
+
+    doc = json.loads(json.dumps(report.to_json()))
+    assert {"games", "events", "figures", "self_play", "write", "act"} <= doc.keys()
+    assert [f["section"] for f in doc["figures"]] == [f.section for f in report.figures]
+
+
+def test_the_long_match_is_still_going_and_was_made_by_rewinds_with_replay(tmp_path):
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    match, events, rewinds, replayed = bench.build_long_match(url, min_events=700, seed=1)
+    with MatchStore(url) as store:
+        state, version = store.load(match)
+        log = store.events(match)
+    assert version == events >= 700 and state.result is None
+    assert sum(type(e).__name__ == "Rewound" for e in log) == rewinds >= 1
+    assert replayed > 0
+
+
+def test_referee_bench_json_is_one_document_with_the_command(tmp_path):
+    result = CliRunner().invoke(
+        cli,
+        ["bench", "--games", "1", "--store-games", "1", "--runs", "1", "--no-act", "--dir", str(tmp_path), "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["command"].startswith("referee bench --seed 1 --games 1 --store-games 1 --runs 1 --no-act")
+    assert {f["section"] for f in doc["engine"]["figures"]} == {"engine"}
+    assert {f["section"] for f in doc["store"]["figures"]} == {"self_play", "write"}
+    assert [(f["name"], f["target"]) for f in doc["store"]["figures"] if f["target"]] == [
+        ("stored / in memory", ">= 0.5"),
+        ("store / sqlite3", ">= 0.5"),
+    ]
+    assert all(isinstance(f["ok"], bool) for f in doc["store"]["figures"] if f["target"])
+
+
+def test_referee_bench_prints_the_command_targets_and_verdicts(tmp_path):
+    result = CliRunner().invoke(
+        cli, ["bench", "--no-engine", "--store-games", "1", "--runs", "1", "--no-act", "--dir", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == f"$ referee bench --seed 1 --no-engine --store-games 1 --runs 1 --no-act --dir {tmp_path}"
+    targeted = [line for line in lines if "(target" in line]
+    assert len(targeted) == 2
+    assert all(line.endswith(("  ok", "  BELOW TARGET")) for line in targeted)
