@@ -72,6 +72,14 @@ def main() -> None:
     except InputError as exc:
         click.echo(f"error: {exc.describe()}", err=True)
         sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:  # usage errors: exit 2 with click's message
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
     except Exception as exc:
         # A store problem (unreachable database, wrong password, unknown match)
         # is bad input too. The store is imported only by commands that use
@@ -81,14 +89,6 @@ def main() -> None:
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
         raise
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
 
 
 if __name__ == "__main__":

@@ -164,6 +164,14 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     proc = _referee("new", "--deck", f"A={bad_deck}", "--deck", f"B={bad_deck}", "--db", db)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert str(bad_deck) in proc.stderr and "100.2" in proc.stderr
+    # A card name that is no card of the match is a typo: exit 2, with a hint.
+    made = _referee("new", *DECKS, "--seed", "1", "--id", "typo", "--db", db)
+    assert made.returncode == 0, made.stderr
+    typo = _referee("act", "typo", "A", "choose_opening", "little page", "--db", db)
+    assert typo.returncode == 2 and "Traceback" not in typo.stderr
+    assert "no card 'little page' in match typo; did you mean 'Little Page'?" in typo.stderr
+    usage = _referee("new", "--deck", "A", "--db", db)
+    assert usage.returncode == 2 and "Traceback" not in usage.stderr
 
 
 def test_a_wrong_password_never_shows_the_password(tmp_path: Path) -> None:

@@ -181,6 +181,7 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], target: str | 
         return _apply(state, raw)
 
     with open_store(db) as store:
+        _check_cards(store.load(match)[0], [*cards, *([target] if target else [])], match)
         try:
             applied = store.update(match, decide)
         except IllegalAction as exc:
@@ -195,6 +196,20 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], target: str | 
     for row in rows:
         click.echo(_line(row))
     _say_next(state)
+
+
+def _check_cards(state: GameState, refs: list[str], match: str) -> None:
+    """A name that is no card of this match at all is a typo (bad input, exit
+    2); a card that exists but cannot be used so is for the rules to refuse."""
+    from referee.notation import INSTANCE_ID
+
+    names = {cd.name for cd in state.cards.values()}
+    for ref in refs:
+        if ref in names or (INSTANCE_ID.match(ref) and ref in state.cards):
+            continue
+        close = sorted(n for n in names if n.lower() == ref.lower() or ref.lower() in n.lower())[:3]
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise click.BadParameter(f"no card {ref!r} in match {match}{hint}", param_hint="CARD")
 
 
 def _apply(state: GameState, raw: Any) -> Any:

@@ -239,32 +239,39 @@ class PydanticEventMapper(Mapper[str]):
     def to_stored_events(
         self, match_id: str, version: int, timestamp: datetime, events: list[Event], name: str | None = None
     ) -> list[StoredEvent]:
-        """The rows of ``events`` as positions ``version + 1``, ``version + 2``...
-        of a match, all written at ``timestamp``, ``name`` on the first.
+        """The stored events of ``events`` as positions ``version + 1``,
+        ``version + 2``... of a match, all written at ``timestamp``, ``name``
+        on the first: the same as ``to_stored_event`` of each one's
+        ``MatchEvent``, made without the envelopes (see ``to_rows``)."""
+        return [StoredEvent(*row) for row in self.to_rows(match_id, version, timestamp, events, name)]
 
-        The same bytes as ``to_stored_event`` of each one's ``MatchEvent``,
-        made without the envelopes: pydantic writes each event's JSON bytes
-        itself (the serializer ``model_dump_json`` calls, in Rust: the same
-        JSON as ``model_dump(mode="json")`` then ``json.dumps``) and the
-        envelope keys are spliced in before its closing brace, so nothing is
-        dumped to Python objects and back."""
+    def to_rows(
+        self, match_id: str, version: int, timestamp: datetime, events: list[Event], name: str | None = None
+    ) -> list[tuple[str, int, str, bytes]]:
+        """``to_stored_events`` as plain (match, position, topic, bytes) rows,
+        which is what SQLite takes: one tuple per event and nothing else.
+
+        Pydantic writes each event's JSON bytes itself (the serializer that
+        ``model_dump_json`` calls, in Rust: the same JSON as
+        ``model_dump(mode="json")`` then ``json.dumps``), and the envelope keys
+        are spliced in before its closing brace, so nothing is dumped to
+        Python objects and back."""
         stamp = b',"_timestamp":' + json.dumps(timestamp.isoformat()).encode() + b"}"
-        first = stamp
-        if name is not None:
-            first = stamp[:-1] + b',"_name":' + json.dumps(name, ensure_ascii=False).encode() + b"}"
-        rows: list[StoredEvent] = []
         seal = self._seal if (self.compressor or self.cipher) else None
-        for i, event in enumerate(events):
+        rows: list[tuple[str, int, str, bytes]] = []
+        append = rows.append
+        for event in events:
             cls = type(event)
-            topic = _topic_of(cls)
-            # What model_dump_json() calls, without its decode to str.
-            body = cls.__pydantic_serializer__.to_json(event)
-            envelope = first if i == 0 else stamp
-            if body == b"{}":  # no fields: no comma before the envelope
-                data = b"{" + envelope[1:]
-            else:
-                data = body[:-1] + envelope
-            rows.append(StoredEvent(match_id, version + i + 1, topic, seal(data) if seal else data))
+            body = cls.__pydantic_serializer__.to_json(event)  # '{...}'; '{}' without fields
+            data = body[:-1] + stamp if len(body) > 2 else b"{" + stamp[1:]
+            version += 1
+            append((match_id, version, _topic_of(cls), seal(data) if seal else data))
+        if name is not None and rows:
+            first_id, first_version, topic, _ = rows[0]
+            body = type(events[0]).__pydantic_serializer__.to_json(events[0])
+            named = stamp[:-1] + b',"_name":' + json.dumps(name, ensure_ascii=False).encode() + b"}"
+            data = body[:-1] + named if len(body) > 2 else b"{" + named[1:]
+            rows[0] = (first_id, first_version, topic, seal(data) if seal else data)
         return rows
 
     def _seal(self, data: bytes) -> bytes:

@@ -49,6 +49,7 @@ from eventsourcing.persistence import (
     Mapper,
     MapperDeserialisationError,
     PersistenceError,
+    StoredEvent,
     Transcoder,
 )
 from eventsourcing.utils import Environment, EnvType
@@ -59,6 +60,7 @@ from referee import rules
 from referee.actions import Action, Applied
 from referee.store.errors import MatchExists, MatchNotFound, PositionError, StoreError, one_line
 from referee.store.mapper import JSONBytes, MatchEvent, PydanticEventMapper, StateSnapshot, topics_of
+from referee.store.sqlitefactory import RefereeSQLiteRecorder
 from referee.store.url import DEFAULT_URL, Database, parse_url
 
 DEFAULT_SNAPSHOT_INTERVAL = 100
@@ -412,14 +414,19 @@ class MatchStore:
         return last[0].originator_version if last else 0
 
     def _write(self, key: str, version: int, events: list[Event], name: str | None = None) -> None:
-        """All of ``events`` after ``version``, in one transaction: the rows
-        are made in one go by the mapper and handed to the library's recorder
-        in one ``insert_events`` call, which is one database transaction (the
-        same call ``Application.save`` ends in, without its per-event
-        envelopes, protocol checks and notification records, which nothing
-        here uses)."""
-        rows = self.application.mapper.to_stored_events(key, version, datetime.now(timezone.utc), events, name)
-        self.application.recorder.insert_events(rows)
+        """All of ``events`` after ``version``, in one transaction: the mapper
+        makes the rows in one go and the library's recorder inserts them with
+        one ``insert_events`` call, which is one database transaction (the
+        call ``Application.save`` ends in, without its per-event envelopes,
+        protocol checks and notification records, which nothing here uses).
+        On SQLite the rows stay plain tuples (``RefereeSQLiteRecorder``)."""
+        mapper: PydanticEventMapper = self.application.mapper  # type: ignore[assignment]
+        rows = mapper.to_rows(key, version, datetime.now(timezone.utc), events, name)
+        recorder = self.application.recorder
+        if isinstance(recorder, RefereeSQLiteRecorder):
+            recorder.insert_rows(rows)
+        else:
+            recorder.insert_events([StoredEvent(*row) for row in rows])
 
     def _reconstruct(self, key: str, upto: int | None) -> tuple[GameState, int, int]:
         """Fold from the latest usable snapshot at or below ``upto``."""

@@ -108,7 +108,12 @@ class RefereeSQLiteRecorder(SQLiteApplicationRecorder):
     """
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        params = [(s.originator_id, s.originator_version, s.topic, s.state) for s in stored_events]
+        self.insert_rows([(s.originator_id, s.originator_version, s.topic, s.state) for s in stored_events])
+        return None
+
+    def insert_rows(self, rows: list[tuple[Any, ...]]) -> None:
+        """``insert_events`` of (originator id, version, topic, state) tuples:
+        the store's writes come here, without a ``StoredEvent`` per row."""
         pool = self.datastore.pool
         conn = pool.get_connection(is_writer=True)
         try:
@@ -116,7 +121,7 @@ class RefereeSQLiteRecorder(SQLiteApplicationRecorder):
             try:
                 db.execute("BEGIN")
                 try:
-                    db.executemany(self.insert_events_statement, params)
+                    db.executemany(self.insert_events_statement, rows)
                     db.execute("COMMIT")
                 except BaseException:
                     if db.in_transaction:
@@ -126,7 +131,6 @@ class RefereeSQLiteRecorder(SQLiteApplicationRecorder):
                 raise _library_error(e) from e
         finally:
             pool.put_connection(conn)
-        return None
 
     def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
         c.executemany(
