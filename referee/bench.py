@@ -30,6 +30,7 @@ The store figures (issue 3) and their baselines:
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
@@ -160,12 +161,30 @@ def _recorded_games(games: int, seed: int) -> list[_Game]:
 
 def _median_seconds(runs: int, *steps: Callable[[int], float]) -> list[float]:
     """Run each step ``runs`` times, interleaved (so a busy moment of the
-    machine hits all of them alike); the median time of each."""
+    machine hits all of them alike); the median time of each. Each step
+    starts after a full garbage collection, so none pays for the garbage of
+    the one before it (its own garbage is collected while it runs, as usual)."""
     times: list[list[float]] = [[] for _ in steps]
     for i in range(runs):
         for k, step in enumerate(steps):
+            gc.collect()
             times[k].append(step(i))
     return [statistics.median(t) for t in times]
+
+
+@contextmanager
+def _frozen_heap() -> Iterator[None]:
+    """Keep the objects that exist now (the recorded games, the benchmark's
+    own data) out of the garbage collector's full passes while timing: a
+    referee process does not hold twenty games in memory, and a full pass
+    over them (tens of milliseconds here) would land on whichever timed step
+    happened to allocate at that moment. New objects are collected as usual."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _self_play(g: _Game, act: Callable[[Any, Any], Any], first: Callable[[list[Any]], None]) -> tuple[int, list[Any]]:
@@ -539,7 +558,7 @@ def store_bench(
     """The store's figures (1), (2) and, with ``act``, (3)."""
     played = _recorded_games(games, seed)
     report = BenchReport(games, sum(len(g.events) for g in played))
-    with _scratch(directory) as workdir:
+    with _scratch(directory) as workdir, _frozen_heap():
         figures, info = self_play_bench(played, workdir, runs)
         report.figures += figures
         report.info["self_play"] = info

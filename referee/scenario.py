@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from events.cards import CardDef, filler
 from events.game import Event, FieldCard, PositionSetUp
 from projections.state import PILES, GameState, evolve, initial_state
-from referee.actions import Action, IllegalAction, Refusal
+from referee.actions import IllegalAction, Refusal
 from referee.inputs import Document, InputError, kind_of, load_document
 from referee.notation import JUDGE_DOS, PLAYER_DOS, action_from_mapping, matches, resolve
 from referee.rules import advance, apply, start

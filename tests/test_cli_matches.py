@@ -186,7 +186,6 @@ def test_a_wrong_password_never_shows_the_password(tmp_path: Path) -> None:
 def test_audit_of_a_stored_match_finds_a_rewind_that_restores_the_wrong_state(run, tmp_path: Path) -> None:
     """Issue 4: audit checks every stored Rewound against the events up to its target."""
     from referee import corrections
-    from referee.records import record_from_dict
     from referee.store import MatchStore
 
     match = j(run("new", *DECKS, "--seed", "3", "--json"))["match"]

@@ -98,7 +98,7 @@ setup:
 def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     runner = CliRunner()
     good = write(tmp_path, ONE_CHARACTER % ("306.1", 22), "good.yaml")
-    bad = write(tmp_path, ONE_CHARACTER % ("306.1", 30), "bad.yaml")
+    write(tmp_path, ONE_CHARACTER % ("306.1", 30), "bad.yaml")  # a failing one beside it
     result = runner.invoke(cli, ["scenario", "check", str(good), "--json"])
     assert result.exit_code == 0
     doc = json.loads(result.output)

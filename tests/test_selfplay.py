@@ -16,7 +16,7 @@ from events import EVENT_TYPES
 from projections.state import evolve, fold, initial_state
 from referee.actions import Action, IllegalAction
 from referee.pool import bundled_pool
-from referee.rules import apply, current_player, is_legal, legal_actions
+from referee.rules import apply, current_player, is_legal
 from referee.simulate import conservation_errors, decks_for, game_seeds, play_game
 
 SEEDS = game_seeds(12, 2026)
