@@ -3,15 +3,22 @@ against a baseline measured in the same run.
 
 Absolute speeds depend on the machine; a ratio of two figures taken in one
 run does not, so every result is reported both ways. Run with
-``referee bench`` (the test suite never times anything).
+``referee bench`` (the test suite never times anything). A figure and its
+baseline run interleaved, ``runs`` times each, and the median of each is
+reported; each timed step starts after a full garbage collection, with the
+benchmark's own data (the recorded games) frozen out of the collector.
 
 The store figures (issue 3) and their baselines:
 
-1. **Self-play stored in SQLite / in memory.** The same games (same seeds,
-   decks and actions, recorded by an untimed self-play first) are played
-   twice: in memory with ``rules.start`` and ``rules.apply``, and through
-   ``MatchStore.create`` and ``MatchStore.act`` on a fresh SQLite file in a
-   temporary directory (one transaction per action, snapshots included).
+1. **Self-play stored in SQLite / in memory.** The same self-play games
+   (``play_game``'s loop: same seeds, decks, random choices among the legal
+   actions, hence the same actions, checked) are played twice: in memory
+   with ``rules.apply``, and through ``MatchStore.create`` and
+   ``MatchStore.act`` on a fresh SQLite file in a temporary directory (one
+   transaction per action, snapshots included; the store is checked to hold
+   every event afterwards). A second, untargeted ratio replays the recorded
+   actions without choosing them, ``rules.apply`` against ``act`` alone:
+   the store's cost against the engine's own.
 2. **Writing N events through the store / plain sqlite3.** The events of
    those games, as one match of N events, written by the store's write path
    (``MatchStore._write``: the mapper serializes them, the library's recorder
@@ -34,6 +41,7 @@ import gc
 import json
 import os
 import random
+import shlex
 import shutil
 import sqlite3
 import statistics
@@ -50,6 +58,7 @@ from typing import Any
 from projections.state import evolve, fold, initial_state
 from referee.pool import bundled_pool
 from referee.simulate import NOT_RANDOM, decks_for, game_seeds, play_game
+from referee.store.sqlitefactory import DEFAULT_SYNCHRONOUS as SYNCHRONOUS  # given to plain sqlite3 too
 
 SELF_PLAY_TARGET = 0.5  # (1) stored / in memory, at least
 WRITE_TARGET = 0.5  # (2) store / plain sqlite3, at least
@@ -238,7 +247,9 @@ def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[
             for g in played:
                 match: list[str] = []
                 n, actions = _self_play(
-                    g, lambda state, action: store.act(match[0], action), lambda first: match.append(store.create(first))
+                    g,
+                    lambda state, action, match=match: store.act(match[0], action),
+                    lambda first, match=match: match.append(store.create(first)),
                 )
                 results.append((n, actions, match[0]))
             seconds = time.perf_counter() - t0
@@ -276,8 +287,28 @@ def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[
             assert events == expected
         return seconds
 
-    play_mem, play_db, replay_mem, replay_db = _median_seconds(
-        runs, play_in_memory, play_stored, replay_in_memory, replay_stored
+    # The floor under any store of one SQLite transaction per action: the
+    # same rows (serialized beforehand, untimed), each action's in its own
+    # BEGIN ... COMMIT with plain sqlite3, on a file set up like the store's.
+    batches = _action_rows(played)
+    create_table, table = _events_table()
+
+    def sqlite_per_action(i: int) -> float:
+        conn = _plain_sqlite(workdir / f"per-action-{i}.db", create_table)
+        try:
+            insert = f"INSERT INTO {table} VALUES (?,?,?,?)"
+            t0 = time.perf_counter()
+            for rows in batches:
+                conn.execute("BEGIN")
+                conn.executemany(insert, rows)
+                conn.execute("COMMIT")
+            seconds = time.perf_counter() - t0
+        finally:
+            conn.close()
+        return seconds
+
+    play_mem, play_db, replay_mem, replay_db, sqlite_s = _median_seconds(
+        runs, play_in_memory, play_stored, replay_in_memory, replay_stored, sqlite_per_action
     )
     ratio = play_mem / play_db
     figures = [
@@ -285,6 +316,7 @@ def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[
         Figure("self-play stored in SQLite", expected / play_db, "events/s", section="self_play"),
         Figure("stored / in memory", ratio, "x", f">= {SELF_PLAY_TARGET}", ratio >= SELF_PLAY_TARGET, section="self_play"),
         Figure("same actions replayed: stored / memory", replay_mem / replay_db, "x", section="self_play"),
+        Figure("bound: sqlite3 alone, a txn per action", play_mem / (play_mem + sqlite_s), "x", section="self_play"),
     ]
     info = {
         "games": len(played),
@@ -296,9 +328,54 @@ def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[
             "self_play_stored": round(play_db, 4),
             "replay_in_memory": round(replay_mem, 4),
             "replay_stored": round(replay_db, 4),
+            "sqlite3_transactions_alone": round(sqlite_s, 4),
         },
     }
     return figures, info
+
+
+def _events_table() -> tuple[list[str], str]:
+    """The library's own CREATE TABLE statements and name for stored events."""
+    from referee.store import MatchStore
+
+    with MatchStore("sqlite:///:memory:") as probe:
+        recorder = probe.application.recorder
+        return list(recorder.create_table_statements), recorder.events_table_name
+
+
+def _plain_sqlite(path: Path, create_table: list[str]) -> sqlite3.Connection:
+    """A stdlib ``sqlite3`` connection to a new file set up like the store's:
+    WAL (the library's) and ``synchronous=NORMAL`` (ours), the same table."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute(f"PRAGMA synchronous={SYNCHRONOUS.upper()}")
+    for statement in create_table:
+        conn.execute(statement)
+    return conn
+
+
+def _action_rows(played: list[_Game]) -> list[list[tuple[str, int, str, bytes]]]:
+    """Each game's first events, then each action's events, as the store's rows."""
+    from datetime import datetime, timezone
+
+    from referee import rules
+    from referee.decks import deal
+    from referee.store.mapper import JSONBytes, PydanticEventMapper
+
+    mapper = PydanticEventMapper(transcoder=JSONBytes())
+    now = datetime.now(timezone.utc)
+    batches = []
+    for k, g in enumerate(played):
+        match = f"m-{k:08x}"
+        cards, castles = deal(g.decks)
+        applied = rules.start(cards, castles, seed=g.seed)
+        state, version = applied.state, len(applied.events)
+        batches.append(mapper.to_rows(match, 0, now, applied.events))
+        for action in g.actions:
+            applied = rules.apply(state, action)
+            batches.append(mapper.to_rows(match, version, now, applied.events))
+            state, version = applied.state, version + len(applied.events)
+    return batches
 
 
 def write_bench(events: list[Any], workdir: Path, runs: int = 3) -> tuple[list[Figure], dict[str, Any]]:
@@ -320,14 +397,9 @@ def write_bench(events: list[Any], workdir: Path, runs: int = 3) -> tuple[list[F
 
     # The baseline's rows: the same events, serialized by the same mapper.
     with MatchStore("sqlite:///:memory:") as probe:
-        rows = [
-            (r.originator_id, r.originator_version, r.topic, r.state)
-            for r in probe.application.mapper.to_stored_events("m-bench", 0, datetime.now(timezone.utc), events)
-        ]
-        create_table = list(probe.application.recorder.create_table_statements)
-        table = probe.application.recorder.events_table_name
         mapper = probe.application.mapper
-    synchronous = "normal"  # what the store's SQLite URLs default to (sqlitefactory)
+        rows = mapper.to_rows("m-bench", 0, datetime.now(timezone.utc), events)
+    create_table, table = _events_table()
 
     def serialize_only(_: int) -> float:
         t0 = time.perf_counter()
@@ -335,13 +407,8 @@ def write_bench(events: list[Any], workdir: Path, runs: int = 3) -> tuple[list[F
         return time.perf_counter() - t0
 
     def plain_sqlite(i: int) -> float:
-        conn = sqlite3.connect(workdir / f"write-sqlite3-{i}.db", isolation_level=None)
+        conn = _plain_sqlite(workdir / f"write-sqlite3-{i}.db", create_table)
         try:
-            # The store's settings (the library turns WAL on; we add synchronous).
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
-            for statement in create_table:
-                conn.execute(statement)
             t0 = time.perf_counter()
             conn.execute("BEGIN")
             conn.executemany(f"INSERT INTO {table} VALUES (?,?,?,?)", rows)
@@ -361,7 +428,7 @@ def write_bench(events: list[Any], workdir: Path, runs: int = 3) -> tuple[list[F
         Figure("(serializing alone, in the store)", n / serialize_s, "events/s", section="write"),
     ]
     seconds = {"store": round(store_s, 4), "sqlite3": round(sqlite_s, 4), "serializing": round(serialize_s, 4)}
-    return figures, {"events": n, "runs": runs, "synchronous": synchronous, "seconds": seconds}
+    return figures, {"events": n, "runs": runs, "synchronous": SYNCHRONOUS, "seconds": seconds}
 
 
 # --- (3) referee act on a long match ------------------------------------------------
@@ -382,6 +449,7 @@ def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> t
     then a judge rewinding (410.1) to an early event with ``replay``, which
     appends the replayed actions again, until the log is long enough.
     Returns (match id, events, rewinds, actions replayed)."""
+    from events.game import ActionTaken
     from projections.lineage import live_positions
     from referee import corrections, rules
     from referee.decks import deal
@@ -402,16 +470,21 @@ def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> t
             state, version = store.load(match)
             rng = random.Random(game_seed)
             while version < min_events and state.result is None:
-                # An early event of the live log (not one an earlier rewind retracted).
-                to = live_positions(store.events(match))[rng.randrange(20, 60)]
+                # Just before an early player action of the current line of
+                # play (410.1 rewinds to an action boundary, never into a
+                # stretch an earlier rewind retracted).
+                log = store.events(match)
+                live = live_positions(log)
+                boundaries = [live[i - 1] for i in range(1, len(live)) if isinstance(log[live[i] - 1], ActionTaken)]
+                to = boundaries[rng.randrange(3, 12)]
                 done = store.update(  # as `referee rewind MATCH --to N --rule 410.1 --replay` does
                     match,
-                    lambda s: corrections.rewind(
+                    lambda s, match=match, to=to: corrections.rewind(
                         s, store.events(match), to, rule="410.1", reason="bench: an impossible action long ago",
                         replay=True,
                     ),
                 )
-                replayed += done.replay.replayed
+                replayed += done.replay.replayed if done.replay else 0
                 rewinds += 1
                 state, version = store.load(match)
             if state.result is None and version >= min_events:
@@ -491,7 +564,7 @@ def act_bench(
 
     def run(argv: list[str]) -> float:
         t0 = time.perf_counter()
-        done = subprocess.run(referee + argv, capture_output=True, text=True, env=env)
+        done = subprocess.run(referee + argv, capture_output=True, text=True, env=env, check=False)
         seconds = time.perf_counter() - t0
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(referee + argv)} failed ({done.returncode}): {done.stderr.strip()}")
@@ -499,7 +572,9 @@ def act_bench(
 
     plans = {}
     for label, match in (("long", long_id), ("short", short_id)):
-        listed = subprocess.run(referee + ["legal", match, "--json", "--db", url], capture_output=True, text=True, env=env)
+        listed = subprocess.run(
+            referee + ["legal", match, "--json", "--db", url], capture_output=True, text=True, env=env, check=False
+        )
         if listed.returncode != 0:
             raise RuntimeError(f"referee legal failed: {listed.stderr.strip()}")
         with MatchStore(url) as store:
@@ -515,7 +590,7 @@ def act_bench(
             copy = workdir / f"act-{label}-{i}.db"
             shutil.copyfile(db, copy)  # every run acts on the same match
             full = ["act", match, *argv, "--db", f"sqlite:///{copy}"]
-            commands[label] = " ".join(referee + full)
+            commands[label] = shlex.join(referee + full)
             seconds = run(full)
             with MatchStore(f"sqlite:///{copy}") as store:  # it really acted
                 written = store.load(match)[1]
@@ -527,7 +602,7 @@ def act_bench(
 
     run(["--version"])  # warm the file cache alike for all
     version_s, long_s, short_s = _median_seconds(runs, lambda i: run(["--version"]), act_on("long"), act_on("short"))
-    commands["version"] = " ".join(referee + ["--version"])
+    commands["version"] = shlex.join(referee + ["--version"])
     ratio = long_s / version_s
     figures = [
         Figure("referee --version", version_s * 1000, "ms", section="act"),
@@ -549,7 +624,7 @@ def store_bench(
     games: int = 20,
     seed: int = 1,
     *,
-    runs: int = 3,
+    runs: int = 5,
     act_runs: int = 7,
     act: bool = True,
     min_events: int = LONG_MATCH,

@@ -17,6 +17,7 @@ STORE_FIGURES = [
     ("self_play", "self-play stored in SQLite", "events/s", ""),
     ("self_play", "stored / in memory", "x", ">= 0.5"),
     ("self_play", "same actions replayed: stored / memory", "x", ""),
+    ("self_play", "bound: sqlite3 alone, a txn per action", "x", ""),
     ("write", "store writes {n} events", "events/s", ""),
     ("write", "sqlite3 inserts the same rows", "events/s", ""),
     ("write", "store / sqlite3", "x", ">= 0.5"),

@@ -771,7 +771,6 @@ def test_the_state_kept_after_a_write_is_the_one_decide_returned(database):
     first, steps = play(13)
     store = database.open(snapshot_interval=10)
     match = store.create(first)
-    state, version = store.load(match)
     applied = store.act(match, steps[0][0])
     assert store.load(match)[0] is applied.state and store.last_folded == 0
     # A decision whose state is not the fold of its events' position is not

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 @click.option("--engine/--no-engine", default=True, show_default=True, help="Time the engine: self-play and replay in memory.")
 @click.option("--store/--no-store", default=True, show_default=True, help="Time the match store: self-play in SQLite, bulk writes, and `referee act` on a 2,000-event match.")
 @click.option("--store-games", type=click.IntRange(min=1), default=20, show_default=True, help="Self-play games stored for the store figures.")
-@click.option("--runs", type=click.IntRange(min=1), default=3, show_default=True, help="Runs of each store figure and its baseline (the median is reported).")
+@click.option("--runs", type=click.IntRange(min=1), default=5, show_default=True, help="Runs of each store figure and its baseline (the median is reported).")
 @click.option("--act-runs", type=click.IntRange(min=1), default=7, show_default=True, help="Fresh processes timed for each of --version, act on the long match and act on the short one.")
 @click.option("--act/--no-act", default=True, show_default=True, help="With --store: time `referee act` in fresh processes.")
 @click.option("--act-events", type=click.IntRange(min=100), default=2000, show_default=True, help="Events of the long match `referee act` is timed on.")

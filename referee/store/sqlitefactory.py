@@ -53,6 +53,7 @@ from eventsourcing.sqlite import (
 
 SYNCHRONOUS = "REFEREE_SQLITE_SYNCHRONOUS"  # environment key: "normal" (default) or "full"
 SYNCHRONOUS_MODES = ("normal", "full")
+DEFAULT_SYNCHRONOUS = "normal"
 STATEMENT_CACHE = 64  # compiled statements kept per connection (the library keeps 1)
 
 
@@ -61,7 +62,7 @@ class RefereeSQLitePool(SQLiteConnectionPool):
     files, autocommit with explicit BEGIN, ``sqlite3.Row``) plus ``PRAGMA
     synchronous`` and a statement cache of ``STATEMENT_CACHE``."""
 
-    def __init__(self, *, synchronous: str = "normal", **kwargs: Any) -> None:
+    def __init__(self, *, synchronous: str = DEFAULT_SYNCHRONOUS, **kwargs: Any) -> None:
         if synchronous not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}, not {synchronous!r}")
         self.synchronous = synchronous
@@ -166,7 +167,7 @@ class RefereeSQLiteFactory(SQLiteFactory):
     def __init__(self, env: object) -> None:
         super().__init__(env)  # type: ignore[arg-type]
         old = self.datastore.pool  # no connection made yet: the pool connects lazily
-        synchronous = (self.env.get(SYNCHRONOUS) or "normal").strip().lower()
+        synchronous = (self.env.get(SYNCHRONOUS) or DEFAULT_SYNCHRONOUS).strip().lower()
         self.datastore.pool = RefereeSQLitePool(
             synchronous=synchronous,
             db_name=old.db_name,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from referee.store.errors import StoreError, one_line
-from referee.store.sqlitefactory import SYNCHRONOUS, SYNCHRONOUS_MODES
+from referee.store.sqlitefactory import DEFAULT_SYNCHRONOUS, SYNCHRONOUS, SYNCHRONOUS_MODES
 
 DEFAULT_URL = "sqlite:///referee.db"
 CONNECT_TIMEOUT = 5  # seconds; ``?connect_timeout=N`` in a PostgreSQL URL changes it
@@ -119,7 +119,7 @@ def _sqlite(url: str) -> Database:
     if not path:
         raise StoreError(f"bad SQLite URL {url!r}: no file name; {_USAGE}")
     query = {k: v[-1] for k, v in parse_qs(query_part).items()}
-    synchronous = query.get("synchronous", "normal").lower()
+    synchronous = query.get("synchronous", DEFAULT_SYNCHRONOUS).lower()
     if synchronous not in SYNCHRONOUS_MODES:
         raise StoreError(f"bad SQLite URL {url!r}: synchronous must be normal or full")
     # The library's SQLite factory, plus ``PRAGMA synchronous`` (see sqlitefactory).
