@@ -103,26 +103,38 @@ class BenchReport:
         }
 
 
-def engine_bench(games: int = 200, seed: int = 1) -> BenchReport:
-    """Self-play in memory, then the same events folded again with evolve alone."""
+def engine_bench(games: int = 200, seed: int = 1, runs: int = 3) -> BenchReport:
+    """Self-play in memory, then the same events folded again with evolve
+    alone: each timed ``runs`` times, interleaved, on a frozen heap (see
+    ``_frozen_heap``), reporting the medians."""
     pool = bundled_pool()
     seeds = game_seeds(games, seed)
     decks = [decks_for(s, pool, None) for s in seeds]
-    t0 = time.perf_counter()
-    records = [play_game(s, d) for s, d in zip(seeds, decks)]
-    play_seconds = time.perf_counter() - t0
-    logs = [r.events for r in records]
+    logs = [play_game(s, d).events for s, d in zip(seeds, decks)]
     events = sum(len(log) for log in logs)
-    t0 = time.perf_counter()
-    for log in logs:
-        fold(log)
-    fold_seconds = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for log in logs:
-        state = initial_state()
-        for event in log:
-            state = evolve(state, event)
-    step_seconds = time.perf_counter() - t0
+
+    def play(_: int) -> float:
+        t0 = time.perf_counter()
+        for s, d in zip(seeds, decks):
+            play_game(s, d)
+        return time.perf_counter() - t0
+
+    def replay(_: int) -> float:
+        t0 = time.perf_counter()
+        for log in logs:
+            fold(log)
+        return time.perf_counter() - t0
+
+    def step_by_step(_: int) -> float:
+        t0 = time.perf_counter()
+        for log in logs:
+            state = initial_state()
+            for event in log:
+                state = evolve(state, event)
+        return time.perf_counter() - t0
+
+    with _frozen_heap():
+        play_seconds, fold_seconds, step_seconds = _median_seconds(runs, play, replay, step_by_step)
     play_rate = events / play_seconds
     fold_rate = events / fold_seconds
     step_rate = events / step_seconds
