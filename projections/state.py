@@ -304,6 +304,8 @@ def initial_state() -> GameState:
 
 
 def _without(pile: tuple[str, ...], card: str) -> tuple[str, ...]:
+    if pile and pile[0] == card:  # the top card: most moves take it
+        return pile[1:]
     try:
         i = pile.index(card)
     except ValueError:
