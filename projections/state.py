@@ -351,6 +351,15 @@ def _to_discard(s: GameState, card: str) -> None:
     z.discard = (card,) + z.discard
 
 
+def _onto_discard(s: GameState, z: Zones, holder: str, card: str) -> None:
+    """215.5a, from a pile of ``holder`` whose zones ``z`` were just copied:
+    the card is usually the holder's own, so no second copy is needed."""
+    if card[0] == holder:
+        z.discard = (card,) + z.discard
+    else:
+        _to_discard(s, card)
+
+
 def _with_ready(ch: Character, ready: bool) -> Character:
     return _Character(ch.card, ch.controller, ready, ch.items, ch.face_down)
 
@@ -583,10 +592,7 @@ def _character_played(s: GameState, e: CharacterPlayed) -> None:
 def _event_played(s: GameState, e: EventPlayed) -> None:
     z = _piles(s, e.player)
     z.hand = _without(z.hand, e.card)
-    if e.card[0] == e.player:
-        z.discard = (e.card,) + z.discard
-    else:
-        _to_discard(s, e.card)
+    _onto_discard(s, z, e.player, e.card)
     _active_acted(s, e.player)
 
 
@@ -677,10 +683,7 @@ def _castle_attacked(s: GameState, e: CastleAttacked) -> None:
 def _card_milled(s: GameState, e: CardMilled) -> None:
     z = _piles(s, e.player)
     z.castle = _without(z.castle, e.card)
-    if e.card[0] == e.player:
-        z.discard = (e.card,) + z.discard
-    else:
-        _to_discard(s, e.card)
+    _onto_discard(s, z, e.player, e.card)
     s.to_move -= 1
     if s.to_move <= 0:
         s.to_move = 0

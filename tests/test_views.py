@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -11,46 +10,11 @@ from events.cards import CardDef
 from events.game import Event, FieldCard, PositionSetUp
 from projections.state import PILES, GameState, evolve, fold, initial_state
 from projections.views import VIEWERS, render_state, state_view
-from referee.rules import apply, legal_actions, start
 
-ANY_TIME = ("concede", "propose_draw", "accept_draw")
+from gamekit import POOL, play
 
-POOL = [
-    CardDef(name="Little Page", type="character", cost=1, random=1, gender="male", factions=["Kingdom"], physical=1),
-    CardDef(name="Court Lady", type="character", cost=1, random=2, gender="female", factions=["Kingdom"], mental=2),
-    CardDef(name="Iron Knight", type="character", cost=2, gender="male", factions=["Kingdom"], physical=3, mental=1),
-    CardDef(name="Bold Squire", type="character", cost=1, random=-1, gender="male", physical=2, mental=1),
-    CardDef(name="Village Girl", type="character", cost=2, random=1, gender="female", factions=["Town"], physical=1, mental=3),
-    CardDef(name="Hanny Helper", type="character", cost=1, gender="female", icons=["PA"], physical=1, mental=1),
-    CardDef(name="Healing Herb", type="event", cost=1, random=3),
-    CardDef(name="Quick Trick", type="event", cost=0, random=-2, icons=["OT"]),
-    CardDef(name="Long Sword", type="item", cost=1, random=1),
-]
-
-
-def deck(player: str) -> dict[str, CardDef]:
-    """51 cards (100.2): three of each pool card, then fillers with mixed random numbers."""
-    cards = [cd for cd in POOL for _ in range(3)]
-    while len(cards) < 51:
-        cards.append(CardDef(name="filler", type="event", cost=0, random=len(cards) % 5 - 2, filler=True))
-    return {f"{player}:{i}": cd for i, cd in enumerate(cards, start=1)}
-
-
-def random_game(seed: int, max_actions: int = 3000) -> list[Event]:
-    """A complete game of random legal actions (never conceding or drawing)."""
-    cards = {**deck("A"), **deck("B")}
-    castles = {p: [c for c in cards if c.startswith(p + ":")] for p in "AB"}
-    applied = start(cards, castles, seed=seed)
-    events, state = list(applied.events), applied.state
-    rng = random.Random(seed)
-    for _ in range(max_actions):
-        actions = [a for a in legal_actions(state) if a.do not in ANY_TIME]
-        if not actions:
-            break
-        applied = apply(state, rng.choice(actions))
-        events += applied.events
-        state = applied.state
-    return events
+def random_game(seed: int) -> list[Event]:
+    return play(seed)[0]
 
 
 def states(events: list[Event]) -> list[GameState]:
