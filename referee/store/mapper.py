@@ -181,7 +181,7 @@ class PydanticEventMapper(Mapper[str]):
         super().__init__(*args, **kwargs)
         self._memo: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._memo_lock = threading.Lock()
-        self._cards_memo: list[tuple[dict[str, Any], dict[str, Any], bytes]] = []  # (the dict, a copy, its JSON)
+        self._cards_memo: list[tuple[dict[str, Any], bytes]] = []  # (a copy of the dict, its JSON)
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if isinstance(domain_event, MatchEvent):
@@ -223,16 +223,16 @@ class PydanticEventMapper(Mapper[str]):
 
     def _cards_json(self, state: GameState, cards: dict[str, Any]) -> bytes:
         with self._memo_lock:
-            for source, known, data in self._cards_memo:
-                # A match keeps one cards dict for its whole life, so identity
-                # settles it at once; a shallow copy is kept as well, so that a
-                # dict changed in place since is caught by comparing contents.
-                if (source is cards and len(known) == len(cards)) or known == cards:
+            for known, data in self._cards_memo:
+                # A shallow copy is kept: equal means the same CardDef objects
+                # under the same ids (compared by identity first), even if the
+                # dict itself had been changed in place since.
+                if known == cards:
                     return data
         only_cards = encode_state(_with_fields(state, lambda name: name == "cards"))
         data = self.transcoder.encode(only_cards["fields"]["cards"])
         with self._memo_lock:
-            self._cards_memo.append((cards, dict(cards), data))
+            self._cards_memo.append((dict(cards), data))
             del self._cards_memo[: -self.cards_memo_size]
         return data
 
