@@ -1,9 +1,9 @@
 """Random self-play as a consistency test (OpenSpiel-style playouts).
 
-After every action of whole random games: each player's 51 cards are each in
-exactly one zone, the projection of the stored events equals the live state,
-every listed legal action is accepted, and actions that are refused are never
-listed. Every game ends with a result.
+In whole random games: after every event each player's 51 cards are each in
+exactly one zone; at every decision the projection of the log equals the live
+state, every listed legal action is accepted, and actions that are refused
+are never listed. Every game ends with a result.
 """
 
 from __future__ import annotations
@@ -23,9 +23,17 @@ SEEDS = game_seeds(12, 2026)
 
 
 def _checker(rng: random.Random):
+    # The state after every single event, automatic steps included, is
+    # checked for card conservation, not only the states where someone acts.
+    seen = {"count": 0, "state": initial_state()}
+
     def check(state, events, legal):
-        errors = conservation_errors(state)
-        assert not errors, errors
+        for event in events[seen["count"] :]:
+            seen["state"] = evolve(seen["state"], event)
+            errors = conservation_errors(seen["state"]) if seen["state"].step not in ("new",) else []
+            assert not errors, (type(event).__name__, errors)
+        seen["count"] = len(events)
+        assert seen["state"] == state, "folding the log event by event does not give the live state"
         assert fold(events) == state, "replaying the log does not give the live state"
         if state.result is None:
             assert legal, f"nobody can act at step {state.step}"
