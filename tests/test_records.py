@@ -532,3 +532,15 @@ def test_the_scenario_runner_skips_the_records_folder() -> None:
 
     files = scenario_files([str(ROOT / "scenarios")])
     assert files and not any("records" in f.parts for f in files)
+
+
+def test_auditing_several_records_at_once() -> None:
+    """`audit` of many files: one report each, not legal if any is not."""
+    runner = CliRunner()
+    files = [str(SAMPLES / "complete-legal-game.yaml"), str(SAMPLES / "illegal-action-midgame.yaml")]
+    result = runner.invoke(cli, ["audit", *files, "--json"])
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert doc["legal"] is False
+    assert [(r["record"], r["legal"]) for r in doc["records"]] == [(files[0], True), (files[1], False)]
+    assert doc["records"][1]["violation"]["rule"] == "306.1a"

@@ -177,10 +177,10 @@ def _compare_stored(stored: list, replayed: list) -> list[str]:
 
 
 @click.command("audit")
-@click.argument("record_file", metavar="RECORD|MATCH")
+@click.argument("targets", nargs=-1, required=True, metavar="RECORD|MATCH...")
 @click.option("--db", "db", metavar="URL", envvar="REFEREE_DB", help="For a stored MATCH: where matches are stored (default: $REFEREE_DB, else sqlite:///referee.db).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def audit(record_file: str, db: str | None, as_json: bool) -> None:
+def audit(targets: tuple[str, ...], db: str | None, as_json: bool) -> None:
     """Replay a match record: is every action legal, and what is the result?
 
     Given the id of a stored match instead of a file, audits that match: its
@@ -188,55 +188,80 @@ def audit(record_file: str, db: str | None, as_json: bool) -> None:
     events, and every stored rewind must restore exactly the state of its
     target (rule 410).
 
-    Reports the first refused action with its rule and the referee's reason,
-    or that the record is legal, and the result the game reached. Exit code
-    0 legal, 1 an action was refused, 2 the record cannot be read (the
-    message names the file, the line and the place in it). Nothing is stored.
+    Reports the first refused action with its rule and the referee's reason
+    (in record mode, the first violation recorded), or that the record is
+    legal, and the result the game reached. Exit code 0 legal, 1 not legal,
+    2 a record cannot be read (the message names the file, the line and the
+    place in it). Nothing is stored. Several records are audited in turn,
+    with a progress bar on a terminal; --json then prints
+    {"legal": all legal, "records": [one report each, with its "record"]}.
 
     Example: referee audit scenarios/records/illegal-action-midgame.yaml --json
     """
+    show_bar = len(targets) > 1 and not as_json and sys.stderr.isatty()
+    reports: list[tuple[dict[str, Any], list[str]]] = []
+    with _one_line_errors():
+        if show_bar:
+            with click.progressbar(targets, label="auditing", file=sys.stderr) as bar:
+                reports = [_audit_one(t, db) for t in bar]
+        else:
+            reports = [_audit_one(t, db) for t in targets]
+    if as_json:
+        if len(targets) == 1:
+            _echo_json(reports[0][0])
+        else:
+            docs = [{"record": t, **doc} for t, (doc, _) in zip(targets, reports)]
+            _echo_json({"legal": all(d["legal"] for d in docs), "records": docs})
+    else:
+        for _, lines in reports:
+            for line in lines:
+                click.echo(line)
+    if not all(doc["legal"] for doc, _ in reports):
+        sys.exit(1)
+
+
+def _audit_one(target: str, db: str | None) -> tuple[dict[str, Any], list[str]]:
+    """The audit of one record file or stored match: the JSON document of
+    spec/cli.md and the lines a person reads."""
     from pathlib import Path
 
-    from referee.records import load_record, record_from_dict, replay
-
-    stored_mismatch: list[str] = []
-    with _one_line_errors():
-        if Path(record_file).exists() or not _looks_like_match(record_file):
-            record = load_record(record_file)
-            played = replay(record)
-        else:
-            from referee.records import export_record
-
-            with _store(db) as store:
-                events = store.events(record_file)
-            record = record_from_dict(export_record(events, verify=False), file=f"match {record_file}")
-            played = replay(record)
-            stored_mismatch = _compare_stored(events, played.events)
     from referee.corrections import rewinds_consistent
+    from referee.records import export_record, load_record, record_from_dict, replay
 
-    v = played.first_violation
-    bad_rewinds = stored_mismatch + rewinds_consistent(events if stored_mismatch else played.events)
-    if as_json:
-        doc = {"legal": played.legal and not bad_rewinds, "actions": played.applied, "violation": v, "result": played.result}
-        if played.recorded:
-            doc["recorded_violations"] = played.recorded
-        if bad_rewinds:
-            doc["rewinds"] = bad_rewinds
-        _echo_json(doc)
+    problems: list[str] = []
+    if Path(target).exists() or not _looks_like_match(target):
+        record = load_record(target)
+        played = replay(record)
+        problems = rewinds_consistent(played.events)
     else:
-        total = len(record.actions)
-        if played.violation is not None:
-            click.echo(f"{record_file}: NOT legal: {_action_text(record, v['action'])} is refused ({v['rule']}): {v['message']}")
-            click.echo(f"{played.applied} of {total} actions were applied before it")
-        elif v is not None:
-            click.echo(f"{record_file}: NOT legal: {_action_text(record, v['action'])} broke {v['rule']} (recorded in record mode): {v['message']}")
-            for r in played.recorded:
-                state = "accepted by a judge" if r["accepted"] else "still open"
-                click.echo(f"  action {r['action']}: {r['rule']}, {state}")
-        else:
-            click.echo(f"{record_file}: legal, {total} actions")
-        for problem in bad_rewinds:
-            click.echo(f"REWIND NOT CONSISTENT: {problem}")
-        click.echo(f"result: {_result_text(played.result)}")
-    if v is not None or bad_rewinds:
-        sys.exit(1)
+        with _store(db) as store:
+            stored = store.events(target)
+        record = record_from_dict(export_record(stored, verify=False), file=f"match {target}")
+        played = replay(record)
+        problems = _compare_stored(stored, played.events) + rewinds_consistent(stored)
+    v = played.first_violation
+    doc: dict[str, Any] = {
+        "legal": played.legal and not problems,
+        "actions": played.applied,
+        "violation": v,
+        "result": played.result,
+    }
+    if played.recorded:
+        doc["recorded_violations"] = played.recorded
+    if problems:
+        doc["rewinds"] = problems
+    lines = []
+    total = len(record.actions)
+    if played.violation is not None:
+        lines.append(f"{target}: NOT legal: {_action_text(record, v['action'])} is refused ({v['rule']}): {v['message']}")
+        lines.append(f"{played.applied} of {total} actions were applied before it")
+    elif v is not None:
+        lines.append(f"{target}: NOT legal: {_action_text(record, v['action'])} broke {v['rule']} (recorded in record mode): {v['message']}")
+        for r in played.recorded:
+            state = "accepted by a judge" if r["accepted"] else "still open"
+            lines.append(f"  action {r['action']}: {r['rule']}, {state}")
+    else:
+        lines.append(f"{target}: legal, {total} actions")
+    lines += [f"REWIND NOT CONSISTENT: {problem}" for problem in problems]
+    lines.append(f"result: {_result_text(played.result)}")
+    return doc, lines
