@@ -21,7 +21,7 @@ from typing import Callable
 from events.cards import CardDef
 from events.game import Event
 from projections.state import PILES, GameState
-from referee.actions import Action, IllegalAction
+from referee.actions import Action
 from referee.decks import deal
 from referee.rules import apply, legal_actions, start
 
@@ -160,7 +160,6 @@ def decks_for(game_seed: int, pool: dict[str, CardDef], fixed: dict[str, list[Ca
 
 __all__ = [
     "GameRecord",
-    "IllegalAction",
     "SimulationSummary",
     "conservation_errors",
     "decks_for",

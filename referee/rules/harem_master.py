@@ -126,11 +126,6 @@ def stack_size(state: GameState, player: str) -> int:
     return len(state.zones[player].action_stack)
 
 
-def can_pay(state: GameState, player: str, cost: int) -> bool:
-    """215.4c (ruling A27): a cost is paid from the stack, so it can be no larger."""
-    return cost <= len(state.zones[player].action_stack)
-
-
 def usable_ot_events(state: GameState, player: str) -> list[str]:
     """Event cards with [OT] in the player's hand whose cost can be paid (214.3a, 505)."""
     cards = state.cards
