@@ -7,9 +7,11 @@ rebuild a match: the log alone is enough.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from events.abilities import Ability, Filter
 
 CardType = Literal["character", "event", "item"]
 Gender = Literal["female", "male"]
@@ -31,7 +33,13 @@ class CardDef(BaseModel):
     mental: int = 0
     icons: list[Icon] = Field(default_factory=list)
     text: str = ""
-    abilities: list[Any] = Field(default_factory=list)
+    # 401.3: each entry is one ability, written in the vocabulary of
+    # events.abilities (docs/abilities.md).
+    abilities: list[Ability] = Field(default_factory=list)
+    # Items (and [PA] characters used as items): what a character must be to
+    # carry it (214.4f/g, ruling A14).
+    equip: Filter | None = None
+    uncounterable: bool = False  # 411.2: "this card cannot be countered"
     # A scenario filler `{random: N}`: anonymous, so each one counts as a
     # distinct card for the same-name limit of 100.2 (scenario format, 1).
     filler: bool = False
@@ -52,6 +60,14 @@ class CardDef(BaseModel):
                 raise ValueError(f"factions are for character cards only, not for an {self.type}")
             if "PA" in self.icons:
                 raise ValueError(f"[PA] is for character cards only (506), not for an {self.type}")
+        if self.equip is not None and not (self.type == "item" or "PA" in self.icons):
+            raise ValueError("equip: is for item cards (and [PA] characters used as items), 214.4f")
+        for i, ability in enumerate(self.abilities):
+            if ability.kind == "use" and self.type != "event":
+                raise ValueError(
+                    f"abilities[{i}]: kind: use is what an event card does when used (306.2); "
+                    f"a {self.type} card's text is activated, triggered, static or replacement"
+                )
         return self
 
     @property

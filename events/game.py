@@ -17,18 +17,26 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from events.abilities import Ability
 from events.cards import CardDef
 
 Player = Literal["A", "B"]
 
 
 class Event(BaseModel):
-    """Base of every domain event: the rule that produced it."""
+    """Base of every domain event: the rule that produced it and, when the
+    event moves the procedure on, the step it stands at afterwards.
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    ``step`` is decided by the rules (``referee.rules``), which know the
+    order of the turn procedure; the projection only records it. Logs written
+    before events carried it have ``step`` None on every event, and the
+    projection reads them with ``projections.legacy``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     rule: str
     ruling: str | None = None
+    step: str | None = None
 
 
 # --- setting up (100-101) ---------------------------------------------------
@@ -56,6 +64,8 @@ class MatchStarted(Event):
     mode: str = "strict"
     rulings: dict[str, str] = {}
     auto_pass: bool = True
+    # 1: written before events recorded the procedure's step (projections.legacy).
+    log_format: int = 1
 
 
 class PositionSetUp(Event):
@@ -75,6 +85,7 @@ class PositionSetUp(Event):
     mode: str = "strict"
     rulings: dict[str, str] = {}
     auto_pass: bool = True
+    log_format: int = 1
 
 
 class OpeningChosen(Event):
@@ -189,10 +200,12 @@ class StepPerformed(Event):
 
 
 class WindowPassed(Event):
-    """305/307: the non-active player says they are done using [OT] cards."""
+    """305/307: the non-active player says they are done using [OT] cards;
+    406.2: a player passes in a window (``auto``: with nothing usable)."""
 
     rule: str = "305"
     player: Player
+    auto: bool = False
 
 
 class CharacterPlayed(Event):
@@ -204,11 +217,19 @@ class CharacterPlayed(Event):
 
 
 class EventPlayed(Event):
-    """306.2: an event card from the hand to its owner's discard."""
+    """306.2: an event card from the hand to its owner's discard. With
+    ``resolves`` its abilities of kind ``use`` wait on the agenda to resolve
+    (407), with the choices the player gave (``n``, ``targets``, ``option``)."""
 
     rule: str = "306.2"
     player: Player
     card: str
+    resolves: bool = False
+    n: int | None = None
+    targets: list[str] = []
+    option: str | None = None
+    about: int | None = None  # the agenda entry it responds to (407.3), if any
+    it: str | None = None  # the card that situation is about
 
 
 class ItemPlayed(Event):
@@ -310,7 +331,9 @@ class CardMilled(Event):
 
 
 class ItemDiscarded(Event):
-    """214.4f: an item whose character left the field goes to its owner's discard."""
+    """214.4f: an item whose character left the field (or, ruling A14, no
+    longer meets the item's equip restriction) goes to its owner's discard;
+    214.4g: one used on a character it does not suit is discarded at once."""
 
     rule: str = "214.4f"
     card: str
@@ -351,6 +374,328 @@ class HandLimitDiscarded(Event):
     cards: list[str]
 
 
+# --- abilities (400-412, 500-506) ---------------------------------------------
+# An event an ability causes names the card whose ability it is as ``card``
+# and the agenda entry it belongs to as ``use`` (the log position of the event
+# that put it there); the cards it acts on are ``target``/``targets``.
+
+
+class AbilityActivated(Event):
+    """402, 306.4, 407.2: an activated ability is used; its cost follows
+    ([T] as ``CardTapped``, cards as ``CostPaid``). ``ability`` counts the
+    card's abilities from 1; ``definition`` is the ability as it was then."""
+
+    rule: str = "407.2"
+    player: Player
+    card: str
+    ability: int
+    definition: Ability
+    n: int | None = None
+    targets: list[str] = []
+    option: str | None = None
+    about: int | None = None
+    it: str | None = None
+
+
+class CardTapped(Event):
+    """504 / 402.1a: [T] in a cost turns the card from untapped to tapped."""
+
+    rule: str = "504"
+    card: str
+
+
+class TriggerFired(Event):
+    """403.1, 408.1: a triggered ability's condition is met; it waits to
+    resolve (408.2 orders several). ``it`` is the card the situation is about;
+    ``player`` is the ability's controller (403.2: as it last was on the field)."""
+
+    rule: str = "403.1b"
+    player: Player
+    card: str
+    ability: int
+    definition: Ability
+    situation: str
+    it: str | None = None
+
+
+class TriggersOrdered(Event):
+    """408.2 (ruling A23): a player orders their own simultaneous triggers."""
+
+    rule: str = "408.2"
+    ruling: str | None = "A23"
+    player: Player
+    cards: list[str]
+
+
+class TriggerResolving(Event):
+    """408.2: the next triggered ability goes on the agenda to resolve."""
+
+    rule: str = "408.2"
+    player: Player
+    card: str
+    index: int  # its place among the waiting triggers
+
+
+class TriggerCarried(Event):
+    """308.1 (ruling A12): an "at the end of the turn" ability triggered while
+    308 was processed resolves at the end of the next turn."""
+
+    rule: str = "308.1"
+    ruling: str | None = "A12"
+    player: Player
+    card: str
+    ability: int
+    definition: Ability
+
+
+class WindowOpened(Event):
+    """406.2: a chance to use events and abilities (306.5h, or 407.3: a
+    response chance ``about`` the agenda entry at that position)."""
+
+    rule: str = "406.2"
+    kind: Literal["response", "battle_type"]
+    player: Player  # who may act first: the non-active player
+    about: int | None = None
+    situation: str | None = None  # or a moment of the procedure (turn_end, ...) it is about
+    it: str | None = None
+    whose: Player | None = None
+
+
+class WindowClosed(Event):
+    """406.2: two passes in a row; the game moves on."""
+
+    rule: str = "406.2"
+
+
+class SituationProposed(Event):
+    """403.1a, 409, 214.3c: something is certain to happen (``situation``,
+    about ``it``); what resolves before it comes first, then ``pending`` (the
+    events of the situation itself) happens."""
+
+    rule: str = "403.1a"
+    situation: str
+    it: str | None = None
+    player: Player | None = None
+    pending: list[dict[str, Any]] = []  # {"type": event class name, "event": its fields, "zone": where "it" must still be}
+
+
+class MomentBefore(Event):
+    """403.1a, 407.3: what resolves before the agenda entry at ``about``
+    (triggers, responses) comes first."""
+
+    rule: str = "403.1a"
+    about: int
+
+
+class SituationProceeds(Event):
+    """The situation proposed at ``about`` happens now (or, with ``cancelled``,
+    cannot: its card is no longer where it was)."""
+
+    rule: str = "403.1a"
+    about: int
+    cancelled: bool = False
+
+
+class SituationReplaced(Event):
+    """409.1-409.2: ``card``'s replacement ability applies; the situation does
+    not happen, and the replacement's effects wait on the agenda instead."""
+
+    rule: str = "409.1"
+    player: Player
+    card: str
+    ability: int
+    definition: Ability
+    situation: str
+    it: str | None = None
+    about: int | None = None  # the proposal or use it replaces, if it was on the agenda
+    fact: int | None = None  # which of the proposal's pending events it replaces
+    exempt: list[str] = []  # replacements that may not apply to what replaced it (409.3)
+
+
+class Chosen(Event):
+    """401.7, 407.4, 409.3: a choice made while something resolves: target
+    ``cards``, or ``option`` (yes/no for "may", a replacement's card)."""
+
+    rule: str = "407.4"
+    player: Player
+    use: int | None = None
+    cards: list[str] = []
+    option: str | None = None
+
+
+class UseResolving(Event):
+    """407.4: the card or ability at ``use`` resolves (after the response
+    chance); ``active`` are its abilities (from 0) whose condition holds now."""
+
+    rule: str = "407.4"
+    use: int
+    card: str
+    active: list[int] = [0]
+
+
+class EffectsApplied(Event):
+    """407.5: one step of a resolution has happened ("then" starts the next)."""
+
+    rule: str = "407.5"
+    use: int
+    card: str
+
+
+class UseResolved(Event):
+    """407: the card or ability at ``use`` has resolved (or was countered: 411.1b)."""
+
+    rule: str = "407.4"
+    use: int
+    card: str
+
+
+class UseCountered(Event):
+    """411.1b-d: the use at ``countered`` has no effect; costs stay paid."""
+
+    rule: str = "411.1b"
+    card: str
+    use: int | None = None
+    target: str
+    countered: int
+
+
+class CounterFailed(Event):
+    """411.2: the card cannot be countered, so the counter fails."""
+
+    rule: str = "411.2"
+    card: str
+    use: int | None = None
+    target: str
+    countered: int
+
+
+class ValuesModified(Event):
+    """An effect adds to a card's values (201-210 as 501/502 read them);
+    ``until`` says when it ends (310, 306.5o), None while the card stays."""
+
+    rule: str = "407.5"
+    card: str
+    use: int | None = None
+    target: str
+    physical: int = 0
+    mental: int = 0
+    random: int = 0
+    until: str | None = None
+
+
+class CharactersTapped(Event):
+    """214.2c: an effect taps (or, with ``untap``, untaps) characters."""
+
+    rule: str = "214.2c"
+    card: str
+    use: int | None = None
+    targets: list[str]
+    untap: bool = False
+
+
+class CardMoved(Event):
+    """An effect moves a card to ``to`` of ``player`` (top or bottom);
+    a character entering the field enters tapped (214.2f)."""
+
+    rule: str = "407.5"
+    card: str
+    use: int | None = None
+    target: str
+    to: str
+    player: Player
+    position: Literal["top", "bottom"] = "top"
+
+
+class BattleTypeChanged(Event):
+    """306.5h: an effect changes the battle between combat and approach."""
+
+    rule: str = "306.5h"
+    card: str
+    use: int | None = None
+    kind: Literal["combat", "approach"]
+
+
+class RandomNumberWaived(Event):
+    """306.5i: no card is turned for ``target``'s random number."""
+
+    rule: str = "306.5i"
+    card: str
+    use: int | None = None
+    target: str
+
+
+class CharacteristicsCopied(Event):
+    """412.1: ``target`` takes ``source``'s printed characteristics."""
+
+    rule: str = "412.1"
+    card: str
+    use: int | None = None
+    target: str
+    source: str
+    until: str | None = None
+
+
+class AbilitiesGained(Event):
+    """405.1: ``target`` gains abilities (applied in resolution order)."""
+
+    rule: str = "405.1"
+    card: str
+    use: int | None = None
+    target: str
+    abilities: list[Ability]
+    until: str | None = None
+
+
+class AbilitiesLost(Event):
+    """405.1: ``target`` loses its abilities (applied in resolution order)."""
+
+    rule: str = "405.1"
+    card: str
+    use: int | None = None
+    target: str
+    until: str | None = None
+
+
+class ControlChanged(Event):
+    """214.2d: ``player`` controls ``target`` from now on (or ``until``)."""
+
+    rule: str = "214.2d"
+    card: str
+    use: int | None = None
+    target: str
+    player: Player
+    until: str | None = None
+
+
+class HandMaximumChanged(Event):
+    """215.3b (ruling A11): ``player``'s hand maximum is set or changed."""
+
+    rule: str = "215.3b"
+    ruling: str | None = "A11"
+    card: str
+    use: int | None = None
+    player: Player
+    set: int | None = None
+    by: int = 0
+    until: str | None = None
+
+
+class EffectsEnded(Event):
+    """310 (until the end of the turn), 306.5o (until the end of the battle),
+    215.10 (the card they applied to left): these continuous effects end."""
+
+    ids: list[int]
+
+
+class BattleInterrupted(Event):
+    """306.5 (ruling A18): a combatant left the field or changed controller:
+    the battle ends and the procedure jumps to 306.5n."""
+
+    rule: str = "306.5"
+    ruling: str | None = "A18"
+    card: str
+
+
 # --- the end (102) ----------------------------------------------------------
 
 
@@ -365,12 +710,14 @@ class DrawProposed(Event):
 
 
 class GameEnded(Event):
-    """The result as data: a winner or a draw, the rule, and scores if counted."""
+    """The result as data: a winner or a draw, the rule, and scores if counted;
+    ``card`` is the card whose ability ended the game (102.4)."""
 
     winner: Player | None = None
     draw: bool = False
     scores: dict[str, int] | None = None
     reason: str = ""
+    card: str | None = None
 
 
 # --- the record of play and judges' corrections (410) -------------------------------

@@ -12,6 +12,9 @@ the event changes. States are never mutated after ``evolve`` returns them.
 start), ``301`` ... ``304``, ``306`` (the main phase: the 305 window of the
 non-active player, then one action of the active player), ``306.5c`` ...
 ``306.5o`` in a battle, ``307`` ... ``310`` at the end of the turn, ``over``.
+The rules decide it and events record it (``Event.step``); ``evolve`` only
+moves there. Logs written before that (``log_format`` 1) are read through
+``projections.legacy``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,36 @@ from typing import Any, Callable, Iterable, NamedTuple
 
 from events.cards import CardDef
 from events.game import (
+    AbilitiesGained,
+    AbilitiesLost,
+    AbilityActivated,
+    BattleInterrupted,
+    BattleTypeChanged,
+    CardMoved,
+    CardTapped,
+    CharacteristicsCopied,
+    CharactersTapped,
+    Chosen,
+    ControlChanged,
+    CounterFailed,
+    EffectsApplied,
+    EffectsEnded,
+    HandMaximumChanged,
+    MomentBefore,
+    RandomNumberWaived,
+    SituationProceeds,
+    SituationProposed,
+    SituationReplaced,
+    TriggerCarried,
+    TriggerFired,
+    TriggerResolving,
+    TriggersOrdered,
+    UseCountered,
+    UseResolved,
+    UseResolving,
+    ValuesModified,
+    WindowClosed,
+    WindowOpened,
     ActionTaken,
     AttackDeclared,
     AttackerChosen,
@@ -68,6 +101,8 @@ from events.game import (
     ViolationsAccepted,
     WindowPassed,
 )
+
+from projections.legacy import LEGACY_STEPS
 
 _new = object.__new__
 
@@ -125,6 +160,7 @@ class Character(NamedTuple):
     ready: bool  # untapped (未行動状態, 214.2c)
     items: tuple[str, ...] = ()
     face_down: bool = False  # an opening character before 101.6
+    since: int = 0  # the log position it entered the field at: a new object each time (215.10)
 
 
 _Character = Character.__new__.__get__(Character)  # positional, skips _replace's overhead
@@ -140,13 +176,14 @@ class Battle(NamedTuple):
     numbers: tuple[tuple[str, int], ...] = ()  # (player, random number) applied
     winner: str | None = None  # the winning player, None while undecided or drawn
     loser: str | None = None  # the losing character
+    done: tuple[str, ...] = ()  # moments already reached in this battle (attack, intercept, 306.5h)
 
 
 _Battle = Battle.__new__.__get__(Battle)
 
 
 def _battle(b: Battle | None, player: str) -> Battle:
-    return b if b is not None else _Battle(player, None, None, None, (), None, None)
+    return b if b is not None else _Battle(player, None, None, None, (), None, None, ())
 
 
 class Result(NamedTuple):
@@ -167,6 +204,98 @@ class Violation(NamedTuple):
     rule: str
     reason: str
     player: str | None
+
+
+class Use(NamedTuple):
+    """A card or ability waiting on the agenda to resolve (407, 408, 409).
+
+    ``id`` is the log position of the event that put it there. ``effects``
+    are the effect models that resolve, in order; ``group`` is the next step
+    of them to apply (``then`` starts a new one, 407.5) and ``choices`` the
+    choices made for that step so far (407.4)."""
+
+    id: int
+    kind: str  # event | activated | triggered | replacement
+    player: str  # its controller, who makes its choices (401.6, 401.7)
+    card: str
+    abilities: tuple[Any, ...]  # the ability models that resolve (an event card's "use" ones)
+    effects: tuple[Any, ...] = ()  # fixed when it starts to resolve: those whose condition holds
+    n: int | None = None
+    targets: tuple[str, ...] = ()
+    option: str | None = None
+    it: str | None = None  # the card the situation it answers is about
+    about: int | None = None  # the agenda entry it responds to or replaces
+    stage: str = "new"  # new | ready (what comes before it is under way) | resolving
+    group: int = 0
+    choices: tuple[tuple[str, Any], ...] = ()
+    countered: bool = False
+    exempt: tuple[str, ...] = ()  # 409.3: replacements that may not apply to what this one does
+
+
+class Window(NamedTuple):
+    """A 406.2 window: the non-active player uses any number, then the
+    active player one, and again; two passes in a row close it."""
+
+    id: int
+    kind: str  # response | battle_type
+    about: int | None  # the agenda entry it is the response chance of (407.3)
+    first: str  # the non-active player, who acts first
+    passes: int = 0  # passes in a row so far
+    last: str | None = None  # who passed last
+    situation: str | None = None  # a moment of the procedure it is about (turn_end, ...)
+    it: str | None = None
+    player: str | None = None
+
+
+class Proposal(NamedTuple):
+    """The moment before a situation (403.1a, 214.3c, 409): ``pending`` are
+    the events of the situation itself, which happen once everything that
+    resolves before it has."""
+
+    id: int
+    situation: str
+    it: str | None
+    player: str | None
+    pending: tuple[Any, ...]
+    choices: tuple[tuple[str, Any], ...] = ()
+    stage: str = "new"  # new | ready (what comes before it is under way)
+
+
+class Fired(NamedTuple):
+    """A triggered ability whose condition was met, waiting to resolve (408)."""
+
+    id: int
+    player: str
+    card: str
+    ability: int
+    definition: Any
+    situation: str
+    it: str | None = None
+    ordered: bool = False  # its player has put their simultaneous triggers in order (408.2)
+
+
+class Effect(NamedTuple):
+    """A continuous effect of a resolved ability (or a static's, while it
+    applies), in resolution order (405.1). It applies to the object
+    (``target``, ``since``): once that card leaves the field it is a new
+    object (215.10) and the effect no longer applies to it."""
+
+    id: int
+    source: str
+    kind: str  # modify | copy | gain | lose | control | hand_max | no_random
+    target: str | None
+    since: int
+    until: str | None  # end_of_turn (310) | end_of_battle (306.5o) | None
+    values: tuple[Any, ...] = ()
+
+
+class Carried(NamedTuple):
+    """308.1 (ruling A12): a turn-end ability to resolve at the next turn's end."""
+
+    player: str
+    card: str
+    ability: int
+    definition: Any
 
 
 class GameState:
@@ -198,6 +327,12 @@ class GameState:
     draw_offer: str | None
     result: Result | None
     violations: tuple[Violation, ...]  # open violations (record mode)
+    agenda: tuple[Any, ...]  # Use, Window and Proposal entries, the top last
+    triggers: tuple[Fired, ...]  # fired, waiting to resolve (408.2)
+    effects: tuple[Effect, ...]  # continuous effects in resolution order
+    carried: tuple[Carried, ...]  # 308.1
+    turn_end_fired: tuple[str, ...]  # turn-end abilities ("card#n") that triggered this turn (308.1)
+    log_format: int  # 1: steps derived by projections.legacy; 2: recorded in events
 
     def copy(self) -> "GameState":
         new = _new(GameState)
@@ -222,30 +357,6 @@ class GameState:
 
     def controlled(self, player: str) -> list[Character]:
         return [ch for ch in self.field if ch.controller == player]
-
-    def girls(self, player: str) -> int:
-        """Girl characters the player controls (303, 101.7, 101.8)."""
-        cards = self.cards
-        return sum(1 for ch in self.field if ch.controller == player and cards[ch.card].is_girl)
-
-    def faction_bonus(self, card: str) -> int:
-        """209.2 (ruling A19): +1 per other untapped character on the field,
-        either side, sharing a faction with this one."""
-        factions = self.cards[card].factions
-        if not factions:
-            return 0
-        bonus = 0
-        for ch in self.field:
-            if ch.card != card and ch.ready and not ch.face_down:
-                if any(f in factions for f in self.cards[ch.card].factions):
-                    bonus += 1
-        return bonus
-
-    def physical(self, card: str) -> int:
-        return self.cards[card].physical + self.faction_bonus(card)
-
-    def mental(self, card: str) -> int:
-        return self.cards[card].mental + self.faction_bonus(card)
 
     def score(self, player: str) -> int:
         """102.3/103.2 without the castle bonus (ruling A26)."""
@@ -296,6 +407,12 @@ def initial_state() -> GameState:
         draw_offer=None,
         result=None,
         violations=(),
+        agenda=(),
+        triggers=(),
+        effects=(),
+        carried=(),
+        turn_end_fired=(),
+        log_format=2,
     )
     return s
 
@@ -361,7 +478,7 @@ def _onto_discard(s: GameState, z: Zones, holder: str, card: str) -> None:
 
 
 def _with_ready(ch: Character, ready: bool) -> Character:
-    return _Character(ch.card, ch.controller, ready, ch.items, ch.face_down)
+    return _Character(ch.card, ch.controller, ready, ch.items, ch.face_down, ch.since)
 
 
 def _leave_field(s: GameState, cards: list[str] | tuple[str, ...]) -> None:
@@ -418,12 +535,12 @@ def _begin(s: GameState, e: MatchStarted | PositionSetUp) -> None:
     s.mode = e.mode
     s.rulings = {**DEFAULT_RULINGS, **e.rulings}
     s.auto_pass = e.auto_pass
+    s.log_format = e.log_format
 
 
 def _match_started(s: GameState, e: MatchStarted) -> None:
     _begin(s, e)
     s.zones = {p: Zones(castle=tuple(e.castles.get(p, ()))) for p in PLAYERS}
-    s.step = "101.1"
 
 
 def _position_set_up(s: GameState, e: PositionSetUp) -> None:
@@ -435,7 +552,6 @@ def _position_set_up(s: GameState, e: PositionSetUp) -> None:
     s.turn = e.turn
     s.active = e.active
     s.first = e.first
-    s.step = e.step
     s.characters_played = e.characters_played
     s.mulligans = PLAYERS  # a position set up mid-game is past 101.5
 
@@ -443,16 +559,13 @@ def _position_set_up(s: GameState, e: PositionSetUp) -> None:
 def _opening_chosen(s: GameState, e: OpeningChosen) -> None:
     _set_zones(s, e.player, castle=_without(s.zones[e.player].castle, e.card))
     # 214.2f: a character entering the field from another zone is tapped.
-    s.field = s.field + (Character(e.card, e.player, False, (), True),)
+    s.field = s.field + (Character(e.card, e.player, False, (), True, s.position),)
     s.progress = s.progress + (e.player,)
-    if len(s.progress) >= 2:
-        s.step, s.progress = "101.2", ()
 
 
 def _castles_shuffled(s: GameState, e: CastlesShuffled) -> None:
     for p, order in e.orders.items():
         _set_zones(s, p, castle=tuple(order))
-    s.step = "101.3"
 
 
 def _turn_order_cards_turned(s: GameState, e: TurnOrderCardsTurned) -> None:
@@ -463,27 +576,21 @@ def _turn_order_cards_turned(s: GameState, e: TurnOrderCardsTurned) -> None:
     a, b = e.numbers.get("A", 0), e.numbers.get("B", 0)
     if a != b:
         s.chooser = "A" if a > b else "B"
-        s.step = "101.3-choose"
 
 
 def _turn_order_chosen(s: GameState, e: TurnOrderChosen) -> None:
     s.first = e.first
     s.chooser = None
-    s.step = "101.4"
 
 
 def _hand_drawn(s: GameState, e: HandDrawn) -> None:
     z = s.zones[e.player]
     _set_zones(s, e.player, castle=_without_all(z.castle, e.cards), hand=z.hand + tuple(e.cards))
     s.progress = s.progress + (e.player,)
-    if len(s.progress) >= 2:
-        s.step, s.progress = "101.5", ()
 
 
 def _mulligan_decided(s: GameState, player: str) -> None:
     s.progress = s.progress + (player,)
-    if len(s.progress) >= 2:
-        s.step, s.progress = "101.6", ()
 
 
 def _mulligan_taken(s: GameState, e: MulliganTaken) -> None:
@@ -501,14 +608,13 @@ def _hand_kept(s: GameState, e: HandKept) -> None:
 
 def _openings_revealed(s: GameState, e: OpeningsRevealed) -> None:
     s.field = tuple(ch._replace(face_down=False) if ch.face_down else ch for ch in s.field)
-    s.step = "300"
 
 
 def _turn_started(s: GameState, e: TurnStarted) -> None:
     s.turn = e.turn
     s.active = e.active
-    s.step = "301"
     s.characters_played = 0
+    s.turn_end_fired = ()
     s.window_passed = False
     s.battle = None
 
@@ -518,82 +624,52 @@ def _characters_untapped(s: GameState, e: CharactersUntapped) -> None:
     s.field = tuple(
         _with_ready(ch, True) if not ch.ready and ch.card in untap else ch for ch in s.field
     )
-    s.step = "302"
 
 
 def _stack_returned(s: GameState, e: StackReturnedToHand) -> None:
     z = _piles(s, e.player)
     z.action_stack = _without_all(z.action_stack, e.cards)
     z.hand = z.hand + tuple(e.cards)
-    s.step = "303"
 
 
 def _stack_size_set(s: GameState, e: StackSizeSet) -> None:
     s.to_move = e.count
-    s.step = "303" if e.count > 0 else "304"
 
 
 def _card_moved_to_stack(s: GameState, e: CardMovedToStack) -> None:
     z = _piles(s, e.player)
     z.castle = _without(z.castle, e.card)
     z.action_stack = (e.card,) + z.action_stack
-    s.to_move -= 1
-    if s.to_move <= 0:
-        s.to_move = 0
-        s.step = "304"
-
-
-def _after_battle_step(s: GameState, step: str) -> str:
-    b = s.battle
-    if step == "306.5h":
-        return "306.5i" if b is not None and b.interceptor is not None else "306.5j"
-    if step == "306.5j":
-        if b is not None and b.kind == "castle":
-            return "306.5m"
-        return "306.5k" if b is not None and b.winner is not None else "306.5n"
-    return "306.5o"  # after 306.5n
-
-
-_NEXT_STEP = {"304": "306", "308": "309", "309": "310", "310": "300"}
+    s.to_move = max(0, s.to_move - 1)
 
 
 def _step_performed(s: GameState, e: StepPerformed) -> None:
-    step = e.rule
-    if step in _NEXT_STEP:
-        s.step = _NEXT_STEP[step]
-        if step == "304":
-            s.window_passed = False
-    elif step == "306.5o":
-        s.battle = None
-        s.step = "306"
-        s.window_passed = False
-    elif step.startswith("306.5"):
-        s.step = _after_battle_step(s, step)
+    if e.rule == "306.5o":
+        s.battle = None  # the battle is over
 
 
 def _window_passed(s: GameState, e: WindowPassed) -> None:
-    s.window_passed = True
-
-
-def _active_acted(s: GameState, player: str) -> None:
-    """306: after an action of the active player resolves, 305 comes again."""
-    if player == s.active:
-        s.window_passed = False
+    top = s.agenda[-1] if s.agenda else None
+    if isinstance(top, Window):  # 406.2: one more pass in a row
+        s.agenda = s.agenda[:-1] + (top._replace(passes=top.passes + 1, last=e.player),)
+    else:  # the 305 window of the main phase
+        s.window_passed = True
 
 
 def _character_played(s: GameState, e: CharacterPlayed) -> None:
     z = _piles(s, e.player)
     z.hand = _without(z.hand, e.card)
-    s.field = s.field + (_Character(e.card, e.player, False, (), False),)  # 306.1b
+    s.field = s.field + (_Character(e.card, e.player, False, (), False, s.position),)  # 306.1b
     s.characters_played += 1
-    _active_acted(s, e.player)
 
 
 def _event_played(s: GameState, e: EventPlayed) -> None:
     z = _piles(s, e.player)
     z.hand = _without(z.hand, e.card)
     _onto_discard(s, z, e.player, e.card)
-    _active_acted(s, e.player)
+    if e.resolves:
+        uses = tuple(a for a in s.cards[e.card].abilities if a.kind == "use")
+        _push_use(s, Use(s.position, "event", e.player, e.card, uses, (), e.n, tuple(e.targets), e.option, e.it, e.about))
 
 
 def _item_played(s: GameState, e: ItemPlayed) -> None:
@@ -604,7 +680,211 @@ def _item_played(s: GameState, e: ItemPlayed) -> None:
     )
     if not any(ch.card == e.target for ch in s.field):
         s.orphans = s.orphans + (e.card,)  # 214.4g: no character to hold it
-    _active_acted(s, e.player)
+
+
+# --- abilities: the agenda ----------------------------------------------------------
+
+
+def _replace_entry(s: GameState, entry_id: int, **changes: Any) -> None:
+    s.agenda = tuple(f._replace(**changes) if f.id == entry_id else f for f in s.agenda)
+
+
+def _push_use(s: GameState, use: Use) -> None:
+    """A use in a 406.2 window restarts its count of passes in a row."""
+    top = s.agenda[-1] if s.agenda else None
+    if isinstance(top, Window):
+        s.agenda = s.agenda[:-1] + (top._replace(passes=0, last=None),)
+    s.agenda = s.agenda + (use,)
+
+
+def _ability_activated(s: GameState, e: AbilityActivated) -> None:
+    _push_use(
+        s,
+        Use(s.position, "activated", e.player, e.card, (e.definition,), (), e.n, tuple(e.targets), e.option, e.it, e.about),
+    )
+
+
+def _card_tapped(s: GameState, e: CardTapped) -> None:
+    _set_ready(s, e.card, False)
+
+
+def _trigger_fired(s: GameState, e: TriggerFired) -> None:
+    s.triggers = s.triggers + (Fired(s.position, e.player, e.card, e.ability, e.definition, e.situation, e.it),)
+    if e.situation == "turn_end":
+        s.turn_end_fired = s.turn_end_fired + (f"{e.card}#{e.ability}",)
+        if e.rule == "308.1":  # a trigger carried from the turn before resolves now
+            s.carried = tuple(c for c in s.carried if (c.card, c.ability) != (e.card, e.ability))
+
+
+def _triggers_ordered(s: GameState, e: TriggersOrdered) -> None:
+    mine = [t._replace(ordered=True) for t in s.triggers if t.player == e.player]
+    rank = {card: i for i, card in enumerate(e.cards)}
+    ordered = iter(sorted(mine, key=lambda t: rank.get(t.card, len(rank))))
+    s.triggers = tuple(next(ordered) if t.player == e.player else t for t in s.triggers)
+
+
+def _trigger_resolving(s: GameState, e: TriggerResolving) -> None:
+    fired = s.triggers[e.index]
+    s.triggers = s.triggers[: e.index] + s.triggers[e.index + 1 :]
+    s.agenda = s.agenda + (
+        Use(s.position, "triggered", fired.player, fired.card, (fired.definition,), it=fired.it),
+    )
+
+
+def _trigger_carried(s: GameState, e: TriggerCarried) -> None:
+    s.carried = s.carried + (Carried(e.player, e.card, e.ability, e.definition),)
+
+
+def _window_opened(s: GameState, e: WindowOpened) -> None:
+    s.agenda = s.agenda + (Window(s.position, e.kind, e.about, e.player, 0, None, e.situation, e.it, e.whose),)
+    if e.kind == "battle_type" and s.battle is not None:
+        s.battle = s.battle._replace(done=s.battle.done + ("306.5h",))
+
+
+def _window_closed(s: GameState, e: WindowClosed) -> None:
+    for i in range(len(s.agenda) - 1, -1, -1):
+        if isinstance(s.agenda[i], Window):
+            s.agenda = s.agenda[:i] + s.agenda[i + 1 :]
+            return
+
+
+def _situation_proposed(s: GameState, e: SituationProposed) -> None:
+    s.agenda = s.agenda + (Proposal(s.position, e.situation, e.it, e.player, tuple(e.pending)),)
+    if s.battle is not None and e.situation in ("attack", "intercept"):
+        s.battle = s.battle._replace(done=s.battle.done + (e.situation,))
+
+
+def _moment_before(s: GameState, e: MomentBefore) -> None:
+    _replace_entry(s, e.about, stage="ready")
+
+
+def _drop_entry(s: GameState, entry_id: int) -> None:
+    s.agenda = tuple(f for f in s.agenda if f.id != entry_id)
+
+
+def _situation_proceeds(s: GameState, e: SituationProceeds) -> None:
+    _drop_entry(s, e.about)
+
+
+def _situation_replaced(s: GameState, e: SituationReplaced) -> None:
+    """409.2: the replaced situation does not happen (a replaced use does not
+    resolve); the replacement's effects wait to resolve instead."""
+    if e.about is not None:
+        target = next((f for f in s.agenda if f.id == e.about), None)
+        if isinstance(target, Use):
+            _replace_entry(s, e.about, countered=True)
+        elif isinstance(target, Proposal) and e.fact is not None:
+            _replace_entry(s, e.about, pending=target.pending[: e.fact] + target.pending[e.fact + 1 :])
+        elif target is not None:
+            _drop_entry(s, e.about)
+    s.agenda = s.agenda + (
+        Use(s.position, "replacement", e.player, e.card, (e.definition,), it=e.it, about=e.about, exempt=tuple(e.exempt)),
+    )
+
+
+def _chosen(s: GameState, e: Chosen) -> None:
+    for f in s.agenda:
+        if f.id == e.use and isinstance(f, (Use, Proposal)):
+            made = (("cards", tuple(e.cards)),) if e.cards else (("option", e.option),)
+            _replace_entry(s, f.id, choices=f.choices + made)
+            return
+
+
+def _use_resolving(s: GameState, e: UseResolving) -> None:
+    for f in s.agenda:
+        if f.id == e.use and isinstance(f, Use):
+            effects = tuple(x for i in e.active if i < len(f.abilities) for x in f.abilities[i].effects)
+            _replace_entry(s, f.id, stage="resolving", effects=effects)
+            return
+
+
+def _effects_applied(s: GameState, e: EffectsApplied) -> None:
+    for f in s.agenda:
+        if f.id == e.use and isinstance(f, Use):
+            _replace_entry(s, f.id, group=f.group + 1, choices=())
+            return
+
+
+def _use_resolved(s: GameState, e: UseResolved) -> None:
+    _drop_entry(s, e.use)
+
+
+def _use_countered(s: GameState, e: UseCountered) -> None:
+    """411.1b: a countered use has no effect; a countered character or item
+    card (held at the moment before it was used) never reaches the field."""
+    target = next((f for f in s.agenda if f.id == e.countered), None)
+    if isinstance(target, Proposal):
+        _drop_entry(s, e.countered)
+    else:
+        _replace_entry(s, e.countered, countered=True)
+
+
+def _since(s: GameState, card: str | None) -> int:
+    ch = s.character(card) if card else None
+    return ch.since if ch is not None else -1
+
+
+def _add_effect(s: GameState, source: str, kind: str, target: str | None, until: str | None, values: tuple[Any, ...] = ()) -> None:
+    s.effects = s.effects + (Effect(s.position, source, kind, target, _since(s, target), until, values),)
+
+
+def _values_modified(s: GameState, e: ValuesModified) -> None:
+    _add_effect(s, e.card, "modify", e.target, e.until, (e.physical, e.mental, e.random))
+
+
+def _characters_tapped(s: GameState, e: CharactersTapped) -> None:
+    cards = set(e.targets)
+    s.field = tuple(_with_ready(ch, e.untap) if ch.card in cards else ch for ch in s.field)
+
+
+def _card_moved(s: GameState, e: CardMoved) -> None:
+    _remove_anywhere(s, e.target)
+    if e.to == "field":
+        # 214.2f: a character entering the field from another zone is tapped.
+        s.field = s.field + (_Character(e.target, e.player, False, (), False, s.position),)
+    else:
+        current = getattr(s.zones[e.player], e.to)
+        pile = current + (e.target,) if e.position == "bottom" else (e.target,) + current
+        _set_zones(s, e.player, **{e.to: pile})
+
+
+def _battle_type_changed(s: GameState, e: BattleTypeChanged) -> None:
+    if s.battle is not None:
+        s.battle = s.battle._replace(kind=e.kind)
+
+
+def _random_number_waived(s: GameState, e: RandomNumberWaived) -> None:
+    _add_effect(s, e.card, "no_random", e.target, "end_of_battle")
+
+
+def _characteristics_copied(s: GameState, e: CharacteristicsCopied) -> None:
+    _add_effect(s, e.card, "copy", e.target, e.until, (e.source,))
+
+
+def _abilities_gained(s: GameState, e: AbilitiesGained) -> None:
+    _add_effect(s, e.card, "gain", e.target, e.until, tuple(e.abilities))
+
+
+def _abilities_lost(s: GameState, e: AbilitiesLost) -> None:
+    _add_effect(s, e.card, "lose", e.target, e.until)
+
+
+def _control_changed(s: GameState, e: ControlChanged) -> None:
+    ch = s.character(e.target)
+    if ch is None:
+        return
+    if e.until is not None:
+        _add_effect(s, e.card, "control", e.target, e.until, (e.player, ch.controller))
+    s.field = tuple(c._replace(controller=e.player) if c.card == e.target else c for c in s.field)
+
+
+def _hand_maximum_changed(s: GameState, e: HandMaximumChanged) -> None:
+    _add_effect(s, e.card, "hand_max", None, e.until, (e.player, e.set, e.by))
+
+
+def _effects_ended(s: GameState, e: EffectsEnded) -> None:
+    gone = set(e.ids)
+    s.effects = tuple(x for x in s.effects if x.id not in gone)
 
 
 def _cost_paid(s: GameState, e: CostPaid) -> None:
@@ -618,35 +898,30 @@ def _set_ready(s: GameState, card: str, ready: bool) -> None:
 
 
 def _attack_declared(s: GameState, e: AttackDeclared) -> None:
-    s.battle = _Battle(e.player, None, None, None, (), None, None)
-    s.step = "306.5b"
-    _active_acted(s, e.player)
+    s.battle = _Battle(e.player, None, None, None, (), None, None, ())
 
 
 def _attacker_chosen(s: GameState, e: AttackerChosen) -> None:
     _set_ready(s, e.card, False)
     b = _battle(s.battle, e.player)
-    s.battle = _Battle(b.player, e.card, b.interceptor, b.kind, b.numbers, b.winner, b.loser)
-    s.step = "306.5c"
+    s.battle = b._replace(attacker=e.card)
 
 
 def _interception_declined(s: GameState, e: InterceptionDeclined) -> None:
-    s.step = "306.5e"
+    pass
 
 
 def _interceptor_chosen(s: GameState, e: InterceptorChosen) -> None:
     _set_ready(s, e.card, False)
     if s.battle is not None:
         b = s.battle
-        s.battle = _Battle(b.player, b.attacker, e.card, b.kind, b.numbers, b.winner, b.loser)
-    s.step = "306.5e"
+        s.battle = b._replace(interceptor=e.card)
 
 
 def _battle_type_set(s: GameState, e: BattleTypeSet) -> None:
     if s.battle is not None:
         b = s.battle
-        s.battle = _Battle(b.player, b.attacker, b.interceptor, e.kind, b.numbers, b.winner, b.loser)
-    s.step = "306.5h"
+        s.battle = b._replace(kind=e.kind)
 
 
 def _random_number_applied(s: GameState, e: RandomNumberApplied) -> None:
@@ -656,7 +931,7 @@ def _random_number_applied(s: GameState, e: RandomNumberApplied) -> None:
     if s.battle is not None:
         b = s.battle
         numbers = b.numbers + ((e.player, e.number),)
-        s.battle = _Battle(b.player, b.attacker, b.interceptor, b.kind, numbers, b.winner, b.loser)
+        s.battle = b._replace(numbers=numbers)
 
 
 def _battle_resolved(s: GameState, e: BattleResolved) -> None:
@@ -665,29 +940,23 @@ def _battle_resolved(s: GameState, e: BattleResolved) -> None:
         loser = None
         if e.winner is not None:
             loser = b.interceptor if e.winner == b.player else b.attacker
-        s.battle = _Battle(b.player, b.attacker, b.interceptor, b.kind, b.numbers, e.winner, loser)
-    s.step = "306.5j"
+        s.battle = b._replace(winner=e.winner, loser=loser)
 
 
 def _character_captured(s: GameState, e: CharacterCaptured) -> None:
     _leave_field(s, [e.card])
     _put_on_top(s, e.by, e.zone, [e.card])
-    s.step = "306.5n"
 
 
 def _castle_attacked(s: GameState, e: CastleAttacked) -> None:
     s.to_move = max(0, e.amount)
-    s.step = "306.5m" if s.to_move > 0 else "306.5n"
 
 
 def _card_milled(s: GameState, e: CardMilled) -> None:
     z = _piles(s, e.player)
     z.castle = _without(z.castle, e.card)
     _onto_discard(s, z, e.player, e.card)
-    s.to_move -= 1
-    if s.to_move <= 0:
-        s.to_move = 0
-        s.step = "306.5n"
+    s.to_move = max(0, s.to_move - 1)
 
 
 def _item_discarded(s: GameState, e: ItemDiscarded) -> None:
@@ -704,25 +973,10 @@ def _characters_discarded(s: GameState, e: CharactersDiscarded) -> None:
         _put_on_top(s, owner(card), "discard", [card])
 
 
-def _end_declared(s: GameState, e: EndDeclared) -> None:
-    s.step = "307"
-
-
-def _end_cancelled(s: GameState, e: EndDeclarationCancelled) -> None:
-    s.step = "306"
-    s.window_passed = False
-
-
-def _end_accepted(s: GameState, e: EndAccepted) -> None:
-    s.step = "308"
-
-
 def _hand_limit_discarded(s: GameState, e: HandLimitDiscarded) -> None:
     z = s.zones[e.player]
     _set_zones(s, e.player, hand=_without_all(z.hand, e.cards))
     _put_on_top(s, e.player, "discard", e.cards)
-    if len(s.zones[e.player].hand) <= s.hand_max.get(e.player, HAND_MAXIMUM):
-        s.step = "310"
 
 
 def _conceded(s: GameState, e: Conceded) -> None:
@@ -735,7 +989,6 @@ def _draw_proposed(s: GameState, e: DrawProposed) -> None:
 
 def _game_ended(s: GameState, e: GameEnded) -> None:
     s.result = Result(e.winner, e.draw, e.rule, e.ruling, dict(e.scores) if e.scores else None, e.reason)
-    s.step = "over"
 
 
 def _action_taken(s: GameState, e: ActionTaken) -> None:
@@ -766,8 +1019,6 @@ def _step_skipped(s: GameState, e: StepSkipped) -> None:
         z = _piles(s, player)
         z.action_stack = _without_all(z.action_stack, e.cards)
         z.castle = tuple(reversed(e.cards)) + z.castle
-    elif e.rule == "309":
-        s.step = "310"
 
 
 def _note_added(s: GameState, e: NoteAdded) -> None:
@@ -784,6 +1035,34 @@ def _rewound(s: GameState, e: Rewound) -> None:
 
 
 MUTATORS: dict[type[Event], Callable[[GameState, Any], None]] = {
+    AbilityActivated: _ability_activated,
+    CardTapped: _card_tapped,
+    TriggerFired: _trigger_fired,
+    TriggersOrdered: _triggers_ordered,
+    TriggerResolving: _trigger_resolving,
+    TriggerCarried: _trigger_carried,
+    WindowOpened: _window_opened,
+    WindowClosed: _window_closed,
+    SituationProposed: _situation_proposed,
+    MomentBefore: _moment_before,
+    SituationProceeds: _situation_proceeds,
+    SituationReplaced: _situation_replaced,
+    Chosen: _chosen,
+    UseResolving: _use_resolving,
+    EffectsApplied: _effects_applied,
+    UseResolved: _use_resolved,
+    UseCountered: _use_countered,
+    ValuesModified: _values_modified,
+    CharactersTapped: _characters_tapped,
+    CardMoved: _card_moved,
+    BattleTypeChanged: _battle_type_changed,
+    RandomNumberWaived: _random_number_waived,
+    CharacteristicsCopied: _characteristics_copied,
+    AbilitiesGained: _abilities_gained,
+    AbilitiesLost: _abilities_lost,
+    ControlChanged: _control_changed,
+    HandMaximumChanged: _hand_maximum_changed,
+    EffectsEnded: _effects_ended,
     MatchStarted: _match_started,
     PositionSetUp: _position_set_up,
     OpeningChosen: _opening_chosen,
@@ -817,9 +1096,6 @@ MUTATORS: dict[type[Event], Callable[[GameState, Any], None]] = {
     CardMilled: _card_milled,
     ItemDiscarded: _item_discarded,
     CharactersDiscarded: _characters_discarded,
-    EndDeclared: _end_declared,
-    EndDeclarationCancelled: _end_cancelled,
-    EndAccepted: _end_accepted,
     HandLimitDiscarded: _hand_limit_discarded,
     Conceded: _conceded,
     DrawProposed: _draw_proposed,
@@ -833,15 +1109,38 @@ MUTATORS: dict[type[Event], Callable[[GameState, Any], None]] = {
 }
 
 
+def _enter(s: GameState, step: str) -> None:
+    """The procedure moves to ``step``, as the event says. Entering 306 again
+    after an action of the active player is the 305 window coming round
+    again (306: "after each one resolves, go back to 305")."""
+    if step != s.step:
+        s.progress = ()
+        s.step = step
+    if step == "306":
+        s.window_passed = False
+
+
+def _record(s: GameState, event: Event) -> None:
+    """Apply ``event`` to the private copy ``s``: its facts, then its step."""
+    mutator = MUTATORS.get(type(event))
+    if mutator is not None:
+        mutator(s, event)
+    step = event.step
+    if step is not None:
+        _enter(s, step)
+    elif s.log_format == 1:
+        legacy = LEGACY_STEPS.get(type(event))
+        if legacy is not None:
+            legacy(s, event)
+
+
 def evolve(state: GameState, event: Event) -> GameState:
     """The state after ``event``: pure (``state`` is not changed) and total (an
     event of a kind this projection does not know only advances the position)."""
     new = _new(GameState)
     d = new.__dict__ = state.__dict__.copy()
     d["position"] += 1
-    mutator = MUTATORS.get(type(event))
-    if mutator is not None:
-        mutator(new, event)
+    _record(new, event)
     return new
 
 
@@ -862,4 +1161,15 @@ def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
         mutator = mutators.get(type(event))
         if mutator is not None:
             mutator(s, event)
+        step = event.step
+        if step is not None:
+            if step != d["step"]:
+                d["progress"] = ()
+                d["step"] = step
+            if step == "306":
+                d["window_passed"] = False
+        elif d["log_format"] == 1:
+            legacy = LEGACY_STEPS.get(type(event))
+            if legacy is not None:
+                legacy(s, event)
     return s

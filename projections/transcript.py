@@ -13,6 +13,36 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from events.game import (
+    AbilitiesGained,
+    AbilitiesLost,
+    AbilityActivated,
+    BattleInterrupted,
+    BattleTypeChanged,
+    CardMoved,
+    CardTapped,
+    CharacteristicsCopied,
+    CharactersTapped,
+    Chosen,
+    ControlChanged,
+    CounterFailed,
+    EffectsApplied,
+    EffectsEnded,
+    HandMaximumChanged,
+    MomentBefore,
+    RandomNumberWaived,
+    SituationProceeds,
+    SituationProposed,
+    SituationReplaced,
+    TriggerCarried,
+    TriggerFired,
+    TriggerResolving,
+    TriggersOrdered,
+    UseCountered,
+    UseResolved,
+    UseResolving,
+    ValuesModified,
+    WindowClosed,
+    WindowOpened,
     ActionTaken,
     AttackDeclared,
     AttackerChosen,
@@ -61,6 +91,7 @@ from events.game import (
     ViolationsAccepted,
     WindowPassed,
 )
+from events.abilities import SITUATIONS
 from projections.lineage import retracted_positions
 from projections.state import PLAYERS, GameState, evolve, initial_state, other, owner
 from projections.views import check_viewer, sees_character
@@ -231,10 +262,6 @@ def _step_performed(e: StepPerformed, s: GameState, viewer: str) -> str:
     return e.text or f"Step {e.rule} is performed."
 
 
-def _window_passed(e: WindowPassed, s: GameState, viewer: str) -> str:
-    return f"{e.player} passes without using an [OT] card."
-
-
 def _cost(s: GameState, card: str) -> int:
     cd = s.cards.get(card)
     return cd.cost if cd is not None else 0
@@ -245,10 +272,184 @@ def _character_played(e: CharacterPlayed, s: GameState, viewer: str) -> str:
 
 
 def _event_played(e: EventPlayed, s: GameState, viewer: str) -> str:
+    text = f"{e.player} uses the event {_name(s, e.card)} (cost {_cost(s, e.card)}"
+    if e.n is not None:
+        text += f", n={e.n}"
+    text += f"); it goes to {owner(e.card)}'s discard"
+    if e.about is not None:
+        text += f", in response to event {e.about}"
+    return text + (", and its text waits to resolve." if e.resolves else ".")
+
+
+# --- abilities (400-412) --------------------------------------------------------------
+
+
+def _ability_name(s: GameState, card: str, index: int) -> str:
+    return f"{_name(s, card)}'s ability {index}"
+
+
+def _until(until: str | None) -> str:
+    return {"end_of_turn": " until end of turn", "end_of_battle": " until end of battle"}.get(until or "", "")
+
+
+def _ability_activated(e: AbilityActivated, s: GameState, viewer: str) -> str:
+    text = f"{e.player} uses {_ability_name(s, e.card, e.ability)} (cost {e.definition.cost}"
+    if e.n is not None:
+        text += f", n={e.n}"
+    text += ")"
+    if e.about is not None:
+        text += f" in response to event {e.about}"
+    return text + "; it waits to resolve."
+
+
+def _card_tapped(e: CardTapped, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)} becomes tapped to pay [T]."
+
+
+def _situation(name: str, it: str | None, s: GameState) -> str:
+    return SITUATIONS.get(name, name.replace("_", " ")) + (f" ({_name(s, it)})" if it else "")
+
+
+def _trigger_fired(e: TriggerFired, s: GameState, viewer: str) -> str:
+    if e.rule == "308.1":
+        return f"{_ability_name(s, e.card, e.ability)}, carried from the turn before, triggers now (308.1)."
+    when = "before" if e.rule == "403.1a" else "on"
+    return f"{_ability_name(s, e.card, e.ability)} triggers {when} {_situation(e.situation, e.it, s)}."
+
+
+def _triggers_ordered(e: TriggersOrdered, s: GameState, viewer: str) -> str:
+    return f"{e.player} orders their simultaneous triggers: {_names(s, e.cards)} first."
+
+
+def _trigger_resolving(e: TriggerResolving, s: GameState, viewer: str) -> str:
+    return f"{e.player}'s triggered ability of {_name(s, e.card)} goes on the agenda to resolve."
+
+
+def _trigger_carried(e: TriggerCarried, s: GameState, viewer: str) -> str:
+    return f"{_ability_name(s, e.card, e.ability)} triggered during 308: it resolves at the end of the next turn."
+
+
+def _window_opened(e: WindowOpened, s: GameState, viewer: str) -> str:
+    if e.kind == "battle_type":
+        return f"Events and abilities that change the battle type may be used; {e.player} first."
+    about = f"event {e.about}" if e.about is not None else _situation(e.situation or "this", e.it, s)
+    return f"A chance to respond to {about}; {e.player} first."
+
+
+def _window_passed(e: WindowPassed, s: GameState, viewer: str) -> str:
+    if e.rule == "406.2":
+        return f"{e.player} has nothing to use and passes." if e.auto else f"{e.player} passes."
+    return f"{e.player} passes without using an [OT] card."
+
+
+def _window_closed(e: WindowClosed, s: GameState, viewer: str) -> str:
+    return "Both players passed in a row; the game moves on."
+
+
+def _situation_proposed(e: SituationProposed, s: GameState, viewer: str) -> str:
+    return f"Before {_situation(e.situation, e.it, s)}: what comes before it resolves first."
+
+
+def _moment_before(e: MomentBefore, s: GameState, viewer: str) -> str:
+    return f"Triggers and responses before event {e.about} come first."
+
+
+def _situation_proceeds(e: SituationProceeds, s: GameState, viewer: str) -> str:
+    return f"What was proposed at event {e.about} happens now."
+
+
+def _situation_replaced(e: SituationReplaced, s: GameState, viewer: str) -> str:
     return (
-        f"{e.player} uses the event {_name(s, e.card)} (cost {_cost(s, e.card)}); "
-        f"it goes to {owner(e.card)}'s discard."
+        f"{_ability_name(s, e.card, e.ability)} replaces {_situation(e.situation, e.it, s)}: "
+        "it does not happen; the replacement's effects happen instead."
     )
+
+
+def _chosen(e: Chosen, s: GameState, viewer: str) -> str:
+    if e.cards:
+        return f"{e.player} chooses {_names(s, e.cards)}."
+    if e.rule == "409.3" and e.option:
+        return f"{e.player} chooses the replacement of {_name(s, e.option.partition('#')[0])}."
+    return f"{e.player} answers {e.option}."
+
+
+def _use_resolving(e: UseResolving, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)} resolves (event {e.use})."
+
+
+def _effects_applied(e: EffectsApplied, s: GameState, viewer: str) -> str:
+    return f"Then {_name(s, e.card)} goes on."
+
+
+def _use_resolved(e: UseResolved, s: GameState, viewer: str) -> str:
+    if e.rule == "411.1b":
+        return f"{_name(s, e.card)} has no effect (event {e.use})."
+    return f"{_name(s, e.card)} has resolved (event {e.use})."
+
+
+def _use_countered(e: UseCountered, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)} counters {_name(s, e.target)}: it has no effect; costs stay paid."
+
+
+def _counter_failed(e: CounterFailed, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)} cannot counter {_name(s, e.target)}: it cannot be countered."
+
+
+def _values_modified(e: ValuesModified, s: GameState, viewer: str) -> str:
+    parts = [f"{_number(v)} {k}" for k, v in (("physical", e.physical), ("mental", e.mental), ("random", e.random)) if v]
+    return f"{_name(s, e.card)}: {_name(s, e.target)} gets {', '.join(parts) or 'nothing'}{_until(e.until)}."
+
+
+def _characters_tapped(e: CharactersTapped, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)} {'untaps' if e.untap else 'taps'} {_names(s, e.targets)}."
+
+
+def _card_moved(e: CardMoved, s: GameState, viewer: str) -> str:
+    where = "the field" if e.to == "field" else f"{e.player}'s {e.to.replace('_', ' ')}"
+    if e.to not in ("field", "discard", "harem", "execution", "side") and e.position == "bottom":
+        where = "the bottom of " + where
+    public = e.to in ("field", "discard", "harem", "execution", "side")
+    shown = _name(s, e.target) if viewer == "judge" or public or (e.to == "hand" and viewer == e.player) else "a card"
+    return f"{_name(s, e.card)} moves {shown} to {where}."
+
+
+def _battle_type_changed(e: BattleTypeChanged, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)} makes the battle {'a combat' if e.kind == 'combat' else 'an approach'}."
+
+
+def _random_number_waived(e: RandomNumberWaived, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)}: no card is turned for {_name(s, e.target)}'s random number."
+
+
+def _characteristics_copied(e: CharacteristicsCopied, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)}: {_name(s, e.target)} becomes a copy of {_name(s, e.source)}{_until(e.until)}."
+
+
+def _abilities_gained(e: AbilitiesGained, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)}: {_name(s, e.target)} gains {_plural(len(e.abilities), 'ability')}{_until(e.until)}."
+
+
+def _abilities_lost(e: AbilitiesLost, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)}: {_name(s, e.target)} loses its abilities{_until(e.until)}."
+
+
+def _control_changed(e: ControlChanged, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)}: {e.player} controls {_name(s, e.target)}{_until(e.until)}."
+
+
+def _hand_maximum_changed(e: HandMaximumChanged, s: GameState, viewer: str) -> str:
+    change = f"is {e.set}" if e.set is not None else f"changes by {_number(e.by)}"
+    return f"{_name(s, e.card)}: {e.player}'s hand maximum {change}{_until(e.until)}."
+
+
+def _effects_ended(e: EffectsEnded, s: GameState, viewer: str) -> str:
+    why = {"310": "the turn ends", "306.5o": "the battle ends", "215.10": "the card left the field"}.get(e.rule, "")
+    n = len(e.ids)
+    return ("An effect ends" if n == 1 else f"{n} effects end") + (f": {why}." if why else ".")
+
+
+def _battle_interrupted(e: BattleInterrupted, s: GameState, viewer: str) -> str:
+    return f"{_name(s, e.card)} left the field or changed controller: the battle ends (go to 306.5n)."
 
 
 def _item_played(e: ItemPlayed, s: GameState, viewer: str) -> str:
@@ -370,6 +571,8 @@ def _draw_proposed(e: DrawProposed, s: GameState, viewer: str) -> str:
 
 def _game_ended(e: GameEnded, s: GameState, viewer: str) -> str:
     parts = [e.reason.rstrip(".")] if e.reason else ["The game ends"]
+    if e.card:
+        parts[0] += f" ({_name(s, e.card)})"
     if e.scores:
         scores = ", ".join(f"{p} {e.scores[p]}" for p in PLAYERS if p in e.scores)
         # The +5 is the one part of the score a reader cannot count on the table.
@@ -396,6 +599,8 @@ def _action_taken(e: ActionTaken, s: GameState, viewer: str) -> str:
             if key == "card" and e.do == "choose_opening" and viewer not in ("judge", e.player):
                 shown = "a face-down card"
             words.append(shown if key == "card" else f"on {shown}")
+        elif key == "targets" and isinstance(value, list):
+            words.append("targeting " + _names(s, value))
         elif key in ("cards", "targets") and isinstance(value, list):
             words.append(_names(s, value) if not hidden_from_viewer else _cards(len(value)))
         else:
@@ -439,6 +644,36 @@ def _rewound(e: Rewound, s: GameState, viewer: str) -> str:
 Describer = Callable[[Any, GameState, str], str]
 
 DESCRIBERS: dict[type[Event], Describer] = {
+    AbilityActivated: _ability_activated,
+    CardTapped: _card_tapped,
+    TriggerFired: _trigger_fired,
+    TriggersOrdered: _triggers_ordered,
+    TriggerResolving: _trigger_resolving,
+    TriggerCarried: _trigger_carried,
+    WindowOpened: _window_opened,
+    WindowClosed: _window_closed,
+    SituationProposed: _situation_proposed,
+    MomentBefore: _moment_before,
+    SituationProceeds: _situation_proceeds,
+    SituationReplaced: _situation_replaced,
+    Chosen: _chosen,
+    UseResolving: _use_resolving,
+    EffectsApplied: _effects_applied,
+    UseResolved: _use_resolved,
+    UseCountered: _use_countered,
+    CounterFailed: _counter_failed,
+    ValuesModified: _values_modified,
+    CharactersTapped: _characters_tapped,
+    CardMoved: _card_moved,
+    BattleTypeChanged: _battle_type_changed,
+    RandomNumberWaived: _random_number_waived,
+    CharacteristicsCopied: _characteristics_copied,
+    AbilitiesGained: _abilities_gained,
+    AbilitiesLost: _abilities_lost,
+    ControlChanged: _control_changed,
+    HandMaximumChanged: _hand_maximum_changed,
+    EffectsEnded: _effects_ended,
+    BattleInterrupted: _battle_interrupted,
     ActionTaken: _action_taken,
     ViolationRecorded: _violation_recorded,
     StepSkipped: _step_skipped,

@@ -10,7 +10,7 @@ view gives every count. ``state_view`` returns the shape of
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from projections.state import PILES, PLAYERS, Character, GameState
 
@@ -56,7 +56,10 @@ def result_json(state: GameState) -> dict[str, Any] | None:
     }
 
 
-def _character(state: GameState, ch: Character, viewer: str) -> dict[str, Any]:
+Reader = Callable[[GameState, str], dict[str, Any]]
+
+
+def _character(state: GameState, ch: Character, viewer: str, reader: Reader | None) -> dict[str, Any]:
     cards = state.cards
     if not sees_character(viewer, ch):
         # Even the instance id is withheld: the first event maps ids to names.
@@ -69,16 +72,19 @@ def _character(state: GameState, ch: Character, viewer: str) -> dict[str, Any]:
             "items": [],
         }
     cd = cards.get(ch.card)
-    return {
+    out: dict[str, Any] = {
         "card": cd.name if cd is not None else ch.card,
         "id": ch.card,
         "controller": ch.controller,
         "ready": ch.ready,
-        "physical": state.physical(ch.card) if cd is not None else None,
-        "mental": state.mental(ch.card) if cd is not None else None,
+        "physical": cd.physical if cd is not None else None,
+        "mental": cd.mental if cd is not None else None,
         "items": [_name(state, i) for i in ch.items],
         "face_down": ch.face_down,
     }
+    if reader is not None and cd is not None:
+        out.update(reader(state, ch.card))  # the current name and values, and how they were reached
+    return out
 
 
 def _name(state: GameState, card: str) -> str:
@@ -86,8 +92,15 @@ def _name(state: GameState, card: str) -> str:
     return cd.name if cd is not None else card
 
 
-def state_view(state: GameState, viewer: str) -> dict[str, Any]:
-    """The position as ``viewer`` may see it: the JSON of ``referee state --json``."""
+def state_view(
+    state: GameState, viewer: str, reader: Reader | None = None, agenda: Callable[[GameState], Any] | None = None
+) -> dict[str, Any]:
+    """The position as ``viewer`` may see it: the JSON of ``referee state --json``.
+
+    Current values need the rules (card text changes them): ``reader`` gives
+    a character's current name and values and how they were reached, and
+    ``agenda`` what waits to resolve; the referee passes its own
+    (``referee.views``). Without them the values are the printed ones."""
     check_viewer(viewer)
     zones: dict[str, dict[str, Any]] = {}
     for player in PLAYERS:
@@ -111,13 +124,14 @@ def state_view(state: GameState, viewer: str) -> dict[str, Any]:
         "step": state.step,
         "result": result_json(state),
         "zones": zones,
-        "characters": [_character(state, ch, viewer) for ch in state.field],
+        "characters": [_character(state, ch, viewer, reader) for ch in state.field],
         "violations": [
             {"position": v.position, "rule": v.rule, "player": v.player, "reason": v.reason}
             for v in state.violations
         ],
         "mode": state.mode,
         "draw_offer": state.draw_offer,
+        **({"agenda": agenda(state)} if agenda is not None and agenda(state) is not None else {}),
     }
 
 
@@ -193,6 +207,21 @@ def render_state(view: dict[str, Any]) -> str:
             values = f"P{_value(ch.get('physical'))} M{_value(ch.get('mental'))}"
             items = f"  items: {', '.join(ch['items'])}" if ch["items"] else ""
             lines.append(f"      {state}  {name:<28} {values}{items}")
+            for key, text in (ch.get("explain") or {}).items():
+                lines.append(f"          {key} {text}")
+            for text in ch.get("abilities") or ():
+                lines.append(f"          - {text}")
+    agenda = view.get("agenda")
+    if agenda:
+        for row in agenda.get("agenda", []):
+            lines.append(f"Agenda: {row['text']}")
+        for t in agenda.get("triggers", []):
+            lines.append(f"Triggered, waiting: {t['player']}'s {t['card']} ability {t['ability']} ({t['situation']})")
+        for e in agenda.get("effects", []):
+            on = f" on {e['target']}" if e.get("target") else ""
+            lines.append(f"Effect: {e['source']}{on}: {e['effect']}" + (f" {e['until']}" if e.get("until") else ""))
+        for c in agenda.get("carried", []):
+            lines.append(f"Carried to the next turn's end (308.1): {c['player']}'s {c['card']} ability {c['ability']}")
     for v in view.get("violations") or []:
         lines.append(f"OPEN VIOLATION ({v['rule']}) at event {v['position']}: {v['reason']} (a judge must rule)")
     return "\n".join(lines)

@@ -28,11 +28,20 @@ The store figures (issue 3) and their baselines:
    the same pragmas, in one transaction.
 3. **``referee act`` on a 2,000-event match / ``referee --version``.** Each
    in a fresh process (median of several runs); every ``act`` runs on its own
-   copy of the same database file. ``--version`` imports the CLI and its
-   command modules (most of what ``act`` imports), so this ratio is what
-   acting costs beyond starting the program; ``act`` on a 50-event match of
+   copy of the same database file. ``--version`` imports click and the
+   command registry only (commands are imported when run), so this ratio is
+   what acting costs beyond starting the program, imports of the event
+   models, the rules and the store included; ``act`` on a 50-event match of
    the same file is a second baseline, which shows whether the length of
    the match matters.
+
+The input figures (issue 8) and their baselines:
+
+4. **``audit`` and ``export`` of a 20,000-event match / of a 5,000-event
+   one**, both made by rewinds with replay, in this process: linear work
+   gives about the ratio of their lengths (3.9x).
+5. **``referee --version`` / ``python -c "import click"``**, fresh processes:
+   what the referee adds to the least a click program pays to start.
 """
 
 from __future__ import annotations
@@ -455,25 +464,41 @@ def referee_command() -> list[str]:
     return [sys.executable, "-c", "import sys; from referee.cli import main; sys.exit(main())"]
 
 
+def _long_games(seed: int) -> Iterator[tuple[int, dict[str, Any], Any]]:
+    """(seed, decks, whole game) of the self-play games of ``seed`` long enough
+    (300 events) to play part way and rewind in."""
+    pool = bundled_pool()
+    for game_seed in game_seeds(50, seed):
+        decks = decks_for(game_seed, pool, None)
+        whole = play_game(game_seed, decks)
+        if len(whole.events) >= 300:
+            yield game_seed, decks, whole
+
+
+def _early_boundary(log: list[Any], rng: random.Random) -> int:
+    """Just before an early player action of the current line of play (410.1
+    rewinds to an action boundary, never into a stretch an earlier rewind
+    retracted)."""
+    from events.game import ActionTaken
+    from projections.lineage import live_positions
+
+    live = live_positions(log)
+    boundaries = [live[i - 1] for i in range(1, len(live)) if isinstance(log[live[i] - 1], ActionTaken)]
+    return boundaries[rng.randrange(3, 12)]
+
+
 def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> tuple[str, int, int, int]:
     """A stored match of at least ``min_events`` events, still going, made
     the way a long match is made at a table: a random game played part way,
     then a judge rewinding (410.1) to an early event with ``replay``, which
     appends the replayed actions again, until the log is long enough.
     Returns (match id, events, rewinds, actions replayed)."""
-    from events.game import ActionTaken
-    from projections.lineage import live_positions
     from referee import corrections, rules
     from referee.decks import deal
     from referee.store import MatchStore
 
-    pool = bundled_pool()
     with MatchStore(url) as store:
-        for game_seed in game_seeds(50, seed):
-            decks = decks_for(game_seed, pool, None)
-            whole = play_game(game_seed, decks)
-            if len(whole.events) < 300:
-                continue  # too short a game to play part way and rewind in
+        for game_seed, decks, whole in _long_games(seed):
             cards, castles = deal(decks)
             match = store.create(rules.start(cards, castles, seed=game_seed).events, name="bench: long match")
             for action in whole.actions[: len(whole.actions) * 2 // 3]:
@@ -482,13 +507,7 @@ def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> t
             state, version = store.load(match)
             rng = random.Random(game_seed)
             while version < min_events and state.result is None:
-                # Just before an early player action of the current line of
-                # play (410.1 rewinds to an action boundary, never into a
-                # stretch an earlier rewind retracted).
-                log = store.events(match)
-                live = live_positions(log)
-                boundaries = [live[i - 1] for i in range(1, len(live)) if isinstance(log[live[i] - 1], ActionTaken)]
-                to = boundaries[rng.randrange(3, 12)]
+                to = _early_boundary(store.events(match), rng)
                 done = store.update(  # as `referee rewind MATCH --to N --rule 410.1 --replay` does
                     match,
                     lambda s, match=match, to=to: corrections.rewind(
@@ -657,3 +676,290 @@ def store_bench(
             report.figures += figures
             report.info["act"] = info
     return report
+
+
+# --- (4) audit and export of long matches ------------------------------------------------
+
+AUDIT_TARGET = 5.0  # audit (and export) of the long match / the short one, at most
+AUDIT_SHORT = 5000  # events of the short match of (4)
+AUDIT_LONG = 20000  # events of the long match of (4): four times as many
+
+
+def rewound_log(min_events: int, seed: int = 1) -> tuple[list[Any], int]:
+    """In memory, a log of at least ``min_events`` events made the way
+    ``build_long_match`` makes one (a random game played two thirds of the
+    way, then 410.1 rewinds with replay to an early action until the log is
+    long enough), the states kept as it grows so that building it is linear.
+    Returns the log and its number of rewinds."""
+    from referee import corrections, rules
+    from referee.decks import deal
+
+    for game_seed, decks, whole in _long_games(seed):
+        cards, castles = deal(decks)
+        applied = rules.start(cards, castles, seed=game_seed)
+        log, state = list(applied.events), applied.state
+        for action in whole.actions[: len(whole.actions) * 2 // 3]:
+            applied = rules.apply(state, action)
+            log += applied.events
+            state = applied.state
+        states = corrections.states_along(log)
+        rng = random.Random(game_seed)
+        rewinds = 0
+        while len(log) < min_events and state.result is None:
+            done = corrections.rewind(
+                state, log, _early_boundary(log, rng), rule="410.1",
+                reason="bench: an impossible action long ago", replay=True, states=states,
+            )
+            log += done.events
+            corrections.states_along(log, states)
+            state = done.state
+            rewinds += 1
+        if state.result is None and len(log) >= min_events:
+            return log, rewinds
+    raise RuntimeError(f"no game of seed {seed} made a match of {min_events} events still going")
+
+
+def audit_bench(
+    workdir: Path, runs: int = 3, short: int = AUDIT_SHORT, long: int = AUDIT_LONG, seed: int = 1
+) -> tuple[list[Figure], dict[str, Any]]:
+    """(4): ``referee audit MATCH`` and ``referee export MATCH`` (what each
+    command runs, ``audit_one`` and ``export_one``, in this process: loading
+    the stored log, replaying it, checking every rewind) on a stored match of ``long`` events against one
+    of ``short`` events, both made by rewinds with replay. Linear work gives
+    a ratio near long/short; refolding the log at every rewind gave 12x."""
+    from referee.commands.records import audit_one, export_one
+    from referee.store import MatchStore
+
+    url = f"sqlite:///{workdir / 'audit.db'}"
+    matches: dict[str, tuple[str, int, int]] = {}
+    with MatchStore(url) as store:
+        for label, size in (("short", short), ("long", long)):
+            log, rewinds = rewound_log(size, seed)
+            matches[label] = (store.create(log, name=f"bench: {len(log)} events"), len(log), rewinds)
+
+    def audit(label: str) -> Callable[[int], float]:
+        def step(_: int) -> float:
+            t0 = time.perf_counter()
+            doc, _lines = audit_one(matches[label][0], url)
+            seconds = time.perf_counter() - t0
+            assert doc["legal"], doc
+            return seconds
+
+        return step
+
+    def export(label: str) -> Callable[[int], float]:
+        def step(_: int) -> float:
+            t0 = time.perf_counter()
+            record, _events = export_one(matches[label][0], url)
+            seconds = time.perf_counter() - t0
+            assert record["actions"]
+            return seconds
+
+        return step
+
+    audit_s, audit_l, export_s, export_l = _median_seconds(
+        runs, audit("short"), audit("long"), export("short"), export("long")
+    )
+    n_short, n_long = matches["short"][1], matches["long"][1]
+    audit_ratio, export_ratio = audit_l / audit_s, export_l / export_s
+    target = f"<= {AUDIT_TARGET:g}"
+    figures = [
+        Figure(f"audit, {n_short}-event match", audit_s * 1000, "ms", section="audit"),
+        Figure(f"audit, {n_long}-event match", audit_l * 1000, "ms", section="audit"),
+        Figure("audit (long) / audit (short)", audit_ratio, "x", target, audit_ratio <= AUDIT_TARGET, section="audit"),
+        Figure(f"export, {n_short}-event match", export_s * 1000, "ms", section="audit"),
+        Figure(f"export, {n_long}-event match", export_l * 1000, "ms", section="audit"),
+        Figure("export (long) / export (short)", export_ratio, "x", target, export_ratio <= AUDIT_TARGET, section="audit"),
+    ]
+    info = {
+        "runs": runs,
+        "short_match": {"events": n_short, "rewinds": matches["short"][2]},
+        "long_match": {"events": n_long, "rewinds": matches["long"][2]},
+        "events_ratio": round(n_long / n_short, 3),
+    }
+    return figures, info
+
+
+# --- (5) start-up ------------------------------------------------------------------------
+
+VERSION_TARGET = 3.0  # `referee --version` / `python -c "import click"`, at most
+
+
+def compile_bytecode() -> bool:
+    """Compile the referee's modules to bytecode where Python keeps it, as an
+    installed package has it (an editable install run with
+    PYTHONDONTWRITEBYTECODE would otherwise compile every module at every
+    start, and the start-up figures would time the compiler). False if the
+    folders are not writable (then nothing changes)."""
+    import compileall
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        return all(
+            compileall.compile_dir(str(root / package), quiet=1, force=False)
+            for package in ("events", "projections", "referee")
+        )
+    except OSError:
+        return False
+
+
+def startup_bench(runs: int = 11) -> tuple[list[Figure], dict[str, Any]]:
+    """(5): ``referee --version`` in a fresh process against ``python -c
+    "import click"`` with the same interpreter (the least any click program
+    pays to start), medians of ``runs`` interleaved runs."""
+    referee = referee_command()
+    env = {k: v for k, v in os.environ.items() if k != "REFEREE_DB"}
+    click_cmd = [sys.executable, "-c", "import click"]
+    version_cmd = referee + ["--version"]
+
+    def timed(argv: list[str]) -> Callable[[int], float]:
+        def step(_: int) -> float:
+            t0 = time.perf_counter()
+            subprocess.run(argv, capture_output=True, env=env, check=True)
+            return time.perf_counter() - t0
+
+        return step
+
+    compiled = compile_bytecode()
+    timed(version_cmd)(0)  # warm the file cache alike for both
+    click_s, version_s = _median_seconds(runs, timed(click_cmd), timed(version_cmd))
+    ratio = version_s / click_s
+    figures = [
+        Figure('python -c "import click"', click_s * 1000, "ms", section="startup"),
+        Figure("referee --version", version_s * 1000, "ms", section="startup"),
+        Figure("--version / import click", ratio, "x", f"<= {VERSION_TARGET:g}", ratio <= VERSION_TARGET, section="startup"),
+    ]
+    info = {"runs": runs, "bytecode_compiled": compiled,
+            "commands": {"click": shlex.join(click_cmd), "version": shlex.join(version_cmd)}}
+    return figures, info
+
+
+def input_bench(
+    runs: int = 3, short: int = AUDIT_SHORT, long: int = AUDIT_LONG, startup_runs: int = 11,
+    directory: str | None = None, seed: int = 1, *, audit: bool = True, startup: bool = True,
+) -> BenchReport:
+    """The figures of (4) audit and export, and (5) start-up (no self-play:
+    ``games`` and ``events`` of the report are 0)."""
+    report = BenchReport(0, 0)
+    if audit:
+        with _scratch(directory) as workdir:
+            figures, info = audit_bench(workdir, runs, short, long, seed)
+            report.figures += figures
+            report.info["audit"] = info
+    if startup:
+        figures, info = startup_bench(startup_runs)
+        report.figures += figures
+        report.info["startup"] = info
+    return report
+# --- the judges' board (referee serve) ----------------------------------------------
+
+BOARD_TARGET = 3.0  # page on the long match / page on the short one, at most
+BOARD_MATCH = 5000  # events of the long match the board pages are timed on
+LIVE_TARGET = 1.0  # seconds from a station's write to the page hearing of it, at most
+
+
+def board_bench(
+    directory: str | None = None, runs: int = 5, pages: int = 20, min_events: int = BOARD_MATCH, seed: int = 1
+) -> BenchReport:
+    """The match page of ``referee serve`` at positions spread over a long
+    match (at least ``min_events`` events, made with rewinds as ``act_bench``
+    makes its match) against the same page on a 50-event match: real HTTP
+    requests to the real server (uvicorn in a thread, one keep-alive
+    connection), ``pages`` positions per run, the median run reported per page.
+    The server reads each match's log once (its first page, timed apart as
+    "first page"); every other page is a snapshot load and a short fold.
+    Then the live update: from ``MatchStore.act`` on another store to the
+    page's event stream announcing the new version (median of ``runs``)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    from referee.web.app import Settings, create_app
+    from referee.web.server import running
+
+    report = BenchReport(0, 0)
+    with _scratch(directory) as workdir:
+        url = f"sqlite:///{workdir / 'board.db'}"
+        long_id, long_events, rewinds, _ = build_long_match(url, min_events, seed)
+        short_id, short_events = build_short_match(url, SHORT_MATCH, seed + 1)
+        report.events = long_events + short_events
+        app = create_app(Settings(url))
+        with running(app) as base:
+            address = urlsplit(base)
+            conn = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+
+            def get(path: str) -> float:
+                t0 = time.perf_counter()
+                conn.request("GET", path)
+                response = conn.getresponse()
+                body = response.read()
+                seconds = time.perf_counter() - t0
+                if response.status != 200 or b'class="position"' not in body:
+                    raise RuntimeError(f"GET {path} answered {response.status}")
+                return seconds
+
+            first_long = get(f"/matches/{long_id}?at=1")
+            first_short = get(f"/matches/{short_id}?at=1")
+            rng = random.Random(seed)
+            long_at = [rng.randrange(1, long_events + 1) for _ in range(pages)]
+            short_at = [rng.randrange(1, short_events + 1) for _ in range(pages)]
+
+            def pages_of(match: str, positions: list[int]) -> Callable[[int], float]:
+                return lambda _: sum(get(f"/matches/{match}?at={n}&as=judge") for n in positions) / len(positions)
+
+            long_s, short_s = _median_seconds(runs, pages_of(long_id, long_at), pages_of(short_id, short_at))
+            live = [_live_latency(address.hostname or "127.0.0.1", address.port or 0, url, short_id) for _ in range(runs)]
+            conn.close()
+    ratio = long_s / short_s
+    live_s = statistics.median(live)
+    report.figures += [
+        Figure(f"match page, {long_events}-event match", long_s * 1000, "ms", section="board"),
+        Figure(f"match page, {short_events}-event match", short_s * 1000, "ms", section="board"),
+        Figure("long / short", ratio, "x", f"<= {BOARD_TARGET:g}", ratio <= BOARD_TARGET, section="board"),
+        Figure("first page of the long match (log read once)", first_long * 1000, "ms", section="board"),
+        Figure("first page of the short match", first_short * 1000, "ms", section="board"),
+        Figure("live: a station's act to the page's stream", live_s * 1000, "ms", f"<= {LIVE_TARGET * 1000:g}",
+               live_s <= LIVE_TARGET, section="board"),
+    ]
+    report.info["board"] = {
+        "long_match": {"events": long_events, "rewinds": rewinds},
+        "short_match": {"events": short_events},
+        "pages": pages,
+        "runs": runs,
+        "positions": {"long": long_at, "short": short_at},
+    }
+    return report
+
+
+def _live_latency(host: str, port: int, url: str, match: str) -> float:
+    """Seconds from another station's act to the match page's event stream
+    announcing the new version (the stream's first message is the version
+    before the act)."""
+    import http.client
+
+    from referee import rules
+    from referee.store import MatchStore
+
+    conn = http.client.HTTPConnection(host, port, timeout=10)
+    conn.request("GET", f"/matches/{match}/live", headers={"Accept": "text/event-stream"})
+    stream = conn.getresponse()
+
+    def next_version() -> int:
+        while True:
+            line = stream.fp.readline().decode()
+            if not line:
+                raise RuntimeError("the live stream ended")
+            if line.startswith("data:") and "version" in line:
+                return int(json.loads(line[5:])["version"])
+
+    before = next_version()
+    with MatchStore(url) as station:
+        state, version = station.load(match)
+        assert version == before, (version, before)
+        action = next(a for a in rules.legal_actions(state) if a.do not in NOT_RANDOM)
+        t0 = time.perf_counter()
+        station.act(match, action)
+    while next_version() <= before:
+        pass
+    seconds = time.perf_counter() - t0
+    conn.close()
+    return seconds

@@ -1,9 +1,16 @@
-"""The ``referee`` command line: one click group; each command lives in
-``referee/commands/`` and is registered below.
+"""The ``referee`` command line: one click group whose commands live in
+``referee/commands/`` and are imported only when run.
 
 Bad input (``InputError``, ``click.UsageError``) ends with one line on standard
 error and exit code 2; a refused action or a failed check ends with exit
 code 1; no traceback reaches the user for either.
+
+Starting fast matters: a judge runs one short command after another, and
+most of a short command's time used to be spent importing what other
+commands need. So ``COMMANDS`` names each command's module and its short
+help, ``referee --help`` lists them from there without importing any, and a
+command's module (with pydantic, the event models, the store...) is imported
+only when that command runs (click's documented lazy-group pattern).
 """
 
 from __future__ import annotations
@@ -15,29 +22,68 @@ import click
 
 from referee import __version__
 
-# Each entry is "module:attribute" of a click command; the module is imported
-# only when the CLI starts, so a command's heavy imports stay out of the others.
-COMMANDS = [
-    "referee.commands.scenario:scenario",
-    "referee.commands.simulate:simulate",
-    "referee.commands.bench:bench",
-    "referee.commands.records:export",
-    "referee.commands.records:import_",
-    "referee.commands.records:audit",
-    "referee.commands.matches:new",
-    "referee.commands.matches:act",
-    "referee.commands.matches:legal",
-    "referee.commands.matches:state",
-    "referee.commands.matches:log",
-    "referee.commands.matches:matches_",
-    "referee.commands.matches:rewind",
-    "referee.commands.matches:note",
-    "referee.commands.matches:accept",
-    "referee.commands.matches:skip_step",
-]
+# name -> ("module:attribute" of the click command, its short help). The short
+# help is the first line of the command's docstring (a test keeps them equal).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("referee.commands.matches:new", "Start a stored match from two decks; prints its id."),
+    "act": ("referee.commands.matches:act", "Apply one player action (refused actions exit 1 with the rule)."),
+    "legal": ("referee.commands.matches:legal", "Who must act now, and every legal action."),
+    "state": ("referee.commands.matches:state", "The zones, the field and the result, now or after any event."),
+    "log": ("referee.commands.matches:log", "The event log: one numbered line per event, citing its rule."),
+    "matches": ("referee.commands.matches:matches_", "List the stored matches."),
+    "rewind": ("referee.commands.matches:rewind", "A judge's correction (rule 410): go back to just after an event."),
+    "note": ("referee.commands.matches:note", "Add a judge's note to the log (it changes nothing on the table)."),
+    "accept": (
+        "referee.commands.matches:accept",
+        "Leave the open violations standing (the game is too far along to rewind).",
+    ),
+    "skip-step": (
+        "referee.commands.matches:skip_step",
+        "Record mode: the table skipped a mandatory step (an open violation).",
+    ),
+    "export": ("referee.commands.records:export", "Write a stored match as a match record (YAML)."),
+    "import": ("referee.commands.records:import_", "Replay a match record and store it as a new match; print its id."),
+    "audit": (
+        "referee.commands.records:audit",
+        "Replay a match record: is every action legal, and what is the result?",
+    ),
+    "scenario": (
+        "referee.commands.scenario:scenario",
+        "Rules questions written as data (the format: docs/scenario-format.md).",
+    ),
+    "simulate": ("referee.commands.simulate:simulate", "Play whole games by picking random legal actions."),
+    "serve": ("referee.commands.serve:serve", "Serve the judges' board: every match at any event, live, per viewer."),
+    "bench": (
+        "referee.commands.bench:bench",
+        "Measure the engine's and the store's speed (a benchmark, not a test).",
+    ),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported when first used (``COMMANDS``)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        command = self.commands.get(cmd_name)
+        if command is None:
+            module_name, _, attr = COMMANDS[cmd_name][0].partition(":")
+            command = getattr(importlib.import_module(module_name), attr)
+            self.commands[cmd_name] = command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``--help`` from the registry, importing nothing."""
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="referee")
 def cli() -> None:
     """Referee and judge tool for the card game Harem Master.
@@ -48,19 +94,10 @@ def cli() -> None:
     """
 
 
-def _register() -> None:
-    for spec in COMMANDS:
-        module_name, _, attr = spec.partition(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue  # a command still being written is simply absent
-        cli.add_command(getattr(module, attr))
-
-
-_register()
+def load_all() -> dict[str, click.Command]:
+    """Every command, imported (for tests and documentation tools)."""
+    ctx = click.Context(cli)
+    return {name: cli.get_command(ctx, name) for name in cli.list_commands(ctx)}  # type: ignore[misc]
 
 
 def main() -> None:

@@ -17,6 +17,9 @@ writes anything.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -79,12 +82,15 @@ def _refuse(rule: str, reason: str) -> IllegalAction:
 # --- finding positions ------------------------------------------------------------
 
 
-def position_of_step(log: Sequence[Event], turn: int, step: str) -> int:
+def position_of_step(
+    log: Sequence[Event], turn: int, step: str, states: Sequence[GameState] | None = None
+) -> int:
     """The position just before rule step ``step`` of turn ``turn`` began, in
     the current line of play: the first position after which the procedure
     stands at that step of that turn (for a step that waits for a player, such
-    as 309, that is before the player's action, so a replay applies it again)."""
-    states = _states_along(log)
+    as 309, that is before the player's action, so a replay applies it again).
+    ``states`` (see ``states_along``) saves folding the log again."""
+    states = states if states is not None else states_along(log)
     line = [0, *live_positions(log)]
     if step in ("300", "300.1"):
         for pos in line[1:]:
@@ -118,26 +124,26 @@ def position_before_action(log: Sequence[Event], k: int) -> int:
 # --- the impact report ------------------------------------------------------------
 
 
-def impact(log: Sequence[Event], to: int) -> list[dict[str, Any]]:
+def impact(log: Sequence[Event], to: int, states: Sequence[GameState] | None = None) -> list[dict[str, Any]]:
     """What a rewind to just after event ``to`` would undo: the events of the
     current line of play that the new line (the line ``to`` is on) leaves out,
     most recent first, each flagged if it revealed hidden information."""
-    _check_target(log, to)
-    states = _states_along(log)
+    states = states if states is not None else states_along(log)
+    _check_target(log, to, states)
     kept = set(live_positions(log[:to]))
     return [_row(log, states, pos) for pos in reversed(live_positions(log)) if pos not in kept]
 
 
-def brought_back(log: Sequence[Event], to: int) -> list[dict[str, Any]]:
+def brought_back(log: Sequence[Event], to: int, states: Sequence[GameState] | None = None) -> list[dict[str, Any]]:
     """For a rewind into a stretch an earlier rewind retracted: the retracted
     events that would be part of the game again, in log order."""
-    _check_target(log, to)
-    states = _states_along(log)
+    states = states if states is not None else states_along(log)
+    _check_target(log, to, states)
     live = set(live_positions(log))
     return [_row(log, states, pos) for pos in live_positions(log[:to]) if pos not in live]
 
 
-def _row(log: Sequence[Event], states: list[GameState], pos: int) -> dict[str, Any]:
+def _row(log: Sequence[Event], states: Sequence[GameState], pos: int) -> dict[str, Any]:
     event = log[pos - 1]
     why = REVEALS.get(type(event))
     return {
@@ -150,32 +156,62 @@ def _row(log: Sequence[Event], states: list[GameState], pos: int) -> dict[str, A
     }
 
 
-def _states_along(log: Sequence[Event]) -> list[GameState]:
-    """states[i] is the state after the first i events."""
-    out = [fold([])]
-    state = out[0]
-    for event in log:
-        state = evolve(state, event)
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a log is replayed.
+
+    A replay keeps a state per event, all alive until it ends, and creates no
+    reference cycles (events and states are plain data), yet the collector
+    would walk the growing heap again and again: on a 20,000-event match that
+    made replaying grow faster than the match. Reference counting still
+    frees everything as usual, and the collector resumes (if it was running)
+    when the replay ends, however it ends."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def states_along(
+    log: Sequence[Event], states: list[GameState] | None = None, upto: int | None = None
+) -> list[GameState]:
+    """states[i] is the state after the first i events: what every look back
+    at the log (a rewind's target, what it undoes, a step's position) reads.
+
+    Given ``states`` for a prefix of ``log``, it is extended in place to the
+    whole log, so a replay that keeps its states as the log grows pays one
+    ``evolve`` per event in all, and no rewind ever folds the log from event
+    1 again (that made auditing a long match with many rewinds quadratic).
+    ``upto`` stops after that many events of ``log``."""
+    out = states if states is not None else [fold([])]
+    state = out[-1]
+    end = len(log) if upto is None else upto
+    for i in range(len(out) - 1, end):
+        state = evolve(state, log[i])
         out.append(state)
     return out
 
 
-def action_span(log: Sequence[Event], to: int) -> tuple[int, int] | None:
+def action_span(log: Sequence[Event], to: int, states: Sequence[GameState] | None = None) -> tuple[int, int] | None:
     """The first and last positions of the player's action whose own events
     event ``to`` falls strictly inside, or None when ``to`` ends an action
     or lies between actions (a place a rewind may go back to)."""
     start = next((p for p in range(to, 0, -1) if isinstance(log[p - 1], ActionTaken)), None)
     if start is None:
         return None
+    before = states[start - 1] if states is not None else fold(log[: start - 1])
     try:
-        size = len(own_events(fold(log[: start - 1]), _action_of(log[start - 1])))
+        size = len(own_events(before, _action_of(log[start - 1])))
     except IllegalAction:
         return None  # a recorded log the rules refuse now: nothing to split
     end = start + size - 1
     return (start, end) if to < end else None
 
 
-def _check_target(log: Sequence[Event], to: int) -> None:
+def _check_target(log: Sequence[Event], to: int, states: Sequence[GameState] | None = None) -> None:
     """A rewind goes back to the end of an event that is not inside a player's
     action: an action's own events are one whole (rule 410.1, ruling A8)."""
     if not 1 <= to < len(log):
@@ -183,7 +219,7 @@ def _check_target(log: Sequence[Event], to: int) -> None:
             "410",
             f"A rewind goes back to just after an event from 1 to {len(log) - 1}; {to} is not one.",
         )
-    span = action_span(log, to)
+    span = action_span(log, to, states)
     if span is not None:
         start, end = span
         raise _refuse(
@@ -226,17 +262,27 @@ def rewind(
     reason: str,
     judge: str | None = None,
     replay: bool = False,
+    states: Sequence[GameState] | None = None,
+    describe_undone: bool = True,
 ) -> Correction:
     """410: go back to just after event ``to``; then, for a 410.2 rewind to a
     forgotten step, the engine performs the step (``advance``) and, with
-    ``replay``, applies again the player actions that followed."""
+    ``replay``, applies again the player actions that followed.
+
+    ``states`` (``states_along(log)``, kept by a replay as it goes) saves
+    folding the log; without it the log is folded once here. A replay, which
+    never shows what a rewind undid, passes ``describe_undone=False``."""
     if rule not in REWIND_RULES:
         raise _refuse("410", f"A rewind cites 410.1 or 410.2, not {rule!r}.")
     if not reason.strip():
         raise _refuse("410", "A rewind needs a reason for the log.")
-    _check_target(log, to)
-    undone = impact(log, to)
-    restored = fold(log[:to])
+    states = states if states is not None else states_along(log)
+    if describe_undone:
+        undone = impact(log, to, states)  # checks the target first
+    else:
+        _check_target(log, to, states)
+        undone = []
+    restored = states[to]
     event = Rewound(
         rule=rule, to=to, reason=reason, judge=judge, replay=replay,
         state=encode_state(restored, omit=("cards",)),
@@ -318,7 +364,7 @@ def skip_step(state: GameState, log: Sequence[Event], rule: str, reason: str = "
         cards = _cards_of_this_turn(log, rule)
     text = f"The table skipped step {rule}" + (f": {reason.rstrip('.')}" if reason else "") + "."
     events: list[Event] = [
-        StepSkipped(rule=rule, player=player, cards=cards, reason=reason),
+        StepSkipped(rule=rule, player=player, cards=cards, reason=reason, step="310" if rule == "309" else None),
         ViolationRecorded(rule=rule, player=player, reason=text),
     ]
     after = state
@@ -359,17 +405,16 @@ def _cards_of_this_turn(log: Sequence[Event], rule: str) -> list[str]:
     return moved
 
 
-def rewinds_consistent(log: Sequence[Event]) -> list[str]:
+def rewinds_consistent(log: Sequence[Event], states: Sequence[GameState] | None = None) -> list[str]:
     """Audit: every ``Rewound`` must restore exactly the state that the events
-    up to its target produce. One sentence per rewind that does not."""
+    up to its target produce. One sentence per rewind that does not.
+    ``states`` are the states along ``log`` if the caller has them."""
     from projections.codec import decode_state
 
     problems = []
-    state = fold([])
-    states = [state]
-    for event in log:
-        state = evolve(state, event)
-        states.append(state)
+    if states is None:
+        with collector_paused():
+            states = states_along(log)
     for pos, event in enumerate(log, start=1):
         if not isinstance(event, Rewound):
             continue

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from events.cards import CardDef, filler
-from referee.inputs import Document, InputError, format_path, kind_of, load_document
+from referee.inputs import MAX_CARDS, Document, InputError, format_path, kind_of, load_document
 from referee.pool import CardCatalog
 
 DECK_SIZE = 51  # 100.2
@@ -55,6 +55,10 @@ def parse_deck(
     cards: list[CardDef] = []
     for i, entry in enumerate(entries):
         here = base + (i,)
+        if len(cards) >= MAX_CARDS:
+            raise doc.error(
+                here, f"the deck lists more than {MAX_CARDS:,} cards; a deck has {DECK_SIZE} (100.2)"
+            )
         if isinstance(entry, str):
             cards.append(catalog.require(entry, doc, here))
             continue

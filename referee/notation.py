@@ -16,10 +16,9 @@ from typing import Any, Iterable
 
 from projections.state import PILES, GameState
 from referee.actions import Action, IllegalAction, Refusal
-from referee.rules import ACTION_RULES, current_decision, is_legal
+from referee.rules import ACTIONS, current_decision, is_legal
 
-# The rule a refusal cites when a named card is not where the action needs it.
-PLAYER_DOS = {**ACTION_RULES, "attack": "306.5b", "intercept": "306.5d"}
+PLAYER_DOS = tuple(ACTIONS)
 JUDGE_DOS = ("rewind", "note", "skip_step", "accept")
 
 INSTANCE_ID = re.compile(r"^[AB]:[0-9]+$")
@@ -41,16 +40,8 @@ def _castle(state: GameState, p: str) -> list[str]:
     return list(state.zones[p].castle)
 
 
-# Where each action's ``card`` comes from, in zone order.
-CARD_ZONES = {
-    "choose_opening": _castle,
-    "play_character": _hand,
-    "play_event": _hand,
-    "play_item": _hand,
-    "activate": _own_field,
-    "attack": _own_field,
-    "intercept": _own_field,
-}
+# Where an action's ``card`` comes from (``ActionKind.card_from``), in zone order.
+CARD_ZONES = {"hand": _hand, "castle": _castle, "own_field": _own_field}
 
 
 def everywhere(state: GameState) -> list[str]:
@@ -82,7 +73,8 @@ def candidates(state: GameState, ref: str, pool: Iterable[str], labels: dict[str
 
 
 def _card_pool(state: GameState, action: Action) -> list[str]:
-    zone = CARD_ZONES.get(action.do)
+    kind = ACTIONS.get(action.do)
+    zone = CARD_ZONES.get(kind.card_from) if kind is not None and kind.card_from else None
     return zone(state, action.player) if zone and action.player else everywhere(state)
 
 
@@ -93,6 +85,12 @@ def _discard_pool(state: GameState, action: Action) -> list[str]:
     if action.do == "mulligan":
         return _hand(state, action.player)
     return _hand(state, action.player)
+
+
+def _missing_rule(do: str) -> str:
+    """The rule a refusal cites when a named card is not where the action needs it."""
+    kind = ACTIONS.get(do)
+    return kind.refusal_rule if kind is not None else "406.1"
 
 
 def resolve(state: GameState, raw: Action, labels: dict[str, str] | None = None) -> Action:
@@ -111,7 +109,7 @@ def resolve(state: GameState, raw: Action, labels: dict[str, str] | None = None)
             card_opts = candidates(state, raw.card, everywhere(state), labels)
         if not card_opts:
             raise IllegalAction(
-                Refusal(PLAYER_DOS.get(raw.do, "406.1"), f"There is no {raw.card} in the game to use."), raw
+                Refusal(_missing_rule(raw.do), f"There is no {raw.card} in the game to use."), raw
             )
     if raw.target is not None:
         target_opts = candidates(state, raw.target, _field(state, raw.player), labels) or candidates(
@@ -119,7 +117,7 @@ def resolve(state: GameState, raw: Action, labels: dict[str, str] | None = None)
         )
         if not target_opts:
             raise IllegalAction(
-                Refusal(PLAYER_DOS.get(raw.do, "406.1"), f"There is no {raw.target} in the game."), raw
+                Refusal(_missing_rule(raw.do), f"There is no {raw.target} in the game."), raw
             )
     cards_opts: list[tuple[str, ...] | None] = [None]
     if raw.cards is not None:
@@ -149,7 +147,7 @@ def _resolve_many(state: GameState, raw: Action, labels: dict[str, str]) -> Iter
         opts = candidates(state, ref, pool, labels) or candidates(state, ref, everywhere(state), labels)
         if not opts:
             raise IllegalAction(
-                Refusal(PLAYER_DOS.get(raw.do, "406.1"), f"There is no {ref} in the game."), raw
+                Refusal(_missing_rule(raw.do), f"There is no {ref} in the game."), raw
             )
         options.append(opts)
     produced = 0
@@ -199,4 +197,9 @@ def describe_action(state: GameState, action: Action) -> dict[str, Any]:
             out[key + "_ids"] = value
         else:
             out[key] = value
+    from referee.rules.harem_master.describe import cost_of
+
+    cost = cost_of(state, action)
+    if cost:
+        out["cost"] = cost
     return out

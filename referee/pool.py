@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping
 from pydantic import ValidationError
 
 from events.cards import CardDef
-from referee.inputs import Document, format_path, kind_of, load_document
+from referee.inputs import NAME_LENGTH, Document, format_path, kind_of, load_document, text_problem
 
 BUNDLED_POOL_PATH = Path(__file__).with_name("data") / "rules-test-pool.yaml"
 
@@ -58,6 +58,9 @@ def parse_cards(entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[s
             card = CardDef.model_validate(entry)
         except ValidationError as exc:
             raise doc.validation_error(exc, here) from None
+        problem = text_problem(card.name, NAME_LENGTH)
+        if problem is not None:
+            raise doc.error(here + ("name",), f"the card name {card.name[:40]!r} {problem}")
         if card.name != card.name.strip():
             raise doc.error(here + ("name",), f"a card name may not start or end with spaces (got {card.name!r})")
         if _INSTANCE_ID.match(card.name):

@@ -1,6 +1,6 @@
 """Match records (``harem-master-record/1``): a whole game as data, from the shuffle on.
 
-A match record (shared/spec/scenario-format.md, section 4) names the seed,
+A match record (docs/scenario-format.md, section 5) names the seed,
 the two decks and every action in the scenario notation, player actions and
 judges' actions alike. Three things are done with one:
 
@@ -43,10 +43,10 @@ from events.game import (
     StepSkipped,
     ViolationsAccepted,
 )
-from projections.state import GameState, evolve, initial_state
+from projections.state import GameState
 from projections.views import result_json
 from referee.actions import Action, IllegalAction
-from referee.inputs import Document, InputError, load_document
+from referee.inputs import MAX_ACTIONS, NAME_LENGTH, TEXT_LENGTH, Document, InputError, load_document
 
 FORMAT = "harem-master-record/1"
 TOP_KEYS = ("format", "seed", "mode", "rulings", "pool", "cards", "auto_pass", "players", "actions")
@@ -92,7 +92,7 @@ def load_record(path: str | Path) -> Record:
 def record_from_dict(data: dict[str, Any], file: str | Path = "<record>") -> Record:
     """Check a record given as a dict (an export, say). Relative paths in it
     are relative to the current folder; errors name ``file``."""
-    return parse_record(Document(Path(file), data, {}))
+    return parse_record(Document(Path(file), data))
 
 
 def parse_record(doc: Document) -> Record:
@@ -117,11 +117,12 @@ def parse_record(doc: Document) -> Record:
     for p in ("A", "B"):
         ppath = ("players", p)
         entry = reader.mapping(players[p], ppath, PLAYER_KEYS, ("deck",))
-        names[p] = reader.str_(entry["name"], ppath + ("name",)) if "name" in entry else p
+        names[p] = reader.text(entry["name"], ppath + ("name",), NAME_LENGTH) if "name" in entry else p
         decks[p] = _deck(reader, entry["deck"], ppath + ("deck",), catalog)
     actions: list[dict[str, Any]] = []
     raw_actions = data.get("actions")
-    for i, raw in enumerate(reader.seq(raw_actions if raw_actions is not None else [], ("actions",))):
+    listed = reader.seq(raw_actions if raw_actions is not None else [], ("actions",), MAX_ACTIONS, "actions")
+    for i, raw in enumerate(listed):
         actions.append(_action(reader, raw, ("actions", i)))
     return Record(doc.file, seed, mode, rulings, auto_pass, names, decks, actions, doc)
 
@@ -176,6 +177,9 @@ def _action(reader: Any, raw: Any, path: tuple[Any, ...]) -> dict[str, Any]:
                     why = f"{kind} has only: {', '.join(allowed)}"
                 raise reader.err(path + (key,), f"unknown key {key!r}; {why}")
     action, _expect = read_action(reader, raw, path)
+    for key, limit in (("reason", TEXT_LENGTH), ("text", TEXT_LENGTH), ("by", NAME_LENGTH)):
+        if key in action:  # stored with the match and printed in its log
+            reader.text(action[key], path + (key,), limit)
     return action
 
 
@@ -191,6 +195,7 @@ class Replay:
     applied: int  # record actions applied (all of them, unless one was refused)
     violation: dict[str, Any] | None  # {action: K (from 1), rule, message} of the refused action
     ends: list[int] = field(default_factory=list)  # log length after the start and after each applied action
+    states: list[GameState] = field(default_factory=list, repr=False)  # states[i]: after the first i events
 
     @property
     def legal(self) -> bool:
@@ -235,7 +240,20 @@ def replay(record: Record) -> Replay:
     """Deal the decks, start the match and apply each action in order; stop at
     the first refused one. Judge actions go through the scenario runner's
     ``judge_action`` (``to: {action: K}`` is the position just before record
-    action K)."""
+    action K).
+
+    The state after every event is kept as the log grows (one ``evolve`` per
+    event), so a rewind looks its target up instead of refolding the log:
+    replaying a record takes time in proportion to its length, however many
+    rewinds it holds."""
+    from referee.corrections import collector_paused
+
+    with collector_paused():
+        return _replay(record)
+
+
+def _replay(record: Record) -> Replay:
+    from referee.corrections import states_along
     from referee.decks import deal
     from referee.notation import action_from_mapping, resolve
     from referee.rules import apply, start
@@ -247,6 +265,7 @@ def replay(record: Record) -> Replay:
         rulings=record.rulings, auto_pass=record.auto_pass,
     )
     state, log = started.state, list(started.events)
+    states = states_along(log)
     ends = [len(log)]
     before: list[int] = []
     violation = None
@@ -254,16 +273,17 @@ def replay(record: Record) -> Replay:
         before.append(len(log))
         try:
             if raw.get("judge") is True:
-                applied = judge_action(state, log, raw, before)
+                applied = judge_action(state, log, raw, before, states)
             else:
                 applied = apply(state, resolve(state, action_from_mapping(raw)))
         except IllegalAction as exc:
             violation = {"action": k, "rule": exc.refusal.rule, "message": exc.refusal.reason}
             break
         log.extend(applied.events)
+        states_along(log, states)
         state = applied.state
         ends.append(len(log))
-    return Replay(log, state, len(ends) - 1, violation, ends)
+    return Replay(log, state, len(ends) - 1, violation, ends, states)
 
 
 # --- exporting -------------------------------------------------------------------------
@@ -271,6 +291,7 @@ def replay(record: Record) -> Replay:
 
 def export_record(events: Sequence[Event], *, by_name: bool = False, verify: bool = True) -> dict[str, Any]:
     """A stored match's log as a record dict, in the format's key order.
+    (The walk runs with the garbage collector paused: see ``replay``.)
 
     Player actions name cards by instance id (``A:12``); with ``by_name``,
     an action names them by card name wherever the name means the very same
@@ -300,9 +321,18 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
     if cards:
         out["cards"] = cards
     out["players"] = {p: {"name": first.names.get(p, p), "deck": decks[p]} for p in ("A", "B")}
-    out["actions"] = _actions(log, by_name)
-    if verify:
-        _verify(out, log)
+    if not verify:
+        out["actions"] = _actions(log, by_name, None)
+        return out
+    # Verified in the same pass that writes the actions: the record's decks
+    # must start the very same match, and each action written, applied as a
+    # replay of the record would apply it, must give the very events that
+    # follow in the log. So the record replays to exactly ``events``.
+    header = _parsed({**out, "actions": []})
+    started = _started(header)
+    _check_same(started.events, log, 0)
+    out["actions"] = _actions(log, by_name, len(started.events))
+    _parsed(out)  # the whole record, as `referee import` will read it
     return out
 
 
@@ -341,36 +371,105 @@ def _decks(first: MatchStarted) -> tuple[list[dict[str, Any]], dict[str, list[An
     return cards, decks
 
 
-def _actions(log: list[Event], by_name: bool) -> list[dict[str, Any]]:
+def _actions(log: list[Event], by_name: bool, verify_from: int | None) -> list[dict[str, Any]]:
+    """The record's actions for ``log``, walking it once with the state after
+    every event kept (``corrections.states_along``), so a rewind re-made to
+    see whether it replayed looks its target up instead of refolding.
+
+    With ``verify_from`` (the length of the verified start), each action is
+    also applied as ``replay`` would apply the record's entry, and must give
+    exactly the events that follow in the log (``ExportError`` otherwise);
+    without it the log is only walked (an audit compares the replay itself)."""
+    from referee.corrections import collector_paused
+
+    with collector_paused():
+        return _walk(log, by_name, verify_from)
+
+
+def _walk(log: list[Event], by_name: bool, verify_from: int | None) -> list[dict[str, Any]]:
+    from referee.corrections import states_along
+    from referee.notation import action_from_mapping, resolve
+    from referee.rules import apply
+    from referee.scenario import judge_action
+
+    verify = verify_from is not None
+    i = verify_from or 0
+    states = states_along(log, upto=i)
     out: list[dict[str, Any]] = []
-    state = initial_state()
-    i = 0
     while i < len(log):
         ev = log[i]
+        state = states[i]
+        entry: dict[str, Any] | None = None
+        n = 1  # events this entry accounts for
+        checked = False  # its events compared with the log already
         if isinstance(ev, ActionTaken):
-            out.append(_player_action(state, ev, by_name))
+            entry = _player_action(state, ev, by_name)
         elif isinstance(ev, Rewound):
-            entry: dict[str, Any] = {"judge": True, "do": "rewind", "to": {"event": ev.to}, "rule": ev.rule, "reason": ev.reason}
-            replayed = _replayed(state, log, i)
-            if replayed:
+            entry = {"judge": True, "do": "rewind", "to": {"event": ev.to}, "rule": ev.rule, "reason": ev.reason}
+            replayed = _replayed(state, log, i, states)
+            if replayed:  # the rewind and the events of the actions it replayed, compared already
                 entry["replay"] = True
+                n, checked = replayed, True
             if ev.judge:
                 entry["by"] = ev.judge
-            out.append(entry)
-            if replayed:  # the rewind and the events of the actions it replayed
-                for e in log[i : i + replayed]:
-                    state = evolve(state, e)
-                i += replayed
-                continue
         elif isinstance(ev, NoteAdded):
-            out.append({"judge": True, "do": "note", "text": ev.text, **({"by": ev.judge} if ev.judge else {})})
+            entry = {"judge": True, "do": "note", "text": ev.text, **({"by": ev.judge} if ev.judge else {})}
         elif isinstance(ev, ViolationsAccepted):
-            out.append({"judge": True, "do": "accept", "reason": ev.reason, **({"by": ev.judge} if ev.judge else {})})
+            entry = {"judge": True, "do": "accept", "reason": ev.reason, **({"by": ev.judge} if ev.judge else {})}
         elif isinstance(ev, StepSkipped):
-            out.append({"judge": True, "do": "skip_step", "rule": ev.rule, **({"reason": ev.reason} if ev.reason else {})})
-        state = evolve(state, ev)
-        i += 1
+            entry = {"judge": True, "do": "skip_step", "rule": ev.rule, **({"reason": ev.reason} if ev.reason else {})}
+        if entry is not None:
+            out.append(entry)
+        if verify and not checked:
+            if entry is None:  # an event that no action of the record makes
+                raise _differs(i + 1)
+            try:
+                if entry.get("judge") is True:
+                    made = judge_action(state, log[:i], entry, [], states)
+                else:
+                    made = apply(state, resolve(state, action_from_mapping(entry)))
+            except IllegalAction as exc:
+                raise ExportError(
+                    f"the exported record does not replay: action {len(out)} is refused "
+                    f"({exc.refusal.rule}): {exc.refusal.reason}"
+                ) from None
+            _check_same(made.events, log, i)
+            n = len(made.events)
+        i += n
+        states_along(log, states, upto=i)
     return out
+
+
+def _started(record: Record) -> Any:
+    """The first events of a record's replay: its decks dealt, the match started."""
+    from referee.decks import deal
+    from referee.rules import start
+
+    cards, castles = deal(record.decks)
+    return start(
+        cards, castles, seed=record.seed, names=record.names, mode=record.mode,
+        rulings=record.rulings, auto_pass=record.auto_pass,
+    )
+
+
+def _check_same(made: Sequence[Event], log: list[Event], at: int) -> None:
+    """``made`` must be the events of ``log`` from index ``at`` on."""
+    for k, event in enumerate(made):
+        if at + k >= len(log) or not _same([event], [log[at + k]]):
+            raise _differs(at + k + 1)
+
+
+def _differs(position: int) -> ExportError:
+    return ExportError(
+        f"the exported record does not replay to the stored log: they differ at event {position}"
+    )
+
+
+def _parsed(record: dict[str, Any]) -> Record:
+    try:
+        return record_from_dict(record, "<exported record>")
+    except InputError as exc:
+        raise ExportError(f"the match cannot be written as a valid record: {exc.message}") from None
 
 
 def _action_of(ev: ActionTaken) -> Action:
@@ -409,52 +508,37 @@ def _player_action(state: GameState, ev: ActionTaken, by_name: bool) -> dict[str
 
 
 def _same(a: Sequence[Event], b: Sequence[Event]) -> bool:
+    """The same events as stored: equal models, or equal once dumped as JSON
+    (which is all a stored event keeps)."""
     return len(a) == len(b) and all(
-        type(x) is type(y) and x.model_dump(mode="json") == y.model_dump(mode="json") for x, y in zip(a, b)
+        type(x) is type(y) and (x == y or x.model_dump(mode="json") == y.model_dump(mode="json"))
+        for x, y in zip(a, b)
     )
 
 
-def _replayed(state: GameState, log: list[Event], i: int) -> int:
+def _replayed(state: GameState, log: list[Event], i: int, states: list[GameState]) -> int:
     """If the rewind at ``log[i]`` was made with ``replay`` (the retracted actions
     applied again), the number of events from it that such a rewind makes;
     else 0. The log does not say whether the judge asked for the replay, so
     the rewind is re-made with it: where that gives exactly the events that
     follow and replays at least one action, ``replay: true`` with those
-    actions left out reproduces the log (and so does the other reading)."""
+    actions left out reproduces the log (and so does the other reading).
+    ``states`` are the states along ``log`` up to ``i`` at least."""
     from referee.corrections import rewind
 
     ev = log[i]
     assert isinstance(ev, Rewound)
     try:
-        made = rewind(state, log[:i], ev.to, rule=ev.rule, reason=ev.reason, judge=ev.judge, replay=True)
+        made = rewind(
+            state, log[:i], ev.to, rule=ev.rule, reason=ev.reason, judge=ev.judge, replay=True, states=states,
+            describe_undone=False,
+        )
     except IllegalAction:
         return 0
     if made.replay is None or made.replay.replayed == 0:
         return 0
     n = len(made.events)
     return n if _same(log[i : i + n], made.events) else 0
-
-
-def _verify(record: dict[str, Any], log: list[Event]) -> None:
-    try:
-        rec = record_from_dict(record, "<exported record>")
-    except InputError as exc:
-        raise ExportError(f"the match cannot be written as a valid record: {exc.message}") from None
-    got = replay(rec)
-    if got.violation is not None:
-        v = got.violation
-        raise ExportError(
-            f"the exported record does not replay: action {v['action']} is refused ({v['rule']}): {v['message']}"
-        )
-    if not _same(got.events, log):
-        n = next(
-            (k for k, (x, y) in enumerate(zip(got.events, log), start=1) if not _same([x], [y])),
-            min(len(got.events), len(log)) + 1,
-        )
-        raise ExportError(
-            f"the exported record does not replay to the stored log: they differ at event {n} "
-            f"({len(got.events)} events replayed, {len(log)} stored)"
-        )
 
 
 # --- writing YAML ----------------------------------------------------------------------

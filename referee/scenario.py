@@ -16,7 +16,17 @@ from events.cards import CardDef, filler
 from events.game import Event, FieldCard, PositionSetUp
 from projections.state import PILES, GameState, evolve, initial_state
 from referee.actions import IllegalAction, Refusal
-from referee.inputs import Document, InputError, kind_of, load_document
+from referee.inputs import (
+    MAX_ACTIONS,
+    MAX_CARDS,
+    NAME_LENGTH,
+    TITLE_LENGTH,
+    Document,
+    InputError,
+    kind_of,
+    load_document,
+    text_problem,
+)
 from referee.notation import JUDGE_DOS, PLAYER_DOS, action_from_mapping, matches, resolve
 from referee.rules import advance, apply, start
 
@@ -47,16 +57,20 @@ class Reader:
                 raise self.err(path, f"missing required key {key!r}")
         return value
 
-    def seq(self, value: Any, path: Path_) -> list:
+    def seq(self, value: Any, path: Path_, maximum: int | None = None, what: str = "entries") -> list:
         if not isinstance(value, list):
             raise self.err(path, f"expected a list, got {kind_of(value)}")
+        if maximum is not None and len(value) > maximum:
+            raise self.err(path, f"expected at most {maximum:,} {what}, got {len(value):,}")
         return value
 
-    def int_(self, value: Any, path: Path_, minimum: int | None = None) -> int:
+    def int_(self, value: Any, path: Path_, minimum: int | None = None, maximum: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.err(path, f"expected a whole number, got {kind_of(value)}")
         if minimum is not None and value < minimum:
             raise self.err(path, f"expected a number >= {minimum}, got {value}")
+        if maximum is not None and value > maximum:
+            raise self.err(path, f"expected a number <= {maximum:,}, got {value:,}")
         return value
 
     def str_(self, value: Any, path: Path_) -> str:
@@ -65,6 +79,16 @@ class Reader:
         if not isinstance(value, str) or not value:
             raise self.err(path, f"expected text, got {kind_of(value)}")
         return value
+
+    def text(self, value: Any, path: Path_, max_length: int) -> str:
+        """Text that is stored and printed (a name, a title, a reason): no
+        control characters, bounded length (``inputs.text_problem``)."""
+        text = self.str_(value, path)
+        problem = text_problem(text, max_length)
+        if problem is not None:
+            shown = repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+            raise self.err(path, f"{shown} {problem}")
+        return text
 
     def bool_(self, value: Any, path: Path_) -> bool:
         if not isinstance(value, bool):
@@ -108,7 +132,15 @@ class Dealer:
         self.labels: dict[str, str] = {}
         self.count = {"A": 0, "B": 0}
 
-    def new(self, owner: str, cd: CardDef) -> str:
+    def room(self, n: int, path: Path_) -> None:
+        """Refuse a position of more cards than ``MAX_CARDS`` before dealing them."""
+        if len(self.cards) + n > MAX_CARDS:
+            raise self.reader.err(
+                path, f"the position holds more than {MAX_CARDS:,} cards; a whole game has 102 (100.2)"
+            )
+
+    def new(self, owner: str, cd: CardDef, path: Path_ = ("setup",)) -> str:
+        self.room(1, path)
         self.count[owner] += 1
         card_id = f"{owner}:{self.count[owner]}"
         self.cards[card_id] = cd
@@ -119,13 +151,13 @@ class Dealer:
         r = self.reader
         if isinstance(value, dict) and "random" in value:
             r.mapping(value, path, ("random",), ("random",))
-            return self.new(owner, filler(r.int_(value["random"], path + ("random",))))
+            return self.new(owner, filler(r.int_(value["random"], path + ("random",))), path)
         if isinstance(value, dict):
             r.mapping(value, path, ("card", "label", "owner"), ("card",))
             name = r.str_(value["card"], path + ("card",))
             if "owner" in value:
                 owner = r.player(value["owner"], path + ("owner",))
-            card_id = self.new(owner, self.catalog.require(name, r.doc, path + ("card",)))
+            card_id = self.new(owner, self.catalog.require(name, r.doc, path + ("card",)), path)
             if "label" in value:
                 label = r.str_(value["label"], path + ("label",))
                 if label in self.labels:
@@ -133,14 +165,17 @@ class Dealer:
                 self.labels[label] = card_id
             return card_id
         name = r.str_(value, path)
-        return self.new(owner, self.catalog.require(name, r.doc, path))
+        return self.new(owner, self.catalog.require(name, r.doc, path), path)
 
     def pile(self, value: Any, path: Path_, owner: str, integer_fillers: bool) -> list[str]:
         r = self.reader
         if integer_fillers and not isinstance(value, (list, dict)):
             n = r.int_(value, path, 0)
+            self.room(n, path)
             return [self.new(owner, filler(0)) for _ in range(n)]
-        return [self.card(v, path + (i,), owner) for i, v in enumerate(r.seq(value, path))]
+        entries = r.seq(value, path, MAX_CARDS, "cards")
+        self.room(len(entries), path)
+        return [self.card(v, path + (i,), owner) for i, v in enumerate(entries)]
 
     def castle(self, value: Any, path: Path_, owner: str) -> list[str]:
         r = self.reader
@@ -150,6 +185,7 @@ class Dealer:
             total = r.int_(value.get("count", len(top)), path + ("count",), 0)
             if total < len(top):
                 raise r.err(path + ("count",), f"count {total} is smaller than the {len(top)} cards on top")
+            self.room(total - len(top), path + ("count",))
             return top + [self.new(owner, filler(0)) for _ in range(total - len(top))]
         return self.pile(value, path, owner, True)
 
@@ -178,7 +214,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
     names = {"A": "A", "B": "B"}
     if "names" in setup:
         for p, n in reader.mapping(setup["names"], path + ("names",), ("A", "B")).items():
-            names[p] = reader.str_(n, path + ("names", p))
+            names[p] = reader.text(n, path + ("names", p), NAME_LENGTH)
     if "decks" in setup:
         for key in ("players", "turn", "active", "step", "characters_played"):
             if key in setup:
@@ -212,7 +248,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
     for p in ("A", "B"):
         ppath = path + ("players", p)
         if p not in players:
-            zones[f"{p}.castle"] = [dealer.new(p, filler(0)) for _ in range(40)]
+            zones[f"{p}.castle"] = [dealer.new(p, filler(0), ppath) for _ in range(40)]
             continue
         pdata = reader.mapping(players[p] or {}, ppath, PLAYER_KEYS)
         for i, entry in enumerate(reader.seq(pdata.get("field", []), ppath + ("field",))):
@@ -258,6 +294,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
         mode=mode,
         rulings=rulings,
         auto_pass=auto_pass,
+        log_format=2,
     )
     state = evolve(initial_state(), event)
     events, state = advance(state, [event])
@@ -341,7 +378,7 @@ EXPECT_KEYS = (
     "violations", "refused", "step", "player", "view",
 )
 ZONE_CHECK_KEYS = ("count", "cards", "contains", "top", "bottom", "excludes")
-CHARACTER_KEYS = ("ready", "physical", "mental", "items", "controller")
+CHARACTER_KEYS = ("ready", "physical", "mental", "items", "controller", "name", "abilities")
 ZONE_NAMES = tuple(f"{p}.{z}" for p in ("A", "B") for z in (*PILES, "field"))
 
 
@@ -451,11 +488,22 @@ def _event_matches(state_cards: dict[str, CardDef], ev: Event, want: dict, label
     return True
 
 
+def _check_abilities(ref: str, want: Any, have: tuple[Any, ...]) -> list[str]:
+    """``abilities:`` a count, or a list of the kinds the character has now, in order."""
+    kinds = [a.kind for a in have]
+    if isinstance(want, int):
+        return [] if len(have) == want else [f"character {ref}: expected {want} abilities, found {len(have)} {kinds}"]
+    if list(want) != kinds:
+        return [f"character {ref}: expected abilities {list(want)}, found {kinds}"]
+    return []
+
+
 def check_expect(
     expect: dict, state: GameState, log: list[Event], refusal: Refusal | None, labels: dict[str, str]
 ) -> list[str]:
     """Every way the state differs from the expectation, as sentences."""
     from referee.rules import current_player
+    from referee.rules.harem_master.characteristics import chars
 
     fails: list[str] = []
     for zone, check in (expect.get("zones") or {}).items():
@@ -498,15 +546,19 @@ def check_expect(
         if ch is None:
             fails.append(f"character {ref}: not on the field")
             continue
+        now = chars(state, ch.card)
         actual = {
             "ready": ch.ready,
-            "physical": state.physical(ch.card),
-            "mental": state.mental(ch.card),
+            "physical": now.physical,
+            "mental": now.mental,
             "controller": ch.controller,
+            "name": now.name,
         }
-        for key in ("ready", "physical", "mental", "controller"):
+        for key in ("ready", "physical", "mental", "controller", "name"):
             if key in check and check[key] != actual[key]:
                 fails.append(f"character {ref}: expected {key} {check[key]}, found {actual[key]}")
+        if "abilities" in check:
+            fails += _check_abilities(ref, check["abilities"], now.abilities)
         if "items" in check:
             want = check["items"]
             if len(want) != len(ch.items) or not all(
@@ -545,7 +597,7 @@ def _check_view(want: dict, state: GameState) -> list[str]:
     """Rule 215: what a player (or the public) may see of each zone. A zone is
     hidden when none of its cards are named to that viewer (its count always
     is), shown when all of them are."""
-    from projections.views import state_view
+    from referee.views import state_view
 
     view = state_view(state, want["as"])
     fails = []
@@ -643,7 +695,7 @@ def load_scenario(file: str | Path) -> Scenario:
     doc = load_document(file)
     reader = Reader(doc)
     data = reader.mapping(doc.data, (), TOP_KEYS, ("name", "rules", "setup"))
-    name = reader.str_(data["name"], ("name",))
+    name = reader.text(data["name"], ("name",), TITLE_LENGTH)
     rules = [reader.str_(r, ("rules", i)) for i, r in enumerate(reader.seq(data["rules"], ("rules",)))]
     if not rules:
         raise reader.err(("rules",), "expected at least one rule this scenario checks")
@@ -651,15 +703,18 @@ def load_scenario(file: str | Path) -> Scenario:
         reader.str_(data["question"], ("question",))
     catalog = _catalog(reader, data)
     events, state, labels = build_setup(reader, data, catalog)
-    actions = [read_action(reader, a, ("actions", i)) for i, a in enumerate(reader.seq(data.get("actions", []) or [], ("actions",)))]
+    raw_actions = reader.seq(data.get("actions", []) or [], ("actions",), MAX_ACTIONS, "actions")
+    actions = [read_action(reader, a, ("actions", i)) for i, a in enumerate(raw_actions)]
     expect = data.get("expect") or {}
     check_expect_shape(reader, expect, ("expect",))
     return Scenario(doc, name, rules, events, state, labels, actions, expect)
 
 
-def run_scenario(file: str | Path) -> ScenarioReport:
-    """Load (InputError on a bad file) and run one scenario."""
-    sc = load_scenario(file)
+def run_scenario(file: str | Path | Scenario) -> ScenarioReport:
+    """Run one scenario, loading it first (InputError on a bad file) unless
+    it was loaded already (``scenario check`` checks every file before it
+    runs any, and reads each once)."""
+    sc = file if isinstance(file, Scenario) else load_scenario(file)
     state, log, labels = sc.state, list(sc.events), sc.labels
     fails: list[str] = []
     last_refusal: Refusal | None = None
@@ -695,11 +750,15 @@ def run_scenario(file: str | Path) -> ScenarioReport:
             elif want is not None and not last_refusal.cites(str(want)):
                 fails.append(f"expected a refusal citing {want}, got {last_refusal}")
         fails += check_expect(sc.expect, state, log, last_refusal, labels)
-    return ScenarioReport(str(file), sc.name, sc.rules, not fails, fails)
+    return ScenarioReport(str(sc.doc.file), sc.name, sc.rules, not fails, fails)
 
 
-def judge_action(state: GameState, log: list[Event], raw: dict[str, Any], before_action: list[int]) -> Any:
-    """A judge's action of a scenario (410 corrections, notes)."""
+def judge_action(
+    state: GameState, log: list[Event], raw: dict[str, Any], before_action: list[int],
+    states: list[GameState] | None = None,
+) -> Any:
+    """A judge's action of a scenario (410 corrections, notes). ``states``
+    (``corrections.states_along(log)``) spares a rewind folding the log."""
     from referee import corrections
 
     do = raw["do"]
@@ -719,10 +778,10 @@ def judge_action(state: GameState, log: list[Event], raw: dict[str, Any], before
     elif "event" in to:
         position = to["event"]
     else:
-        position = corrections.position_of_step(log, to["turn"], str(to["step"]))
+        position = corrections.position_of_step(log, to["turn"], str(to["step"]), states)
     return corrections.rewind(
         state, log, position, rule=str(raw["rule"]), reason=str(raw["reason"]), judge=judge,
-        replay=bool(raw.get("replay", False)),
+        replay=bool(raw.get("replay", False)), states=states, describe_undone=False,
     )
 
 

@@ -22,3 +22,6 @@ if [ -f scenarios/records/complete-legal-game.yaml ]; then
 fi
 echo "== the scenario library"
 $referee scenario check scenarios/
+echo "== the judges' board in a browser"
+echo "Run:  $referee serve"
+echo "then open http://127.0.0.1:8000/matches/$match (the demo match; the first page lists every match)."

@@ -80,7 +80,8 @@ def test_the_long_match_is_still_going_and_was_made_by_rewinds_with_replay(tmp_p
 def test_referee_bench_json_is_one_document_with_the_command(tmp_path):
     result = CliRunner().invoke(
         cli,
-        ["bench", "--games", "1", "--store-games", "1", "--runs", "1", "--no-act", "--dir", str(tmp_path), "--json"],
+        ["bench", "--games", "1", "--store-games", "1", "--runs", "1", "--no-act", "--no-audit", "--no-startup",
+         "--no-board", "--dir", str(tmp_path), "--json"],
     )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
@@ -96,11 +97,15 @@ def test_referee_bench_json_is_one_document_with_the_command(tmp_path):
 
 def test_referee_bench_prints_the_command_targets_and_verdicts(tmp_path):
     result = CliRunner().invoke(
-        cli, ["bench", "--no-engine", "--store-games", "1", "--runs", "1", "--no-act", "--dir", str(tmp_path)]
+        cli, ["bench", "--no-engine", "--store-games", "1", "--runs", "1", "--no-act", "--no-audit", "--no-startup",
+              "--no-board", "--dir", str(tmp_path)]
     )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0] == f"$ referee bench --seed 1 --no-engine --store-games 1 --runs 1 --no-act --dir {tmp_path}"
+    assert lines[0] == (
+        "$ referee bench --seed 1 --no-engine --store-games 1 --runs 1 --no-act --no-audit --no-startup "
+        f"--no-board --dir {tmp_path}"
+    )
     targeted = [line for line in lines if "(target" in line]
     assert len(targeted) == 2
     assert all(line.endswith(("  ok", "  BELOW TARGET")) for line in targeted)

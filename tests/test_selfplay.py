@@ -9,15 +9,16 @@ are never listed. Every game ends with a result.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from events import EVENT_TYPES
 from projections.state import evolve, fold, initial_state
 from referee.actions import Action, IllegalAction
-from referee.pool import bundled_pool
-from referee.rules import apply, current_player, is_legal
-from referee.simulate import conservation_errors, decks_for, game_seeds, play_game
+from referee.pool import bundled_pool, load_pool
+from referee.rules import apply, canonical, current_player, is_legal
+from referee.simulate import conservation_errors, decks_for, game_seeds, play_game, random_deck
 
 SEEDS = game_seeds(12, 2026)
 
@@ -45,32 +46,74 @@ def _checker(rng: random.Random):
                 apply(state, action)
             except IllegalAction as exc:  # pragma: no cover - the assertion explains
                 raise AssertionError(f"listed action {action} was refused: {exc.refusal}") from None
-        # Refused actions are never listed: try actions built from the position.
-        listed = set(legal)
-        for probe in _probes(state, rng):
+        # Refused actions are never listed, and accepted ones always are (up
+        # to the hints and defaults ``canonical`` removes): try actions built
+        # from the position.
+        listed = {canonical(state, a) for a in legal}
+        for probe in _probes(state, rng, legal):
             if is_legal(state, probe) is not None:
                 assert probe not in listed
+            else:
+                assert canonical(state, probe) in listed, f"{probe} was accepted but is not listed"
 
     return check
 
 
-def _probes(state, rng: random.Random) -> list[Action]:
-    """A few plausible but often illegal actions for either player."""
+def _probes(state, rng: random.Random, legal: list[Action]) -> list[Action]:
+    """Plausible actions for either player, often illegal, sometimes legal
+    in a form the listing does not spell out (several cards discarded at
+    once, a default ability, an n)."""
     cards = list(state.cards)
     out = []
-    for _ in range(4):
+    for _ in range(6):
         player = rng.choice("AB")
         card = rng.choice(cards)
-        do = rng.choice(["play_character", "play_event", "play_item", "attack", "intercept", "discard", "end_turn", "pass"])
+        do = rng.choice([
+            "play_character", "play_event", "play_item", "attack", "intercept", "discard", "end_turn", "pass",
+            "activate", "choose", "no_intercept",
+        ])
         if do == "discard":
-            out.append(Action(player, do, cards=(card,)))
+            hand = list(state.zones[player].hand)
+            k = rng.randint(1, 4)
+            picked = tuple(rng.sample(hand, k)) if len(hand) >= k else (card,)
+            out.append(Action(player, do, cards=picked))
         elif do == "play_item":
             out.append(Action(player, do, card=card, target=rng.choice(cards)))
-        elif do in ("end_turn", "pass"):
+        elif do in ("end_turn", "pass", "no_intercept"):
             out.append(Action(player, do))
+        elif do == "activate":
+            field = [ch.card for ch in state.field] or cards
+            out.append(Action(player, do, card=rng.choice(field), ability=rng.choice([None, 1, 2]),
+                              n=rng.choice([None, 0, 1, 2])))
+        elif do == "choose":
+            out.append(rng.choice([
+                Action(player, do, cards=(card,)), Action(player, do, option=rng.choice(["yes", "no"])),
+                Action(player, do, cards=tuple(rng.sample(cards, 2))),
+            ]))
+        elif do == "play_event":
+            out.append(Action(player, do, card=rng.choice(list(state.zones[player].hand) or cards), n=rng.choice([None, 0, 1])))
         else:
             out.append(Action(player, do, card=card))
+    # Listed actions in another spelling: the order of a multi-card discard.
+    for a in legal:
+        if a.do == "discard" and a.cards and len(a.cards) > 1:
+            out.append(Action(a.player, "discard", cards=tuple(reversed(a.cards))))
+            break
     return out
+
+
+FUZZ_POOL = Path(__file__).with_name("data") / "ability-fuzz-pool.yaml"
+
+
+@pytest.mark.parametrize("seed", SEEDS[:6])
+def test_random_games_full_of_abilities_keep_every_invariant(seed: int) -> None:
+    """The same invariants with decks of cards that nearly all have text."""
+    pool = load_pool(FUZZ_POOL)
+    rng = random.Random(seed)
+    decks = {p: random_deck(rng, pool) for p in "AB"}
+    record = play_game(seed, decks, check=_checker(random.Random(seed)))
+    assert record.state.result is not None
+    assert any(type(e).__name__ == "TriggerFired" for e in record.events)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -9,7 +9,9 @@ import pytest
 from events.cards import CardDef
 from events.game import Event, FieldCard, PositionSetUp
 from projections.state import PILES, GameState, evolve, fold, initial_state
-from projections.views import VIEWERS, render_state, state_view
+from projections.views import VIEWERS, render_state
+from referee.rules.harem_master.characteristics import mental, physical
+from referee.views import state_view
 
 from gamekit import POOL, play
 
@@ -46,7 +48,7 @@ def test_the_judge_sees_every_card(games: list[list[GameState]]) -> None:
             assert [c["id"] for c in view["characters"]] == [ch.card for ch in s.field]
             for c, ch in zip(view["characters"], s.field):
                 assert c["card"] == s.cards[ch.card].name
-                assert c["physical"] == s.physical(ch.card) and c["mental"] == s.mental(ch.card)
+                assert c["physical"] == physical(s, ch.card) and c["mental"] == mental(s, ch.card)
                 assert c["items"] == names(s, ch.items)
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from referee.bench import Figure
+    from referee.bench import BenchReport, Figure
 
 
 @click.command()
@@ -23,10 +23,15 @@ if TYPE_CHECKING:
 @click.option("--act-runs", type=click.IntRange(min=1), default=7, show_default=True, help="Fresh processes timed for each of --version, act on the long match and act on the short one.")
 @click.option("--act/--no-act", default=True, show_default=True, help="With --store: time `referee act` in fresh processes.")
 @click.option("--act-events", type=click.IntRange(min=100), default=2000, show_default=True, help="Events of the long match `referee act` is timed on.")
+@click.option("--audit/--no-audit", default=True, show_default=True, help="Time `audit` and `export` of a long stored match against a match a quarter as long.")
+@click.option("--audit-events", type=click.IntRange(min=400), default=20000, show_default=True, help="Events of the long match audited (the short one has a quarter as many).")
+@click.option("--startup/--no-startup", default=True, show_default=True, help='Time `referee --version` against `python -c "import click"` in fresh processes.')
+@click.option("--board/--no-board", default=True, show_default=True, help="Time the judges' board: the match page on a 5,000-event match against a 50-event one, and a live update.")
 @click.option("--dir", "directory", type=click.Path(file_okay=False, exists=True), help="Where the temporary SQLite files go (default: the system's temporary directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, runs: int, act_runs: int,
-          act: bool, act_events: int, directory: str | None, as_json: bool) -> None:
+          act: bool, act_events: int, audit: bool, audit_events: int, startup: bool, board: bool,
+          directory: str | None, as_json: bool) -> None:
     """Measure the engine's and the store's speed (a benchmark, not a test).
 
     Every figure is a ratio against a baseline measured in the same run,
@@ -41,10 +46,17 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
             one transaction; (3) `referee act` on a 2,000-event match,
             against `referee --version` (and against act on a 50-event
             match), each in fresh processes.
+    audit:  (4) `audit` and `export` of a stored 20,000-event match made by
+            rewinds with replay, against a 5,000-event one (linear: about 4x).
+    startup: (5) `referee --version` against `python -c "import click"`.
+    board:  the match page of `referee serve` at positions spread over a
+            5,000-event match, against the same page on a 50-event match
+            (real HTTP to the real server); a station's act to the page's
+            live stream.
 
     Example: referee bench --games 200 --store-games 20
     """
-    from referee.bench import BenchReport, engine_bench, store_bench
+    from referee.bench import BenchReport, board_bench, engine_bench, store_bench
 
     # The command that repeats this run, every setting spelled out.
     words = ["referee", "bench", "--seed", str(seed)]
@@ -52,19 +64,38 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
     if store:
         words += ["--store-games", str(store_games), "--runs", str(runs)]
         words += ["--act-runs", str(act_runs), "--act-events", str(act_events)] if act else ["--no-act"]
-        if directory:
-            words += ["--dir", directory]
     else:
         words.append("--no-store")
+    words += ["--audit-events", str(audit_events)] if audit else ["--no-audit"]
+    if not startup:
+        words.append("--no-startup")
+    if not board:
+        words.append("--no-board")
+    elif not store:
+        words += ["--runs", str(runs)]
+    if directory and (store or board or audit):
+        words += ["--dir", directory]
     if as_json:
         words.append("--json")
     command = shlex.join(words)
     reports: list[tuple[str, BenchReport]] = []
+    if (store and act) or startup:  # fresh processes are timed: give them the bytecode an install has
+        from referee.bench import compile_bytecode
+
+        compile_bytecode()
     if engine:
         reports.append(("engine", engine_bench(games, seed)))
     if store:
         reports.append(("store", store_bench(store_games, seed, runs=runs, act_runs=act_runs, act=act, min_events=act_events,
                                                 directory=directory)))
+    if audit or startup:
+        from referee.bench import AUDIT_SHORT, AUDIT_LONG, input_bench
+
+        short = max(100, audit_events * AUDIT_SHORT // AUDIT_LONG)
+        reports.append(("input", input_bench(short=short, long=audit_events, directory=directory, seed=seed,
+                                             audit=audit, startup=startup)))
+    if board:
+        reports.append(("board", board_bench(directory, runs=runs)))
     if as_json:
         doc: dict[str, object] = {"command": command, "seed": seed}
         for name, report in reports:
@@ -73,8 +104,18 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         return
     click.echo(f"$ {command}")
     for name, report in reports:
+        if name == "input":
+            _echo_input(report)
+            continue
         if name == "engine":
             click.echo(f"engine: {report.games} games, {report.events} events (seed {seed})")
+            for f in report.figures:
+                click.echo(_line(f))
+            continue
+        if name == "board":
+            info = report.info["board"]
+            click.echo(f"board (referee serve, real HTTP; {info['pages']} positions per run, median of {info['runs']} runs; "
+                       f"long match made by {info['long_match']['rewinds']} rewinds):")
             for f in report.figures:
                 click.echo(_line(f))
             continue
@@ -82,27 +123,45 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         click.echo(f"store (SQLite files, synchronous={write['synchronous']}; medians of {runs} runs):")
         click.echo(f"  (1) {play['games']} self-play games ({play['events']} events, {play['actions']} actions), "
                    "stored in a fresh file against the same in memory:")
-        for f in report.figures:
-            if f.section == "self_play":
-                click.echo(_line(f))
+        _echo_section(report, "self_play")
         click.echo(f"  (2) {write['events']} events written in one transaction, against plain sqlite3 "
                    "inserting the same rows in one transaction:")
-        for f in report.figures:
-            if f.section == "write":
-                click.echo(_line(f))
+        _echo_section(report, "write")
         if "act" in report.info:
             act_info = report.info["act"]
             long_match = act_info["long_match"]
             click.echo(f"  (3) referee act in fresh processes, median of {act_info['runs']} each, every act on its "
                        f"own copy of the database (long match: {long_match['events']} events, made by "
                        f"{long_match['rewinds']} rewinds with replay):")
-            for f in report.figures:
-                if f.section == "act":
-                    click.echo(_line(f))
+            _echo_section(report, "act")
             for label in ("version", "long", "short"):
                 click.echo(f"      $ {act_info['commands'][label]}")
-            click.echo("      (--version imports the CLI and its command modules, most of what act imports: "
-                       "the ratio is what acting costs beyond starting the program)")
+            click.echo("      (--version imports click and the command registry only: the ratio is what acting "
+                       "costs beyond starting the program, the imports act needs included)")
+
+
+def _echo_input(report: BenchReport) -> None:
+    """The figures of (4) audit and export and (5) start-up."""
+    if "audit" in report.info:
+        audit = report.info["audit"]
+        click.echo(f"audit and export (in this process, median of {audit['runs']} runs; matches made by rewinds "
+                   f"with replay: {audit['long_match']['rewinds']} and {audit['short_match']['rewinds']} rewinds; "
+                   f"{audit['events_ratio']}x the events):")
+        _echo_section(report, "audit")
+    if "startup" in report.info:
+        startup = report.info["startup"]
+        compiled = "bytecode compiled first" if startup["bytecode_compiled"] else "bytecode NOT compiled"
+        click.echo(f"start-up (fresh processes, median of {startup['runs']} each; {compiled}):")
+        _echo_section(report, "startup")
+        for label in ("click", "version"):
+            click.echo(f"      $ {startup['commands'][label]}")
+        click.echo("      (`referee act` against `referee --version` is figure (3) of the store section)")
+
+
+def _echo_section(report: BenchReport, section: str) -> None:
+    for f in report.figures:
+        if f.section == section:
+            click.echo(_line(f))
 
 
 def _line(f: Figure) -> str:

@@ -4,7 +4,7 @@ and the judge's commands rewind, note, accept, skip-step.
 Every command opens the store named by ``--db`` (else ``REFEREE_DB``, else
 ``sqlite:///referee.db`` in the current directory), does one thing, and
 prints for people or, with ``--json``, one JSON document in the shape of
-``shared/spec/cli.md``. A refused action exits 1 citing its rule; bad input
+``docs/cli.md``. A refused action exits 1 citing its rule; bad input
 and store problems exit 2 with one line.
 """
 
@@ -12,23 +12,32 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
-from projections.state import GameState
-from projections.views import result_json
+from referee.commands.params import (
+    CARD,
+    DECK,
+    FILE,
+    JUDGE,
+    MATCH,
+    NAME,
+    NOTE,
+    REASON,
+    RULING,
+    SEED,
+    TITLE,
+    db_option,
+    json_option,
+    once_each,
+)
+from referee.inputs import MAX_CARDS, printable
 
-DB_HELP = "Where matches are stored: sqlite:///FILE or postgresql://user:pass@host:port/db (default: $REFEREE_DB, else sqlite:///referee.db)."
+if TYPE_CHECKING:
+    from projections.state import GameState
+
 VIEWERS = ("judge", "A", "B", "public")
-
-
-def db_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--db", "db", metavar="URL", envvar="REFEREE_DB", help=DB_HELP)(f)
-
-
-def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")(f)
 
 
 def open_store(db: str | None) -> Any:
@@ -47,39 +56,29 @@ def refused(exc: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
     if as_json:
         echo_json({"refused": {"rule": r.rule, "message": r.reason}, **(extra or {})})
     else:
-        click.echo(f"refused ({r.rule}): {r.reason}", err=True)
+        click.echo(printable(f"refused ({r.rule}): {r.reason}"), err=True)
         click.echo("Nothing was recorded.", err=True)
     sys.exit(1)
-
-
-def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for v in values:
-        key, sep, value = v.partition("=")
-        if not sep or not key or not value:
-            raise click.BadParameter(f"expected KEY=VALUE, got {v!r}", param_hint=option)
-        out[key] = value
-    return out
 
 
 # --- new ---------------------------------------------------------------------------
 
 
 @click.command()
-@click.option("--deck", "decks", multiple=True, metavar="P=FILE", help="A deck file for each player: --deck A=alice.yaml --deck B=bob.yaml.")
-@click.option("--position", type=click.Path(dir_okay=False), help="Instead of decks: start from the setup of a scenario file (a disputed position written by hand); its actions are not applied.")
-@click.option("--pool", type=click.Path(dir_okay=False), help="A card pool file (YAML or JSON); the bundled rules-test pool is searched after it.")
-@click.option("--seed", type=int, default=None, help="Seed of the shuffles (default: a random one, printed).")
-@click.option("--name", "names", multiple=True, metavar="P=NAME", help="Players' names: --name A=Alice --name B=Bob.")
+@click.option("--deck", "decks", type=DECK, multiple=True, callback=once_each, help="A deck file for each player: --deck A=alice.yaml --deck B=bob.yaml.")
+@click.option("--position", type=FILE, help="Instead of decks: start from the setup of a scenario file (a disputed position written by hand); its actions are not applied.")
+@click.option("--pool", type=FILE, help="A card pool file (YAML or JSON); the bundled rules-test pool is searched after it.")
+@click.option("--seed", type=SEED, default=None, help="Seed of the shuffles (default: a random one, printed).")
+@click.option("--name", "names", type=NAME, multiple=True, callback=once_each, help="Players' names: --name A=Alice --name B=Bob.")
 @click.option("--mode", type=click.Choice(["strict", "record"]), default="strict", show_default=True, help="strict refuses illegal actions; record logs a paper match as it happened, violations included.")
-@click.option("--ruling", "rulings", multiple=True, metavar="ID=CHOICE", help="A selectable ruling: A1=not_fallen|felled, A4=bottom|top.")
+@click.option("--ruling", "rulings", type=RULING, multiple=True, callback=once_each, help="A selectable ruling: A1=not_fallen|felled, A4=bottom|top.")
 @click.option("--no-auto-pass", is_flag=True, help="The non-active player must pass every window explicitly.")
-@click.option("--title", help="A name for the match, e.g. 'Round 3, table 4'.")
-@click.option("--id", "match_id", help="Choose the match id instead of a generated one.")
+@click.option("--title", type=TITLE, help="A name for the match, e.g. 'Round 3, table 4'.")
+@click.option("--id", "match_id", type=MATCH, help="Choose the match id instead of a generated one (up to 64 lowercase letters, digits, '.', '_', '-').")
 @db_option
 @json_option
-def new(decks: tuple[str, ...], position: str | None, pool: str | None, seed: int | None, names: tuple[str, ...], mode: str,
-        rulings: tuple[str, ...], no_auto_pass: bool, title: str | None, match_id: str | None,
+def new(decks: dict[str, str], position: str | None, pool: str | None, seed: int | None, names: dict[str, str], mode: str,
+        rulings: dict[str, str], no_auto_pass: bool, title: str | None, match_id: str | None,
         db: str | None, as_json: bool) -> None:
     """Start a stored match from two decks; prints its id.
 
@@ -92,17 +91,22 @@ def new(decks: tuple[str, ...], position: str | None, pool: str | None, seed: in
     import random
 
     if position is not None:
-        if decks:
-            raise click.BadParameter("give decks or a position, not both", param_hint="--position")
+        if decks or names or rulings or pool or seed is not None:
+            raise click.BadParameter(
+                "give decks (with --pool, --seed, --name, --ruling) or a position (which has its own), not both",
+                param_hint="--position",
+            )
         from referee.scenario import load_scenario
 
         setup = load_scenario(position)
         with open_store(db) as store:
             mid = store.create(setup.events, name=title or setup.name, match_id=match_id)
+        links = _player_links(db, mid)
         if as_json:
-            echo_json({"match": mid})
+            echo_json({"match": mid, **({"links": links} if links else {})})
         else:
             click.echo(mid)
+            _say_links(links)
         return
     if not decks:
         raise click.UsageError("give --deck A=FILE and --deck B=FILE, or --position SCENARIO")
@@ -111,32 +115,42 @@ def new(decks: tuple[str, ...], position: str | None, pool: str | None, seed: in
     from referee.pool import CardCatalog, bundled_pool, load_pool
     from referee.rules import start
 
-    paths = _pairs(decks, "--deck")
-    if set(paths) != {"A", "B"}:
+    if set(decks) != {"A", "B"}:
         raise click.BadParameter("give one deck for A and one for B", param_hint="--deck")
-    player_names = {"A": "A", "B": "B", **_pairs(names, "--name")}
-    if set(player_names) != {"A", "B"}:
-        raise click.BadParameter("names are for players A and B", param_hint="--name")
-    chosen = _pairs(rulings, "--ruling")
-    options = {"A1": ("not_fallen", "felled"), "A4": ("bottom", "top")}
-    for key, value in chosen.items():
-        if key not in options or value not in options[key]:
-            raise click.BadParameter(f"{key}={value}: expected A1=not_fallen|felled or A4=bottom|top", param_hint="--ruling")
+    player_names = {"A": "A", "B": "B", **names}
     pools = [load_pool(pool)] if pool else []
     catalog = CardCatalog(*pools, bundled_pool())
-    built = {p: load_deck(paths[p], catalog) for p in ("A", "B")}
+    built = {p: load_deck(decks[p], catalog) for p in ("A", "B")}
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     cards, castles = deal(built)
-    applied = start(cards, castles, seed=seed, names=player_names, mode=mode, rulings=chosen, auto_pass=not no_auto_pass)
+    applied = start(cards, castles, seed=seed, names=player_names, mode=mode, rulings=rulings, auto_pass=not no_auto_pass)
     with open_store(db) as store:
         mid = store.create(applied.events, name=title, match_id=match_id)
+    links = _player_links(db, mid)
     if as_json:
-        echo_json({"match": mid, "seed": seed})
+        echo_json({"match": mid, "seed": seed, **({"links": links} if links else {})})
         return
     click.echo(mid)
     click.echo(f"seed {seed}; {player_names['A']} (A) against {player_names['B']} (B); {mode} mode. "
                f"Next: referee legal {mid}", err=True)
+    _say_links(links)
+
+
+def _player_links(db: str | None, mid: str) -> dict[str, str] | None:
+    """Each player's link to their own view on `referee serve` (tokens: see referee.web.tokens)."""
+    from referee.store import database_url, parse_url
+    from referee.web.tokens import load_key, player_links
+
+    key = load_key(parse_url(database_url(db)).path, create=True)
+    return player_links(key, mid) if key else None
+
+
+def _say_links(links: dict[str, str] | None) -> None:
+    if links:
+        click.echo("Player links for `referee serve` (give each player only their own; add the server's address):", err=True)
+        for player, path in links.items():
+            click.echo(f"  {player}: {path}", err=True)
 
 
 # --- act ---------------------------------------------------------------------------
@@ -145,35 +159,47 @@ CARDS_ACTIONS = ("discard", "choose")
 
 
 @click.command()
-@click.argument("match")
+@click.argument("match", type=MATCH)
 @click.argument("player", type=click.Choice(["A", "B"]))
 @click.argument("do")
-@click.argument("cards", nargs=-1)
-@click.option("--target", help="The character an item goes on.")
+@click.argument("cards", nargs=-1, type=CARD)
+@click.option("--target", "targets", type=CARD, multiple=True,
+              help="The character an item goes on; for play_event and activate, a target (repeat for several, in the order the text names them).")
 @click.option("--order", type=click.Choice(["first", "second"]), help="For choose_order.")
-@click.option("--n", type=int, help="The n of an [n] cost.")
+@click.option("--n", type=click.IntRange(0, MAX_CARDS), help="The n of an [n] cost (503.2).")
+@click.option("--ability", type=click.IntRange(1, 99), help="For activate: which of the card's abilities, counted from 1 (default: its first activated one).")
+@click.option("--option", type=CARD, help='For choose: yes or no for a "may" (401.7), or the card whose replacement applies (409.3); also answers a "may" in advance.')
 @db_option
 @json_option
-def act(match: str, player: str, do: str, cards: tuple[str, ...], target: str | None, order: str | None,
-        n: int | None, db: str | None, as_json: bool) -> None:
+def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple[str, ...], order: str | None,
+        n: int | None, ability: int | None, option: str | None, db: str | None, as_json: bool) -> None:
     """Apply one player action (refused actions exit 1 with the rule).
 
     DO is an action of the scenario notation (choose_opening, choose_order,
-    mulligan, keep, play_character, play_event, play_item, attack, intercept,
-    no_intercept, pass, end_turn, discard, concede, propose_draw,
-    accept_draw). Cards are named by name, or by id (A:12) where names repeat.
+    mulligan, keep, play_character, play_event, play_item, activate, attack,
+    intercept, no_intercept, pass, end_turn, discard, choose, concede,
+    propose_draw, accept_draw). Cards are named by name, or by id (A:12)
+    where names repeat.
 
-    Example: referee act m-1a2b3c4d A attack "Iron Knight"
+    Examples: referee act m-1a2b3c4d A attack "Iron Knight";
+    referee act m-1a2b3c4d A activate "Fencing Master" --target "Iron Knight";
+    referee act m-1a2b3c4d B choose "Court Lady"; referee act m-1a2b3c4d A choose --option yes
     """
     from projections.transcript import rows_for
+    from projections.views import result_json
     from referee.actions import Action, IllegalAction
-    from referee.rules import ACTION_RULES, current_decision
+    from referee.rules import ACTIONS, current_decision
 
-    if do not in ACTION_RULES:
-        raise click.BadParameter(f"{do!r} is not an action; expected one of: {', '.join(ACTION_RULES)}", param_hint="DO")
+    if do not in ACTIONS:
+        raise click.BadParameter(f"{do!r} is not an action; expected one of: {', '.join(ACTIONS)}", param_hint="DO")
     card = cards[0] if len(cards) == 1 and do not in CARDS_ACTIONS else None
     several = tuple(cards) if cards and card is None else None
-    raw = Action(player, do, card=card, cards=several, target=target, order=order, n=n)
+    target = targets[0] if do == "play_item" and targets else None
+    if do == "play_item" and len(targets) > 1:
+        raise click.BadParameter("an item goes on one character", param_hint="--target")
+    raw = Action(player, do, card=card, cards=several, target=target,
+                 targets=tuple(targets) if targets and do != "play_item" else None,
+                 order=order, n=n, ability=ability, option=option)
     before: list[GameState] = []
 
     def decide(state: GameState) -> Any:
@@ -181,7 +207,7 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], target: str | 
         return _apply(state, raw)
 
     with open_store(db) as store:
-        _check_cards(store.load(match)[0], [*cards, *([target] if target else [])], match)
+        _check_cards(store.load(match)[0], [*cards, *targets], match)
         try:
             applied = store.update(match, decide)
         except IllegalAction as exc:
@@ -222,12 +248,11 @@ def _apply(state: GameState, raw: Any) -> Any:
 def _line(row: dict[str, Any]) -> str:
     cite = row["rule"] + (f" ruling:{row['ruling']}" if row.get("ruling") else "")
     mark = "x" if row.get("retracted") else " "
-    return f"{mark}{row['position']:>5}  {cite:<17} {row['text']}" + ("  (retracted)" if row.get("retracted") else "")
+    return f"{mark}{row['position']:>5}  {cite:<17} {printable(row['text'])}" + ("  (retracted)" if row.get("retracted") else "")
 
 
 def _say_next(state: GameState) -> None:
-    from referee.rules import current_decision
-    from referee.rules.harem_master import KIND_TEXT
+    from referee.rules import KINDS, current_decision
 
     if state.result is not None:
         r = state.result
@@ -236,16 +261,16 @@ def _say_next(state: GameState) -> None:
     else:
         d = current_decision(state)
         if d is not None:
-            click.echo(f"Next: {d.player} must {KIND_TEXT[d.kind]}.")
+            click.echo(f"Next: {d.player} must {KINDS[d.kind].text}.")
     for v in state.violations:
-        click.echo(f"OPEN VIOLATION ({v.rule}) at event {v.position}: {v.reason}")
+        click.echo(f"OPEN VIOLATION ({v.rule}) at event {v.position}: {printable(v.reason)}")
 
 
 # --- legal -------------------------------------------------------------------------
 
 
 @click.command()
-@click.argument("match")
+@click.argument("match", type=MATCH)
 @db_option
 @json_option
 def legal(match: str, db: str | None, as_json: bool) -> None:
@@ -282,8 +307,16 @@ def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
             words += [f'"{c}"' for c in a["cards"]]
         if "target" in a:
             words.append(f'--target "{a["target"]}"')
+        if "ability" in a:
+            words.append(f"--ability {a['ability']}")
+        if "n" in a:
+            words.append(f"--n {a['n']}")
+        if "option" in a:
+            words.append(f"--option {a['option']}")
         if "order" in a:
             words.append(f"--order {a['order']}")
+        if a.get("cost"):
+            words.append(f"(cost {a['cost']})")
         ids = lines.setdefault(" ".join(words), [])
         if "card_id" in a:
             ids.append(a["card_id"] + (f" on {a['target_id']}" if "target_id" in a else ""))
@@ -296,7 +329,7 @@ def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
 
 
 @click.command()
-@click.argument("match")
+@click.argument("match", type=MATCH)
 @click.option("--at", "at", type=click.IntRange(min=0), help="The state just after this event (see `referee log`); default: now.")
 @click.option("--as", "viewer", type=click.Choice(VIEWERS), default="judge", show_default=True, help="Whose view: the judge sees everything; A, B and the public see what rule 215 lets them.")
 @db_option
@@ -306,7 +339,7 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
 
     Example: referee state m-1a2b3c4d --at 120 --as A
     """
-    from projections.views import render_state, state_view
+    from referee.views import render_state, state_view
 
     with open_store(db) as store:
         if at is None:
@@ -318,13 +351,14 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
     if as_json:
         echo_json(view)
         return
-    click.echo(render_state(view))
+    for line in render_state(view).splitlines():  # each line escaped, as stored text may be old
+        click.echo(printable(line))
     if at is None:
         _say_next(current)
 
 
 @click.command()
-@click.argument("match")
+@click.argument("match", type=MATCH)
 @click.option("--as", "viewer", type=click.Choice(VIEWERS), default="judge", show_default=True, help="Whose view of the log (hidden cards are not named to players).")
 @click.option("--from", "start", type=click.IntRange(min=1), default=1, help="First event to show.")
 @db_option
@@ -364,18 +398,19 @@ def matches_(db: str | None, as_json: bool) -> None:
         return
     for m in found:
         players = f"{m.players.get('A', 'A')} v {m.players.get('B', 'B')}"
-        click.echo(f"{m.id}  {m.created:%Y-%m-%d %H:%M}  {players}  {m.mode}" + (f"  {m.name}" if m.name else ""))
+        line = f"{m.id}  {m.created:%Y-%m-%d %H:%M}  {players}  {m.mode}" + (f"  {m.name}" if m.name else "")
+        click.echo(printable(line))  # names from a store written before they were checked
 
 
 # --- the judge's commands ----------------------------------------------------------------
 
 
 @click.command()
-@click.argument("match")
+@click.argument("match", type=MATCH)
 @click.option("--to", "to", type=click.IntRange(min=1), required=True, help="Go back to just after this event (see `referee log`).")
 @click.option("--rule", type=click.Choice(["410.1", "410.2"]), required=True, help="410.1: an action that was impossible; 410.2: a forgotten mandatory step.")
-@click.option("--reason", required=True, help="Why, for the log.")
-@click.option("--by", "judge", help="The judge's name, for the log.")
+@click.option("--reason", type=REASON, required=True, help="Why, for the log.")
+@click.option("--by", "judge", type=JUDGE, help="The judge's name, for the log.")
 @click.option("--dry-run", is_flag=True, help="Only report what the rewind would undo.")
 @click.option("--replay", is_flag=True, help="After the rewind, apply again the player actions that followed, stopping at the first one no longer allowed.")
 @db_option
@@ -398,8 +433,9 @@ def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_r
         if dry_run:
             log_ = store.events(match)
             try:
-                rows = corrections.impact(log_, to)
-                back = corrections.brought_back(log_, to)
+                states = corrections.states_along(log_)
+                rows = corrections.impact(log_, to, states)
+                back = corrections.brought_back(log_, to, states)
             except IllegalAction as exc:
                 refused(exc, as_json)
             if as_json:
@@ -409,7 +445,7 @@ def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_r
             click.echo(f"Rewinding to just after event {to} would undo {len(rows)} events (most recent first):")
             for r in rows:
                 flag = f"  REVEALED: {r['revealed']}" if r["reveals"] else ""
-                click.echo(f"{r['position']:>6}  {r['rule']:<8} {r['text']}{flag}")
+                click.echo(printable(f"{r['position']:>6}  {r['rule']:<8} {r['text']}{flag}"))
             if back:
                 click.echo(f"It would bring back {len(back)} events an earlier rewind retracted "
                            f"(events {back[0]['position']} to {back[-1]['position']}).")
@@ -459,9 +495,9 @@ def _judge_update(match: str, db: str | None, as_json: bool, decide: Callable[[A
 
 
 @click.command()
-@click.argument("match")
-@click.argument("text")
-@click.option("--by", "judge", help="The judge's name.")
+@click.argument("match", type=MATCH)
+@click.argument("text", type=NOTE)
+@click.option("--by", "judge", type=JUDGE, help="The judge's name.")
 @db_option
 @json_option
 def note(match: str, text: str, judge: str | None, db: str | None, as_json: bool) -> None:
@@ -475,9 +511,9 @@ def note(match: str, text: str, judge: str | None, db: str | None, as_json: bool
 
 
 @click.command()
-@click.argument("match")
-@click.option("--reason", required=True, help="Why the violations stand.")
-@click.option("--by", "judge", help="The judge's name.")
+@click.argument("match", type=MATCH)
+@click.option("--reason", type=REASON, required=True, help="Why the violations stand.")
+@click.option("--by", "judge", type=JUDGE, help="The judge's name.")
 @db_option
 @json_option
 def accept(match: str, reason: str, judge: str | None, db: str | None, as_json: bool) -> None:
@@ -491,9 +527,9 @@ def accept(match: str, reason: str, judge: str | None, db: str | None, as_json: 
 
 
 @click.command("skip-step")
-@click.argument("match")
+@click.argument("match", type=MATCH)
 @click.argument("rule", type=click.Choice(["301", "302", "303", "309"]))
-@click.option("--reason", default="", help="What happened at the table.")
+@click.option("--reason", type=REASON, default="", help="What happened at the table.")
 @db_option
 @json_option
 def skip_step(match: str, rule: str, reason: str, db: str | None, as_json: bool) -> None:

@@ -18,10 +18,8 @@ from typing import Any, Iterator
 
 import click
 
-DB_HELP = (
-    "Where matches are stored: sqlite:///FILE or postgresql://user:pass@host:port/db "
-    "(default: $REFEREE_DB, else sqlite:///referee.db)."
-)
+from referee.commands.params import MATCH, TITLE, db_option, json_option
+from referee.inputs import printable
 
 
 @contextmanager
@@ -31,16 +29,20 @@ def _one_line_errors() -> Iterator[None]:
     outside ``referee.cli.main`` (tests, other tools)."""
     from referee.inputs import InputError
     from referee.records import ExportError
-    from referee.store import StoreError
 
     try:
         yield
     except InputError as exc:
         click.echo(f"error: {exc.describe()}", err=True)
         sys.exit(2)
-    except (ExportError, StoreError) as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+    except Exception as exc:
+        # The store is imported only if it is used (auditing a file needs
+        # none), so only then can a store problem have been raised.
+        errors = sys.modules.get("referee.store.errors")
+        if isinstance(exc, ExportError) or (errors is not None and isinstance(exc, errors.StoreError)):
+            click.echo(printable(f"error: {exc}"), err=True)
+            sys.exit(2)
+        raise
 
 
 def _store(db: str | None) -> Any:
@@ -78,8 +80,8 @@ def _result_text(result: dict[str, Any] | None) -> str:
 
 
 @click.command("export")
-@click.argument("match")
-@click.option("--db", "db", metavar="URL", help=DB_HELP)
+@click.argument("match", type=MATCH)
+@db_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write the record to this file instead of standard output.")
 @click.option("--names", "by_name", is_flag=True, help="Name cards by card name where the name means the same card (default: instance ids such as A:12).")
 def export(match: str, db: str | None, output: str | None, by_name: bool) -> None:
@@ -92,15 +94,13 @@ def export(match: str, db: str | None, output: str | None, by_name: bool) -> Non
     Example: referee export m-1a2b3c4d -o table4.yaml
     """
     from referee import __version__
-    from referee.records import dump_record, export_record
+    from referee.records import dump_record
 
     with _one_line_errors():
-        with _store(db) as store:
-            events = store.events(match)
-        record = export_record(events, by_name=by_name)
+        record, events = export_one(match, db, by_name)
     names = record["players"]
     comment = (
-        f"Match {match}: {names['A']['name']} (A) vs {names['B']['name']} (B), {len(events)} events.\n"
+        f"Match {match}: {names['A']['name']} (A) vs {names['B']['name']} (B), {events} events.\n"
         f"Exported by referee {__version__}; `referee audit` replays it, `referee import` stores it."
     )
     text = dump_record(record, comment)
@@ -116,14 +116,27 @@ def export(match: str, db: str | None, output: str | None, by_name: bool) -> Non
     click.echo(f"wrote {output} ({len(record['actions'])} actions)", err=True)
 
 
+def export_one(match: str, db: str | None, by_name: bool = False) -> tuple[dict[str, Any], int]:
+    """A stored match as a verified record, and its number of events. The
+    whole log is in memory until the end, so this runs with the garbage
+    collector paused (see ``corrections.collector_paused``)."""
+    from referee.corrections import collector_paused
+    from referee.records import export_record
+
+    with collector_paused():
+        with _store(db) as store:
+            events = store.events(match)
+        return export_record(events, by_name=by_name), len(events)
+
+
 # --- import ------------------------------------------------------------------------------
 
 
 @click.command("import")
 @click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
-@click.option("--db", "db", metavar="URL", help=DB_HELP)
-@click.option("--name", help="A name for the new match, e.g. 'Round 3, table 4'.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@db_option
+@click.option("--name", type=TITLE, help="A name for the new match, e.g. 'Round 3, table 4'.")
+@json_option
 def import_(record_file: str, db: str | None, name: str | None, as_json: bool) -> None:
     """Replay a match record and store it as a new match; print its id.
 
@@ -144,8 +157,8 @@ def import_(record_file: str, db: str | None, name: str | None, as_json: bool) -
                 _echo_json({"match": None, "violation": v})
             else:
                 click.echo(
-                    f"{record_file}: {_action_text(record, v['action'])} was refused ({v['rule']}): "
-                    f"{v['message']}",
+                    printable(f"{record_file}: {_action_text(record, v['action'])} was refused ({v['rule']}): "
+                              f"{v['message']}"),
                     err=True,
                 )
                 click.echo("Nothing was stored.", err=True)
@@ -178,8 +191,8 @@ def _compare_stored(stored: list, replayed: list) -> list[str]:
 
 @click.command("audit")
 @click.argument("targets", nargs=-1, required=True, metavar="RECORD|MATCH...")
-@click.option("--db", "db", metavar="URL", envvar="REFEREE_DB", help="For a stored MATCH: where matches are stored (default: $REFEREE_DB, else sqlite:///referee.db).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@db_option
+@json_option
 def audit(targets: tuple[str, ...], db: str | None, as_json: bool) -> None:
     """Replay a match record: is every action legal, and what is the result?
 
@@ -198,14 +211,19 @@ def audit(targets: tuple[str, ...], db: str | None, as_json: bool) -> None:
 
     Example: referee audit scenarios/records/illegal-action-midgame.yaml --json
     """
+    from pathlib import Path
+
+    for t in targets:  # every match id checked before anything is audited
+        if not Path(t).exists() and _looks_like_match(t):
+            MATCH.convert(t, None, click.get_current_context())
     show_bar = len(targets) > 1 and not as_json and sys.stderr.isatty()
     reports: list[tuple[dict[str, Any], list[str]]] = []
     with _one_line_errors():
         if show_bar:
             with click.progressbar(targets, label="auditing", file=sys.stderr) as bar:
-                reports = [_audit_one(t, db) for t in bar]
+                reports = [audit_one(t, db) for t in bar]
         else:
-            reports = [_audit_one(t, db) for t in targets]
+            reports = [audit_one(t, db) for t in targets]
     if as_json:
         if len(targets) == 1:
             _echo_json(reports[0][0])
@@ -215,30 +233,35 @@ def audit(targets: tuple[str, ...], db: str | None, as_json: bool) -> None:
     else:
         for _, lines in reports:
             for line in lines:
-                click.echo(line)
+                click.echo(printable(line))
     if not all(doc["legal"] for doc, _ in reports):
         sys.exit(1)
 
 
-def _audit_one(target: str, db: str | None) -> tuple[dict[str, Any], list[str]]:
+def audit_one(target: str, db: str | None) -> tuple[dict[str, Any], list[str]]:
     """The audit of one record file or stored match: the JSON document of
-    spec/cli.md and the lines a person reads."""
+    docs/cli.md and the lines a person reads. Everything it loads stays
+    alive to the end, so it runs with the garbage collector paused (see
+    ``corrections.collector_paused``)."""
     from pathlib import Path
 
-    from referee.corrections import rewinds_consistent
+    from referee.corrections import collector_paused, rewinds_consistent
     from referee.records import export_record, load_record, record_from_dict, replay
 
     problems: list[str] = []
-    if Path(target).exists() or not _looks_like_match(target):
-        record = load_record(target)
-        played = replay(record)
-        problems = rewinds_consistent(played.events)
-    else:
-        with _store(db) as store:
-            stored = store.events(target)
-        record = record_from_dict(export_record(stored, verify=False), file=f"match {target}")
-        played = replay(record)
-        problems = _compare_stored(stored, played.events) + rewinds_consistent(stored)
+    with collector_paused():
+        if Path(target).exists() or not _looks_like_match(target):
+            record = load_record(target)
+            played = replay(record)
+            problems = rewinds_consistent(played.events, played.states)
+        else:
+            with _store(db) as store:
+                stored = store.events(target)
+            record = record_from_dict(export_record(stored, verify=False), file=f"match {target}")
+            played = replay(record)
+            differ = _compare_stored(stored, played.events)
+            # Where the stored log is the replay's, the replay's states are its states.
+            problems = differ + rewinds_consistent(stored, None if differ else played.states)
     v = played.first_violation
     doc: dict[str, Any] = {
         "legal": played.legal and not problems,

@@ -7,12 +7,12 @@ import sys
 
 import click
 
-from referee.inputs import InputError
+from referee.inputs import InputError, printable
 
 
 @click.group()
 def scenario() -> None:
-    """Rules questions written as data (see the scenario format in the README)."""
+    """Rules questions written as data (the format: docs/scenario-format.md)."""
 
 
 @scenario.command("check")
@@ -33,13 +33,13 @@ def check(paths: tuple[str, ...], as_json: bool, verbose: bool) -> None:
     files = scenario_files(list(paths))
     if not files:
         raise InputError(" ".join(paths), "", "no scenario files (*.yaml) found")
-    for f in files:  # check every file before running any, so bad input runs nothing
-        load_scenario(f)
+    # Every file is read and checked before any runs, so bad input runs nothing.
+    loaded = [load_scenario(f) for f in files]
     reports = []
     show_bar = not as_json and sys.stderr.isatty() and len(files) > 20
-    with click.progressbar(files, label="scenarios", file=sys.stderr) if show_bar else _plain(files) as items:
-        for f in items:
-            reports.append(run_scenario(f))
+    with click.progressbar(loaded, label="scenarios", file=sys.stderr) if show_bar else _plain(loaded) as items:
+        for sc in items:
+            reports.append(run_scenario(sc))
     passed = sum(r.passed for r in reports)
     failed = len(reports) - passed
     if as_json:
@@ -54,9 +54,9 @@ def check(paths: tuple[str, ...], as_json: bool, verbose: bool) -> None:
             if r.passed and not verbose:
                 continue
             mark = "PASS" if r.passed else "FAIL"
-            click.echo(f"{mark} {r.file}: {r.name} [{', '.join(r.rules)}]")
+            click.echo(printable(f"{mark} {r.file}: {r.name} [{', '.join(r.rules)}]"))
             for f in r.failures:
-                click.echo(f"     - {f}")
+                click.echo(printable(f"     - {f}"))
         click.echo(f"{passed} passed, {failed} failed")
     if failed:
         sys.exit(1)

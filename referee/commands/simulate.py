@@ -5,28 +5,19 @@ from __future__ import annotations
 import json
 import sys
 import time
+
 import click
 
-
-def _deck_option(values: tuple[str, ...]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for v in values:
-        player, sep, path = v.partition("=")
-        if not sep or player not in ("A", "B") or not path:
-            raise click.BadParameter(f"expected A=FILE or B=FILE, got {v!r}", param_hint="--deck")
-        out[player] = path
-    if out and set(out) != {"A", "B"}:
-        raise click.BadParameter("give both decks (A=FILE and B=FILE) or neither", param_hint="--deck")
-    return out
+from referee.commands.params import DECK, FILE, once_each
 
 
 @click.command()
 @click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="How many games to play.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the whole run; game k is reproducible from it.")
-@click.option("--deck", "decks", multiple=True, metavar="P=FILE", help="Play these decks (A=FILE and B=FILE) instead of random legal decks.")
-@click.option("--pool", type=click.Path(dir_okay=False), help="Card pool for the decks (default: the bundled rules-test pool).")
+@click.option("--deck", "decks", type=DECK, multiple=True, callback=once_each, help="Play these decks (A=FILE and B=FILE) instead of random legal decks.")
+@click.option("--pool", type=FILE, help="Card pool for the decks (default: the bundled rules-test pool).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def simulate(games: int, seed: int, decks: tuple[str, ...], pool: str | None, as_json: bool) -> None:
+def simulate(games: int, seed: int, decks: dict[str, str], pool: str | None, as_json: bool) -> None:
     """Play whole games by picking random legal actions.
 
     Each game uses two random legal decks from the card pool (or the decks
@@ -40,12 +31,13 @@ def simulate(games: int, seed: int, decks: tuple[str, ...], pool: str | None, as
     from referee.pool import CardCatalog, bundled_pool, load_pool
     from referee.simulate import SimulationSummary, decks_for, game_seeds, play_game
 
+    if decks and set(decks) != {"A", "B"}:
+        raise click.BadParameter("give both decks (A=FILE and B=FILE) or neither", param_hint="--deck")
     card_pool = load_pool(pool) if pool else bundled_pool()
     fixed = None
-    paths = _deck_option(decks)
-    if paths:
+    if decks:
         catalog = CardCatalog(card_pool) if pool else CardCatalog(bundled_pool())
-        fixed = {p: load_deck(f, catalog) for p, f in paths.items()}
+        fixed = {p: load_deck(f, catalog) for p, f in decks.items()}
     summary = SimulationSummary()
     seeds = game_seeds(games, seed)
     show_bar = not as_json and sys.stderr.isatty()

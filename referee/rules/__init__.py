@@ -2,13 +2,17 @@
 
 Only Harem Master is implemented; the event store, scenario runner and CLI
 reach the rules through this package so that another game can plug in later.
+``ACTIONS`` and ``KINDS`` declare each action kind and decision kind once
+(the rule it cites, its sentence, where its card comes from).
 """
 
 from referee.rules.harem_master import (
-    ACTION_RULES,
+    ACTIONS,
+    KINDS,
     Decision,
     advance,
     apply,
+    canonical,
     current_decision,
     current_player,
     decide,
@@ -19,10 +23,12 @@ from referee.rules.harem_master import (
 )
 
 __all__ = [
-    "ACTION_RULES",
+    "ACTIONS",
+    "KINDS",
     "Decision",
     "advance",
     "apply",
+    "canonical",
     "current_decision",
     "current_player",
     "decide",

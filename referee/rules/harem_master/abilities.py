@@ -1,0 +1,453 @@
+"""Rules 402, 406, 407, 411 and 503-505: using event cards and activated abilities, and the windows to use them in.
+
+Where a card or an ability may be used is a *window* (406.2): the main
+phase's 305/306, the 307 chance after the end declaration, 306.5h (only
+uses that change the battle type), and every response chance (407.3, the
+moment before something happens: only uses written "only usable when ~" or
+"also usable when ~" for it, and counters of a use or a trigger, 411.1a).
+``usable`` lists what a player may use in a window, each use checked by
+``check_event`` / ``check_activated``, which raise the refusal citing the
+rule that forbids it (402.1a, 402.2, 402.3, 402.3a, 214.3a, 214.3c,
+402.2a, 411.1a, 215.4c, 103.1). ``declare`` makes the events of a use:
+the card to the discard or the ability declared, then its cost (407.2).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from events.abilities import BattleTypeEffect, CounterEffect, walk
+from events.game import AbilityActivated, CardTapped, Event, EventPlayed
+from projections.state import GameState, Proposal, Use, Window, other
+from referee.actions import Action, IllegalAction
+from referee.rules.harem_master.characteristics import abilities, has_text, match, memo, statics
+from referee.rules.harem_master.common import name_of, pay, physical, refuse, stack_size
+from referee.rules.harem_master.selectors import Reader, candidates, controller_of, holds, on_field, players, select, zone_of
+from referee.rules.harem_master.situations import Sit, meets, use_situation
+
+
+class Moment(NamedTuple):
+    """Which window a player acts in, and for a response chance what it is about."""
+
+    kind: str  # main | window (305) | end (307) | battle_type (306.5h) | response (407.3)
+    sit: Sit | None = None
+    about: int | None = None  # the agenda entry responded to
+
+
+# --- where the player is ------------------------------------------------------------------
+
+
+def window_sit(state: GameState, w: Window) -> Sit | None:
+    """The situation a response window is about."""
+    if w.about is None:
+        return Sit(w.situation, w.it, w.player) if w.situation else None
+    entry = next((f for f in state.agenda if f.id == w.about), None)
+    if isinstance(entry, Use):
+        return use_situation(state, entry)
+    if isinstance(entry, Proposal):
+        return Sit(entry.situation, entry.it, entry.player)
+    return None
+
+
+def moment_of(state: GameState, player: str) -> Moment:
+    """The window ``player`` acts in now."""
+    top = state.agenda[-1] if state.agenda else None
+    if isinstance(top, Window):
+        if top.kind == "battle_type":
+            return Moment("battle_type")
+        return Moment("response", window_sit(state, top), top.about)
+    if state.step == "307":
+        return Moment("end")
+    if player == state.active:
+        return Moment("main")
+    return Moment("window")
+
+
+# --- timing: 214.3, 402.2, 406, 411.1a ------------------------------------------------------
+
+
+def _mentions_n(effects: Any) -> bool:
+    return '"n"' in str([e.model_dump_json() for e in walk(list(effects))])
+
+
+def _timing(state: GameState, reader: Reader, only: Any, also: Any, effects: list[Any], moment: Moment, what: str) -> None:
+    """214.3c/d, 402.2a, 406.1, 411.1a: may this be used in this window?"""
+    counter = any(isinstance(e, CounterEffect) for e in walk(effects))
+    if moment.kind == "response":
+        sit = moment.sit
+        if sit is not None:
+            if only is not None and meets(state, reader._replace(it=sit.card), only, sit):
+                return
+            if also is not None and meets(state, reader._replace(it=sit.card), also, sit):
+                return
+            if counter and only is None and also is None and sit.event in ("use", "trigger"):
+                return
+        raise refuse("406.1", f"{what} is not a response to this (only uses written for it can be used now, 407.3).")
+    if only is not None:
+        rule = "402.2a" if "ability" in what else "214.3c"
+        raise refuse(rule, f"{what} can be used only when {only.event.replace('_', ' ')} is about to happen.")
+    if counter and also is None:
+        raise refuse("411.1a", f"{what} counters, so it can be used only in response to a card or ability being used or triggered.")
+    if moment.kind == "battle_type" and not any(isinstance(e, BattleTypeEffect) for e in walk(effects)):
+        raise refuse("306.5h", f"At 306.5h only what changes the battle type can be used; {what} does not.")
+
+
+def forbidden(state: GameState, action: str, player: str, card: str | None = None) -> str | None:
+    """103.1: a static ability of kind ``forbid`` that stops this action; the
+    sentence saying so, or None."""
+    if not has_text(state):
+        return None
+    for st in statics(state):
+        for e in st.ability.effects:
+            if type(e).__name__ != "ForbidEffect" or e.forbid.action != action:
+                continue
+            who = e.forbid.who
+            if isinstance(who, str) and who in ("you", "opponent", "active", "each"):
+                if player in players(state, st.reader, who):
+                    return f"{name_of(state, st.card)} forbids {player} to {action.replace('_', ' ')} (103.1)."
+            elif card is not None and card in select(state, st.reader, who):
+                return f"{name_of(state, st.card)} forbids {name_of(state, card)} to {action.replace('_', ' ')} (103.1)."
+    return None
+
+
+# --- event cards -----------------------------------------------------------------------
+
+
+def event_uses(state: GameState, card: str) -> list[Any]:
+    return [a for a in state.cards[card].abilities if a.kind == "use"]
+
+
+def check_event(
+    state: GameState, player: str, card: str, moment: Moment, n: int | None = None,
+    waive: frozenset[str] = frozenset(), probing: bool = False,
+) -> int:
+    """The cards an event card costs now (its cost plus n), or the refusal."""
+    cd = state.cards[card]
+    if cd.type != "event":
+        raise refuse("306.2", f"{cd.name} is a {cd.type} card, not an event.")
+    why = forbidden(state, "play_event", player, card)
+    if why:
+        raise refuse("103.1", why)
+    if player != state.active and "OT" not in cd.icons and "214.3a" not in waive:
+        raise physical("214.3a", f"{cd.name} has no [OT] icon, so it can only be used during your own turn.")
+    uses = event_uses(state, card)
+    if uses:
+        reader = Reader(card, player, moment.sit.card if moment.sit else None)
+        only = next((u.only for u in uses if u.only is not None), None)
+        also = next((u.also for u in uses if u.also is not None), None)
+        _timing(state, reader, only, also, [e for u in uses for e in u.effects], moment, cd.name)
+        if not any(holds(state, reader, u.if_) for u in uses):
+            raise refuse("404.2", f"{cd.name} cannot be used now: its condition does not hold.")
+    elif moment.kind in ("response", "battle_type"):
+        raise refuse("406.1", f"{cd.name} has no text that can be used now.")
+    takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
+    if n is not None and not takes_n:
+        raise refuse("503.2", f"{cd.name} has no [n] in its text, so no n is chosen for it.")
+    if takes_n and n is None and not probing:
+        raise refuse("503.2", f"{cd.name} pays n more; choose n (0 or more, as the action-cost stack allows).")
+    return _payable(state, player, card, cd.cost, (n or 0) if takes_n else 0)
+
+
+def _payable(state: GameState, player: str, card: str, cost: int, n: int) -> int:
+    """215.4c, 503.2 (ruling A27): the stack pays the cost, n from 0 to what is left."""
+    have = stack_size(state, player)
+    total = cost + n
+    if n < 0:
+        raise refuse("503.2", "n is a whole number, 0 or more.")
+    if total > have:
+        what = f"{cost} + n={n}" if n else str(cost)
+        raise refuse(
+            "215.4c",
+            f"{name_of(state, card)} costs {what} but {player}'s action-cost stack holds only {have} card"
+            + ("" if have == 1 else "s") + ".",
+        )
+    return total
+
+
+# --- activated abilities ----------------------------------------------------------------
+
+
+_activated: dict[int, tuple[Any, list[tuple[int, Any]]]] = {}
+
+
+def activated(state: GameState, card: str) -> list[tuple[int, Any]]:
+    """The card's activated abilities with their place (from 1) among its abilities."""
+    mine = abilities(state, card)
+    found = _activated.get(id(mine))
+    if found is not None and found[0] is mine:
+        return found[1]
+    value = [(i, a) for i, a in enumerate(mine, start=1) if a.kind == "activated"]
+    if len(_activated) > 4096:
+        _activated.clear()
+    _activated[id(mine)] = (mine, value)
+    return value
+
+
+def find_ability(state: GameState, card: str, index: int | None) -> tuple[int, Any]:
+    mine = activated(state, card)
+    if not mine:
+        raise refuse("402.1", f"{name_of(state, card)} has no activated ability.")
+    if index is None:
+        return mine[0]
+    for i, a in mine:
+        if i == index:
+            return i, a
+    raise refuse("402.1", f"Ability {index} of {name_of(state, card)} is not an activated ability.")
+
+
+def check_activated(
+    state: GameState, player: str, card: str, ability: Any, moment: Moment, n: int | None = None, probing: bool = False
+) -> int:
+    """The cards the ability costs now, or the refusal (402, 503, 504)."""
+    cname = name_of(state, card)
+    what = f"{cname}'s ability"
+    where = zone_of(state, card)
+    if ability.zone == "field":
+        if where != "field":
+            raise refuse("401.4a", f"{what} works only while {cname} is on the field.")
+        if controller_of(state, card) != player:
+            raise refuse("402.3", f"Only {cname}'s controller can use its abilities; {player} does not control it.")
+    else:
+        if where != ability.zone:
+            raise refuse("401.4", f"{what} can be used only while {cname} is in the {ability.zone.replace('_', ' ')}.")
+        if card[0] != player:
+            raise refuse("402.3a", f"Only {cname}'s owner can use {what} from the {ability.zone.replace('_', ' ')}.")
+    why = forbidden(state, "activate", player, card)
+    if why:
+        raise refuse("103.1", why)
+    if player != state.active and not ability.ot:
+        raise refuse("402.2", f"{what} has no [OT], so it can be used only during its controller's own turn.")
+    reader = Reader(card, player, moment.sit.card if moment.sit else None, n)
+    _timing(state, reader, ability.only, ability.also, list(ability.effects), moment, what)
+    if not holds(state, reader, ability.if_):
+        raise refuse("404.2", f"{what} cannot be used now: its condition does not hold.")
+    cost = ability.parsed_cost
+    if cost.tap:
+        ch = state.character(card)
+        if ch is None:
+            raise refuse("402.1a", f"[T] turns {cname} from untapped to tapped, and only a character on the field can be.")
+        if not ch.ready:
+            raise refuse("402.1a", f"{cname} is already tapped; tapping a tapped card does not pay [T].")
+    if n is not None and not cost.n:
+        raise refuse("503.2", f"{what} has no [n] in its cost, so no n is chosen for it.")
+    if cost.n and n is None and not probing:
+        raise refuse("503.2", f"{what} costs [n]: choose n (0 or more, as the action-cost stack allows).")
+    return _payable(state, player, card, cost.amount, (n or 0) if cost.n else 0)
+
+
+# --- declaring a use (407.2) -----------------------------------------------------------
+
+
+def _responding(moment: Moment) -> tuple[int | None, str | None]:
+    if moment.kind != "response" or moment.sit is None:
+        return None, None
+    return moment.about, moment.sit.card
+
+
+def _check_targets(state: GameState, player: str, card: str, effects: list[Any], targets: tuple[str, ...]) -> None:
+    """407.4: targets are chosen at resolution; one named in advance must at
+    least be something the text could target now."""
+    from events.abilities import Target
+
+    from referee.rules.harem_master.effects import _selectors
+
+    filters = [s.target for e in walk(effects) for s in _selectors(e) if isinstance(s, Target)]
+    reader = Reader(card, player)
+    for t in targets:
+        if not any(t in candidates(state, reader, f) for f in filters):
+            raise refuse("407.4", f"{name_of(state, t)} is not something {name_of(state, card)} can target.")
+
+
+def declare_event(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> list[Event]:
+    """306.2, 407.2: the event card goes to the discard, its cost is paid;
+    its ``use`` abilities then wait on the agenda to resolve."""
+    p, card = a.player, a.card
+    total = check_event(state, p, card, moment, a.n, waive)
+    uses = event_uses(state, card)
+    about, it = _responding(moment)
+    if uses and a.targets:
+        _check_targets(state, p, card, [e for u in uses for e in u.effects], a.targets)
+    takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
+    played = EventPlayed(
+        player=p, card=card, resolves=bool(uses), n=(a.n or 0) if takes_n else None,
+        targets=list(a.targets or ()), option=a.option, about=about, it=it, step=step,
+    )
+    return [played, *pay(state, p, total)]
+
+
+def declare_activated(state: GameState, a: Action, moment: Moment, step: str | None) -> list[Event]:
+    """306.4, 407.2: the ability is declared and its cost paid ([T] first, 504)."""
+    p = a.player
+    if a.card is None:
+        raise refuse("402", "Name the card whose ability to use.")
+    index, ability = find_ability(state, a.card, a.ability)
+    total = check_activated(state, p, a.card, ability, moment, a.n)
+    if a.targets:
+        _check_targets(state, p, a.card, list(ability.effects), a.targets)
+    about, it = _responding(moment)
+    cost = ability.parsed_cost
+    out: list[Event] = [
+        AbilityActivated(
+            player=p, card=a.card, ability=index, definition=ability, n=(a.n or 0) if cost.n else None,
+            targets=list(a.targets or ()), option=a.option, about=about, it=it, step=step,
+        )
+    ]
+    if cost.tap:
+        out.append(CardTapped(card=a.card))
+    return out + pay(state, p, total)
+
+
+def declare(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> list[Event]:
+    if a.do == "activate":
+        return declare_activated(state, a, moment, step)
+    return declare_event(state, a, moment, step, waive)
+
+
+# --- what a player may use --------------------------------------------------------------
+
+
+class Flags(NamedTuple):
+    """What an ability's text says about when it can be used, read once."""
+
+    only: bool
+    also: bool
+    counter: bool
+    battle_type: bool
+
+
+_flags: dict[int, tuple[Any, Flags]] = {}
+
+
+def flags(abilities: Any) -> Flags:
+    """The timing of a card's ``use`` abilities, or of one activated ability."""
+    key = id(abilities)
+    found = _flags.get(key)
+    if found is not None and found[0] is abilities:
+        return found[1]
+    items = abilities if isinstance(abilities, (list, tuple)) else [abilities]
+    effects = [e for a in items for e in walk(list(a.effects))]
+    value = Flags(
+        any(getattr(a, "only", None) is not None for a in items),
+        any(getattr(a, "also", None) is not None for a in items),
+        any(isinstance(e, CounterEffect) for e in effects),
+        any(isinstance(e, BattleTypeEffect) for e in effects),
+    )
+    _flags[key] = (abilities, value)
+    return value
+
+
+def _could(moment: Moment, f: Flags) -> bool:
+    """A quick look at timing (the full check follows): could this be used in this window at all?"""
+    if moment.kind == "response":
+        return f.only or f.also or f.counter
+    if f.only or (f.counter and not f.also):
+        return False
+    return moment.kind != "battle_type" or f.battle_type
+
+
+def usable(state: GameState, player: str, moment: Moment) -> list[Action]:
+    """Every use ``player`` may declare in this window, one action each (with
+    each n an [n] allows)."""
+    out: list[Action] = []
+    cards = state.cards
+    theirs = player != state.active
+    for card in state.zones[player].hand:
+        cd = cards[card]
+        if cd.type != "event":
+            continue
+        if theirs and "OT" not in cd.icons:
+            continue
+        if cd.abilities:
+            if not _could(moment, flags(cd.abilities)):
+                continue
+        elif moment.kind in ("response", "battle_type"):
+            continue
+        out += _with_n(
+            state, player, card, None, moment, lambda n, p=False: check_event(state, player, card, moment, n, probing=p)
+        )
+    if has_text(state):
+        for card in _ability_cards(state, player):
+            for index, ability in activated(state, card):
+                if (theirs and not ability.ot) or not _could(moment, flags(ability)):
+                    continue
+                out += _with_n(
+                    state, player, card, index, moment,
+                    lambda n, p=False, card=card, ability=ability: check_activated(
+                        state, player, card, ability, moment, n, probing=p
+                    ),
+                )
+    return out
+
+
+def _ability_cards(state: GameState, player: str) -> list[str]:
+    """Cards whose activated abilities ``player`` might use: those they control
+    on the field, and their own cards elsewhere whose abilities work there."""
+    out = [ch.card for ch in state.field if ch.controller == player and not ch.face_down]
+    out += [i for ch in state.field for i in ch.items if i[0] == player]
+    for card, found in match(state).off_field.items():
+        if card[0] == player and any(a.kind == "activated" for _, a in found):
+            out.append(card)
+    return out
+
+
+def _with_n(state: GameState, player: str, card: str, index: int | None, moment: Moment, check: Any) -> list[Action]:
+    do = "activate" if index is not None else "play_event"
+    try:
+        check(None, True)
+    except IllegalAction:
+        return []
+    takes_n = True
+    try:
+        check(0)
+    except IllegalAction:
+        takes_n = False
+    if not takes_n:
+        return [Action(player, do, card=card, ability=index)]
+    out = []
+    for n in range(0, stack_size(state, player) + 1):
+        try:
+            check(n)
+        except IllegalAction:
+            break
+        out.append(Action(player, do, card=card, ability=index, n=n))
+    return out
+
+
+def _responses_exist(state: GameState) -> bool:
+    """Is there any card in a hand or ability in play written to respond
+    (only/also, or a counter)? If not, no response chance can open."""
+    m = memo(state)
+    found = m.get("responses")
+    if found is None:
+        found = any(
+            state.cards[c].abilities and _could(Moment("response"), flags(state.cards[c].abilities))
+            for p in ("A", "B") for c in state.zones[p].hand if state.cards[c].type == "event"
+        ) or any(
+            _could(Moment("response"), flags(a))
+            for p in ("A", "B") for card in _ability_cards(state, p) for _, a in activated(state, card)
+        )
+        m["responses"] = found
+    return found
+
+
+def anyone_can_respond(state: GameState, sit: Sit, about: int | None) -> bool:
+    """Is there any use either player could make in a response chance about ``sit``?"""
+    if not has_text(state) or not _responses_exist(state):
+        return False
+    moment = Moment("response", sit, about)
+    for p in (other(state.active), state.active) if state.active else ("A", "B"):
+        if usable(state, p, moment):
+            return True
+    return False
+
+
+def battle_type_usable(state: GameState) -> bool:
+    if not has_text(state):
+        return False
+    return any(usable(state, p, Moment("battle_type")) for p in ("A", "B"))
+
+
+__all__ = [
+    "Moment", "activated", "anyone_can_respond", "battle_type_usable", "check_activated", "check_event", "declare",
+    "event_uses", "find_ability", "forbidden", "moment_of", "on_field", "usable", "window_sit",
+]

@@ -1,0 +1,428 @@
+"""Rules 403, 406.2, 407.3-407.6, 408, 409 and 411: the agenda, where used and triggered abilities wait and resolve.
+
+The agenda is a stack in the state (``projections.state``): uses waiting to
+resolve, 406.2 windows, and *proposals* (the moment before something
+happens, holding the events of that something back). Before the turn
+procedure moves on, the referee works the agenda, one automatic step or one
+player's decision at a time:
+
+1. a use that is resolving goes on: its choices (407.4: targets, "may"),
+   then the events of its step (407.5), held back as a proposal if anything
+   cares about them happening (409, 403.1a);
+2. fired triggers go on the agenda, the non-active player's first, each
+   player ordering their own (408.2, ruling A23);
+3. the top entry: a use or a proposal meets what comes before it
+   (replacements 409, ``before`` triggers 403.1a, a response chance 407.3),
+   then resolves or happens; a window asks its players in turn (406.2).
+
+``look`` answers "what now?" for a state: a decision, or the automatic
+events, or None when the agenda is empty and the procedure goes on.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, NamedTuple
+
+from events.game import (
+    Chosen,
+    EffectsApplied,
+    Event,
+    MomentBefore,
+    SituationProceeds,
+    SituationProposed,
+    SituationReplaced,
+    TriggerResolving,
+    TriggersOrdered,
+    UseResolved,
+    UseResolving,
+    WindowClosed,
+    WindowOpened,
+    WindowPassed,
+)
+from projections.state import GameState, Proposal, Use, Window, evolve, other
+from referee.actions import Action
+from referee.rules.harem_master.abilities import Moment, anyone_can_respond, declare, moment_of, usable, window_sit
+from referee.rules.harem_master.characteristics import memo
+from referee.rules.harem_master.common import name_of, refuse
+from referee.rules.harem_master.effects import Slot, describe_slot, facts, groups, walk
+from referee.rules.harem_master.registry import Decision, action_kind, decision_kind
+from referee.rules.harem_master.selectors import Reader, holds, zone_of
+from referee.rules.harem_master.situations import (
+    Sit,
+    Source,
+    events_of,
+    fire,
+    happened,
+    hold,
+    replacements,
+    sources,
+    use_situation,
+)
+
+
+class Choice(NamedTuple):
+    """A choice the agenda waits for."""
+
+    player: str
+    kind: str  # target | may | order | replacement
+    entry: int | None  # the agenda entry it is for
+    options: tuple[Any, ...]  # target cards, yes/no, trigger cards, replacement sources
+    text: str
+
+
+class Look(NamedTuple):
+    decision: Decision | None
+    choice: Choice | None
+    events: list[Event]
+
+
+def _entry(state: GameState, entry_id: int | None) -> Any:
+    return next((f for f in state.agenda if f.id == entry_id), None)
+
+
+def look(state: GameState) -> Look | None:
+    """What the agenda needs now, or None when it is empty."""
+    if not state.agenda and not state.triggers:
+        return None
+    m = memo(state)
+    found = m.get("look")
+    if found is None:
+        found = _look(state)
+        m["look"] = found
+    return found
+
+
+def _look(state: GameState) -> Look:
+    top = state.agenda[-1] if state.agenda else None
+    if isinstance(top, Use) and top.stage == "resolving":
+        return _resolve(state, top)
+    if state.triggers:
+        return _next_trigger(state)
+    if isinstance(top, Use):
+        return _before_use(state, top)
+    if isinstance(top, Proposal):
+        return _before_proposal(state, top)
+    return _window(state, top)
+
+
+def _auto(events: list[Event]) -> Look:
+    return Look(None, None, events)
+
+
+def _ask(choice: Choice) -> Look:
+    return Look(Decision(choice.player, "choose"), choice, [])
+
+
+# --- 407.4-407.6: resolving ------------------------------------------------------------
+
+
+def reader_of(use: Use) -> Reader:
+    return Reader(use.card, use.player, use.it, use.n)
+
+
+def _resolve(state: GameState, use: Use) -> Look:
+    if use.countered:  # 411.1b, 409.2: it has no effect
+        return _auto([UseResolved(use=use.id, card=use.card, rule="411.1b")])
+    steps = groups(use.effects)
+    if use.group >= len(steps):
+        return _auto([UseResolved(use=use.id, card=use.card)])
+    reader = reader_of(use)
+    step = steps[use.group]
+    w = walk(state, use, reader, step)
+    if w.open is not None:
+        return _ask(_slot_choice(state, use, w.open))
+    made = facts(state, use, reader, step, w.answers)
+    closing: Event = (
+        EffectsApplied(use=use.id, card=use.card) if use.group + 1 < len(steps) else UseResolved(use=use.id, card=use.card)
+    )
+    if any(e.step == "over" for e in made):
+        return _auto(made)
+    proposal = propose(state, made + [closing], "effects", use.card, use.player)
+    return _auto(proposal if proposal is not None else made + [closing])
+
+
+def _slot_choice(state: GameState, use: Use, slot: Slot) -> Choice:
+    what = f"{name_of(state, use.card)}: {describe_slot(state, slot)}"
+    if slot.kind == "may":
+        return Choice(use.player, "may", use.id, ("yes", "no"), what)
+    return Choice(use.player, "target", use.id, slot.candidates, what)
+
+
+# --- 403.1a, 409: proposals ------------------------------------------------------------------
+
+
+def _sits(state: GameState, ev: Event) -> list[tuple[Sit, GameState]]:
+    return happened(state, evolve(state, ev), ev)
+
+
+def cares(state: GameState, sit: Sit, about: int | None = None) -> bool:
+    """Does anything in play care that ``sit`` is about to happen: a
+    replacement (409), a ``before`` trigger (403.1a) or a use only usable
+    then (214.3c, 402.2a)?"""
+    if not sources(state, "replacement") and not sources(state, "triggered") and not _responders(state):
+        return False
+    if replacements(state, sit):
+        return True
+    if fire([(sit, state)], "before"):
+        return True
+    return anyone_can_respond(state, sit, about)
+
+
+def _responders(state: GameState) -> bool:
+    """Could anyone respond to anything (a card or ability with only/also or a counter)?"""
+    m = memo(state)
+    found = m.get("responders")
+    if found is None:
+        found = False
+        for p in ("A", "B"):
+            for c in state.zones[p].hand:
+                if any(a.kind == "use" for a in state.cards[c].abilities):
+                    found = True
+        if not found:
+            found = bool(sources(state, "activated"))
+        m["responders"] = found
+    return found
+
+
+def propose(state: GameState, pending: list[Event], situation: str, it: str | None, player: str | None) -> list[Event] | None:
+    """The moment before ``pending`` happens: a ``SituationProposed`` holding
+    them back if anything cares about their situations, else None (they
+    happen at once)."""
+    if not any(cares(state, sit) for ev in pending for sit, _ in _sits(state, ev)):
+        return None
+    held = [hold(ev, _zone_of_event(state, ev)) for ev in pending]
+    return [SituationProposed(situation=situation, it=it, player=player, pending=held)]
+
+
+def propose_moment(state: GameState, sit: Sit) -> list[Event] | None:
+    """The moment before an attack or an interception (306.5b, 306.5d): no
+    event is held back; only what comes before it."""
+    if not cares(state, sit):
+        return None
+    return [SituationProposed(situation=sit.event, it=sit.card, player=sit.player)]
+
+
+def _zone_of_event(state: GameState, ev: Event) -> str | None:
+    card = getattr(ev, "target", None) or (getattr(ev, "card", None) if type(ev).__name__ in (
+        "CharacterCaptured", "CardMilled", "ItemDiscarded") else None)
+    return zone_of(state, card) if card else None
+
+
+def _replacement_step(state: GameState, entry: Any, sits: list[tuple[Sit, int | None, str | None]]) -> Look | None:
+    """409.1, 409.3: the first situation a replacement applies to is replaced;
+    with several replacements the active player chooses which."""
+    exempt = entry.exempt if isinstance(entry, Use) else ()
+    for sit, fact, step in sits:
+        found = replacements(state, sit, exempt)
+        if not found:
+            continue
+        chosen = found[0]
+        if len(found) > 1:
+            picked = [v for k, v in entry.choices if k == "option"]
+            match = [src for src in found if picked and picked[-1] in (src.card, f"{src.card}#{src.index}")]
+            if not match:
+                return _ask(Choice(
+                    state.active, "replacement", entry.id, tuple(f"{src.card}#{src.index}" for src in found),
+                    f"choose which replacement applies to {sit.event.replace('_', ' ')} (409.3)",
+                ))
+            chosen = match[0]
+        losers = [f"{src.card}#{src.index}" for src in found if src is not chosen]
+        return _auto([
+            SituationReplaced(
+                player=chosen.controller, card=chosen.card, ability=chosen.index, definition=chosen.ability,
+                situation=sit.event, it=sit.card, about=entry.id, fact=fact,
+                exempt=[*exempt, f"{chosen.card}#{chosen.index}", *losers], step=step,
+            )
+        ])
+    return None
+
+
+def _what_comes_first(state: GameState, entry: Any, main: Sit, sits: list[Sit]) -> list[Event]:
+    """``before`` triggers (403.1a) and a response chance (407.3, 214.3c) for
+    the moment before ``main``; a ``MomentBefore`` marks them under way."""
+    triggers = fire([(s, state) for s in sits], "before")
+    window = anyone_can_respond(state, main, entry.id)
+    if not triggers and not window:
+        return []
+    out: list[Event] = list(triggers)
+    if window:
+        out.append(WindowOpened(rule="407.3", kind="response", player=other(state.active), about=entry.id))
+    out.append(MomentBefore(about=entry.id))
+    return out
+
+
+def _active_abilities(state: GameState, use: Use) -> list[int]:
+    """404.2 and the "if" of other kinds: checked again at resolution."""
+    reader = reader_of(use)
+    return [i for i, a in enumerate(use.abilities) if holds(state, reader, a.if_)]
+
+
+def _before_use(state: GameState, use: Use) -> Look:
+    if use.countered:
+        return _auto([UseResolved(use=use.id, card=use.card, rule="411.1b")])
+    resolving = UseResolving(use=use.id, card=use.card, active=_active_abilities(state, use))
+    if use.stage == "ready" or use.kind == "replacement":
+        return _auto([resolving])
+    sit = use_situation(state, use)
+    replaced = _replacement_step(state, use, [(sit, None, None)])
+    if replaced is not None:
+        return replaced
+    first = _what_comes_first(state, use, sit, [sit])
+    return _auto(first or [resolving])
+
+
+def _proposal_sits(state: GameState, prop: Proposal) -> tuple[Sit, list[tuple[Sit, int | None, str | None]]]:
+    main = Sit(prop.situation, prop.it, prop.player)
+    if prop.situation == "use" and prop.it:
+        main = main._replace(details=(("card_type", state.cards[prop.it].type), ("ability", False)))
+    out: list[tuple[Sit, int | None, str | None]] = []
+    if not prop.pending:
+        out.append((main, None, "306.5n"))  # a replaced attack or interception ends the battle
+    for i, ev in enumerate(events_of(prop.pending)):
+        for sit, _ in _sits(state, ev):
+            out.append((sit, i, ev.step))
+    return main, out
+
+
+def _before_proposal(state: GameState, prop: Proposal) -> Look:
+    if prop.stage == "ready":
+        return _auto(_proceed(state, prop))
+    main, sits = _proposal_sits(state, prop)
+    replaced = _replacement_step(state, prop, sits)
+    if replaced is not None:
+        return replaced
+    first = _what_comes_first(state, prop, main, [s for s, _, _ in sits])
+    return _auto(first or _proceed(state, prop))
+
+
+def _proceed(state: GameState, prop: Proposal) -> list[Event]:
+    """The proposal's events happen, those whose card is still where it was."""
+    out: list[Event] = [SituationProceeds(about=prop.id)]
+    for held, ev in zip(prop.pending, events_of(prop.pending)):
+        zone = held.get("zone")
+        card = getattr(ev, "target", None) or getattr(ev, "card", None)
+        if zone is not None and card is not None and zone_of(state, card) != zone:
+            continue  # it is no longer where it was: this part cannot happen
+        out.append(ev)
+    return out
+
+
+# --- 408.2: simultaneous triggers ----------------------------------------------------------
+
+
+def _next_trigger(state: GameState) -> Look:
+    nap = other(state.active) if state.active else "B"
+    player = nap if any(t.player == nap for t in state.triggers) else other(nap)
+    mine = [i for i, t in enumerate(state.triggers) if t.player == player]
+    if len(mine) >= 2 and not all(state.triggers[i].ordered for i in mine):
+        cards = tuple(dict.fromkeys(state.triggers[i].card for i in mine))
+        if len(cards) >= 2:
+            return _ask(Choice(player, "order", None, cards, "order your simultaneous triggers (408.2)"))
+    i = mine[0]
+    t = state.triggers[i]
+    return _auto([TriggerResolving(player=player, card=t.card, index=i)])
+
+
+# --- 406.2: windows --------------------------------------------------------------------------
+
+
+def _window(state: GameState, w: Window) -> Look:
+    nap = w.first
+    if w.passes >= 2:
+        return _auto([WindowClosed(rule="406.2")])
+    turn = other(nap) if (w.passes == 1 and w.last == nap) else nap
+    if usable(state, turn, moment_of(state, turn)):
+        return Look(Decision(turn, "respond"), None, [])
+    if w.passes == 1:
+        return _auto([WindowClosed(rule="406.2")])
+    return _auto([WindowPassed(rule="406.2", player=turn, auto=True)])
+
+
+# --- the decisions -------------------------------------------------------------------------
+
+
+def agenda_decision(state: GameState) -> Decision | None:
+    found = look(state)
+    return found.decision if found is not None else None
+
+
+def agenda_events(state: GameState) -> list[Event] | None:
+    """The automatic events the agenda takes now; None when it is empty (the
+    procedure goes on), [] when a player must decide."""
+    found = look(state)
+    return found.events if found is not None else None
+
+
+def _choice(state: GameState) -> Choice:
+    found = look(state)
+    assert found is not None and found.choice is not None
+    return found.choice
+
+
+def _decide_choose(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+    c = _choice(state)
+    if c.kind == "may":
+        if a.option not in ("yes", "no"):
+            raise refuse("401.7", f"{c.text}: answer with option yes or no.")
+        return [Chosen(rule="401.7", player=a.player, use=c.entry, option=a.option)]
+    if c.kind == "replacement":
+        picked = [o for o in c.options if a.option in (o, o.partition("#")[0], name_of(state, o.partition("#")[0]))]
+        if not picked:
+            shown = ", ".join(name_of(state, o.partition("#")[0]) for o in c.options)
+            raise refuse("409.3", f"Choose which replacement applies, by its card: one of {shown}.")
+        return [Chosen(rule="409.3", player=a.player, use=c.entry, option=picked[0])]
+    cards = tuple(a.cards or ())
+    if c.kind == "order":
+        if (
+            not cards or len(set(cards)) != len(cards) or any(x not in c.options for x in cards)
+            or 1 < len(cards) < len(c.options)
+        ):
+            shown = ", ".join(name_of(state, o) for o in c.options)
+            raise refuse(
+                "408.2", f"Name the trigger to resolve next, or all of them in order, by their cards: {shown}."
+            )
+        return [TriggersOrdered(player=a.player, cards=list(cards))]
+    if len(cards) != 1 or cards[0] not in c.options:
+        shown = ", ".join(name_of(state, o) for o in c.options)
+        raise refuse("407.4", f"{c.text.split(':')[0]}: choose one target among {shown}.")
+    return [Chosen(rule="407.4", player=a.player, use=c.entry, cards=list(cards))]
+
+
+def _legal_choose(state: GameState, p: str) -> list[Action]:
+    c = _choice(state)
+    if c.kind in ("may", "replacement"):
+        return [Action(p, "choose", option=o) for o in c.options]
+    if c.kind == "order":
+        out = [Action(p, "choose", cards=(o,)) for o in c.options]
+        if len(c.options) <= 5:
+            out += [Action(p, "choose", cards=perm) for perm in itertools.permutations(c.options)]
+        return out
+    return [Action(p, "choose", cards=(o,)) for o in c.options]
+
+
+decision_kind("choose", "407.4", "make the choice the resolution asks for (407.4)", ("choose",), _decide_choose, _legal_choose)
+
+
+def _decide_respond(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+    if a.do == "pass":
+        return [WindowPassed(rule="406.2", player=a.player)]
+    return declare(state, a, moment_of(state, a.player), None, waive)
+
+
+def _legal_respond(state: GameState, p: str) -> list[Action]:
+    return usable(state, p, moment_of(state, p)) + [Action(p, "pass")]
+
+
+decision_kind(
+    "respond", "406.2", "use an event or ability in this window, or pass (406.2)", ("play_event", "activate", "pass"),
+    _decide_respond, _legal_respond,
+)
+
+
+def choice_text(state: GameState) -> str | None:
+    found = look(state)
+    return found.choice.text if found is not None and found.choice is not None else None
+
+
+__all__ = ["Choice", "agenda_decision", "agenda_events", "cares", "choice_text", "look", "propose", "propose_moment"]

@@ -1,0 +1,276 @@
+"""Rule 306.5: battle, from the attack declaration (306.5a) to its end (306.5o)."""
+
+from __future__ import annotations
+
+from events.game import (
+    WindowOpened,
+    AttackDeclared,
+    AttackerChosen,
+    BattleResolved,
+    BattleTypeSet,
+    CardMilled,
+    CastleAttacked,
+    CharacterCaptured,
+    Event,
+    InterceptionDeclined,
+    InterceptorChosen,
+    RandomNumberApplied,
+    StepPerformed,
+)
+from projections.state import GameState, other
+from referee.actions import Action
+from referee.rules.harem_master.abilities import battle_type_usable, forbidden
+from referee.rules.harem_master.agenda import cares, propose, propose_moment
+from referee.rules.harem_master.characteristics import chars, gender, has_text, identity
+from referee.rules.harem_master.characteristics import mental as mental_of
+from referee.rules.harem_master.characteristics import physical as physical_of
+from referee.rules.harem_master.common import name_of, physical, refuse
+from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
+from referee.rules.harem_master.situations import Sit
+
+action_kind(
+    "attack", "306.5a", card_from="own_field", missing_rule="306.5b",
+    side="active", side_rule="306.5a", side_text="Only the active player can declare an attack.",
+)
+action_kind(
+    "intercept", "306.5c", card_from="own_field", missing_rule="306.5d",
+    side="non_active", side_rule="306.5c", side_text="Only the non-active player can intercept.",
+)
+action_kind(
+    "no_intercept", "306.5c",
+    side="non_active", side_rule="306.5c", side_text="Only the non-active player decides about intercepting.",
+)
+
+
+def may_attack(state: GameState, card: str) -> bool:
+    return not (has_text(state) and forbidden(state, "attack", state.active, card))
+
+
+def declare_attack(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+    """306.5a-b: declare an attack and choose an untapped character, tapping it."""
+    p = a.player
+    ch = state.character(a.card) if a.card else None
+    if ch is None or ch.controller != p:
+        shown = name_of(state, a.card) if a.card else "no character"
+        raise refuse("306.5b", f"The attacker must be a character {p} controls on the field; {shown} is not.")
+    why = forbidden(state, "attack", p, ch.card)
+    if why:
+        raise refuse("103.1", why)
+    if not ch.ready and "306.5b" not in waive:
+        raise physical("306.5b", f"{name_of(state, ch.card)} is tapped; only an untapped character can attack.")
+    return [AttackDeclared(player=p, step="306.5b"), AttackerChosen(player=p, card=ch.card, step="306.5c")]
+
+
+# --- 306.5c-d interception -----------------------------------------------------------
+
+
+def _decide_intercept(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+    p = a.player
+    if a.do == "no_intercept":
+        return [InterceptionDeclined(player=p, able=True, step="306.5e")]
+    ch = state.character(a.card) if a.card else None
+    if ch is None or ch.controller != p:
+        shown = name_of(state, a.card) if a.card else "no character"
+        raise refuse("306.5d", f"The interceptor must be a character {p} controls on the field; {shown} is not.")
+    why = forbidden(state, "intercept", p, ch.card)
+    if why:
+        raise refuse("103.1", why)
+    if not ch.ready and "306.5d" not in waive:
+        raise physical("306.5d", f"{name_of(state, ch.card)} is tapped; only an untapped character can intercept.")
+    return [InterceptorChosen(player=p, card=ch.card, step="306.5e")]
+
+
+def _can_intercept(state: GameState, p: str) -> list[str]:
+    return [
+        ch.card for ch in state.field
+        if ch.controller == p and ch.ready and not (has_text(state) and forbidden(state, "intercept", p, ch.card))
+    ]
+
+
+def _legal_intercept(state: GameState, p: str) -> list[Action]:
+    return [Action(p, "intercept", card=c) for c in _can_intercept(state, p)] + [Action(p, "no_intercept")]
+
+
+decision_kind(
+    "intercept", "306.5c", "intercept or not (306.5c)", ("intercept", "no_intercept"),
+    _decide_intercept, _legal_intercept,
+)
+
+
+def _attack_moment(state: GameState) -> list[Event] | None:
+    """The moment before the attack (after 306.5b, before 306.5c): what
+    resolves before it (403.1a, 214.3c, 409), reached once."""
+    b = state.battle
+    if not has_text(state) or "attack" in b.done:
+        return None
+    return propose_moment(state, Sit("attack", b.attacker, b.player))
+
+
+def _may_intercept(state: GameState) -> Decision | None:
+    """306.5c: only a player with an untapped character is asked."""
+    if _attack_moment(state):
+        return None
+    nap = other(state.active)
+    if _can_intercept(state, nap):
+        return Decision(nap, "intercept")
+    return None
+
+
+@step("306.5c", decision=_may_intercept)
+def _cannot_intercept(state: GameState) -> list[Event]:
+    return _attack_moment(state) or [InterceptionDeclined(player=other(state.active), able=False, step="306.5e")]
+
+
+# --- 306.5e-h the battle's type --------------------------------------------------------
+
+
+@step("306.5e")
+def _battle_type(state: GameState) -> list[Event]:
+    b = state.battle
+    if b.interceptor is None:
+        return [BattleTypeSet(rule="306.5g", kind="castle", step="306.5h")]
+    if has_text(state) and "intercept" not in b.done:
+        moment = propose_moment(state, Sit("intercept", b.interceptor, other(b.player)))
+        if moment:
+            return moment
+    if gender(state, b.interceptor) == "male":
+        return [BattleTypeSet(rule="306.5e", kind="combat", step="306.5h")]
+    return [BattleTypeSet(rule="306.5f", kind="approach", step="306.5h")]
+
+
+@step("306.5h")
+def _type_change_window(state: GameState) -> list[Event]:
+    """306.5h: a window for uses that switch combat and approach (never into
+    or out of a castle attack), opened once."""
+    b = state.battle
+    after = "306.5i" if b.interceptor is not None else "306.5j"
+    if b.kind != "castle" and "306.5h" not in b.done and battle_type_usable(state):
+        return [WindowOpened(rule="306.5h", kind="battle_type", player=other(b.player))]
+    text = "The battle type may be changed no more." if "306.5h" in b.done else "Nobody can change the battle type."
+    return [StepPerformed(rule="306.5h", text=text, step=after)]
+
+
+# --- 306.5i random numbers and battle power -----------------------------------------
+
+
+def _battle_number(state: GameState, player: str, character: str) -> Event:
+    """306.5i: the top card of the combatant's controller's castle (ruling
+    A5), its random number as card text leaves it, plus any change an effect
+    made to the combatant's own random number."""
+    top = state.zones[player].castle[0]
+    to = "top" if state.rulings.get("A4") == "top" else "bottom"
+    number = state.cards[top].random
+    if has_text(state):
+        number = chars(state, top).random + chars(state, character).random - identity(state, character).random
+    return RandomNumberApplied(ruling="A4", player=player, character=character, card=top, number=number, to=to)
+
+
+def _battle_stat(state: GameState, card: str, kind: str) -> int:
+    return physical_of(state, card) if kind == "combat" else mental_of(state, card)
+
+
+def _waived(state: GameState, card: str) -> bool:
+    """306.5i: an effect said no card is turned for this combatant."""
+    return any(e.kind == "no_random" and e.target == card for e in state.effects)
+
+
+@step("306.5i")
+def _random_numbers(state: GameState) -> Event:
+    b = state.battle
+    applied = {pl for pl, _ in b.numbers}
+    defender = other(b.player)
+    if b.player not in applied and not _waived(state, b.attacker):
+        return _battle_number(state, b.player, b.attacker)
+    if defender not in applied and not _waived(state, b.interceptor):
+        return _battle_number(state, defender, b.interceptor)
+    numbers = {b.player: 0, defender: 0, **dict(b.numbers)}
+    powers = {
+        b.player: _battle_stat(state, b.attacker, b.kind) + numbers[b.player],
+        defender: _battle_stat(state, b.interceptor, b.kind) + numbers[defender],
+    }
+    if powers[b.player] == powers[defender]:
+        winner = None
+    else:
+        winner = b.player if powers[b.player] > powers[defender] else defender
+    return BattleResolved(powers=powers, winner=winner, step="306.5j")
+
+
+# --- 306.5j-o the outcome ------------------------------------------------------------------
+
+
+@step("306.5j")
+def _win_lose_triggers(state: GameState) -> list[Event]:
+    """306.5j: abilities triggered by winning or losing (none in a draw, ruling A20)."""
+    from referee.rules.harem_master.turn import moment
+
+    b = state.battle
+    after = "306.5m" if b.kind == "castle" else ("306.5k" if b.winner is not None else "306.5n")
+    done = StepPerformed(rule="306.5j", text="Abilities triggered by winning or losing are processed.", step=after)
+    out: list[Event] = [done]
+    if b.winner is not None and b.loser is not None:
+        winner_card = b.attacker if b.winner == b.player else b.interceptor
+        out = moment(state, Sit("win_battle", winner_card, b.winner), done)
+        out += moment(state, Sit("lose_battle", b.loser, other(b.winner)), done)[1:]
+    if len(out) == 1:
+        out[0] = StepPerformed(rule="306.5j", text="No abilities trigger on winning or losing.", step=after)
+    return out
+
+
+@step("306.5k")
+def _capture(state: GameState) -> list[Event]:
+    """306.5k/l: the loser goes to the winner's execution pile or harem, at the
+    moment before which replacements and triggers come first (409, 403.1a)."""
+    b = state.battle
+    male = gender(state, b.loser) == "male"
+    captured = CharacterCaptured(
+        rule="306.5k" if male else "306.5l",
+        card=b.loser,
+        by=b.winner,
+        zone="execution" if male else "harem",
+        step="306.5n",
+    )
+    if has_text(state):
+        held = propose(state, [captured], "captured", b.loser, other(b.winner))
+        if held:
+            return held
+    return [captured]
+
+
+@step("306.5m")
+def _castle_attack(state: GameState) -> list[Event]:
+    """306.5m (ruling A6): the attacker's physical now, one card at a time;
+    the moment before the first card is milled comes first (castle_attack)."""
+    b = state.battle
+    target = other(b.player)
+    if state.to_move == 0:
+        amount = physical_of(state, b.attacker)
+        attacked = CastleAttacked(player=target, amount=amount, step="306.5m" if amount > 0 else "306.5n")
+        if has_text(state):
+            held = propose(state, [attacked], "castle_attack", b.attacker, b.player)
+            if held:
+                return held
+        return [attacked]
+    return [CardMilled(
+        player=target, card=state.zones[target].castle[0], step="306.5n" if state.to_move == 1 else "306.5m"
+    )]
+
+
+@step("306.5n")
+def _end_of_battle(state: GameState) -> list[Event]:
+    """306.5n: "at the end of the battle" abilities."""
+    from referee.rules.harem_master.turn import moment
+
+    b = state.battle
+    done = StepPerformed(rule="306.5n", text="End-of-battle abilities are processed.", step="306.5o")
+    out = moment(state, Sit("battle_end", None, b.player if b else state.active), done)
+    if len(out) == 1:
+        out[0] = StepPerformed(rule="306.5n", text="No end-of-battle abilities.", step="306.5o")
+    return out
+
+
+@step("306.5o")
+def _battle_over(state: GameState) -> list[Event]:
+    """306.5o: "until end of battle" effects end; the battle is over."""
+    from referee.rules.harem_master.turn import ends
+
+    return ends(state, "end_of_battle", "306.5o") + [StepPerformed(rule="306.5o", text="The battle ends.", step="306")]

@@ -1,0 +1,481 @@
+"""Rules 202-211, 404, 405, 412 and 209.2: a card's current characteristics.
+
+Every rule that reads a card's name, type, gender, factions, values or
+abilities reads them here, through ``chars``: the printed characteristics
+(or those copied, 412.1), then the effects of resolved abilities and the
+static abilities that apply (404), abilities given and taken in resolution
+order (405.1), then the faction modifier (209.2, ruling A19). Each value
+comes with the parts it is made of (``Chars.notes``), so ``referee state``
+can say ``physical 4 = 2 printed +2 Fencing Master until end of turn``.
+
+Card text can make these reads depend on each other (a static whose
+condition counts girls, a copy that changes a gender). They are computed in
+two layers so they never loop: a card's *identity* (printed or copied
+characteristics, and the abilities resolved effects gave or took), which is
+what filters and conditions read, and its current characteristics (statics
+and values on top). Abilities that statics give are not themselves sources
+of statics; a value read inside its own computation is the printed one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from events.abilities import Filter, GainEffect, NameEffect, walk
+from projections.state import GameState
+from referee.rules.harem_master.common import name_of
+from referee.rules.harem_master.selectors import Reader, amount, controller_of, holds, host_of, select, zone_of
+
+UNTIL_TEXT = {"end_of_turn": " until end of turn", "end_of_battle": " until end of battle", None: ""}
+
+
+class Identity(NamedTuple):
+    """What filters and conditions read: printed or copied (412.1), with the
+    abilities resolved effects gave or took (405.1)."""
+
+    name: str
+    type: str
+    cost: int
+    random: int
+    gender: str | None
+    factions: tuple[str, ...]
+    physical: int
+    mental: int
+    abilities: tuple[Any, ...]
+    copied_from: str | None = None
+
+
+class Chars(NamedTuple):
+    """A card's current characteristics, each value with the parts it is made of."""
+
+    name: str
+    type: str
+    cost: int
+    random: int
+    gender: str | None
+    factions: tuple[str, ...]
+    physical: int
+    mental: int
+    abilities: tuple[Any, ...]
+    notes: dict[str, tuple[str, ...]]  # "physical" -> ("2 printed", "+2 Fencing Master until end of turn")
+
+
+class Static(NamedTuple):
+    """A static ability in play (404): its card, the ability, its controller."""
+
+    card: str
+    ability: Any
+    controller: str
+    reader: Reader
+
+
+# --- a cache per state -------------------------------------------------------------
+# States never change once made, and the engine asks about one state many
+# times (legal actions, then the action), so the answers for the latest
+# state asked about are kept. A fold changes its private state in place, so
+# the position is part of the key.
+
+_memo: list[Any] = [None, -1, {}]
+
+
+def memo(state: GameState, _memo: list[Any] = _memo) -> dict[str, Any]:
+    if _memo[0] is state and _memo[1] == state.position:
+        return _memo[2]
+    _memo[0], _memo[1], _memo[2] = state, state.position, {}
+    return _memo[2]
+
+
+_last_cards: list[Any] = [None, False]  # the card dict of the latest match asked about, and its answer
+
+
+def _has_text(state: GameState) -> bool:
+    """Does any card of the match have abilities (or any effect apply)? If
+    not, every characteristic is the printed one plus the faction modifier,
+    and the referee skips the ability machinery (it is asked very often, so
+    the answer for the latest match's cards is kept)."""
+    cards = state.cards
+    if cards is not _last_cards[0]:
+        _last_cards[0], _last_cards[1] = cards, any(cd.abilities for cd in cards.values())
+    return _last_cards[1] or bool(state.effects)
+
+
+def has_text(state: GameState) -> bool:
+    return _has_text(state)
+
+
+# --- identity ------------------------------------------------------------------
+
+
+class Match(NamedTuple):
+    """What never changes in a match, worked out once: each card's printed
+    identity, and the cards whose text works outside the field (401.4)."""
+
+    printed: dict[str, Identity]
+    off_field: dict[str, tuple[tuple[int, Any], ...]]  # card -> (index from 1, ability) working from another zone
+    pa: frozenset[str]  # [PA] characters, which may be items (214.4, ruling A15)
+    names_given: frozenset[str]  # cards whose own text gives them a name (202.2)
+    names_gained: bool  # some text gives another card an ability that gives a name
+
+
+_match: list[Any] = [None, None]
+
+
+def match(state: GameState) -> Match:
+    cards = state.cards
+    if _match[0] is not cards:
+        printed = {
+            c: Identity(cd.name, cd.type, cd.cost, cd.random, cd.gender, tuple(cd.factions), cd.physical, cd.mental,
+                        tuple(cd.abilities))
+            for c, cd in cards.items()
+        }
+        off = {
+            c: tuple((i, a) for i, a in enumerate(cd.abilities, start=1) if getattr(a, "zone", "field") != "field")
+            for c, cd in cards.items()
+        }
+        pa = frozenset(c for c, cd in cards.items() if "PA" in cd.icons)
+        given = frozenset(c for c, cd in cards.items() if any(_gives_name([a]) for a in cd.abilities))
+        gained = any(
+            _gives_name(g.gain.abilities)
+            for cd in cards.values() for a in cd.abilities for g in walk(list(a.effects)) if isinstance(g, GainEffect)
+        )
+        _match[0], _match[1] = cards, Match(printed, {c: v for c, v in off.items() if v}, pa, given, gained)
+    return _match[1]
+
+
+def _gives_name(abilities: Any) -> bool:
+    return any(
+        a.kind == "static" and any(isinstance(e, NameEffect) for e in a.effects) for a in abilities
+    ) or any(
+        _gives_name(g.gain.abilities) for a in abilities for g in walk(list(a.effects)) if isinstance(g, GainEffect)
+    )
+
+
+def _effects_on(state: GameState, card: str) -> list[Any]:
+    ch = state.character(card)
+    since = ch.since if ch is not None else -1
+    return [e for e in state.effects if e.target == card and e.since == since]
+
+
+def identity(state: GameState, card: str) -> Identity:
+    """Printed or copied characteristics (412.1), with the abilities resolved
+    effects gave or took (405.1): what filters and conditions read."""
+    known = match(state)
+    found = known.printed[card]
+    if not state.effects and card not in known.pa:
+        return found
+    m = memo(state)
+    key = "i:" + card
+    cached = m.get(key)
+    if cached is not None:
+        return cached
+    cd = state.cards[card]
+    base, copied = cd, None
+    abilities: tuple[Any, ...] = found.abilities
+    if state.effects:
+        mine = _effects_on(state, card)
+        for e in mine:
+            if e.kind == "copy":
+                copied = e.values[0]
+                base = state.cards[copied]
+                abilities = tuple(base.abilities)
+        for e in mine:
+            if e.kind == "gain":
+                abilities = abilities + tuple(e.values)
+            elif e.kind == "lose":
+                abilities = ()
+    # 214.4 (ruling A15): a [PA] character attached as an item is an item.
+    kind = base.type
+    if kind == "character" and "PA" in cd.icons and state.character(card) is None and host_of(state, card):
+        kind = "item"
+    if base is cd and copied is None and kind == found.type and abilities is found.abilities:
+        found_now = found
+    else:
+        found_now = Identity(
+            base.name, kind, base.cost, base.random, base.gender if kind == "character" else None,
+            tuple(base.factions) if kind == "character" else (), base.physical, base.mental, abilities, copied,
+        )
+    m[key] = found_now
+    return found_now
+
+
+# --- statics in play ------------------------------------------------------------------
+
+
+def statics(state: GameState) -> list[Static]:
+    """Every static ability that applies now (404.1, 404.2: its condition holds),
+    in the order its cards entered the field, then those working from other zones."""
+    if not _has_text(state):
+        return []
+    m = memo(state)
+    found = m.get("statics")
+    if found is not None:
+        return found
+    m["statics"] = []  # a condition read while these are gathered sees none (no loops)
+    out = [st for st in _static_sources(state) if st.ability.if_ is None or holds(state, st.reader, st.ability.if_)]
+    m["statics"] = out
+    return out
+
+
+_sources_kept: list[Any] = [None, None, None, None]
+
+
+def _static_sources(state: GameState) -> list[Static]:
+    """The static abilities of the cards in play, their conditions not yet read.
+    They change only with the field and the effects (while no static works
+    from outside the field), so they are kept while both stay the same."""
+    known = match(state)
+    kept = _sources_kept
+    stable = not any(a.kind == "static" for found in known.off_field.values() for _, a in found)
+    if stable and kept[0] is state.field and kept[1] is state.effects and kept[2] is state.cards:
+        return kept[3]
+    out: list[Static] = []
+    for ch in sorted(state.field, key=lambda c: c.since):
+        if ch.face_down:
+            continue
+        for card in (ch.card, *ch.items):
+            controller = ch.controller if card == ch.card else card[0]
+            for ability in identity(state, card).abilities:
+                if ability.kind == "static" and ability.zone == "field":
+                    out.append(Static(card, ability, controller, Reader(card, controller)))
+    for card, found in known.off_field.items():
+        for _, ability in found:
+            if ability.kind == "static" and zone_of(state, card) == ability.zone:
+                out.append(Static(card, ability, card[0], Reader(card, card[0])))
+    if stable:
+        kept[:] = [state.field, state.effects, state.cards, out]
+    return out
+
+
+def statics_give(state: GameState) -> bool:
+    """Does any static in play give or take abilities (405.1)? If not, a
+    card's abilities are its identity's."""
+    if not _has_text(state):
+        return False
+    m = memo(state)
+    found = m.get("give")
+    if found is None:
+        found = any(
+            type(e).__name__ in ("GainEffect", "LoseAbilitiesEffect") for st in statics(state) for e in st.ability.effects
+        )
+        m["give"] = found
+    return found
+
+
+def _static_targets(state: GameState, st: Static, what: Any) -> list[str]:
+    m = memo(state)
+    key = ("t", st.card, id(what))
+    found = m.get(key)
+    if found is None:
+        found = select(state, st.reader, what)
+        m[key] = found
+    return found
+
+
+# --- current characteristics -------------------------------------------------------------
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)
+
+
+def current_abilities(state: GameState, card: str) -> tuple[Any, ...]:
+    """The card's abilities now: its identity's, then those statics give or
+    take (405.1)."""
+    ident = identity(state, card)
+    if not statics_give(state):
+        return ident.abilities
+    found_statics = statics(state)
+    m = memo(state)
+    key = "a:" + card
+    cached = m.get(key)
+    if cached is not None:
+        return cached
+    abilities = ident.abilities
+    for st in found_statics:
+        for effect in st.ability.effects:
+            key_ = next(iter(type(effect).model_fields))
+            if key_ == "gain" and card in _static_targets(state, st, effect.gain.what):
+                abilities = abilities + tuple(effect.gain.abilities)
+            elif key_ == "lose_abilities" and card in _static_targets(state, st, effect.lose_abilities.what):
+                abilities = ()
+    m[key] = abilities
+    return abilities
+
+
+def chars(state: GameState, card: str) -> Chars:
+    """The card's current characteristics: every rule reads them here."""
+    m = memo(state)
+    key = "c:" + card
+    found = m.get(key)
+    if found is not None:
+        return found
+    if key in m.setdefault("computing", set()):
+        ident = identity(state, card)
+        return Chars(ident.name, ident.type, ident.cost, ident.random, ident.gender, ident.factions,
+                     ident.physical, ident.mental, ident.abilities, {})
+    m["computing"].add(key)
+    try:
+        found = _chars(state, card)
+    finally:
+        m["computing"].discard(key)
+    m[key] = found
+    return found
+
+
+def _chars(state: GameState, card: str) -> Chars:
+    ident = identity(state, card)
+    name = ident.name
+    abilities = ident.abilities
+    values = {"physical": ident.physical, "mental": ident.mental, "random": ident.random}
+    origin = f" copied from {name_of(state, ident.copied_from)}" if ident.copied_from else " printed"
+    notes: dict[str, list[str]] = {k: [f"{v}{origin}"] for k, v in values.items()}
+    if _has_text(state):
+        for e in _effects_on(state, card) if state.effects else ():
+            if e.kind == "modify":
+                for k, v in zip(("physical", "mental", "random"), e.values):
+                    if v:
+                        values[k] += v
+                        notes[k].append(f"{_signed(v)} {name_of(state, e.source)}{UNTIL_TEXT[e.until]}")
+        for st in statics(state):
+            for effect in st.ability.effects:
+                key = next(iter(type(effect).model_fields))
+                if key == "modify" and card in _static_targets(state, st, effect.modify.what):
+                    body = effect.modify
+                    for k in ("physical", "mental", "random"):
+                        amt = getattr(body, k)
+                        if amt is not None:
+                            v = amount(state, st.reader, amt)
+                            values[k] += v
+                            notes[k].append(f"{_signed(v)} {name_of(state, st.card)} (static)")
+        abilities = current_abilities(state, card)
+        name = _given_name(state, card, abilities) or name
+    ch = state.character(card)
+    if ch is not None and not ch.face_down and ident.type == "character":
+        bonus, allies = _faction_bonus(state, card, ident.factions)
+        if bonus:
+            for k in ("physical", "mental"):
+                values[k] += bonus
+                notes[k].append(f"+{bonus} faction ({', '.join(allies)})")
+    return Chars(
+        name, ident.type, ident.cost, values["random"], ident.gender, ident.factions,
+        values["physical"], values["mental"], abilities, {k: tuple(v) for k, v in notes.items()},
+    )
+
+
+def _faction_bonus(state: GameState, card: str, factions: tuple[str, ...]) -> tuple[int, list[str]]:
+    """209.2 (ruling A19): +1 per other untapped character on the field,
+    either side, sharing a faction with this one (a shared faction counts once)."""
+    if not factions:
+        return 0, []
+    allies = []
+    for ch in state.field:
+        if ch.card != card and ch.ready and not ch.face_down:
+            theirs = identity(state, ch.card).factions if _has_text(state) else state.cards[ch.card].factions
+            if any(f in factions for f in theirs):
+                allies.append(name_of(state, ch.card))
+    return len(allies), allies
+
+
+# --- the reads every rule makes --------------------------------------------------------
+
+
+def physical(state: GameState, card: str) -> int:
+    if not _has_text(state):
+        return state.cards[card].physical + _faction_bonus(state, card, tuple(state.cards[card].factions))[0]
+    return chars(state, card).physical
+
+
+def mental(state: GameState, card: str) -> int:
+    if not _has_text(state):
+        return state.cards[card].mental + _faction_bonus(state, card, tuple(state.cards[card].factions))[0]
+    return chars(state, card).mental
+
+
+def _given_name(state: GameState, card: str, abilities: tuple[Any, ...]) -> str | None:
+    """202.2: a name the card's own static ability gives it, if one applies."""
+    given = None
+    for ability in abilities:
+        if ability.kind == "static":
+            for effect in ability.effects:
+                if type(effect).__name__ == "NameEffect" and holds(
+                    state, Reader(card, controller_of(state, card)), ability.if_
+                ):
+                    given = effect.name
+    return given
+
+
+def name(state: GameState, card: str) -> str:
+    """The card's name now (202.2: card text may give it another)."""
+    if not _has_text(state):
+        return state.cards[card].name
+    ident = identity(state, card)
+    known = match(state)
+    if not known.names_gained and card not in known.names_given and not ident.copied_from:
+        return ident.name
+    return _given_name(state, card, current_abilities(state, card)) or ident.name
+
+
+_names_memo: list[Any] = [None, None, None, None]
+
+
+def field_names(state: GameState) -> dict[str, str]:
+    """The name of every character on the field now (214.2e reads them after
+    every event). Unless card text on the field gives names, they change only
+    with the field or the effects, so they are kept while both stay the same."""
+    known = match(state)
+    stable = not known.names_gained and not any(ch.card in known.names_given for ch in state.field)
+    if stable and _names_memo[0] is state.field and _names_memo[1] is state.effects and _names_memo[2] is state.cards:
+        return _names_memo[3]
+    found = {ch.card: name(state, ch.card) for ch in state.field}
+    if stable:
+        _names_memo[:] = [state.field, state.effects, state.cards, found]
+    return found
+
+
+def gender(state: GameState, card: str) -> str | None:
+    if not _has_text(state):
+        return state.cards[card].gender
+    return identity(state, card).gender
+
+
+def abilities(state: GameState, card: str) -> tuple[Any, ...]:
+    """The card's abilities now (printed, copied, given or taken: 405.1, 412.1)."""
+    if not state.effects and not statics_give(state):
+        return match(state).printed[card].abilities
+    return current_abilities(state, card)
+
+
+def girls(state: GameState, player: str) -> int:
+    """Girl characters the player controls (303, 101.7, 101.8)."""
+    return sum(1 for ch in state.field if ch.controller == player and not ch.face_down and gender(state, ch.card) == "female") + sum(
+        1 for ch in state.field if ch.controller == player and ch.face_down and state.cards[ch.card].is_girl
+    )
+
+
+def hand_maximum(state: GameState, player: str) -> int:
+    """215.3b (ruling A11): 7 unless an effect changes it, in resolution order."""
+    limit = state.hand_max.get(player, 7)
+    if not _has_text(state):
+        return limit
+    for e in state.effects:
+        if e.kind == "hand_max" and e.values[0] == player:
+            limit = e.values[1] if e.values[1] is not None else limit + e.values[2]
+    for st in statics(state):
+        for effect in st.ability.effects:
+            body = getattr(effect, next(iter(type(effect).model_fields)))
+            if type(effect).__name__ == "HandMaxEffect":
+                from referee.rules.harem_master.selectors import players
+
+                if player in players(state, st.reader, body.player):
+                    limit = amount(state, st.reader, body.set) if body.set is not None else limit + amount(state, st.reader, body.by)
+    return max(0, limit)
+
+
+def equip_fits(state: GameState, item: str, host: str) -> bool:
+    """214.4f/g (ruling A14): does the character meet the item's restriction?"""
+    restriction: Filter | None = state.cards[item].equip
+    if restriction is None:
+        return True
+    from referee.rules.harem_master.selectors import matches
+
+    return matches(state, Reader(item, item[0]), host, restriction.model_copy(update={"zone": None}), zone_of(state, host))

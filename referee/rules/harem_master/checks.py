@@ -1,0 +1,193 @@
+"""State checks the referee makes after every event: the end of the game
+(102, 103), the character limits (214.2e) and items left without a character
+(214.4f)."""
+
+from __future__ import annotations
+
+import itertools
+
+from events.game import BattleInterrupted, CharactersDiscarded, EffectsEnded, Event, GameEnded, ItemDiscarded
+from projections.state import GameState, other
+from referee.actions import Action
+from referee.rules.harem_master.characteristics import equip_fits, field_names, has_text, memo
+from referee.rules.harem_master.characteristics import name as name_now
+from referee.rules.harem_master.common import CHARACTER_LIMIT, IMMEDIATE_WIN, SETUP_STEPS, refuse
+from referee.rules.harem_master.registry import Decision, decision_kind
+
+# --- 102 and 103: the end of the game --------------------------------------------------
+
+
+def end_check(state: GameState) -> Event | None:
+    """102.1/102.2 before castle-fall scoring (ruling A13); a castle falls at the
+    moment its last card leaves (ruling A2)."""
+    if state.step in ("new", "over"):
+        return None
+    wins = []
+    for p in ("A", "B"):
+        z = state.zones[p]
+        if len(z.harem) >= IMMEDIATE_WIN:
+            wins.append((p, "102.1"))
+        elif len(z.execution) >= IMMEDIATE_WIN:
+            wins.append((p, "102.2"))
+    if len(wins) == 2:
+        return GameEnded(rule=wins[0][1], ruling="A13", draw=True, reason="Both players won at once.", step="over")
+    if wins:
+        p, rule = wins[0]
+        where = "harem" if rule == "102.1" else "execution pile"
+        return GameEnded(
+            rule=rule, winner=p, reason=f"{p} has {IMMEDIATE_WIN} or more cards in their {where}.", step="over"
+        )
+    fallen = [p for p in ("A", "B") if not state.zones[p].castle]
+    if state.step in SETUP_STEPS or not fallen:
+        return None
+    scores = {p: state.score(p) for p in ("A", "B")}
+    if state.rulings.get("A1", "not_fallen") == "felled":
+        rule = "102.3"
+        b = state.battle
+        # Milling is the only way one player empties the other's castle; the
+        # step has moved on to 306.5n when the last planned card was the last.
+        milled = state.step in ("306.5m", "306.5n") and b is not None and b.kind == "castle"
+        if milled and fallen == [other(b.player)]:
+            scores[b.player] += 5
+    else:
+        rule = "103.2"
+        for p in ("A", "B"):
+            if p not in fallen:
+                scores[p] += 5
+    if scores["A"] == scores["B"]:
+        winner, draw = None, True
+    else:
+        winner, draw = ("A" if scores["A"] > scores["B"] else "B"), False
+    fell = " and ".join(f"{p}'s castle" for p in fallen)
+    return GameEnded(
+        rule=rule, ruling="A1", winner=winner, draw=draw, scores=scores, reason=f"{fell} fell.", step="over"
+    )
+
+
+# --- 214.2e: one character of a name, at most six --------------------------------------
+
+
+def same_name_excess(state: GameState, player: str) -> int:
+    """214.2e: how many characters the player must discard (0 if none)."""
+    mine = [ch.card for ch in state.field if ch.controller == player and not ch.face_down]
+    if not mine:
+        return 0
+    known = field_names(state)
+    names = {known[c] for c in mine}  # names given by card text count (202.2, ruling A7)
+    return len(mine) - min(len(names), CHARACTER_LIMIT)
+
+
+def same_name_choices(state: GameState, player: str) -> list[tuple[str, ...]]:
+    """214.2e (ruling A7): every set of characters, no larger than needed, whose
+    discard leaves unique names and at most six characters."""
+    excess = same_name_excess(state, player)
+    if excess <= 0:
+        return []
+    mine = [ch.card for ch in state.field if ch.controller == player and not ch.face_down]
+    choices = []
+    for combo in itertools.combinations(mine, excess):
+        rest = [c for c in mine if c not in combo]
+        names = [name_now(state, c) for c in rest]
+        if len(set(names)) == len(names) and len(rest) <= CHARACTER_LIMIT:
+            choices.append(combo)
+    return choices
+
+
+def same_name_pending(state: GameState) -> Decision | None:
+    """The player who must make a 214.2e choice now (the active player first,
+    ruling A7), checked before anything else happens."""
+    if state.step in SETUP_STEPS or len(state.field) < 2:
+        return None
+    m = memo(state)
+    if "same_name" in m:
+        return m["same_name"]
+    found = None
+    order = (state.active, other(state.active)) if state.active else ("A", "B")
+    for player in order:
+        if same_name_excess(state, player) > 0:
+            found = Decision(player, "same_name")
+            break
+    m["same_name"] = found
+    return found
+
+
+def _decide_same_name(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+    p = a.player
+    chosen = tuple(a.cards or ())
+    choices = same_name_choices(state, p)
+    if not any(sorted(chosen) == sorted(c) for c in choices):
+        excess = same_name_excess(state, p)
+        raise refuse(
+            "214.2e",
+            f"{p} must discard exactly {excess} of their characters so that no two share a name "
+            f"and at most {CHARACTER_LIMIT} remain.",
+        )
+    return [CharactersDiscarded(player=p, cards=list(chosen))]
+
+
+decision_kind(
+    "same_name", "214.2e", "choose which characters to discard (214.2e)", ("discard",),
+    _decide_same_name,
+    lambda s, p: [Action(p, "discard", cards=combo) for combo in same_name_choices(s, p)],
+)
+
+
+# --- all checks in order -----------------------------------------------------------
+
+
+BATTLE_STEPS = frozenset({"306.5c", "306.5e", "306.5h", "306.5i", "306.5j", "306.5k", "306.5m"})
+
+
+def combatant_gone(state: GameState) -> Event | None:
+    """306.5 preamble (ruling A18): a combatant that left the field or changed
+    controller ends the battle; the procedure jumps to 306.5n."""
+    b = state.battle
+    if b is None or state.step not in BATTLE_STEPS:
+        return None
+    for card, owner_side in ((b.attacker, b.player), (b.interceptor, other(b.player))):
+        if card is None:
+            continue
+        ch = state.character(card)
+        if ch is None or ch.controller != owner_side:
+            return BattleInterrupted(card=card, step="306.5n")
+    return None
+
+
+def unsuited_item(state: GameState) -> Event | None:
+    """214.4f (ruling A14): an item whose character no longer meets its
+    restriction goes to its owner's discard."""
+    for ch in state.field:
+        for item in ch.items:
+            if state.cards[item].equip is not None and not equip_fits(state, item, ch.card):
+                return ItemDiscarded(rule="214.4f", ruling="A14", card=item)
+    return None
+
+
+def gone_objects(state: GameState) -> Event | None:
+    """215.10: effects on a card that has left the field end (it is a new object)."""
+    gone = []
+    for e in state.effects:
+        if e.target is None or e.since < 0:
+            continue
+        ch = state.character(e.target)
+        if ch is None or ch.since != e.since:
+            gone.append(e.id)
+    return EffectsEnded(rule="215.10", ids=gone) if gone else None
+
+
+def state_check(state: GameState) -> Event | None:
+    """The first check that has something to do: the game's end, a combatant
+    gone (A18), an item left without its character or unsuited to it (214.4f),
+    effects on cards that left (215.10)."""
+    end = end_check(state)
+    if end is not None:
+        return end
+    if state.orphans:
+        return ItemDiscarded(card=state.orphans[0])
+    if state.battle is not None:
+        gone = combatant_gone(state)
+        if gone is not None:
+            return gone
+    if has_text(state):
+        return unsuited_item(state) or (gone_objects(state) if state.effects else None)
+    return None

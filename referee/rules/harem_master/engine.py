@@ -1,0 +1,346 @@
+"""The referee's state machine: who must act, what is legal, and what follows an action.
+
+Like OpenSpiel's ``current_player`` / ``legal_actions``: ``current_decision``
+says who must act and what kind of choice they face (or None when the game
+is over or the referee must move on itself); ``apply`` checks an action and
+either raises ``IllegalAction`` citing the rule, having appended nothing, or
+returns the events the action causes followed by every automatic rule step
+up to the next decision (``advance``). The steps themselves are in the
+modules named after their rules, registered in ``registry``.
+
+Randomness is decided from the match seed and stored in the events:
+replaying never re-rolls.
+"""
+
+from __future__ import annotations
+
+from events.cards import CardDef
+from events.game import (
+    ActionTaken,
+    Conceded,
+    DrawProposed,
+    Event,
+    GameEnded,
+        MatchStarted,
+    SituationProceeds,
+    ViolationRecorded,
+)
+from projections.state import GameState, evolve, initial_state, other
+from referee.actions import Action, Applied, IllegalAction, Refusal
+
+# Importing the rule modules registers their actions, decisions and steps.
+from referee.rules.harem_master import agenda, battle, checks, setup, turn  # noqa: F401
+from referee.rules.harem_master.characteristics import has_text, memo
+from referee.rules.harem_master.common import cost_check, refuse
+from referee.rules.harem_master.registry import ACTIONS, KINDS, STEPS, Decision, action_kind
+from referee.rules.harem_master.situations import fire, happened
+
+# Actions either player may take whatever the procedure is waiting for (102.7, 102.8).
+action_kind("concede", "102.7")
+action_kind("propose_draw", "102.8")
+action_kind("accept_draw", "102.8")
+action_kind("choose", "407.4")
+action_kind("activate", "306.4", card_from="usable")
+ANY_TIME = ("concede", "propose_draw", "accept_draw")
+
+
+def current_decision(state: GameState) -> Decision | None:
+    """The player who must act now and the kind of choice, or None when the
+    game is over (or, between steps, when the referee must move on itself)."""
+    if state.result is not None:
+        return None
+    m = memo(state)
+    if "decision" in m:
+        return m["decision"]
+    found = _decision(state)
+    m["decision"] = found
+    return found
+
+
+def _decision(state: GameState) -> Decision | None:
+    pending = checks.same_name_pending(state)
+    if pending is not None:
+        return pending
+    if state.agenda or state.triggers:
+        return agenda.agenda_decision(state)
+    step = STEPS.get(state.step)
+    if step is None or step.decision is None:
+        return None
+    return step.decision(state)
+
+
+def canonical(state: GameState, action: Action) -> Action:
+    """The action as ``legal_actions`` lists it: the default ability named
+    (306.4), a 309 discard of several cards in hand order (their order is
+    the owner's free choice, 215.5c), and without the hints for choices made
+    at resolution (``targets``, ``option`` of a use: 407.4, 401.7)."""
+    from dataclasses import replace
+
+    from referee.rules.harem_master.abilities import activated
+
+    if action.do == "activate" and action.card in state.cards:
+        found = activated(state, action.card)
+        index = action.ability if action.ability is not None else (found[0][0] if found else None)
+        return replace(action, ability=index, targets=None, option=None)
+    if action.do == "play_event":
+        return replace(action, targets=None, option=None)
+    if action.do == "discard" and action.cards and len(action.cards) > 1 and action.player in ("A", "B"):
+        hand = state.zones[action.player].hand
+        if all(c in hand for c in action.cards):
+            return replace(action, cards=tuple(c for c in hand if c in action.cards))
+    return action
+
+
+def current_player(state: GameState) -> str | None:
+    d = current_decision(state)
+    return d.player if d is not None else None
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every action the player who must act may take now (the any-time actions
+    of 102.7/102.8 included). The engine accepts each of them."""
+    d = current_decision(state)
+    if d is None:
+        return []
+    p = d.player
+    out = KINDS[d.kind].legal(state, p)
+    out.append(Action(p, "concede"))
+    if state.draw_offer == other(p):
+        out.append(Action(p, "accept_draw"))
+    elif state.draw_offer is None:
+        out.append(Action(p, "propose_draw"))
+    return out
+
+
+# --- checking an action ----------------------------------------------------------------
+
+
+def _turn_refusal(state: GameState, action: Action) -> IllegalAction | None:
+    """The refusal for an action that belongs to the other side of the turn:
+    the rule that forbids it is more useful than "not your decision"."""
+    p, do = action.player, action.do
+    if state.active is None:
+        return None
+    kind = ACTIONS.get(do)
+    side = "active" if p == state.active else "non_active"
+    if kind is not None and kind.side is not None and kind.side != side:
+        return refuse(kind.side_rule or kind.rule, kind.side_text or "")
+    if p != state.active and do == "play_event" and action.card is not None:
+        cd = state.cards.get(action.card)
+        if cd is not None and "OT" not in cd.icons:
+            return refuse("214.3a", f"{cd.name} has no [OT] icon, so it can only be used during your own turn.")
+        if cd is not None and action.card in state.zones[p].hand:
+            # An [OT] event the player cannot pay for is why no window was
+            # offered (ruling A22): say so.
+            try:
+                cost_check(state, p, action.card)
+            except IllegalAction as exc:
+                return exc
+    return None
+
+
+def _wrong_player(state: GameState, action: Action, d: Decision) -> IllegalAction:
+    """The refusal for an action by a player who is not the one to act now."""
+    turn = _turn_refusal(state, action)
+    if turn is not None:
+        return turn
+    kind = KINDS[d.kind]
+    if action.do in kind.actions:
+        return refuse(kind.rule, f"It is {d.player}, not {action.player}, who must {kind.text}.")
+    return refuse("406.1", f"It is not {action.player}'s decision now: {d.player} must {kind.text}.")
+
+
+def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()) -> list[Event]:
+    """The events ``action`` itself causes, or ``IllegalAction`` citing the rule.
+
+    Nothing automatic is included; ``apply`` adds the steps that follow."""
+    p, do = action.player, action.do
+    if p not in ("A", "B"):
+        raise refuse("100.1", f"Only players A and B take part in a game, not {p!r}.")
+    if state.result is not None:
+        r = state.result
+        raise refuse(r.rule, "The game is over" + (f": {r.reason}" if r.reason else "."))
+    if state.step == "new":
+        raise refuse("101", "The match has not started.")
+    if do == "concede":
+        return [Conceded(player=p), GameEnded(rule="102.7", winner=other(p), reason=f"{p} conceded.", step="over")]
+    if do == "propose_draw":
+        if state.draw_offer == other(p):
+            return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
+        return [DrawProposed(player=p)]
+    if do == "accept_draw":
+        if state.draw_offer != other(p):
+            raise refuse("102.8", f"{other(p)} has not proposed a draw, so there is nothing to accept.")
+        return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
+
+    d = current_decision(state)
+    if d is None:
+        raise refuse("406.1", "Nobody can act now: the referee is between steps.")
+    if p != d.player:
+        raise _wrong_player(state, action, d)
+    kind = KINDS[d.kind]
+    if do not in kind.actions:
+        turn = _turn_refusal(state, action)
+        if turn is not None:
+            raise turn
+        raise refuse(
+            kind.rule,
+            f"{p} must {kind.text} now; the possible actions are {', '.join(kind.actions)}, not {do}.",
+        )
+    return kind.decide(state, action, waive)
+
+
+def is_legal(state: GameState, action: Action) -> Refusal | None:
+    """None if ``action`` would be accepted, else its refusal."""
+    try:
+        decide(state, action)
+    except IllegalAction as exc:
+        return exc.refusal
+    return None
+
+
+# --- applying -----------------------------------------------------------------------
+
+
+def _automatic(state: GameState) -> list[Event]:
+    """The next automatic step: the agenda's first, then the procedure's at
+    ``state.step`` (empty at a decision)."""
+    if state.agenda or state.triggers:
+        return agenda.agenda_events(state) or []
+    step = STEPS.get(state.step)
+    if step is None:
+        return []
+    if step.decision is not None and current_decision(state) is not None:
+        return []
+    out = step.automatic(state)
+    if out is None:
+        return []
+    return out if isinstance(out, list) else [out]
+
+
+def push(state: GameState, batch: list[Event], out: list[Event]) -> GameState:
+    """Record ``batch`` (one step's events, which happen together), then the
+    triggers they fire once they have happened (403.1b)."""
+    if not has_text(state):
+        for ev in batch:
+            state = evolve(state, ev)
+            out.append(ev)
+        return state
+    sits = []
+    for ev in batch:
+        nxt = evolve(state, ev)
+        for sit, where in happened(state, nxt, ev):
+            # An attack or interception whose moment comes after its event
+            # (306.5b, 306.5d) has happened once that moment has passed.
+            if sit.event in ("attack", "intercept") and type(ev) is not SituationProceeds and agenda.cares(nxt, sit):
+                continue
+            sits.append((sit, where))
+        state = nxt
+        out.append(ev)
+    for ev in fire(sits) if sits else ():
+        state = evolve(state, ev)
+        out.append(ev)
+    return state
+
+
+def advance(state: GameState, out: list[Event] | None = None) -> tuple[list[Event], GameState]:
+    """Run the automatic rule steps up to the next decision (or the end)."""
+    events: list[Event] = [] if out is None else out
+    while state.result is None:
+        ev = checks.state_check(state)
+        if ev is not None:
+            state = push(state, [ev], events)
+            continue
+        if checks.same_name_pending(state) is not None:
+            break
+        steps = _automatic(state)
+        if not steps:
+            break
+        state = push(state, steps, events)
+    return events, state
+
+
+def own_events(state: GameState, action: Action, *, strict: bool = False) -> list[Event]:
+    """The events the action itself causes, first its ``ActionTaken`` (and any
+    violations recorded in record mode), without the automatic steps after it.
+    These are one indivisible whole: a rewind can go back to before them or
+    after them, never into them. ``strict`` refuses physical violations even
+    in record mode (a replay after a correction applies only legal actions)."""
+    try:
+        events = decide(state, action)
+        violations: list[Event] = []
+    except IllegalAction as exc:
+        exc.action = action
+        if strict or state.mode != "record" or not exc.refusal.physical:
+            raise
+        events, violations = _record_anyway(state, action, exc.refusal)
+    kind = ACTIONS.get(action.do)
+    taken = ActionTaken(
+        rule=kind.rule if kind else "406.1", player=action.player, do=action.do, args=action.arguments()
+    )
+    return [taken, *violations, *events]
+
+
+def apply(state: GameState, action: Action, *, strict: bool = False) -> Applied:
+    """The events of ``action`` and every automatic step after it, and the state
+    they lead to; raises ``IllegalAction`` (nothing applied) if it is refused.
+
+    Rule 410.1 (ruling A8): every check is made and every event computed
+    before anything is returned, so an action that turns out impossible part
+    way through its resolution is refused whole, leaving nothing of itself in
+    the log. Rewinding after the fact is kept for what only a judge can see.
+
+    In record mode an action the table can physically take despite a rule
+    (``Refusal.physical``) is applied anyway, each broken rule recorded as a
+    ``ViolationRecorded`` event that stays open until a judge rules on it."""
+    own = own_events(state, action, strict=strict)
+    events: list[Event] = []
+    state = push(state, own, events)
+    events, state = advance(state, events)
+    return Applied(events, state)
+
+
+def _record_anyway(state: GameState, action: Action, first: Refusal) -> tuple[list[Event], list[Event]]:
+    """The events of a physically possible illegal action, with its violations."""
+    waive: set[str] = set()
+    refusal: Refusal | None = first
+    broken: list[Refusal] = []
+    while refusal is not None:
+        broken.append(refusal)
+        waive.add(refusal.rule)
+        try:
+            events = decide(state, action, frozenset(waive))
+            refusal = None
+        except IllegalAction as exc:
+            if not exc.refusal.physical:
+                exc.action = action
+                raise
+            refusal = exc.refusal
+    return events, [ViolationRecorded(rule=r.rule, player=action.player, reason=r.reason) for r in broken]
+
+
+def start(
+    cards: dict[str, CardDef],
+    castles: dict[str, list[str]],
+    *,
+    seed: int,
+    names: dict[str, str] | None = None,
+    mode: str = "strict",
+    rulings: dict[str, str] | None = None,
+    auto_pass: bool = True,
+) -> Applied:
+    """A new match from two checked decks: the first event and the steps after it."""
+    first = MatchStarted(
+        seed=seed,
+        names=names or {"A": "A", "B": "B"},
+        cards=cards,
+        castles=castles,
+        mode=mode,
+        rulings=rulings or {},
+        auto_pass=auto_pass,
+        log_format=2,
+        step="101.1",
+    )
+    state = evolve(initial_state(), first)
+    events, state = advance(state, [first])
+    return Applied(events, state)

@@ -1,0 +1,307 @@
+"""Rules 403, 408 and 409: situations, the triggers they fire and the replacements that change them.
+
+A *situation* is something that happens in the game, named as card text
+names it (``captured``, ``enter_field``, ...; docs/abilities.md section 3),
+with the card it is about and the player whose action or card it is.
+
+- ``happened`` turns the events of one step into the situations they are
+  (a capture is ``captured`` and ``leave_field``; 214.2e discards are none,
+  403.2a), for the triggers that fire after them (403.1b).
+- ``listeners`` says whether anything in play cares about a situation
+  before it happens (a ``before`` trigger, 403.1a; a use only usable then,
+  214.3c/402.2a; a replacement, 409): only then does the referee stop at
+  the moment before it (``moment_before``).
+- ``fire`` finds the triggered abilities a situation meets (408.1), reading
+  a card that left the field as it last was there (403.2).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, NamedTuple
+
+from events.abilities import Situation
+from events.game import (
+    AbilityActivated,
+    AttackerChosen,
+    BattleTypeChanged,
+    BattleTypeSet,
+    CardMilled,
+    CardMoved,
+    CastleAttacked,
+    CharacterCaptured,
+    CharacterPlayed,
+    Event,
+    EventPlayed,
+    HandLimitDiscarded,
+    InterceptionDeclined,
+    InterceptorChosen,
+    ItemDiscarded,
+    ItemPlayed,
+    RandomNumberApplied,
+    TriggerFired,
+    TriggerResolving,
+    UseResolved,
+)
+from projections.state import GameState, other
+from referee.rules.harem_master.characteristics import abilities, has_text, match, memo, statics_give
+from referee.rules.harem_master.selectors import Reader, controller_of, field_cards, holds, picks, zone_of
+
+# Situations whose card is leaving where it was: they are read in the state
+# just before (403.2).
+LEAVING = frozenset({"leave_field", "captured", "discard", "mill"})
+
+
+class Sit(NamedTuple):
+    """One situation: its name, the card it is about, whose it is, and the
+    details its filters can ask about (``to``, ``zone``, ``type``, ``from``,
+    ``card_type``, ``ability``)."""
+
+    event: str
+    card: str | None
+    player: str | None
+    details: tuple[tuple[str, Any], ...] = ()
+
+    def detail(self, key: str) -> Any:
+        for k, v in self.details:
+            if k == key:
+                return v
+        return None
+
+    def key(self) -> str:
+        return f"{self.event}:{self.card or ''}"
+
+
+# --- does an ability's situation match? -------------------------------------------------
+
+
+def meets(state: GameState, reader: Reader, want: Situation, sit: Sit) -> bool:
+    """Does ``sit`` meet the ability's ``on``/``only``/``also``/``instead_of``,
+    read from the ability's point of view?"""
+    if want.event != sit.event:
+        return False
+    if want.player != "any":
+        mine = reader.controller if want.player == "you" else other(reader.controller)
+        if sit.player != mine:
+            return False
+    if want.card is not None:
+        if sit.card is None or not picks(state, reader, want.card, sit.card):
+            return False
+    for key, field in (("to", "to"), ("zone", "zone"), ("type", "type"), ("from", "from_"),
+                       ("card_type", "card_type"), ("ability", "ability")):
+        value = getattr(want, field, None)
+        if value is not None and sit.detail(key) != value:
+            return False
+    return True
+
+
+# --- what events are as situations ----------------------------------------------------
+
+
+def happened(before: GameState, after: GameState, event: Event) -> list[tuple[Sit, GameState]]:
+    """The situations ``event`` is, each with the state to read it in: the one
+    just before for a card leaving where it was (403.2), else the one after."""
+    t = type(event)
+    if t is CharacterPlayed or t is ItemPlayed:
+        card = event.card
+        kind = "character" if t is CharacterPlayed else "item"
+        return [
+            (Sit("use", card, event.player, (("card_type", kind), ("ability", False))), after),
+            (Sit("enter_field", card, event.player), after),
+        ]
+    if t is CardMoved:
+        out: list[tuple[Sit, GameState]] = []
+        src = zone_of(before, event.target)
+        owner = event.target[0]
+        if src == "field":
+            out.append((Sit("leave_field", event.target, controller_of(before, event.target), (("to", event.to),)), before))
+        if event.to == "field":
+            out.append((Sit("enter_field", event.target, event.player), after))
+        if event.to == "discard":
+            out.append((Sit("discard", event.target, owner, (("from", src),)), before))
+            if src == "castle":
+                out.append((Sit("mill", event.target, owner), before))
+        return out
+    if t is CharacterCaptured:
+        ctrl = controller_of(before, event.card)
+        return [
+            (Sit("captured", event.card, ctrl, (("zone", event.zone),)), before),
+            (Sit("leave_field", event.card, ctrl, (("to", event.zone),)), before),
+        ]
+    if t is CardMilled:
+        return [
+            (Sit("mill", event.card, event.player), before),
+            (Sit("discard", event.card, event.player, (("from", "castle"),)), before),
+        ]
+    if t is HandLimitDiscarded:
+        return [(Sit("discard", c, event.player, (("from", "hand"),)), before) for c in event.cards]
+    if t is ItemDiscarded:
+        return [
+            (Sit("leave_field", event.card, event.card[0], (("to", "discard"),)), before),
+            (Sit("discard", event.card, event.card[0], (("from", "field"),)), before),
+        ]
+    if t is AttackerChosen:
+        return [(Sit("attack", event.card, event.player), after)]
+    if t is InterceptorChosen:
+        return [(Sit("intercept", event.card, event.player), after)]
+    if t is InterceptionDeclined:
+        b = after.battle
+        return [(Sit("no_intercept", b.attacker if b else None, event.player), after)]
+    if t is BattleTypeSet or t is BattleTypeChanged:
+        return [(Sit("battle_type", None, after.active, (("type", event.kind),)), after)]
+    if t is CastleAttacked:
+        b = before.battle
+        return [(Sit("castle_attack", b.attacker if b else None, other(event.player)), after)]
+    if t is RandomNumberApplied:
+        return [(Sit("random_number", event.character, event.player), after)]
+    if t is UseResolved:
+        entry = next((f for f in before.agenda if getattr(f, "id", None) == event.use), None)
+        if entry is None or entry.kind in ("triggered", "replacement"):
+            return []
+        card_type = before.cards[entry.card].type
+        return [(Sit("use", entry.card, entry.player,
+                     (("card_type", card_type), ("ability", entry.kind == "activated"))), after)]
+    if t is TriggerResolving:
+        return [(Sit("trigger", event.card, event.player), after)]
+    return []
+
+
+def use_situation(state: GameState, entry: Any) -> Sit:
+    """The situation of a card or ability on the agenda: ``use`` (407.2) or ``trigger``."""
+    if entry.kind == "triggered":
+        return Sit("trigger", entry.card, entry.player)
+    card_type = state.cards[entry.card].type
+    return Sit("use", entry.card, entry.player, (("card_type", card_type), ("ability", entry.kind == "activated")))
+
+
+# --- triggered abilities in play -----------------------------------------------------------
+
+
+class Source(NamedTuple):
+    """A triggered, replacement or usable ability working where its card is (401.4)."""
+
+    card: str
+    index: int  # among the card's current abilities, from 1
+    ability: Any
+    controller: str
+
+
+def sources(state: GameState, kind: str) -> list[Source]:
+    """Every ability of ``kind`` that works now: on the field by default
+    (401.4a), or from the zone its ``zone:`` names (401.4)."""
+    if not has_text(state):
+        return []
+    m = memo(state)
+    key = "src:" + kind
+    found = m.get(key)
+    if found is not None:
+        return found
+    # Without abilities given by statics or working outside the field, the
+    # sources change only with the field and the effects.
+    known = match(state)
+    stable = not known.off_field and not statics_give(state)
+    if stable:
+        kept = _kept.get(kind)
+        if kept is not None and kept[0] is state.field and kept[1] is state.effects and kept[2] is state.cards:
+            m[key] = kept[3]
+            return kept[3]
+    out: list[Source] = []
+    for card in field_cards(state):
+        ctrl = controller_of(state, card)
+        for i, ab in enumerate(abilities(state, card), start=1):
+            if ab.kind == kind and getattr(ab, "zone", "field") == "field":
+                out.append(Source(card, i, ab, ctrl))
+    for card, found in match(state).off_field.items():
+        where = None
+        for i, ab in found:
+            if ab.kind == kind:
+                where = where or zone_of(state, card)
+                if ab.zone == where:
+                    out.append(Source(card, i, ab, card[0]))
+    m[key] = out
+    if stable:
+        _kept[kind] = (state.field, state.effects, state.cards, out)
+    return out
+
+
+_kept: dict[str, tuple[Any, Any, Any, list[Source]]] = {}
+
+
+def fire(sits: Iterable[tuple[Sit, GameState]], timing: str = "after") -> list[Event]:
+    """403.1, 408.1: a ``TriggerFired`` for every triggered ability each
+    situation meets, once per ability and situation. A trigger on a card that
+    left the field reads it as it last was there (403.2)."""
+    out: list[Event] = []
+    seen: set[tuple[str, int, str]] = set()
+    for sit, state in sits:
+        for src in sources(state, "triggered"):
+            ab = src.ability
+            if ab.timing != timing:
+                continue
+            reader = Reader(src.card, src.controller, sit.card)
+            if not meets(state, reader, ab.on, sit) or not holds(state, reader, ab.if_):
+                continue
+            mark = (src.card, src.index, sit.key())
+            if mark in seen:
+                continue
+            seen.add(mark)
+            out.append(
+                TriggerFired(
+                    rule="403.1a" if timing == "before" else "403.1b",
+                    player=src.controller, card=src.card, ability=src.index, definition=ab,
+                    situation=sit.event, it=sit.card,
+                )
+            )
+    return out
+
+
+def fire_after(before: GameState, after: GameState, events: list[Event]) -> list[Event]:
+    """The triggers that the events of one step fire once they have happened (403.1b)."""
+    if not has_text(before) and not has_text(after):
+        return []
+    sits: list[tuple[Sit, GameState]] = []
+    state = before
+    from projections.state import evolve
+
+    for ev in events:
+        nxt = evolve(state, ev)
+        sits += happened(state, nxt, ev)
+        state = nxt
+    return fire(sits)
+
+
+# --- the moment before a situation ---------------------------------------------------------
+
+
+def replacements(state: GameState, sit: Sit, exempt: Iterable[str] = ()) -> list[Source]:
+    """409.1: the replacement abilities that would apply to ``sit``."""
+    skip = set(exempt)
+    out = []
+    for src in sources(state, "replacement"):
+        if f"{src.card}#{src.index}" in skip:
+            continue
+        reader = Reader(src.card, src.controller, sit.card)
+        if meets(state, reader, src.ability.instead_of, sit) and holds(state, reader, src.ability.if_):
+            out.append(src)
+    return out
+
+
+def before_triggers(state: GameState, sit: Sit) -> list[Event]:
+    return fire([(sit, state)], "before")
+
+
+def events_of(pending: Iterable[dict[str, Any]]) -> list[Event]:
+    """The events a proposal holds back (``SituationProposed.pending``)."""
+    import events as registry
+
+    return [registry.EVENT_TYPES[p["type"]].model_validate(p["event"]) for p in pending]
+
+
+def hold(ev: Event, zone: str | None) -> dict[str, Any]:
+    return {"type": type(ev).__name__, "event": ev.model_dump(mode="json"), "zone": zone}
+
+
+# keep the event classes importable from here for the modules that propose
+__all__ = [
+    "LEAVING", "Sit", "Source", "before_triggers", "events_of", "fire", "fire_after", "happened", "hold",
+    "meets", "replacements", "sources", "use_situation", "AbilityActivated", "EventPlayed", "TriggerFired",
+]

@@ -1,0 +1,418 @@
+"""Rules 300-310: the turn, from untapping to the end of the turn, except battle (306.5).
+
+Also 214.2a/214.3/214.4 (who may use which card when) and 306.1-306.3, the
+active player's plays. Battle is in ``battle``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from events.game import (
+    CardMovedToStack,
+    CharacterPlayed,
+    CharactersUntapped,
+    ControlChanged,
+    EffectsEnded,
+    EndAccepted,
+    EndDeclarationCancelled,
+    EndDeclared,
+    Event,
+    HandLimitDiscarded,
+    ItemDiscarded,
+    ItemPlayed,
+    StackReturnedToHand,
+    StackSizeSet,
+    StepPerformed,
+    TriggerCarried,
+    TriggerFired,
+    TurnStarted,
+    WindowOpened,
+    WindowPassed,
+)
+from projections.state import GameState, other
+from referee.actions import Action
+from referee.rules.harem_master.abilities import Moment, declare, forbidden, usable
+from referee.rules.harem_master.agenda import propose
+from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum, has_text
+from referee.rules.harem_master.common import cost_check, in_hand, name_of, pay, physical, refuse, stack_size
+from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
+from referee.rules.harem_master.selectors import controller_of
+from referee.rules.harem_master.situations import Sit, fire, replacements
+
+action_kind(
+    "play_character", "306.1", card_from="hand",
+    side="active", side_rule="214.2a", side_text="Character cards can only be used during your own turn.",
+)
+action_kind("play_event", "306.2", card_from="hand", missing_rule="306.2")
+action_kind(
+    "play_item", "306.3", card_from="hand",
+    side="active", side_rule="214.4a", side_text="Item cards can only be used during your own turn.",
+)
+action_kind("pass", "305")
+action_kind(
+    "end_turn", "307",
+    side="active", side_rule="307", side_text="Only the active player declares the end of the turn.",
+)
+action_kind("discard", "309")
+
+
+def moment(state: GameState, sit: Sit, event: Event) -> list[Event]:
+    """A moment of the procedure that abilities name (304 turn_start, 306.5j
+    win/lose_battle, 306.5n battle_end, 308 turn_end): the step's own event,
+    then the triggers the moment fires (403.1), unless a replacement takes
+    the moment's place (409), and a response chance for uses written to be
+    usable only then (214.3c, 402.2a)."""
+    if not has_text(state):
+        return [event]
+    from referee.rules.harem_master.abilities import anyone_can_respond
+    from referee.rules.harem_master.agenda import _replacement_step
+
+    out: list[Event] = [event]
+    found = replacements(state, sit)
+    if found:
+        from events.game import SituationReplaced
+
+        src = found[0]
+        return out + [SituationReplaced(
+            player=src.controller, card=src.card, ability=src.index, definition=src.ability,
+            situation=sit.event, it=sit.card, exempt=[f"{src.card}#{src.index}"],
+        )]
+    out += fire([(sit, state)], "before") + fire([(sit, state)], "after")
+    if anyone_can_respond(state, sit, None):
+        out.append(WindowOpened(
+            rule="407.3", kind="response", player=other(state.active), situation=sit.event, it=sit.card, whose=sit.player
+        ))
+    return out
+
+
+def ends(state: GameState, until: str, rule: str) -> list[Event]:
+    """310 / 306.5o: effects lasting until the end of the turn / battle end
+    (a control change given back to the player who had the character)."""
+    gone = [e for e in state.effects if e.until == until]
+    if not gone:
+        return []
+    out: list[Event] = []
+    for e in gone:
+        if e.kind == "control":
+            ch = state.character(e.target)
+            if ch is not None and ch.since == e.since and ch.controller != e.values[1]:
+                out.append(ControlChanged(rule=rule, card=e.source, target=e.target, player=e.values[1]))
+    return out + [EffectsEnded(rule=rule, ids=[e.id for e in gone])]
+
+
+# --- 300-304: the start of the turn ------------------------------------------------
+
+
+@step("300")
+def _next_turn(state: GameState) -> Event:
+    nxt = state.first if state.turn == 0 or state.active is None else other(state.active)
+    return TurnStarted(turn=state.turn + 1, active=nxt, step="301")
+
+
+@step("301")
+def _untap(state: GameState) -> Event:
+    return CharactersUntapped(cards=[ch.card for ch in state.field if not ch.ready], step="302")
+
+
+@step("302")
+def _stack_to_hand(state: GameState) -> Event:
+    active = state.active
+    return StackReturnedToHand(player=active, cards=list(state.zones[active].action_stack), step="303")
+
+
+@step("303")
+def _fill_stack(state: GameState) -> Event:
+    """303 (girls + 2), 101.7 (first player's first turn: girls) and 101.8
+    (second player's first turn: girls + 1), girls counted at 303 (ruling A3);
+    then one card at a time."""
+    active = state.active
+    if state.to_move == 0:
+        girls_now = girls(state, active)
+        rule, ruling, count = "303", None, girls_now + 2
+        if state.turn == 1:
+            rule, ruling, count = "101.7", "A3", girls_now
+        elif state.turn == 2:
+            rule, ruling, count = "101.8", "A3", girls_now + 1
+        return StackSizeSet(
+            rule=rule, ruling=ruling, player=active, count=count, girls=girls_now, step="303" if count > 0 else "304"
+        )
+    return CardMovedToStack(
+        player=active, card=state.zones[active].castle[0], step="304" if state.to_move == 1 else "303"
+    )
+
+
+@step("304")
+def _start_of_turn(state: GameState) -> list[Event]:
+    """304: abilities worded "at the start of the turn" (``turn_start``)."""
+    done = StepPerformed(rule="304", text="Start-of-turn abilities are processed.", step="306")
+    out = moment(state, Sit("turn_start", None, state.active), done)
+    if len(out) == 1:
+        out[0] = StepPerformed(rule="304", text="No start-of-turn abilities to process.", step="306")
+    return out
+
+
+# --- 305/306: the main phase ----------------------------------------------------------
+
+
+def _use(state: GameState, a: Action, moment_kind: str, waive: frozenset[str]) -> list[Event]:
+    """306.2 (an event card) or 306.4 (an activated ability) in the main
+    phase's windows."""
+    if a.do == "play_event":
+        in_hand(state, a.player, a.card, "306.2", "event card")
+    return declare(state, a, Moment(moment_kind), _after_use(state, a.player), waive)
+
+
+def _after_use(state: GameState, player: str) -> str | None:
+    """306: once an action of the active player in the main phase resolves,
+    the non-active player's 305 window comes round again."""
+    return "306" if player == state.active and state.step == "306" else None
+
+
+def _decide_window(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+    if a.do == "pass":
+        return [WindowPassed(player=a.player)]
+    return _use(state, a, "window", waive)
+
+
+def _legal_window(state: GameState, p: str) -> list[Action]:
+    return usable(state, p, Moment("window")) + [Action(p, "pass")]
+
+
+decision_kind(
+    "window", "305", "use an [OT] event or ability, or pass (305)", ("play_event", "activate", "pass"),
+    _decide_window, _legal_window,
+)
+
+
+def _decide_main(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+    from referee.rules.harem_master.battle import declare_attack
+
+    p, do = a.player, a.do
+    if do == "play_character":
+        card = in_hand(state, p, a.card, "306.1", "character card")
+        cd = state.cards[card]
+        if cd.type != "character":
+            raise refuse("306.1", f"{cd.name} is a {cd.type} card, not a character.")
+        why = forbidden(state, "play_character", p, card)
+        if why:
+            raise refuse("103.1", why)
+        if state.characters_played >= 1 and "306.1a" not in waive:
+            raise physical(
+                "306.1a",
+                f"{p} has already used a character card this turn; only one is allowed per turn, "
+                f"so {cd.name} cannot be played.",
+            )
+        cost_check(state, p, card)
+        return _held(state, [CharacterPlayed(player=p, card=card, step="306")], pay(state, p, cd.cost), card, p)
+    if do in ("play_event", "activate"):
+        return _use(state, a, "main", waive)
+    if do == "play_item":
+        card = in_hand(state, p, a.card, "306.3", "item card")
+        cd = state.cards[card]
+        if cd.type != "item" and not (cd.type == "character" and "PA" in cd.icons):
+            rule = "506" if cd.type == "character" else "306.3"
+            raise refuse(rule, f"{cd.name} is a {cd.type} card without [PA], so it cannot be used as an item.")
+        if a.target is None or state.character(a.target) is None:
+            shown = state.cards[a.target].name if a.target in state.cards else (a.target or "no character")
+            raise refuse("306.3", f"An item is attached to a character on the field; {shown} is not one.")
+        why = forbidden(state, "play_item", p, card)
+        if why:
+            raise refuse("103.1", why)
+        cost_check(state, p, card)
+        played: list[Event] = [ItemPlayed(player=p, card=card, target=a.target, step="306")]
+        if not equip_fits(state, card, a.target):
+            # 214.4g (ruling A14): used on a character it does not suit, it is
+            # paid for and enters the field, then goes to the discard at once.
+            played.append(ItemDiscarded(rule="214.4g", ruling="A14", card=card))
+        return _held(state, played, pay(state, p, cd.cost), card, p)
+    if do == "attack":
+        return declare_attack(state, a, waive)
+    return [EndDeclared(player=p, step="307")]  # end_turn
+
+
+def _held(state: GameState, played: list[Event], costs: list[Event], card: str, player: str) -> list[Event]:
+    """A character or item card used (306.1, 306.3): paid for, then at the
+    moment before it enters the field (403.1a, 214.3c, 409) if anything cares."""
+    proposal = propose(state, played, "use", card, player)
+    if proposal is None:
+        return played + costs
+    return costs + proposal
+
+
+def _legal_main(state: GameState, p: str) -> list[Action]:
+    from referee.rules.harem_master.battle import may_attack
+
+    cards = state.cards
+    out: list[Action] = []
+    n = stack_size(state, p)
+    targets = [ch.card for ch in state.field]
+    text = has_text(state)
+    uses = usable(state, p, Moment("main"))
+    events: dict[str, list[Action]] = {}
+    for u in uses:
+        if u.do == "play_event":
+            events.setdefault(u.card, []).append(u)
+    for c in state.zones[p].hand:
+        cd = cards[c]
+        if cd.type == "event":
+            out += events.pop(c, [])
+            continue
+        if cd.cost > n:
+            continue
+        if cd.type == "character":
+            if state.characters_played < 1 and not (text and forbidden(state, "play_character", p, c)):
+                out.append(Action(p, "play_character", card=c))
+            if "PA" in cd.icons and not (text and forbidden(state, "play_item", p, c)):
+                out += [Action(p, "play_item", card=c, target=t) for t in targets]
+        elif cd.type == "item" and not (text and forbidden(state, "play_item", p, c)):
+            out += [Action(p, "play_item", card=c, target=t) for t in targets]
+    out += [u for u in uses if u.do == "activate"]
+    out += [Action(p, "attack", card=ch.card) for ch in state.field if ch.controller == p and ch.ready and may_attack(state, ch.card)]
+    out.append(Action(p, "end_turn"))
+    return out
+
+
+decision_kind(
+    "main", "306", "take an action or end the turn (306)",
+    ("play_character", "play_event", "play_item", "activate", "attack", "end_turn"),
+    _decide_main, _legal_main,
+)
+
+
+def _main_phase(state: GameState) -> Decision:
+    """305 then 306 (ruling A22): the non-active player's window for [OT]
+    cards before each action of the active player; a window where the
+    non-active player has nothing usable passes by itself unless automatic
+    passing is off."""
+    nap = other(state.active)
+    if not state.window_passed and (not state.auto_pass or usable(state, nap, Moment("window"))):
+        return Decision(nap, "window")
+    return Decision(state.active, "main")
+
+
+@step("306", decision=_main_phase)
+def _main(state: GameState) -> None:
+    return None
+
+
+# --- 307-310: the end of the turn ----------------------------------------------------
+
+
+def _decide_end_window(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+    if a.do == "pass":
+        return [EndAccepted(player=a.player, step="308")]
+    events = _use(state, a, "end", waive)
+    # 307.1: acting cancels the end declaration; play goes back to 305, where
+    # the use is the first of the window.
+    return [EndDeclarationCancelled(player=a.player, step="306"), *events]
+
+
+decision_kind(
+    "end_window", "307", "use an [OT] event or ability, or pass after the end declaration (307)",
+    ("play_event", "activate", "pass"), _decide_end_window,
+    lambda s, p: usable(s, p, Moment("end")) + [Action(p, "pass")],
+)
+
+
+def _end_window(state: GameState) -> Decision | None:
+    nap = other(state.active)
+    if not state.auto_pass or usable(state, nap, Moment("end")):
+        return Decision(nap, "end_window")
+    return None
+
+
+@step("307", decision=_end_window)
+def _end_passes(state: GameState) -> Event:
+    return EndAccepted(player=other(state.active), auto=True, step="308")
+
+
+@step("308")
+def _end_of_turn(state: GameState) -> list[Event]:
+    """308: abilities worded "at the end of the turn" (``turn_end``), and those
+    carried from the turn before (308.1, ruling A12)."""
+    carried = [
+        TriggerFired(rule="308.1", ruling="A12", player=c.player, card=c.card, ability=c.ability,
+                     definition=c.definition, situation="turn_end")
+        for c in state.carried
+    ]
+    done = StepPerformed(rule="308", text="End-of-turn abilities are processed.", step="308.1")
+    out = moment(state, Sit("turn_end", None, state.active), done) + carried
+    if len(out) == 1:
+        out[0] = StepPerformed(rule="308", text="No end-of-turn abilities to process.", step="309")
+    return out
+
+
+@step("308.1")
+def _carry(state: GameState) -> list[Event]:
+    """308.1 (ruling A12): "at the end of the turn" abilities that met their
+    condition only while 308 was processed resolve at the end of the next turn."""
+    out: list[Event] = []
+    for t in fire([(Sit("turn_end", None, state.active), state)]):
+        if f"{t.card}#{t.ability}" not in state.turn_end_fired:
+            out.append(TriggerCarried(player=t.player, card=t.card, ability=t.ability, definition=t.definition))
+    return out + [StepPerformed(rule="308.1", text="The end-of-turn abilities have been processed.", step="309")]
+
+
+def _decide_hand_limit(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+    p = a.player
+    hand = state.zones[p].hand
+    cards = list(a.cards or ())
+    limit = hand_maximum(state, p)
+    excess = len(hand) - limit
+    if not cards:
+        raise refuse("309", f"{p} must choose {excess} card(s) to discard.")
+    for c in cards:
+        if c not in hand:
+            raise refuse("309", f"{state.cards[c].name if c in state.cards else c} is not in {p}'s hand.")
+    if len(set(cards)) != len(cards):
+        raise refuse("309", "The same card was named twice.")
+    if len(cards) > excess:
+        raise refuse(
+            "309",
+            f"{p} has {len(hand)} cards and the maximum is {limit}: discard {excess}, not {len(cards)}.",
+        )
+    if 1 < len(cards) < excess:
+        raise refuse("309", f"Discard one card at a time, or all {excess} at once (in the order they go to the discard).")
+    done = len(hand) - len(cards) <= limit
+    return [HandLimitDiscarded(player=p, cards=cards, step="310" if done else "309")]
+
+
+def _legal_hand_limit(state: GameState, p: str) -> list[Action]:
+    """One card at a time, or every set of as many as must go (in hand order;
+    the player may name them in any order, 215.5c)."""
+    hand = state.zones[p].hand
+    excess = len(hand) - hand_maximum(state, p)
+    out = [Action(p, "discard", cards=(c,)) for c in hand]
+    if excess > 1:
+        out += [Action(p, "discard", cards=combo) for combo in itertools.combinations(hand, excess)]
+    return out
+
+
+decision_kind(
+    "hand_limit", "309", "discard down to the hand maximum (309)", ("discard",), _decide_hand_limit, _legal_hand_limit
+)
+
+
+def _over_hand_maximum(state: GameState) -> Decision | None:
+    active = state.active
+    if len(state.zones[active].hand) > hand_maximum(state, active):
+        return Decision(active, "hand_limit")
+    return None
+
+
+@step("309", decision=_over_hand_maximum)
+def _hand_maximum(state: GameState) -> Event:
+    active = state.active
+    hand = len(state.zones[active].hand)
+    return StepPerformed(
+        rule="309", text=f"{active} has {hand} cards in hand; the maximum is {hand_maximum(state, active)}.",
+        step="310",
+    )
+
+
+@step("310")
+def _until_end_of_turn(state: GameState) -> list[Event]:
+    return ends(state, "end_of_turn", "310") + [
+        StepPerformed(rule="310", text="Effects that last until the end of the turn end.", step="300")
+    ]

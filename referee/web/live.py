@@ -1,0 +1,99 @@
+"""Live updates: one cheap poll of the store for every open page.
+
+Another station's ``referee act`` writes to the same database, not to this
+server, so the server polls: every ``interval`` seconds it asks the store's
+notification log for its highest id (one indexed query, SQLite or
+PostgreSQL). Only when that grew does it read the new notifications, once,
+to learn which matches reached which version, and it tells the pages
+watching them. A page learns only a match's new version (public: anyone may
+count events); it then asks for its own view with its own credentials.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+POLL_SECONDS = 0.25  # a page hears of a new event within this (plus the page's own fetch)
+PAGE = 500  # notifications read at once when catching up
+
+
+@dataclass(eq=False)  # each page its own watch, hashed by identity
+class Watch:
+    """What one open page waits on: a match id, or None for any match."""
+
+    match: str | None
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
+
+
+class Watcher:
+    """Polls the store's notification log and fans changes out to pages."""
+
+    def __init__(self, recorder: Any, interval: float = POLL_SECONDS) -> None:
+        self.recorder = recorder
+        self.interval = interval
+        self.last_id: int | None = None
+        self.polls = 0  # observability, for the tests
+        self._watches: set[Watch] = set()
+        self._lock = threading.Lock()
+
+    def subscribe(self, match: str | None) -> Watch:
+        watch = Watch(match)
+        with self._lock:
+            self._watches.add(watch)
+        return watch
+
+    def unsubscribe(self, watch: Watch) -> None:
+        with self._lock:
+            self._watches.discard(watch)
+
+    def poll(self) -> dict[str, int]:
+        """The matches written since the last poll, with their latest version
+        (blocking: run it in a thread). The first poll only takes its bearings."""
+        self.polls += 1
+        top = self.recorder.max_notification_id() or 0
+        if self.last_id is None or top <= self.last_id:
+            self.last_id = top if self.last_id is None else self.last_id
+            return {}
+        changed: dict[str, int] = {}
+        start = self.last_id + 1
+        while start <= top:
+            page = self.recorder.select_notifications(start, PAGE, stop=top)
+            for note in page:
+                key = str(note.originator_id)
+                changed[key] = max(changed.get(key, 0), note.originator_version)
+            if len(page) < PAGE:
+                break
+            start = page[-1].id + 1
+        self.last_id = top
+        return changed
+
+    def publish(self, changed: dict[str, int]) -> None:
+        """Tell each page watching a changed match (and the tables pages)."""
+        if not changed:
+            return
+        with self._lock:
+            watches = list(self._watches)
+        for watch in watches:
+            if watch.match is None:
+                message = {"matches": changed}
+            elif watch.match in changed:
+                message = {"match": watch.match, "version": changed[watch.match]}
+            else:
+                continue
+            try:
+                watch.queue.put_nowait(message)
+            except asyncio.QueueFull:
+                pass  # a stalled page: the next message carries the newest version anyway
+
+    async def run(self) -> None:
+        """Poll until cancelled; a failing poll (database gone) is retried."""
+        while True:
+            try:
+                changed = await asyncio.to_thread(self.poll)
+            except Exception:  # noqa: BLE001 - the pages keep their last board; try again
+                changed = {}
+            self.publish(changed)
+            await asyncio.sleep(self.interval)

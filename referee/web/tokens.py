@@ -1,0 +1,78 @@
+"""Player tokens: the link that lets a player's phone show that player's view
+of one match, and nothing more.
+
+A token is an HMAC-SHA256 of the match id and the player under a secret key,
+so the server checks it by deriving it again: no token is stored anywhere,
+and nothing secret goes into the event log (an exported record can be shared
+without handing out anyone's hand). The key is ``$REFEREE_TOKEN_KEY`` if set
+(every station and the server must then share it, as with PostgreSQL), else
+a file beside an SQLite store, ``FILE.key`` (made by ``referee new`` with
+mode 0600). Whoever can read that key can mint any player's link, exactly as
+whoever can read the store can read every hand.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+KEY_ENV = "REFEREE_TOKEN_KEY"
+PLAYERS = ("A", "B")
+_CONTEXT = b"referee player token v1\x00"
+
+
+def key_file(database_path: str | None) -> Path | None:
+    """Where the key of an SQLite store lives (None for other stores)."""
+    return Path(database_path + ".key") if database_path else None
+
+
+def load_key(database_path: str | None, *, create: bool = False) -> bytes | None:
+    """The key for this store: the environment's, else the file beside an
+    SQLite store (created when ``create``), else None (no player links)."""
+    from_env = os.environ.get(KEY_ENV, "")
+    if from_env:
+        return from_env.encode()
+    path = key_file(database_path)
+    if path is None:
+        return None
+    try:
+        return path.read_bytes().strip() or None
+    except FileNotFoundError:
+        if not create:
+            return None
+    except OSError:
+        return None
+    key = secrets.token_hex(32).encode()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another station made it first: use theirs
+        return path.read_bytes().strip() or None
+    except OSError:
+        return None  # a read-only folder: no links, nothing else fails
+    with os.fdopen(fd, "wb") as out:
+        out.write(key + b"\n")
+    return key
+
+
+def player_token(key: bytes, match_id: str, player: str) -> str:
+    """The token of ``player`` in ``match_id``: 20 URL-safe characters (120 bits)."""
+    if player not in PLAYERS:
+        raise ValueError(f"players are A and B, not {player!r}")
+    digest = hmac.new(key, _CONTEXT + f"{match_id}\x00{player}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:15]).decode()
+
+
+def check_token(key: bytes | None, match_id: str, player: str, token: str | None) -> bool:
+    """Does ``token`` open ``player``'s view of ``match_id``? (constant time)"""
+    if not key or not token or player not in PLAYERS:
+        return False
+    return hmac.compare_digest(player_token(key, match_id, player), token)
+
+
+def player_links(key: bytes, match_id: str) -> dict[str, str]:
+    """Each player's path on the board server (the host is the judge's to add)."""
+    return {p: f"/matches/{match_id}?as={p}&token={player_token(key, match_id, p)}" for p in PLAYERS}
