@@ -1,13 +1,17 @@
 """A small card pool and random complete games, shared by the projection tests
-(views and transcript), which must see every kind of event a game produces."""
+(views and transcript), which must see every kind of event a game produces:
+vanilla cards, fillers, and the dense ability pool of the self-play fuzz test."""
 
 from __future__ import annotations
 
 import random
 
+from pathlib import Path
+
 from events.cards import CardDef
 from events.game import Event
 from projections.state import GameState
+from referee.pool import load_pool
 from referee.rules import apply, legal_actions, start
 
 ANY_TIME = ("concede", "propose_draw", "accept_draw")
@@ -24,11 +28,13 @@ POOL = [
     CardDef(name="Long Sword", type="item", cost=1, random=1),
 ]
 FILLER = "Filler +0"
+ABILITY_POOL = list(load_pool(Path(__file__).with_name("data") / "ability-fuzz-pool.yaml").values())
 
 
 def deck(player: str) -> dict[str, CardDef]:
-    """51 cards (100.2): three of each pool card, then fillers with mixed random numbers."""
-    cards = [cd for cd in POOL for _ in range(3)]
+    """51 cards (100.2): one of each vanilla and each ability card, then fillers
+    with mixed random numbers."""
+    cards = POOL + ABILITY_POOL
     while len(cards) < 51:
         cards.append(CardDef(name=FILLER, type="event", cost=0, random=len(cards) % 5 - 2, filler=True))
     return {f"{player}:{i}": cd for i, cd in enumerate(cards, start=1)}

@@ -11,6 +11,7 @@ from events.game import Event, FieldCard, PositionSetUp
 from projections.state import PILES, GameState, evolve, fold, initial_state
 from projections.views import VIEWERS, render_state
 from referee.rules.harem_master.characteristics import mental, physical
+from referee.rules.harem_master.characteristics import name as current_name
 from referee.views import state_view
 
 from gamekit import POOL, play
@@ -47,7 +48,8 @@ def test_the_judge_sees_every_card(games: list[list[GameState]]) -> None:
                 assert view["zones"][f"{p}.field"]["cards"] == names(s, tuple(field))
             assert [c["id"] for c in view["characters"]] == [ch.card for ch in s.field]
             for c, ch in zip(view["characters"], s.field):
-                assert c["card"] == s.cards[ch.card].name
+                # A character's name is its current one (a copy or a static can change it, 202).
+                assert c["card"] == current_name(s, ch.card)
                 assert c["physical"] == physical(s, ch.card) and c["mental"] == mental(s, ch.card)
                 assert c["items"] == names(s, ch.items)
 
