@@ -4,12 +4,14 @@ shape of its report. Nothing here times anything or asserts on a speed."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from referee import bench
 from referee.cli import cli
+from referee.pool import bundled_pool, load_pool
 from referee.store import MatchStore
 
 STORE_FIGURES = [
@@ -86,7 +88,8 @@ def test_referee_bench_json_is_one_document_with_the_command(tmp_path):
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     assert doc["command"].startswith("referee bench --seed 1 --games 1 --store-games 1 --runs 1 --no-act")
-    assert {f["section"] for f in doc["engine"]["figures"]} == {"engine"}
+    kinds = {kind for kind, cards in bench.bench_pools(bundled_pool()).items() if cards}
+    assert {f["section"] for f in doc["engine"]["figures"]} == kinds
     assert {f["section"] for f in doc["store"]["figures"]} == {"self_play", "write"}
     assert [(f["name"], f["target"]) for f in doc["store"]["figures"] if f["target"]] == [
         ("stored / in memory", ">= 0.5"),
@@ -109,3 +112,24 @@ def test_referee_bench_prints_the_command_targets_and_verdicts(tmp_path):
     targeted = [line for line in lines if "(target" in line]
     assert len(targeted) == 2
     assert all(line.endswith(("  ok", "  BELOW TARGET")) for line in targeted)
+
+
+def test_the_engine_is_timed_with_vanilla_and_with_ability_heavy_decks():
+    pool = bundled_pool()
+    fuzz = load_pool(Path(__file__).with_name("data") / "ability-fuzz-pool.yaml")
+    kinds = bench.bench_pools({**pool, **fuzz})
+    assert kinds["vanilla"] and all(not c.abilities for c in kinds["vanilla"].values())
+    heavy = kinds["ability-heavy"]
+    assert all(c.abilities or (c.type == "character" and c.cost == 1) for c in heavy.values())
+    assert set(fuzz) <= set(heavy)
+
+
+def test_the_engine_report_has_both_kinds_of_deck_and_their_quotient(monkeypatch):
+    fuzz = load_pool(Path(__file__).with_name("data") / "ability-fuzz-pool.yaml")
+    monkeypatch.setattr(bench, "bundled_pool", lambda: {**bundled_pool(), **fuzz})
+    report = bench.engine_bench(games=2, seed=5, runs=1)
+    assert {f.section for f in report.figures} == {"vanilla", "ability-heavy"}
+    assert report.events == report.info["vanilla"]["events"] + report.info["ability-heavy"]["events"]
+    by = {(f.section, f.name.split(" (")[0]): f.value for f in report.figures}
+    assert by[("ability-heavy", "self-play: ability-heavy / vanilla")] == pytest.approx(
+        by[("ability-heavy", "self-play in memory")] / by[("vanilla", "self-play in memory")])

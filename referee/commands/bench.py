@@ -56,7 +56,7 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
 
     Example: referee bench --games 200 --store-games 20
     """
-    from referee.bench import BenchReport, board_bench, engine_bench, store_bench
+    from referee.bench import DECK_KINDS, BenchReport, board_bench, engine_bench, store_bench
 
     # The command that repeats this run, every setting spelled out.
     words = ["referee", "bench", "--seed", str(seed)]
@@ -108,9 +108,14 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
             _echo_input(report)
             continue
         if name == "engine":
-            click.echo(f"engine: {report.games} games, {report.events} events (seed {seed})")
-            for f in report.figures:
-                click.echo(_line(f))
+            click.echo(f"engine: {report.games} self-play games per kind of deck (seed {seed}), in memory; "
+                       "medians of 3 runs:")
+            for kind in DECK_KINDS:
+                if isinstance(report.info.get(kind), str):
+                    click.echo(f"  {kind} decks: none ({report.info[kind]})")
+                    continue
+                click.echo(f"  {kind} decks:")
+                _echo_section(report, kind)
             continue
         if name == "board":
             info = report.info["board"]
