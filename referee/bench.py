@@ -138,7 +138,9 @@ def engine_bench(games: int = 200, seed: int = 1, runs: int = 3) -> BenchReport:
     """Self-play in memory, then the same events folded again with evolve
     alone, once with vanilla decks and once with ability-heavy ones: each timed
     ``runs`` times, interleaved, on a frozen heap (see ``_frozen_heap``),
-    reporting the medians."""
+    reporting the medians. The engine neither waits nor writes, so it is
+    timed by this process's CPU time: other work on the machine (a test run,
+    a second station) changes wall-clock time several-fold, not this."""
     seeds = game_seeds(games, seed)
     report = BenchReport(games, 0)
     rates: dict[str, float] = {}
@@ -153,24 +155,24 @@ def engine_bench(games: int = 200, seed: int = 1, runs: int = 3) -> BenchReport:
         report.info[kind] = {"events": events, "cards": sorted(pool)}
 
         def play(_: int) -> float:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             for s, d in zip(seeds, decks):
                 play_game(s, d)
-            return time.perf_counter() - t0
+            return time.process_time() - t0
 
         def replay(_: int) -> float:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             for log in logs:
                 fold(log)
-            return time.perf_counter() - t0
+            return time.process_time() - t0
 
         def step_by_step(_: int) -> float:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             for log in logs:
                 state = initial_state()
                 for event in log:
                     state = evolve(state, event)
-            return time.perf_counter() - t0
+            return time.process_time() - t0
 
         with _frozen_heap():
             play_seconds, fold_seconds, step_seconds = _median_seconds(runs, play, replay, step_by_step)

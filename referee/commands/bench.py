@@ -109,7 +109,7 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
             continue
         if name == "engine":
             click.echo(f"engine: {report.games} self-play games per kind of deck (seed {seed}), in memory; "
-                       "medians of 3 runs:")
+                       "medians of 3 runs, CPU time of this process:")
             for kind in DECK_KINDS:
                 if isinstance(report.info.get(kind), str):
                     click.echo(f"  {kind} decks: none ({report.info[kind]})")
