@@ -14,6 +14,7 @@ the card to the discard or the ability declared, then its cost (407.2).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from events.abilities import BattleTypeEffect, CounterEffect, walk
@@ -345,10 +346,9 @@ def _could(moment: Moment, f: Flags) -> bool:
     return moment.kind != "battle_type" or f.battle_type
 
 
-def usable(state: GameState, player: str, moment: Moment) -> list[Action]:
-    """Every use ``player`` may declare in this window, one action each (with
-    each n an [n] allows)."""
-    out: list[Action] = []
+def _candidates(state: GameState, player: str, moment: Moment) -> Iterator[tuple[str, int | None, Any]]:
+    """Each event card and activated ability ``player`` might use in this
+    window, with its check (``check(n, probing)`` raises IllegalAction)."""
     cards = state.cards
     theirs = player != state.active
     for card in state.zones[player].hand:
@@ -362,21 +362,37 @@ def usable(state: GameState, player: str, moment: Moment) -> list[Action]:
                 continue
         elif moment.kind in ("response", "battle_type"):
             continue
-        out += _with_n(
-            state, player, card, None, moment, lambda n, p=False: check_event(state, player, card, moment, n, probing=p)
-        )
+        yield card, None, lambda n, p=False, card=card: check_event(state, player, card, moment, n, probing=p)
     if has_text(state):
         for card in _ability_cards(state, player):
             for index, ability in activated(state, card):
                 if (theirs and not ability.ot) or not _could(moment, flags(ability)):
                     continue
-                out += _with_n(
-                    state, player, card, index, moment,
-                    lambda n, p=False, card=card, ability=ability: check_activated(
-                        state, player, card, ability, moment, n, probing=p
-                    ),
+                yield card, index, lambda n, p=False, card=card, ability=ability: check_activated(
+                    state, player, card, ability, moment, n, probing=p
                 )
+
+
+def usable(state: GameState, player: str, moment: Moment) -> list[Action]:
+    """Every use ``player`` may declare in this window, one action each (with
+    each n an [n] allows)."""
+    out: list[Action] = []
+    for card, index, check in _candidates(state, player, moment):
+        out += _with_n(state, player, card, index, moment, check)
     return out
+
+
+def can_use(state: GameState, player: str, moment: Moment) -> bool:
+    """Has ``player`` any use in this window? (Windows without one pass by
+    themselves, so this is asked far more often than the list is wanted: the
+    first use that passes its check answers it.)"""
+    for _card, _index, check in _candidates(state, player, moment):
+        try:
+            check(None, True)
+        except IllegalAction:
+            continue
+        return True
+    return False
 
 
 def _ability_cards(state: GameState, player: str) -> list[str]:
@@ -435,16 +451,13 @@ def anyone_can_respond(state: GameState, sit: Sit, about: int | None) -> bool:
     if not has_text(state) or not _responses_exist(state):
         return False
     moment = Moment("response", sit, about)
-    for p in (other(state.active), state.active) if state.active else ("A", "B"):
-        if usable(state, p, moment):
-            return True
-    return False
+    return any(can_use(state, p, moment) for p in ((other(state.active), state.active) if state.active else ("A", "B")))
 
 
 def battle_type_usable(state: GameState) -> bool:
     if not has_text(state):
         return False
-    return any(usable(state, p, Moment("battle_type")) for p in ("A", "B"))
+    return any(can_use(state, p, Moment("battle_type")) for p in ("A", "B"))
 
 
 __all__ = [

@@ -42,7 +42,7 @@ from events.game import (
 )
 from projections.state import GameState, Proposal, Use, Window, evolve, other
 from referee.actions import Action
-from referee.rules.harem_master.abilities import Moment, anyone_can_respond, declare, moment_of, usable, window_sit
+from referee.rules.harem_master.abilities import Moment, anyone_can_respond, can_use, declare, moment_of, usable, window_sit
 from referee.rules.harem_master.characteristics import memo
 from referee.rules.harem_master.common import name_of, refuse
 from referee.rules.harem_master.effects import Slot, describe_slot, facts, groups, walk
@@ -332,7 +332,7 @@ def _window(state: GameState, w: Window) -> Look:
     if w.passes >= 2:
         return _auto([WindowClosed(rule="406.2")])
     turn = other(nap) if (w.passes == 1 and w.last == nap) else nap
-    if usable(state, turn, moment_of(state, turn)):
+    if can_use(state, turn, moment_of(state, turn)):
         return Look(Decision(turn, "respond"), None, [])
     if w.passes == 1:
         return _auto([WindowClosed(rule="406.2")])

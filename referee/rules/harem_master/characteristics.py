@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from events.abilities import Filter, GainEffect, NameEffect, walk
+from events.abilities import Filter, GainEffect, LoseAbilitiesEffect, NameEffect, walk
 from projections.state import GameState
 from referee.rules.harem_master.common import name_of
 from referee.rules.harem_master.selectors import Reader, amount, controller_of, holds, host_of, select, zone_of
@@ -115,6 +115,7 @@ class Match(NamedTuple):
     pa: frozenset[str]  # [PA] characters, which may be items (214.4, ruling A15)
     names_given: frozenset[str]  # cards whose own text gives them a name (202.2)
     names_gained: bool  # some text gives another card an ability that gives a name
+    statics_may_give: bool  # some static (printed or given) gives or takes abilities (405.1)
 
 
 _match: list[Any] = [None, None]
@@ -138,7 +139,8 @@ def match(state: GameState) -> Match:
             _gives_name(g.gain.abilities)
             for cd in cards.values() for a in cd.abilities for g in walk(list(a.effects)) if isinstance(g, GainEffect)
         )
-        _match[0], _match[1] = cards, Match(printed, {c: v for c, v in off.items() if v}, pa, given, gained)
+        may_give = any(_static_with(cd.abilities, (GainEffect, LoseAbilitiesEffect)) for cd in cards.values())
+        _match[0], _match[1] = cards, Match(printed, {c: v for c, v in off.items() if v}, pa, given, gained, may_give)
     return _match[1]
 
 
@@ -147,6 +149,16 @@ def _gives_name(abilities: Any) -> bool:
         a.kind == "static" and any(isinstance(e, NameEffect) for e in a.effects) for a in abilities
     ) or any(
         _gives_name(g.gain.abilities) for a in abilities for g in walk(list(a.effects)) if isinstance(g, GainEffect)
+    )
+
+
+def _static_with(abilities: Any, kinds: tuple[type, ...]) -> bool:
+    """Has any of these abilities, or any ability they give, a static with an
+    effect of one of these kinds?"""
+    return any(
+        a.kind == "static" and any(isinstance(e, kinds) for e in walk(list(a.effects))) for a in abilities
+    ) or any(
+        _static_with(g.gain.abilities, kinds) for a in abilities for g in walk(list(a.effects)) if isinstance(g, GainEffect)
     )
 
 
@@ -249,7 +261,7 @@ def _static_sources(state: GameState) -> list[Static]:
 def statics_give(state: GameState) -> bool:
     """Does any static in play give or take abilities (405.1)? If not, a
     card's abilities are its identity's."""
-    if not _has_text(state):
+    if not _has_text(state) or not match(state).statics_may_give:
         return False
     m = memo(state)
     found = m.get("give")
@@ -420,16 +432,21 @@ _names_memo: list[Any] = [None, None, None, None]
 
 def field_names(state: GameState) -> dict[str, str]:
     """The name of every character on the field now (214.2e reads them after
-    every event). Unless card text on the field gives names, they change only
-    with the field or the effects, so they are kept while both stay the same."""
+    every event). A name changes with the field or the effects, or, for the
+    few cards whose own text gives them a name (202.2), with anything their
+    text's condition reads: the others are kept while field and effects stay
+    the same, those few are asked every time."""
     known = match(state)
-    stable = not known.names_gained and not any(ch.card in known.names_given for ch in state.field)
-    if stable and _names_memo[0] is state.field and _names_memo[1] is state.effects and _names_memo[2] is state.cards:
-        return _names_memo[3]
-    found = {ch.card: name(state, ch.card) for ch in state.field}
-    if stable:
-        _names_memo[:] = [state.field, state.effects, state.cards, found]
-    return found
+    if known.names_gained:
+        return {ch.card: name(state, ch.card) for ch in state.field}
+    if _names_memo[0] is state.field and _names_memo[1] is state.effects and _names_memo[2] is state.cards:
+        kept = _names_memo[3]
+    else:
+        kept = {ch.card: name(state, ch.card) for ch in state.field if ch.card not in known.names_given}
+        _names_memo[:] = [state.field, state.effects, state.cards, kept]
+    if len(kept) == len(state.field):
+        return kept
+    return {ch.card: kept[ch.card] if ch.card in kept else name(state, ch.card) for ch in state.field}
 
 
 def gender(state: GameState, card: str) -> str | None:

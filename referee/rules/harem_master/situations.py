@@ -195,22 +195,28 @@ def sources(state: GameState, kind: str) -> list[Source]:
     found = m.get(key)
     if found is not None:
         return found
-    # Without abilities given by statics or working outside the field, the
-    # sources change only with the field and the effects.
-    known = match(state)
-    stable = not known.off_field and not statics_give(state)
-    if stable:
-        kept = _kept.get(kind)
-        if kept is not None and kept[0] is state.field and kept[1] is state.effects and kept[2] is state.cards:
-            m[key] = kept[3]
-            return kept[3]
-    out: list[Source] = []
-    for card in field_cards(state):
-        ctrl = controller_of(state, card)
-        for i, ab in enumerate(abilities(state, card), start=1):
-            if ab.kind == kind and getattr(ab, "zone", "field") == "field":
-                out.append(Source(card, i, ab, ctrl))
-    for card, found in match(state).off_field.items():
+    # Unless statics give abilities, the field's sources change only with the
+    # field and the effects; the few cards whose text works from another zone
+    # are looked at every time.
+    stable = not statics_give(state)
+    kept = _kept.get(kind) if stable else None
+    if kept is not None and kept[0] is state.field and kept[1] is state.effects and kept[2] is state.cards:
+        on_field = kept[3]
+    else:
+        on_field = []
+        for card in field_cards(state):
+            ctrl = controller_of(state, card)
+            for i, ab in enumerate(abilities(state, card), start=1):
+                if ab.kind == kind and getattr(ab, "zone", "field") == "field":
+                    on_field.append(Source(card, i, ab, ctrl))
+        if stable:
+            _kept[kind] = (state.field, state.effects, state.cards, on_field)
+    off_field = match(state).off_field
+    if not off_field:
+        m[key] = on_field
+        return on_field
+    out = list(on_field)
+    for card, found in off_field.items():
         where = None
         for i, ab in found:
             if ab.kind == kind:
@@ -218,8 +224,6 @@ def sources(state: GameState, kind: str) -> list[Source]:
                 if ab.zone == where:
                     out.append(Source(card, i, ab, card[0]))
     m[key] = out
-    if stable:
-        _kept[kind] = (state.field, state.effects, state.cards, out)
     return out
 
 

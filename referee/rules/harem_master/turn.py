@@ -32,7 +32,7 @@ from events.game import (
 )
 from projections.state import GameState, other
 from referee.actions import Action
-from referee.rules.harem_master.abilities import Moment, declare, forbidden, usable
+from referee.rules.harem_master.abilities import Moment, can_use, declare, forbidden, usable
 from referee.rules.harem_master.agenda import propose
 from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum, has_text
 from referee.rules.harem_master.common import cost_check, in_hand, name_of, pay, physical, refuse, stack_size
@@ -286,7 +286,7 @@ def _main_phase(state: GameState) -> Decision:
     non-active player has nothing usable passes by itself unless automatic
     passing is off."""
     nap = other(state.active)
-    if not state.window_passed and (not state.auto_pass or usable(state, nap, Moment("window"))):
+    if not state.window_passed and (not state.auto_pass or can_use(state, nap, Moment("window"))):
         return Decision(nap, "window")
     return Decision(state.active, "main")
 
@@ -317,7 +317,7 @@ decision_kind(
 
 def _end_window(state: GameState) -> Decision | None:
     nap = other(state.active)
-    if not state.auto_pass or usable(state, nap, Moment("end")):
+    if not state.auto_pass or can_use(state, nap, Moment("end")):
         return Decision(nap, "end_window")
     return None
 
