@@ -70,7 +70,7 @@ def end_check(state: GameState) -> Event | None:
 def same_name_excess(state: GameState, player: str) -> int:
     """214.2e: how many characters the player must discard (0 if none)."""
     mine = [ch.card for ch in state.field if ch.controller == player and not ch.face_down]
-    if not mine:
+    if len(mine) < 2:
         return 0
     known = field_names(state)
     names = {known[c] for c in mine}  # names given by card text count (202.2, ruling A7)
