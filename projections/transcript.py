@@ -49,6 +49,7 @@ from events.game import (
     BattleResolved,
     BattleTypeSet,
     CardMilled,
+    CardRevealed,
     CardMovedToStack,
     CastleAttacked,
     CastlesShuffled,
@@ -100,6 +101,8 @@ from projections.views import check_viewer, sees_character
 
 
 def _name(s: GameState, card: str) -> str:
+    if card in s.unknown:
+        return "an unknown card"  # a table-dealt match: nobody has revealed it
     cd = s.cards.get(card)
     return cd.name if cd is not None else card
 
@@ -140,6 +143,17 @@ def _controlled_name(s: GameState, card: str | None, viewer: str) -> str:
 # Each takes the event, the state just before it, and the viewer.
 
 
+def _card_revealed(e: CardRevealed, s: GameState, viewer: str) -> str:
+    where = s.where(e.card) or "play"
+    place = {"castle": "the castle", "hand": "the hand", "action_stack": "the action-cost stack"}.get(
+        where.partition(".")[2], where
+    )
+    text = f"The table reveals {e.player}'s card from {place}: {e.name}"
+    if e.identity is None:
+        text += " (not a card A's deck list has left: 100.2)".replace("A's", f"{e.player}'s")
+    return text + "."
+
+
 def _match_started(e: MatchStarted, s: GameState, viewer: str) -> str:
     counts = {p: sum(1 for c in e.cards if c.startswith(p + ":")) for p in PLAYERS}
     players = " and ".join(
@@ -171,6 +185,9 @@ def _opening_chosen(e: OpeningChosen, s: GameState, viewer: str) -> str:
 
 
 def _castles_shuffled(e: CastlesShuffled, s: GameState, viewer: str) -> str:
+    if s.deal == "table":
+        sizes = ", ".join(f"{p} {_cards(len(order))}" for p, order in sorted(e.orders.items()))
+        return f"Both castles are shuffled at the table ({sizes}); every castle card is unknown until revealed."
     if viewer == "judge":
         tops = "; ".join(
             f"{p}'s top card is now {_name(s, order[0])}" for p, order in sorted(e.orders.items()) if order
@@ -684,6 +701,7 @@ DESCRIBERS: dict[type[Event], Describer] = {
     PositionSetUp: _position_set_up,
     OpeningChosen: _opening_chosen,
     CastlesShuffled: _castles_shuffled,
+    CardRevealed: _card_revealed,
     TurnOrderCardsTurned: _turn_order_cards_turned,
     TurnOrderChosen: _turn_order_chosen,
     HandDrawn: _hand_drawn,

@@ -192,7 +192,7 @@ class Dealer:
 
 SETUP_KEYS = (
     "turn", "active", "first", "step", "characters_played", "mode", "rulings",
-    "players", "seed", "decks", "auto_pass", "names",
+    "players", "seed", "decks", "auto_pass", "names", "deal",
 )
 PLAYER_KEYS = ("field", "hand", "action_stack", "castle", "discard", "harem", "execution", "side")
 RULING_OPTIONS = {"A1": ("not_fallen", "felled"), "A4": ("bottom", "top")}
@@ -211,6 +211,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
     rulings = _rulings(reader, setup.get("rulings", {}), path + ("rulings",))
     auto_pass = reader.bool_(setup.get("auto_pass", True), path + ("auto_pass",))
     seed = reader.int_(setup.get("seed", 0), path + ("seed",))
+    deal_mode = reader.choice(setup.get("deal", "seeded"), path + ("deal",), ("seeded", "table"))
     names = {"A": "A", "B": "B"}
     if "names" in setup:
         for p, n in reader.mapping(setup["names"], path + ("names",), ("A", "B")).items():
@@ -238,7 +239,9 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
                 built[p] = parse_deck(reader.seq(src, dpath), catalog, reader.doc, dpath)
                 check_deck(built[p], reader.doc, dpath)
         cards, castles = deal(built)
-        applied = start(cards, castles, seed=seed, names=names, mode=mode, rulings=rulings, auto_pass=auto_pass)
+        applied = start(
+            cards, castles, seed=seed, names=names, mode=mode, rulings=rulings, auto_pass=auto_pass, deal=deal_mode
+        )
         return list(applied.events), applied.state, {}
 
     dealer = Dealer(reader, catalog)
@@ -295,6 +298,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
         rulings=rulings,
         auto_pass=auto_pass,
         log_format=2,
+        deal=deal_mode,
     )
     state = evolve(initial_state(), event)
     events, state = advance(state, [event])

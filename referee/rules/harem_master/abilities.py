@@ -351,7 +351,9 @@ def usable(state: GameState, player: str, moment: Moment) -> list[Action]:
     out: list[Action] = []
     cards = state.cards
     theirs = player != state.active
-    for card in state.zones[player].hand:
+    from referee.rules.harem_master.hidden import as_played, hand_candidates
+
+    for card in hand_candidates(state, player):
         cd = cards[card]
         if cd.type != "event":
             continue
@@ -362,8 +364,10 @@ def usable(state: GameState, player: str, moment: Moment) -> list[Action]:
                 continue
         elif moment.kind in ("response", "battle_type"):
             continue
+        # In a table-dealt match an unknown copy stands for the card named as it is played.
+        st = as_played(state, player, card, "306.2")
         out += _with_n(
-            state, player, card, None, moment, lambda n, p=False: check_event(state, player, card, moment, n, probing=p)
+            st, player, card, None, moment, lambda n, p=False, st=st, card=card: check_event(st, player, card, moment, n, probing=p)
         )
     if has_text(state):
         for card in _ability_cards(state, player):

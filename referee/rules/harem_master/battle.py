@@ -25,6 +25,7 @@ from referee.rules.harem_master.characteristics import chars, gender, has_text, 
 from referee.rules.harem_master.characteristics import mental as mental_of
 from referee.rules.harem_master.characteristics import physical as physical_of
 from referee.rules.harem_master.common import name_of, physical, refuse
+from referee.rules.harem_master.hidden import reveal_decision
 from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
 from referee.rules.harem_master.situations import Sit
 
@@ -174,7 +175,7 @@ def _waived(state: GameState, card: str) -> bool:
     return any(e.kind == "no_random" and e.target == card for e in state.effects)
 
 
-@step("306.5i")
+@step("306.5i", decision=reveal_decision)
 def _random_numbers(state: GameState) -> Event:
     b = state.battle
     applied = {pl for pl, _ in b.numbers}
@@ -236,7 +237,7 @@ def _capture(state: GameState) -> list[Event]:
     return [captured]
 
 
-@step("306.5m")
+@step("306.5m", decision=reveal_decision)
 def _castle_attack(state: GameState) -> list[Event]:
     """306.5m (ruling A6): the attacker's physical now, one card at a time;
     the moment before the first card is milled comes first (castle_attack)."""

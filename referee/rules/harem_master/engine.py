@@ -29,7 +29,7 @@ from projections.state import GameState, evolve, initial_state, other
 from referee.actions import Action, Applied, IllegalAction, Refusal
 
 # Importing the rule modules registers their actions, decisions and steps.
-from referee.rules.harem_master import agenda, battle, checks, setup, turn  # noqa: F401
+from referee.rules.harem_master import agenda, battle, checks, hidden, setup, turn  # noqa: F401
 from referee.rules.harem_master.characteristics import has_text, memo
 from referee.rules.harem_master.common import cost_check, refuse
 from referee.rules.harem_master.registry import ACTIONS, KINDS, STEPS, Decision, action_kind
@@ -187,6 +187,20 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
             kind.rule,
             f"{p} must {kind.text} now; the possible actions are {', '.join(kind.actions)}, not {do}.",
         )
+    if state.unknown:
+        # A table-dealt match: a card used or discarded from the hand is named
+        # as it leaves it, which reveals it (hidden).
+        named: list[str] = []
+        if ACTIONS[do].card_from == "hand" and action.card is not None:
+            named = [action.card]
+        elif do == "discard" and d.kind == "hand_limit" and action.cards:
+            named = list(action.cards)
+        pre = hidden.hand_reveals(state, p, named, ACTIONS[do].rule) if named else []
+        if pre:
+            after = state
+            for ev in pre:
+                after = evolve(after, ev)
+            return [*pre, *kind.decide(after, action, waive)]
     return kind.decide(state, action, waive)
 
 
@@ -328,9 +342,14 @@ def start(
     mode: str = "strict",
     rulings: dict[str, str] | None = None,
     auto_pass: bool = True,
+    deal: str = "seeded",
 ) -> Applied:
-    """A new match from two checked decks: the first event and the steps after it."""
+    """A new match from two checked decks: the first event and the steps after it.
+
+    ``deal="table"``: a paper match; the castles are shuffled at the table and
+    every hidden card is unknown until the table reveals it (``hidden``)."""
     first = MatchStarted(
+        deal=deal,
         seed=seed,
         names=names or {"A": "A", "B": "B"},
         cards=cards,
