@@ -289,9 +289,8 @@ def own_events(state: GameState, action: Action, *, strict: bool = False) -> lis
             raise
         events, violations = _record_anyway(state, action, exc.refusal)
     kind = ACTIONS.get(action.do)
-    taken = ActionTaken(
-        rule=kind.rule if kind else "406.1", player=action.player, do=action.do, args=action.arguments()
-    )
+    args = hidden.reveal_args(state, action) if action.do == "reveal" else action.arguments()
+    taken = ActionTaken(rule=kind.rule if kind else "406.1", player=action.player, do=action.do, args=args)
     return [taken, *violations, *events]
 
 

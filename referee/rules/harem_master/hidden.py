@@ -168,6 +168,18 @@ def _named(state: GameState, a: Action) -> list[str]:
     return [state.cards[r].name if r in state.cards else r for r in refs]
 
 
+def reveal_args(state: GameState, a: Action) -> dict[str, object]:
+    """A reveal's arguments as the log keeps them: card names (what the table
+    saw), not the ids of the copies that stood for them."""
+    args = a.arguments()
+    names = _named(state, a)
+    if "card" in args:
+        args["card"] = names[0]
+    elif "cards" in args:
+        args["cards"] = names
+    return args
+
+
 def _decide_reveal(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     found = pending(state)
     assert found is not None
