@@ -379,7 +379,7 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
 
 EXPECT_KEYS = (
     "zones", "characters", "active", "turn", "result", "ongoing", "events",
-    "violations", "refused", "step", "player", "view",
+    "violations", "refused", "step", "player", "view", "unaccounted",
 )
 ZONE_CHECK_KEYS = ("count", "cards", "contains", "top", "bottom", "excludes")
 CHARACTER_KEYS = ("ready", "physical", "mental", "items", "controller", "name", "abilities")
@@ -428,12 +428,20 @@ def check_expect_shape(reader: Reader, expect: Any, path: Path_) -> None:
                 reader.choice(zone, path + ("view", key, i), ZONE_NAMES)
     if "refused" in e:
         reader.mapping(e["refused"] or {}, path + ("refused",), ("rule",))
+    if "unaccounted" in e:
+        for p, names in reader.mapping(e["unaccounted"], path + ("unaccounted",), ("A", "B")).items():
+            if not isinstance(names, dict):
+                raise reader.err(path + ("unaccounted", p), "expected a mapping from card names to counts")
+            for name, n in names.items():
+                reader.int_(n, path + ("unaccounted", p, name), 0)
 
 
 def _tokens(state: GameState, card: str, labels: dict[str, str]) -> set[str]:
     out = {card}
     cd = state.cards.get(card)
-    if cd is not None:
+    if card in state.unknown:
+        out.add("?")  # a table-dealt match's unknown card: it has no name yet
+    elif cd is not None:
         out.add(cd.name)
     out.update(label for label, cid in labels.items() if cid == card)
     return out
@@ -450,7 +458,9 @@ def _entry_matches(state: GameState, card: str, expected: Any, labels: dict[str,
 
 
 def _show(state: GameState, cards: list[str]) -> str:
-    return "[" + ", ".join(state.cards[c].name if c in state.cards else c for c in cards) + "]"
+    return "[" + ", ".join(
+        "?" if c in state.unknown else state.cards[c].name if c in state.cards else c for c in cards
+    ) + "]"
 
 
 def zone_cards(state: GameState, zone: str) -> list[str]:
@@ -575,6 +585,13 @@ def check_expect(
         fails.append(f"player to act: expected {expect['player']}, found {current_player(state)}")
     if "turn" in expect and state.turn != expect["turn"]:
         fails.append(f"turn: expected {expect['turn']}, found {state.turn}")
+    for p, names in (expect.get("unaccounted") or {}).items():
+        from referee.rules.harem_master.hidden import unaccounted
+
+        left = unaccounted(state, p)
+        for name, n in names.items():
+            if left.get(str(name), 0) != n:
+                fails.append(f"unaccounted {p}.{name}: expected {n}, found {left.get(str(name), 0)}")
     if "step" in expect and state.step != str(expect["step"]):
         fails.append(f"step: expected {expect['step']}, found {state.step}")
     if "ongoing" in expect and (state.result is None) != expect["ongoing"]:
