@@ -27,6 +27,7 @@ from events.game import (
     ActionTaken,
     CardMilled,
     CardMovedToStack,
+    CardRevealed,
     CastlesShuffled,
     CharacterPlayed,
     CharactersUntapped,
@@ -72,6 +73,7 @@ REVEALS: dict[type[Event], str] = {
     CharacterPlayed: "a card from a hidden hand shown on the field",
     EventPlayed: "a card from a hidden hand shown in the discard",
     ItemPlayed: "a card from a hidden hand shown on the field",
+    CardRevealed: "a hidden card named by the table",
 }
 
 
@@ -131,7 +133,32 @@ def impact(log: Sequence[Event], to: int, states: Sequence[GameState] | None = N
     states = states if states is not None else states_along(log)
     _check_target(log, to, states)
     kept = set(live_positions(log[:to]))
-    return [_row(log, states, pos) for pos in reversed(live_positions(log)) if pos not in kept]
+    rows = [_row(log, states, pos) for pos in reversed(live_positions(log)) if pos not in kept]
+    for row in rows:
+        event = log[row["position"] - 1]
+        if isinstance(event, CardRevealed):
+            row["revealed"] = _cannot_hide(event, states[to])
+    return rows
+
+
+def _cannot_hide(event: CardRevealed, restored: GameState) -> str:
+    """A table-dealt match: a rewind gives the card back its place, unknown to
+    the referee, but nobody at the table forgets what was shown."""
+    where = restored.where(event.card)
+    text = f"{event.player}'s {event.name} was shown face up ({event.rule}); the rewind cannot hide it again"
+    if where == f"{event.player}.castle":
+        pos = restored.zones[event.player].castle.index(event.card) + 1
+        return text + f": it returns to {event.player}'s castle, {_nth(pos)} from the top, a position both players know"
+    if where == f"{event.player}.hand":
+        return text + f": it goes back into {event.player}'s hand as an unknown card, but both players have seen it"
+    if where == f"{event.player}.action_stack":
+        return text + f": it goes back to {event.player}'s action-cost stack as an unknown card, but both players have seen it"
+    return text
+
+
+def _nth(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def brought_back(log: Sequence[Event], to: int, states: Sequence[GameState] | None = None) -> list[dict[str, Any]]:
