@@ -203,7 +203,9 @@ def _rulings(reader: Reader, value: Any, path: Path_) -> dict[str, str]:
     return {k: reader.choice(v, path + (k,), RULING_OPTIONS[k]) for k, v in value.items()}
 
 
-def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], GameState, dict[str, str]]:
+def build_setup(
+    reader: Reader, data: dict, catalog: Any, fmt: int = 1
+) -> tuple[list[Event], GameState, dict[str, str]]:
     """The events that set the scenario's position up, the state, and the labels."""
     path: Path_ = ("setup",)
     setup = reader.mapping(data.get("setup", {}), path, SETUP_KEYS)
@@ -301,7 +303,15 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
         deal=deal_mode,
     )
     state = evolve(initial_state(), event)
-    events, state = advance(state, [event])
+    setup_events: list[Event] = [event]
+    if fmt >= 2 and step == "main":
+        # Format 2: at `main` the 305 window is over; the active player acts.
+        from events.game import WindowPassed
+
+        passed = WindowPassed(rule="305", player="B" if active == "A" else "A")
+        state = evolve(state, passed)
+        setup_events.append(passed)
+    events, state = advance(state, setup_events)
     return events, state, dealer.labels
 
 
@@ -695,7 +705,10 @@ class ScenarioReport:
         }
 
 
-TOP_KEYS = ("name", "rules", "question", "cards", "pool", "setup", "actions", "expect")
+TOP_KEYS = ("format", "name", "rules", "question", "cards", "pool", "setup", "actions", "expect")
+# 1 (default): `step: main` stands at 306 with the 305 window still to come;
+# 2: `step: main` means 305 is done, so the active player acts first.
+SCENARIO_FORMATS = (1, 2)
 
 
 @dataclass
@@ -723,7 +736,10 @@ def load_scenario(file: str | Path) -> Scenario:
     if "question" in data:
         reader.str_(data["question"], ("question",))
     catalog = _catalog(reader, data)
-    events, state, labels = build_setup(reader, data, catalog)
+    fmt = data.get("format", 1)
+    if fmt not in SCENARIO_FORMATS or isinstance(fmt, bool):
+        raise reader.err(("format",), f"expected a scenario format, 1 or 2, got {fmt!r}")
+    events, state, labels = build_setup(reader, data, catalog, fmt)
     raw_actions = reader.seq(data.get("actions", []) or [], ("actions",), MAX_ACTIONS, "actions")
     actions = [read_action(reader, a, ("actions", i)) for i, a in enumerate(raw_actions)]
     expect = data.get("expect") or {}
