@@ -955,6 +955,7 @@ def _interception_declined(s: GameState, e: InterceptionDeclined) -> None:
 
 def _interceptor_chosen(s: GameState, e: InterceptorChosen) -> None:
     _set_ready(s, e.card, False)
+    s.to_move = 0  # an intercepted battle mills nothing (306.5m is a castle attack's)
     if s.battle is not None:
         b = s.battle
         s.battle = b._replace(interceptor=e.card)

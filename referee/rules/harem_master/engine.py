@@ -178,6 +178,9 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
     d = current_decision(state)
     if d is None:
         raise refuse("406.1", "Nobody can act now: the referee is between steps.")
+    late = battle.late_interception(state, action, waive)
+    if late is not None:
+        return late
     if p != d.player:
         late = _out_of_turn(state, action, d, waive)
         if late is not None:
