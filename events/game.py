@@ -781,6 +781,16 @@ class StepSkipped(Event):
     player: Player | None = None
     cards: list[str] = []
     reason: str = ""
+    # The skip undoes the game's end: a castle that fell during the step the
+    # table skipped did not fall at the table (left out of the JSON when false).
+    resumes: bool = False
+
+    @model_serializer(mode="wrap")
+    def _omit_resumes(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("resumes") is False:
+            del data["resumes"]
+        return data
 
 
 class NoteAdded(Event):

@@ -1062,6 +1062,8 @@ def _step_skipped(s: GameState, e: StepSkipped) -> None:
         z = _piles(s, player)
         z.action_stack = _without_all(z.action_stack, e.cards)
         z.castle = tuple(reversed(e.cards)) + z.castle
+    if e.resumes:
+        s.result = None
 
 
 def _note_added(s: GameState, e: NoteAdded) -> None:

@@ -57,7 +57,7 @@ from referee.actions import Action, Applied, IllegalAction, Refusal
 from referee.rules import advance, apply, current_decision, own_events
 
 REWIND_RULES = ("410.1", "410.2")
-SKIPPABLE = ("301", "302", "303", "309")
+SKIPPABLE = ("301", "302", "303", "309", "214.2e")
 
 # Events that showed a player something hidden, and what: a judge weighing a
 # rewind must know that the table has already seen these (DESIGN: rule 410).
@@ -387,11 +387,24 @@ def skip_step(state: GameState, log: Sequence[Event], rule: str, reason: str = "
         d = current_decision(state)
         if d is None or d.kind != "hand_limit":
             raise _refuse("309", "Step 309 is not waiting for discards now.")
+    elif rule == "214.2e":
+        # The table kept characters over the limit (two of one name, or more
+        # than six): no discard is asked of that player while it stays open.
+        d = current_decision(state)
+        if d is None or d.kind != "same_name":
+            raise _refuse("214.2e", "Nobody has characters over the 214.2e limits to discard now.")
+        player = d.player
     else:
         cards = _cards_of_this_turn(log, rule)
     text = f"The table skipped step {rule}" + (f": {reason.rstrip('.')}" if reason else "") + "."
+    step = "310" if rule == "309" else None
+    # A castle that fell during the skipped 303 did not fall at the table: the
+    # game goes on from 304 (a 410.2 rewind to the step ends it again).
+    resumes = rule == "303" and state.result is not None and state.result.rule in ("102.3", "103.2")
+    if resumes:
+        step = "304"
     events: list[Event] = [
-        StepSkipped(rule=rule, player=player, cards=cards, reason=reason, step="310" if rule == "309" else None),
+        StepSkipped(rule=rule, player=player, cards=cards, reason=reason, step=step, resumes=resumes),
         ViolationRecorded(rule=rule, player=player, reason=text),
     ]
     after = state

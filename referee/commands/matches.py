@@ -543,7 +543,7 @@ def accept(match: str, reason: str, judge: str | None, db: str | None, as_json: 
 
 @click.command("skip-step")
 @click.argument("match", type=MATCH)
-@click.argument("rule", type=click.Choice(["301", "302", "303", "309"]))
+@click.argument("rule", type=click.Choice(["301", "302", "303", "309", "214.2e"]))
 @click.option("--reason", type=REASON, default="", help="What happened at the table.")
 @db_option
 @json_option
