@@ -108,6 +108,9 @@ def _name(s: GameState, card: str) -> str:
 
 
 def _names(s: GameState, cards: Iterable[str]) -> str:
+    cards = list(cards)
+    if len(cards) > 1 and all(c in s.unknown for c in cards):
+        return f"{len(cards)} unknown cards"
     return ", ".join(_name(s, c) for c in cards)
 
 
@@ -610,6 +613,12 @@ def _action_taken(e: ActionTaken, s: GameState, viewer: str) -> str:
     hidden_from_viewer = e.do in ("mulligan",) or (
         e.do == "discard" and viewer not in ("judge", e.player) and s.step == "101.5"
     )
+    if s.unknown and e.do in ("play_character", "play_event", "play_item", "discard"):
+        # A table-dealt match: the action names the card it takes from the hand.
+        s = s.copy()
+        s.unknown = s.unknown - {v for k, v in e.args.items() if k == "card" and isinstance(v, str)} - {
+            c for k, v in e.args.items() if k == "cards" and isinstance(v, list) for c in v
+        }
     for key, value in e.args.items():
         if key in ("card", "target") and isinstance(value, str):
             shown = _name(s, value) if not hidden_from_viewer else "a card"
