@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_serializer
 
 from events.abilities import Ability
 from events.cards import CardDef
@@ -42,6 +42,22 @@ class Event(BaseModel):
 # --- setting up (100-101) ---------------------------------------------------
 
 
+class _DealField(BaseModel):
+    """``deal`` on a match's first event: ``seeded`` (the referee deals from
+    the seed) or ``table`` (a paper match: hidden cards are unknown cards of
+    their owner's deck until revealed). Left out of the stored JSON when it is
+    ``seeded``, so seeded logs stay byte for byte what they were."""
+
+    deal: Literal["seeded", "table"] = "seeded"
+
+    @model_serializer(mode="wrap")
+    def _omit_seeded(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("deal") == "seeded":
+            del data["deal"]
+        return data
+
+
 class FieldCard(BaseModel):
     """A character on the field in a position set up by hand (scenarios)."""
 
@@ -53,7 +69,7 @@ class FieldCard(BaseModel):
     items: list[str] = []
 
 
-class MatchStarted(Event):
+class MatchStarted(_DealField, Event):
     """The decks, checked against 100.2, with every card's definition."""
 
     rule: str = "100.2"
@@ -68,7 +84,7 @@ class MatchStarted(Event):
     log_format: int = 1
 
 
-class PositionSetUp(Event):
+class PositionSetUp(_DealField, Event):
     """A whole position written by hand (a scenario's setup), not played to."""
 
     rule: str = "scenario"
@@ -86,6 +102,22 @@ class PositionSetUp(Event):
     rulings: dict[str, str] = {}
     auto_pass: bool = True
     log_format: int = 1
+
+
+class CardRevealed(Event):
+    """A hidden card of a table-dealt match turned face up, as the table says
+    (101.3, 306.5i, 306.5m, 309, a card used from the hand): the unknown card
+    at ``card``'s place is ``identity``, an unknown card of its owner's deck
+    with that ``name`` (the two swap places; ``identity`` is known from now
+    on). Record mode only: ``identity`` None and ``definition`` given for a
+    card the deck list does not have left (a 100.2 violation)."""
+
+    rule: str
+    player: Player  # the card's owner
+    card: str
+    name: str
+    identity: str | None = None
+    definition: CardDef | None = None
 
 
 class OpeningChosen(Event):
@@ -749,6 +781,16 @@ class StepSkipped(Event):
     player: Player | None = None
     cards: list[str] = []
     reason: str = ""
+    # The skip undoes the game's end: a castle that fell during the step the
+    # table skipped did not fall at the table (left out of the JSON when false).
+    resumes: bool = False
+
+    @model_serializer(mode="wrap")
+    def _omit_resumes(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("resumes") is False:
+            del data["resumes"]
+        return data
 
 
 class NoteAdded(Event):

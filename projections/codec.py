@@ -35,12 +35,22 @@ class IncompatibleSnapshot(ValueError):
     or newer projection), so folding the events is the only safe way back."""
 
 
+# Fields added after snapshots and rewinds were first stored: written only when
+# they differ from these values, and read as these values when absent, so a
+# seeded match's snapshots and rewinds are what they always were.
+OPTIONAL: dict[str, Any] = {"deal": "seeded", "unknown": frozenset()}
+
+
 def encode_state(state: GameState, omit: tuple[str, ...] = ()) -> dict[str, Any]:
     """A JSON-ready dict holding every field of ``state`` but those in ``omit``
     (a rewind leaves out the card definitions, which never change in a match)."""
     return {
         "format": FORMAT,
-        "fields": {k: _enc(v) for k, v in state.__dict__.items() if k not in omit},
+        "fields": {
+            k: _enc(v)
+            for k, v in state.__dict__.items()
+            if k not in omit and not (k in OPTIONAL and v == OPTIONAL[k])
+        },
     }
 
 
@@ -50,6 +60,8 @@ def decode_state(data: dict[str, Any], base: GameState | None = None) -> GameSta
     if data.get("format") != FORMAT:
         raise IncompatibleSnapshot(f"snapshot format {data.get('format')!r}, expected {FORMAT}")
     fields = dict(data["fields"])
+    for key, value in OPTIONAL.items():
+        fields.setdefault(key, _Raw(value))
     expected = initial_state().__dict__.keys()
     if base is not None:
         for key in expected - fields.keys():

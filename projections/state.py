@@ -60,6 +60,7 @@ from events.game import (
     BattleTypeSet,
     CardMilled,
     CardMovedToStack,
+    CardRevealed,
     CastleAttacked,
     CastlesShuffled,
     CharacterCaptured,
@@ -108,6 +109,7 @@ _new = object.__new__
 
 PLAYERS = ("A", "B")
 PILES = ("castle", "hand", "action_stack", "discard", "harem", "execution", "side")
+HIDDEN_PILES = ("castle", "hand", "action_stack")  # face down (215): where unknown cards lie
 DEFAULT_RULINGS = {"A1": "not_fallen", "A4": "bottom"}
 HAND_MAXIMUM = 7  # 215.3b, 309
 
@@ -333,6 +335,8 @@ class GameState:
     carried: tuple[Carried, ...]  # 308.1
     turn_end_fired: tuple[str, ...]  # turn-end abilities ("card#n") that triggered this turn (308.1)
     log_format: int  # 1: steps derived by projections.legacy; 2: recorded in events
+    deal: str  # seeded | table (a paper match logged as it is played)
+    unknown: frozenset[str]  # table deal: cards whose identity nobody has revealed (their id's name means nothing)
 
     def copy(self) -> "GameState":
         new = _new(GameState)
@@ -413,6 +417,8 @@ def initial_state() -> GameState:
         carried=(),
         turn_end_fired=(),
         log_format=2,
+        deal="seeded",
+        unknown=frozenset(),
     )
     return s
 
@@ -536,6 +542,7 @@ def _begin(s: GameState, e: MatchStarted | PositionSetUp) -> None:
     s.rulings = {**DEFAULT_RULINGS, **e.rulings}
     s.auto_pass = e.auto_pass
     s.log_format = e.log_format
+    s.deal = e.deal
 
 
 def _match_started(s: GameState, e: MatchStarted) -> None:
@@ -554,6 +561,11 @@ def _position_set_up(s: GameState, e: PositionSetUp) -> None:
     s.first = e.first
     s.characters_played = e.characters_played
     s.mulligans = PLAYERS  # a position set up mid-game is past 101.5
+    if e.deal == "table":
+        # A table-dealt position: what lies face down is unknown to the referee.
+        s.unknown = frozenset(
+            c for p in PLAYERS for pile in HIDDEN_PILES for c in getattr(s.zones[p], pile)
+        )
 
 
 def _opening_chosen(s: GameState, e: OpeningChosen) -> None:
@@ -566,6 +578,36 @@ def _opening_chosen(s: GameState, e: OpeningChosen) -> None:
 def _castles_shuffled(s: GameState, e: CastlesShuffled) -> None:
     for p, order in e.orders.items():
         _set_zones(s, p, castle=tuple(order))
+    if s.deal == "table":
+        # 101.2 at a table: nobody knows the order, so every castle card is unknown.
+        s.unknown = s.unknown | {c for order in e.orders.values() for c in order}
+
+
+def _card_revealed(s: GameState, e: CardRevealed) -> None:
+    """The unknown card at ``e.card``'s place is ``e.identity``: the two swap
+    places (both unknown until now, so nothing anyone knew moves)."""
+    x, y = e.card, e.identity
+    if y is None:
+        if e.definition is not None:
+            cards = dict(s.cards)
+            cards[x] = e.definition
+            s.cards = cards
+        s.unknown = s.unknown - {x}
+        return
+    if x != y:
+        zones = dict(s.zones)
+        for p, z in s.zones.items():
+            changed = {}
+            for pile in HIDDEN_PILES:
+                cur = getattr(z, pile)
+                if x in cur or y in cur:
+                    changed[pile] = tuple(y if c == x else x if c == y else c for c in cur)
+            if changed:
+                nz = _new(Zones)
+                nz.__dict__ = {**z.__dict__, **changed}
+                zones[p] = nz
+        s.zones = zones
+    s.unknown = s.unknown - {y}
 
 
 def _turn_order_cards_turned(s: GameState, e: TurnOrderCardsTurned) -> None:
@@ -913,6 +955,7 @@ def _interception_declined(s: GameState, e: InterceptionDeclined) -> None:
 
 def _interceptor_chosen(s: GameState, e: InterceptorChosen) -> None:
     _set_ready(s, e.card, False)
+    s.to_move = 0  # an intercepted battle mills nothing (306.5m is a castle attack's)
     if s.battle is not None:
         b = s.battle
         s.battle = b._replace(interceptor=e.card)
@@ -1019,6 +1062,8 @@ def _step_skipped(s: GameState, e: StepSkipped) -> None:
         z = _piles(s, player)
         z.action_stack = _without_all(z.action_stack, e.cards)
         z.castle = tuple(reversed(e.cards)) + z.castle
+    if e.resumes:
+        s.result = None
 
 
 def _note_added(s: GameState, e: NoteAdded) -> None:
@@ -1067,6 +1112,7 @@ MUTATORS: dict[type[Event], Callable[[GameState, Any], None]] = {
     PositionSetUp: _position_set_up,
     OpeningChosen: _opening_chosen,
     CastlesShuffled: _castles_shuffled,
+    CardRevealed: _card_revealed,
     TurnOrderCardsTurned: _turn_order_cards_turned,
     TurnOrderChosen: _turn_order_chosen,
     HandDrawn: _hand_drawn,

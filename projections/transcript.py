@@ -49,6 +49,7 @@ from events.game import (
     BattleResolved,
     BattleTypeSet,
     CardMilled,
+    CardRevealed,
     CardMovedToStack,
     CastleAttacked,
     CastlesShuffled,
@@ -100,11 +101,16 @@ from projections.views import check_viewer, sees_character
 
 
 def _name(s: GameState, card: str) -> str:
+    if card in s.unknown:
+        return "an unknown card"  # a table-dealt match: nobody has revealed it
     cd = s.cards.get(card)
     return cd.name if cd is not None else card
 
 
 def _names(s: GameState, cards: Iterable[str]) -> str:
+    cards = list(cards)
+    if len(cards) > 1 and all(c in s.unknown for c in cards):
+        return f"{len(cards)} unknown cards"
     return ", ".join(_name(s, c) for c in cards)
 
 
@@ -140,6 +146,17 @@ def _controlled_name(s: GameState, card: str | None, viewer: str) -> str:
 # Each takes the event, the state just before it, and the viewer.
 
 
+def _card_revealed(e: CardRevealed, s: GameState, viewer: str) -> str:
+    where = s.where(e.card) or "play"
+    place = {"castle": "the castle", "hand": "the hand", "action_stack": "the action-cost stack"}.get(
+        where.partition(".")[2], where
+    )
+    text = f"The table reveals {e.player}'s card from {place}: {e.name}"
+    if e.identity is None:
+        text += " (not a card A's deck list has left: 100.2)".replace("A's", f"{e.player}'s")
+    return text + "."
+
+
 def _match_started(e: MatchStarted, s: GameState, viewer: str) -> str:
     counts = {p: sum(1 for c in e.cards if c.startswith(p + ":")) for p in PLAYERS}
     players = " and ".join(
@@ -171,6 +188,9 @@ def _opening_chosen(e: OpeningChosen, s: GameState, viewer: str) -> str:
 
 
 def _castles_shuffled(e: CastlesShuffled, s: GameState, viewer: str) -> str:
+    if s.deal == "table":
+        sizes = ", ".join(f"{p} {_cards(len(order))}" for p, order in sorted(e.orders.items()))
+        return f"Both castles are shuffled at the table ({sizes}); every castle card is unknown until revealed."
     if viewer == "judge":
         tops = "; ".join(
             f"{p}'s top card is now {_name(s, order[0])}" for p, order in sorted(e.orders.items()) if order
@@ -593,6 +613,12 @@ def _action_taken(e: ActionTaken, s: GameState, viewer: str) -> str:
     hidden_from_viewer = e.do in ("mulligan",) or (
         e.do == "discard" and viewer not in ("judge", e.player) and s.step == "101.5"
     )
+    if s.unknown and e.do in ("play_character", "play_event", "play_item", "discard"):
+        # A table-dealt match: the action names the card it takes from the hand.
+        s = s.copy()
+        s.unknown = s.unknown - {v for k, v in e.args.items() if k == "card" and isinstance(v, str)} - {
+            c for k, v in e.args.items() if k == "cards" and isinstance(v, list) for c in v
+        }
     for key, value in e.args.items():
         if key in ("card", "target") and isinstance(value, str):
             shown = _name(s, value) if not hidden_from_viewer else "a card"
@@ -684,6 +710,7 @@ DESCRIBERS: dict[type[Event], Describer] = {
     PositionSetUp: _position_set_up,
     OpeningChosen: _opening_chosen,
     CastlesShuffled: _castles_shuffled,
+    CardRevealed: _card_revealed,
     TurnOrderCardsTurned: _turn_order_cards_turned,
     TurnOrderChosen: _turn_order_chosen,
     HandDrawn: _hand_drawn,

@@ -87,7 +87,12 @@ def _character(state: GameState, ch: Character, viewer: str, reader: Reader | No
     return out
 
 
+UNKNOWN = "?"  # a table-dealt match's card nobody has revealed
+
+
 def _name(state: GameState, card: str) -> str:
+    if card in state.unknown:
+        return UNKNOWN
     cd = state.cards.get(card)
     return cd.name if cd is not None else card
 
@@ -131,8 +136,28 @@ def state_view(
         ],
         "mode": state.mode,
         "draw_offer": state.draw_offer,
+        **(_table(state, viewer) if state.deal == "table" else {}),
         **({"agenda": agenda(state)} if agenda is not None and agenda(state) is not None else {}),
     }
+
+
+def _table(state: GameState, viewer: str) -> dict[str, Any]:
+    """A table-dealt match: the deal, and for the judge the names each deck
+    list still has unaccounted for (one per unknown card, 100.2)."""
+    out: dict[str, Any] = {"deal": "table"}
+    if viewer == "judge":
+        left: dict[str, dict[str, int]] = {}
+        for player in PLAYERS:
+            z = state.zones[player]
+            counts: dict[str, int] = {}
+            for pile in ("castle", "hand", "action_stack"):
+                for c in getattr(z, pile):
+                    if c in state.unknown:
+                        name = state.cards[c].name
+                        counts[name] = counts.get(name, 0) + 1
+            left[player] = dict(sorted(counts.items()))
+        out["unaccounted"] = left
+    return out
 
 
 # --- for people ------------------------------------------------------------------
@@ -222,6 +247,10 @@ def render_state(view: dict[str, Any]) -> str:
             lines.append(f"Effect: {e['source']}{on}: {e['effect']}" + (f" {e['until']}" if e.get("until") else ""))
         for c in agenda.get("carried", []):
             lines.append(f"Carried to the next turn's end (308.1): {c['player']}'s {c['card']} ability {c['ability']}")
+    for player, left in (view.get("unaccounted") or {}).items():
+        total = sum(left.values())
+        names = ", ".join(f"{n} x{k}" if k > 1 else n for n, k in left.items())
+        lines.append(f"Unaccounted for in {player}'s deck list ({total} unknown cards, 100.2): {names or 'none'}")
     for v in view.get("violations") or []:
         lines.append(f"OPEN VIOLATION ({v['rule']}) at event {v['position']}: {v['reason']} (a judge must rule)")
     return "\n".join(lines)

@@ -27,6 +27,7 @@ from events.game import (
     ActionTaken,
     CardMilled,
     CardMovedToStack,
+    CardRevealed,
     CastlesShuffled,
     CharacterPlayed,
     CharactersUntapped,
@@ -56,7 +57,7 @@ from referee.actions import Action, Applied, IllegalAction, Refusal
 from referee.rules import advance, apply, current_decision, own_events
 
 REWIND_RULES = ("410.1", "410.2")
-SKIPPABLE = ("301", "302", "303", "309")
+SKIPPABLE = ("301", "302", "303", "309", "214.2e")
 
 # Events that showed a player something hidden, and what: a judge weighing a
 # rewind must know that the table has already seen these (DESIGN: rule 410).
@@ -72,6 +73,7 @@ REVEALS: dict[type[Event], str] = {
     CharacterPlayed: "a card from a hidden hand shown on the field",
     EventPlayed: "a card from a hidden hand shown in the discard",
     ItemPlayed: "a card from a hidden hand shown on the field",
+    CardRevealed: "a hidden card named by the table",
 }
 
 
@@ -131,7 +133,32 @@ def impact(log: Sequence[Event], to: int, states: Sequence[GameState] | None = N
     states = states if states is not None else states_along(log)
     _check_target(log, to, states)
     kept = set(live_positions(log[:to]))
-    return [_row(log, states, pos) for pos in reversed(live_positions(log)) if pos not in kept]
+    rows = [_row(log, states, pos) for pos in reversed(live_positions(log)) if pos not in kept]
+    for row in rows:
+        event = log[row["position"] - 1]
+        if isinstance(event, CardRevealed):
+            row["revealed"] = _cannot_hide(event, states[to])
+    return rows
+
+
+def _cannot_hide(event: CardRevealed, restored: GameState) -> str:
+    """A table-dealt match: a rewind gives the card back its place, unknown to
+    the referee, but nobody at the table forgets what was shown."""
+    where = restored.where(event.card)
+    text = f"{event.player}'s {event.name} was shown face up ({event.rule}); the rewind cannot hide it again"
+    if where == f"{event.player}.castle":
+        pos = restored.zones[event.player].castle.index(event.card) + 1
+        return text + f": it returns to {event.player}'s castle, {_nth(pos)} from the top, a position both players know"
+    if where == f"{event.player}.hand":
+        return text + f": it goes back into {event.player}'s hand as an unknown card, but both players have seen it"
+    if where == f"{event.player}.action_stack":
+        return text + f": it goes back to {event.player}'s action-cost stack as an unknown card, but both players have seen it"
+    return text
+
+
+def _nth(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def brought_back(log: Sequence[Event], to: int, states: Sequence[GameState] | None = None) -> list[dict[str, Any]]:
@@ -360,11 +387,24 @@ def skip_step(state: GameState, log: Sequence[Event], rule: str, reason: str = "
         d = current_decision(state)
         if d is None or d.kind != "hand_limit":
             raise _refuse("309", "Step 309 is not waiting for discards now.")
+    elif rule == "214.2e":
+        # The table kept characters over the limit (two of one name, or more
+        # than six): no discard is asked of that player while it stays open.
+        d = current_decision(state)
+        if d is None or d.kind != "same_name":
+            raise _refuse("214.2e", "Nobody has characters over the 214.2e limits to discard now.")
+        player = d.player
     else:
         cards = _cards_of_this_turn(log, rule)
     text = f"The table skipped step {rule}" + (f": {reason.rstrip('.')}" if reason else "") + "."
+    step = "310" if rule == "309" else None
+    # A castle that fell during the skipped 303 did not fall at the table: the
+    # game goes on from 304 (a 410.2 rewind to the step ends it again).
+    resumes = rule == "303" and state.result is not None and state.result.rule in ("102.3", "103.2")
+    if resumes:
+        step = "304"
     events: list[Event] = [
-        StepSkipped(rule=rule, player=player, cards=cards, reason=reason, step="310" if rule == "309" else None),
+        StepSkipped(rule=rule, player=player, cards=cards, reason=reason, step=step, resumes=resumes),
         ViolationRecorded(rule=rule, player=player, reason=text),
     ]
     after = state

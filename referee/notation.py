@@ -25,7 +25,15 @@ INSTANCE_ID = re.compile(r"^[AB]:[0-9]+$")
 
 
 def _hand(state: GameState, p: str) -> list[str]:
-    return list(state.zones[p].hand)
+    """The hand, and in a table-dealt match, while the hand holds unknown
+    cards, every unknown card of the player: a card named as it is used from
+    the hand is one of the copies its deck still has unaccounted for."""
+    hand = list(state.zones[p].hand)
+    unknown = state.unknown
+    if unknown and any(c in unknown for c in hand):
+        z = state.zones[p]
+        hand += [c for c in z.castle + z.action_stack if c in unknown]
+    return hand
 
 
 def _own_field(state: GameState, p: str) -> list[str]:
@@ -65,7 +73,12 @@ def matches(state: GameState, card: str, ref: str, labels: dict[str, str]) -> bo
     if INSTANCE_ID.match(ref):
         return ref == card
     cd = state.cards.get(card)
-    return cd is not None and cd.name == ref
+    return cd is not None and cd.name == ref and card not in state.unknown
+
+
+def _hidden_matches(state: GameState, ref: str, pool: Iterable[str], labels: dict[str, str]) -> list[str]:
+    """Unknown cards of ``pool`` that could be the card named ``ref``."""
+    return [c for c in pool if c in state.unknown and state.cards[c].name == ref and ref not in labels]
 
 
 def candidates(state: GameState, ref: str, pool: Iterable[str], labels: dict[str, str]) -> list[str]:
@@ -103,8 +116,22 @@ def resolve(state: GameState, raw: Action, labels: dict[str, str] | None = None)
         return raw
     card_opts: list[str | None] = [None]
     target_opts: list[str | None] = [None]
+    if raw.do == "reveal":
+        return raw  # names what the table saw: the engine finds the copy (100.2)
     if raw.card is not None:
-        card_opts = candidates(state, raw.card, _card_pool(state, raw), labels)
+        pool = _card_pool(state, raw)
+        card_opts = candidates(state, raw.card, pool, labels)
+        if state.unknown and (ACTIONS.get(raw.do) and ACTIONS[raw.do].card_from == "hand"):
+            card_opts += _hidden_matches(state, raw.card, pool, labels)
+            if not card_opts and any(c in state.unknown for c in state.zones[raw.player].hand):
+                from referee.rules.harem_master.hidden import where_copies
+
+                if not INSTANCE_ID.match(raw.card) and raw.card not in labels:
+                    raise IllegalAction(Refusal(
+                        "100.2",
+                        f"{where_copies(state, raw.player, raw.card)}, so the card used from the hand "
+                        f"cannot be {raw.card}.",
+                    ), raw)
         if not card_opts:
             card_opts = candidates(state, raw.card, everywhere(state), labels)
         if not card_opts:
@@ -144,7 +171,10 @@ def _resolve_many(state: GameState, raw: Action, labels: dict[str, str]) -> Iter
     pool = _discard_pool(state, raw) if raw.do in ("discard", "mulligan") else everywhere(state)
     options: list[list[str]] = []
     for ref in raw.cards or ():
-        opts = candidates(state, ref, pool, labels) or candidates(state, ref, everywhere(state), labels)
+        opts = candidates(state, ref, pool, labels)
+        if raw.do == "discard" and state.unknown:
+            opts += _hidden_matches(state, ref, pool, labels)
+        opts = opts or candidates(state, ref, everywhere(state), labels)
         if not opts:
             raise IllegalAction(
                 Refusal(_missing_rule(raw.do), f"There is no {ref} in the game."), raw

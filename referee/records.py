@@ -49,7 +49,8 @@ from referee.actions import Action, IllegalAction
 from referee.inputs import MAX_ACTIONS, NAME_LENGTH, TEXT_LENGTH, Document, InputError, load_document
 
 FORMAT = "harem-master-record/1"
-TOP_KEYS = ("format", "seed", "mode", "rulings", "pool", "cards", "auto_pass", "players", "actions")
+TOP_KEYS = ("format", "seed", "mode", "deal", "rulings", "pool", "cards", "auto_pass", "players", "actions")
+DEALS = ("seeded", "table")
 PLAYER_KEYS = ("name", "deck")
 MODES = ("strict", "record")
 # The keys each kind of record action may carry (read_action checks their values).
@@ -78,6 +79,7 @@ class Record:
     decks: dict[str, list[CardDef]]  # each in deck order, top first (before 101.2)
     actions: list[dict[str, Any]]  # checked notation mappings, in order
     doc: Document = field(repr=False)
+    deal: str = "seeded"  # table: a paper match; the record's reveal actions say what was turned face up
 
     def line_of_action(self, k: int) -> int | None:
         """The line of record action ``k`` (from 1), if known."""
@@ -105,6 +107,7 @@ def parse_record(doc: Document) -> Record:
         raise reader.err(("format",), f"expected {FORMAT}, got {fmt!r}")
     seed = reader.int_(data["seed"], ("seed",))
     mode = reader.choice(data.get("mode", "strict"), ("mode",), MODES)
+    deal_mode = reader.choice(data.get("deal", "seeded"), ("deal",), DEALS)
     rulings_given = data.get("rulings")
     rulings_raw = reader.mapping({} if rulings_given is None else rulings_given, ("rulings",), tuple(RULING_OPTIONS))
     rulings = {k: reader.choice(v, ("rulings", k), RULING_OPTIONS[k]) for k, v in rulings_raw.items()}
@@ -124,7 +127,7 @@ def parse_record(doc: Document) -> Record:
     listed = reader.seq(raw_actions if raw_actions is not None else [], ("actions",), MAX_ACTIONS, "actions")
     for i, raw in enumerate(listed):
         actions.append(_action(reader, raw, ("actions", i)))
-    return Record(doc.file, seed, mode, rulings, auto_pass, names, decks, actions, doc)
+    return Record(doc.file, seed, mode, rulings, auto_pass, names, decks, actions, doc, deal_mode)
 
 
 def _relative(reader: Any, value: Any, path: tuple[Any, ...], what: str) -> Path:
@@ -262,7 +265,7 @@ def _replay(record: Record) -> Replay:
     cards, castles = deal(record.decks)
     started = start(
         cards, castles, seed=record.seed, names=record.names, mode=record.mode,
-        rulings=record.rulings, auto_pass=record.auto_pass,
+        rulings=record.rulings, auto_pass=record.auto_pass, deal=record.deal,
     )
     state, log = started.state, list(started.events)
     states = states_along(log)
@@ -315,6 +318,7 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
         "format": FORMAT,
         "seed": first.seed,
         "mode": first.mode,
+        **({"deal": first.deal} if first.deal != "seeded" else {}),
         "rulings": dict(first.rulings),
         "auto_pass": first.auto_pass,
     }
@@ -448,7 +452,7 @@ def _started(record: Record) -> Any:
     cards, castles = deal(record.decks)
     return start(
         cards, castles, seed=record.seed, names=record.names, mode=record.mode,
-        rulings=record.rulings, auto_pass=record.auto_pass,
+        rulings=record.rulings, auto_pass=record.auto_pass, deal=record.deal,
     )
 
 
@@ -483,6 +487,18 @@ def _action_of(ev: ActionTaken) -> Action:
 def _player_action(state: GameState, ev: ActionTaken, by_name: bool) -> dict[str, Any]:
     action = _action_of(ev)
     entry = action.to_dict()
+    if ev.do == "reveal":
+        # What the table turned face up, by name (a reveal names a card of the
+        # deck list, not one instance; an id given stands for its name).
+        def shown(ref: Any) -> Any:
+            cd = state.cards.get(ref)
+            return cd.name if cd is not None and not cd.filler else ref
+
+        if "card" in entry:
+            entry["card"] = shown(entry["card"])
+        if "cards" in entry:
+            entry["cards"] = [shown(c) for c in entry["cards"]]
+        return entry
     if not by_name:
         return entry
     from referee.notation import action_from_mapping, resolve
@@ -543,7 +559,7 @@ def _replayed(state: GameState, log: list[Event], i: int, states: list[GameState
 
 # --- writing YAML ----------------------------------------------------------------------
 
-ORDER = ("format", "seed", "mode", "rulings", "pool", "auto_pass", "cards", "players", "actions")
+ORDER = ("format", "seed", "mode", "deal", "rulings", "pool", "auto_pass", "cards", "players", "actions")
 
 
 def dump_record(record: dict[str, Any], comment: str | None = None) -> str:

@@ -192,7 +192,7 @@ class Dealer:
 
 SETUP_KEYS = (
     "turn", "active", "first", "step", "characters_played", "mode", "rulings",
-    "players", "seed", "decks", "auto_pass", "names",
+    "players", "seed", "decks", "auto_pass", "names", "deal",
 )
 PLAYER_KEYS = ("field", "hand", "action_stack", "castle", "discard", "harem", "execution", "side")
 RULING_OPTIONS = {"A1": ("not_fallen", "felled"), "A4": ("bottom", "top")}
@@ -203,7 +203,9 @@ def _rulings(reader: Reader, value: Any, path: Path_) -> dict[str, str]:
     return {k: reader.choice(v, path + (k,), RULING_OPTIONS[k]) for k, v in value.items()}
 
 
-def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], GameState, dict[str, str]]:
+def build_setup(
+    reader: Reader, data: dict, catalog: Any, fmt: int = 1
+) -> tuple[list[Event], GameState, dict[str, str]]:
     """The events that set the scenario's position up, the state, and the labels."""
     path: Path_ = ("setup",)
     setup = reader.mapping(data.get("setup", {}), path, SETUP_KEYS)
@@ -211,6 +213,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
     rulings = _rulings(reader, setup.get("rulings", {}), path + ("rulings",))
     auto_pass = reader.bool_(setup.get("auto_pass", True), path + ("auto_pass",))
     seed = reader.int_(setup.get("seed", 0), path + ("seed",))
+    deal_mode = reader.choice(setup.get("deal", "seeded"), path + ("deal",), ("seeded", "table"))
     names = {"A": "A", "B": "B"}
     if "names" in setup:
         for p, n in reader.mapping(setup["names"], path + ("names",), ("A", "B")).items():
@@ -238,7 +241,9 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
                 built[p] = parse_deck(reader.seq(src, dpath), catalog, reader.doc, dpath)
                 check_deck(built[p], reader.doc, dpath)
         cards, castles = deal(built)
-        applied = start(cards, castles, seed=seed, names=names, mode=mode, rulings=rulings, auto_pass=auto_pass)
+        applied = start(
+            cards, castles, seed=seed, names=names, mode=mode, rulings=rulings, auto_pass=auto_pass, deal=deal_mode
+        )
         return list(applied.events), applied.state, {}
 
     dealer = Dealer(reader, catalog)
@@ -295,9 +300,18 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
         rulings=rulings,
         auto_pass=auto_pass,
         log_format=2,
+        deal=deal_mode,
     )
     state = evolve(initial_state(), event)
-    events, state = advance(state, [event])
+    setup_events: list[Event] = [event]
+    if fmt >= 2 and step == "main":
+        # Format 2: at `main` the 305 window is over; the active player acts.
+        from events.game import WindowPassed
+
+        passed = WindowPassed(rule="305", player="B" if active == "A" else "A")
+        state = evolve(state, passed)
+        setup_events.append(passed)
+    events, state = advance(state, setup_events)
     return events, state, dealer.labels
 
 
@@ -375,7 +389,7 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
 
 EXPECT_KEYS = (
     "zones", "characters", "active", "turn", "result", "ongoing", "events",
-    "violations", "refused", "step", "player", "view",
+    "violations", "refused", "step", "player", "view", "unaccounted",
 )
 ZONE_CHECK_KEYS = ("count", "cards", "contains", "top", "bottom", "excludes")
 CHARACTER_KEYS = ("ready", "physical", "mental", "items", "controller", "name", "abilities")
@@ -424,12 +438,20 @@ def check_expect_shape(reader: Reader, expect: Any, path: Path_) -> None:
                 reader.choice(zone, path + ("view", key, i), ZONE_NAMES)
     if "refused" in e:
         reader.mapping(e["refused"] or {}, path + ("refused",), ("rule",))
+    if "unaccounted" in e:
+        for p, names in reader.mapping(e["unaccounted"], path + ("unaccounted",), ("A", "B")).items():
+            if not isinstance(names, dict):
+                raise reader.err(path + ("unaccounted", p), "expected a mapping from card names to counts")
+            for name, n in names.items():
+                reader.int_(n, path + ("unaccounted", p, name), 0)
 
 
 def _tokens(state: GameState, card: str, labels: dict[str, str]) -> set[str]:
     out = {card}
     cd = state.cards.get(card)
-    if cd is not None:
+    if card in state.unknown:
+        out.add("?")  # a table-dealt match's unknown card: it has no name yet
+    elif cd is not None:
         out.add(cd.name)
     out.update(label for label, cid in labels.items() if cid == card)
     return out
@@ -446,7 +468,9 @@ def _entry_matches(state: GameState, card: str, expected: Any, labels: dict[str,
 
 
 def _show(state: GameState, cards: list[str]) -> str:
-    return "[" + ", ".join(state.cards[c].name if c in state.cards else c for c in cards) + "]"
+    return "[" + ", ".join(
+        "?" if c in state.unknown else state.cards[c].name if c in state.cards else c for c in cards
+    ) + "]"
 
 
 def zone_cards(state: GameState, zone: str) -> list[str]:
@@ -571,6 +595,13 @@ def check_expect(
         fails.append(f"player to act: expected {expect['player']}, found {current_player(state)}")
     if "turn" in expect and state.turn != expect["turn"]:
         fails.append(f"turn: expected {expect['turn']}, found {state.turn}")
+    for p, names in (expect.get("unaccounted") or {}).items():
+        from referee.rules.harem_master.hidden import unaccounted
+
+        left = unaccounted(state, p)
+        for name, n in names.items():
+            if left.get(str(name), 0) != n:
+                fails.append(f"unaccounted {p}.{name}: expected {n}, found {left.get(str(name), 0)}")
     if "step" in expect and state.step != str(expect["step"]):
         fails.append(f"step: expected {expect['step']}, found {state.step}")
     if "ongoing" in expect and (state.result is None) != expect["ongoing"]:
@@ -674,7 +705,10 @@ class ScenarioReport:
         }
 
 
-TOP_KEYS = ("name", "rules", "question", "cards", "pool", "setup", "actions", "expect")
+TOP_KEYS = ("format", "name", "rules", "question", "cards", "pool", "setup", "actions", "expect")
+# 1 (default): `step: main` stands at 306 with the 305 window still to come;
+# 2: `step: main` means 305 is done, so the active player acts first.
+SCENARIO_FORMATS = (1, 2)
 
 
 @dataclass
@@ -702,7 +736,10 @@ def load_scenario(file: str | Path) -> Scenario:
     if "question" in data:
         reader.str_(data["question"], ("question",))
     catalog = _catalog(reader, data)
-    events, state, labels = build_setup(reader, data, catalog)
+    fmt = data.get("format", 1)
+    if fmt not in SCENARIO_FORMATS or isinstance(fmt, bool):
+        raise reader.err(("format",), f"expected a scenario format, 1 or 2, got {fmt!r}")
+    events, state, labels = build_setup(reader, data, catalog, fmt)
     raw_actions = reader.seq(data.get("actions", []) or [], ("actions",), MAX_ACTIONS, "actions")
     actions = [read_action(reader, a, ("actions", i)) for i, a in enumerate(raw_actions)]
     expect = data.get("expect") or {}

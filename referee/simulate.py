@@ -97,12 +97,17 @@ def play_game(
     check: Callable[[GameState, list[Event], list[Action]], None] | None = None,
     max_actions: int = 100_000,
     rulings: dict[str, str] | None = None,
+    deal_mode: str = "seeded",
 ) -> GameRecord:
     """One game of random legal actions from ``seed``. ``check`` (for tests)
-    is called after every action with the state, the log and the legal list."""
+    is called after every action with the state, the log and the legal list.
+
+    ``deal_mode="table"`` plays a table-dealt match: where the referee asks
+    for a reveal, the simulated table turns over a card drawn at random from
+    what the deck list has left (the true card of a shuffled paper castle)."""
     rng = random.Random(seed)
     cards, castles = deal(decks)
-    applied = start(cards, castles, seed=seed, rulings=rulings)
+    applied = start(cards, castles, seed=seed, rulings=rulings, deal=deal_mode)
     state, events = applied.state, list(applied.events)
     actions: list[Action] = []
     while state.result is None:
@@ -111,6 +116,13 @@ def play_game(
             check(state, events, legal)
         choices = [a for a in legal if a.do not in NOT_RANDOM]
         action = rng.choice(choices)
+        if action.do == "reveal":
+            from referee.rules.harem_master.hidden import pending
+
+            owner_ = pending(state).player  # type: ignore[union-attr]
+            z = state.zones[owner_]
+            left = sorted(c for c in z.castle + z.hand + z.action_stack if c in state.unknown)
+            action = Action(action.player, "reveal", card=rng.choice(left))
         applied = apply(state, action)
         state = applied.state
         events.extend(applied.events)

@@ -4,7 +4,6 @@ vanilla cards, fillers, and the dense ability pool of the self-play fuzz test.""
 
 from __future__ import annotations
 
-import random
 
 from pathlib import Path
 
@@ -12,9 +11,7 @@ from events.cards import CardDef
 from events.game import Event
 from projections.state import GameState
 from referee.pool import load_pool
-from referee.rules import apply, legal_actions, start
-
-ANY_TIME = ("concede", "propose_draw", "accept_draw")
+from referee.simulate import play_game
 
 POOL = [
     CardDef(name="Little Page", type="character", cost=1, random=1, gender="male", factions=["Kingdom"], physical=1),
@@ -40,18 +37,10 @@ def deck(player: str) -> dict[str, CardDef]:
     return {f"{player}:{i}": cd for i, cd in enumerate(cards, start=1)}
 
 
-def play(seed: int, max_actions: int = 3000) -> tuple[list[Event], GameState]:
-    """A complete game of random legal actions (never conceding or drawing)."""
-    cards = {**deck("A"), **deck("B")}
-    castles = {p: [c for c in cards if c.startswith(p + ":")] for p in "AB"}
-    applied = start(cards, castles, seed=seed)
-    log, state = list(applied.events), applied.state
-    rng = random.Random(seed)
-    for _ in range(max_actions):
-        actions = [a for a in legal_actions(state) if a.do not in ANY_TIME]
-        if not actions:
-            break
-        applied = apply(state, rng.choice(actions))
-        log += applied.events
-        state = applied.state
-    return log, state
+def play(seed: int, max_actions: int = 3000, deal_mode: str = "seeded") -> tuple[list[Event], GameState]:
+    """A complete game of random legal actions (never conceding or drawing),
+    as ``referee simulate`` plays it; ``deal_mode="table"`` deals unknown
+    castles and the simulated table reveals cards as the referee asks."""
+    decks = {p: list(deck(p).values()) for p in "AB"}
+    record = play_game(seed, decks, max_actions=max_actions, deal_mode=deal_mode)
+    return record.events, record.state

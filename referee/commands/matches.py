@@ -73,12 +73,13 @@ def refused(exc: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
 @click.option("--mode", type=click.Choice(["strict", "record"]), default="strict", show_default=True, help="strict refuses illegal actions; record logs a paper match as it happened, violations included.")
 @click.option("--ruling", "rulings", type=RULING, multiple=True, callback=once_each, help="A selectable ruling: A1=not_fallen|felled, A4=bottom|top.")
 @click.option("--no-auto-pass", is_flag=True, help="The non-active player must pass every window explicitly.")
+@click.option("--deal", "deal_mode", type=click.Choice(["seeded", "table"]), default="seeded", show_default=True, help="seeded: the referee shuffles from the seed; table: a paper match, hidden cards unknown until the table reveals them.")
 @click.option("--title", type=TITLE, help="A name for the match, e.g. 'Round 3, table 4'.")
 @click.option("--id", "match_id", type=MATCH, help="Choose the match id instead of a generated one (up to 64 lowercase letters, digits, '.', '_', '-').")
 @db_option
 @json_option
 def new(decks: dict[str, str], position: str | None, pool: str | None, seed: int | None, names: dict[str, str], mode: str,
-        rulings: dict[str, str], no_auto_pass: bool, title: str | None, match_id: str | None,
+        rulings: dict[str, str], no_auto_pass: bool, deal_mode: str, title: str | None, match_id: str | None,
         db: str | None, as_json: bool) -> None:
     """Start a stored match from two decks; prints its id.
 
@@ -124,7 +125,10 @@ def new(decks: dict[str, str], position: str | None, pool: str | None, seed: int
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     cards, castles = deal(built)
-    applied = start(cards, castles, seed=seed, names=player_names, mode=mode, rulings=rulings, auto_pass=not no_auto_pass)
+    applied = start(
+        cards, castles, seed=seed, names=player_names, mode=mode, rulings=rulings, auto_pass=not no_auto_pass,
+        deal=deal_mode,
+    )
     with open_store(db) as store:
         mid = store.create(applied.events, name=title, match_id=match_id)
     links = _player_links(db, mid)
@@ -132,7 +136,8 @@ def new(decks: dict[str, str], position: str | None, pool: str | None, seed: int
         echo_json({"match": mid, "seed": seed, **({"links": links} if links else {})})
         return
     click.echo(mid)
-    click.echo(f"seed {seed}; {player_names['A']} (A) against {player_names['B']} (B); {mode} mode. "
+    dealt = "; dealt at the table (reveals are entered as the referee asks)" if deal_mode == "table" else ""
+    click.echo(f"seed {seed}; {player_names['A']} (A) against {player_names['B']} (B); {mode} mode{dealt}. "
                f"Next: referee legal {mid}", err=True)
     _say_links(links)
 
@@ -261,7 +266,11 @@ def _say_next(state: GameState) -> None:
     else:
         d = current_decision(state)
         if d is not None:
-            click.echo(f"Next: {d.player} must {KINDS[d.kind].text}.")
+            from referee.rules.harem_master.hidden import pending
+
+            found = pending(state) if d.kind == "reveal" else None
+            why = f": {found.why}" if found is not None else ""
+            click.echo(f"Next: {d.player} must {KINDS[d.kind].text}{why}.")
     for v in state.violations:
         click.echo(f"OPEN VIOLATION ({v.rule}) at event {v.position}: {printable(v.reason)}")
 
@@ -286,7 +295,11 @@ def legal(match: str, db: str | None, as_json: bool) -> None:
     d = current_decision(state)
     actions = [describe_action(state, a) for a in legal_actions(state)]
     if as_json:
-        echo_json({"player": d.player if d else None, "kind": d.kind if d else None, "actions": actions,
+        from referee.rules.harem_master.hidden import pending
+
+        found = pending(state) if d is not None and d.kind == "reveal" else None
+        reveal = {"reveal": {"player": found.player, "rule": found.rule, "why": found.why, "at_most": found.count}} if found else {}
+        echo_json({"player": d.player if d else None, "kind": d.kind if d else None, **reveal, "actions": actions,
                    "violations": [v.rule for v in state.violations]})
         return
     _say_next(state)
@@ -318,6 +331,8 @@ def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
         if a.get("cost"):
             words.append(f"(cost {a['cost']})")
         ids = lines.setdefault(" ".join(words), [])
+        if a["do"] == "reveal":
+            continue  # a name the deck list has left, not yet any one card
         if "card_id" in a:
             ids.append(a["card_id"] + (f" on {a['target_id']}" if "target_id" in a else ""))
         elif "cards_ids" in a:
@@ -528,7 +543,7 @@ def accept(match: str, reason: str, judge: str | None, db: str | None, as_json: 
 
 @click.command("skip-step")
 @click.argument("match", type=MATCH)
-@click.argument("rule", type=click.Choice(["301", "302", "303", "309"]))
+@click.argument("rule", type=click.Choice(["301", "302", "303", "309", "214.2e"]))
 @click.option("--reason", type=REASON, default="", help="What happened at the table.")
 @db_option
 @json_option

@@ -351,7 +351,9 @@ def _candidates(state: GameState, player: str, moment: Moment) -> Iterator[tuple
     window, with its check (``check(n, probing)`` raises IllegalAction)."""
     cards = state.cards
     theirs = player != state.active
-    for card in state.zones[player].hand:
+    from referee.rules.harem_master.hidden import as_played, hand_candidates
+
+    for card in hand_candidates(state, player):
         cd = cards[card]
         if cd.type != "event":
             continue
@@ -362,7 +364,9 @@ def _candidates(state: GameState, player: str, moment: Moment) -> Iterator[tuple
                 continue
         elif moment.kind in ("response", "battle_type"):
             continue
-        yield card, None, lambda n, p=False, card=card: check_event(state, player, card, moment, n, probing=p)
+        # In a table-dealt match an unknown copy stands for the card named as it is played.
+        st = as_played(state, player, card, "306.2")
+        yield card, None, lambda n, p=False, st=st, card=card: check_event(st, player, card, moment, n, probing=p)
     if has_text(state):
         for card in _ability_cards(state, player):
             for index, ability in activated(state, card):

@@ -25,6 +25,7 @@ from referee.rules.harem_master.characteristics import chars, gender, has_text, 
 from referee.rules.harem_master.characteristics import mental as mental_of
 from referee.rules.harem_master.characteristics import physical as physical_of
 from referee.rules.harem_master.common import name_of, physical, refuse
+from referee.rules.harem_master.hidden import reveal_decision
 from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
 from referee.rules.harem_master.situations import Sit
 
@@ -78,6 +79,33 @@ def _decide_intercept(state: GameState, a: Action, waive: frozenset[str]) -> lis
     if not ch.ready and "306.5d" not in waive:
         raise physical("306.5d", f"{name_of(state, ch.card)} is tapped; only an untapped character can intercept.")
     return [InterceptorChosen(player=p, card=ch.card, step="306.5e")]
+
+
+def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> list[Event] | None:
+    """306.5c-d: an interception the referee passed over because the
+    non-active player's characters were all tapped (306.5c), entered once
+    the castle attack has begun but before any card was milled (in a
+    table-dealt match the referee is then waiting for the first milled card).
+    The table intercepted with a tapped character: refused citing 306.5d (a
+    physical violation), or in record mode the battle becomes what the table
+    played. None when the action is not that."""
+    b = state.battle
+    if (
+        a.do != "intercept" or b is None or a.player == b.player or b.interceptor is not None
+        or b.kind != "castle" or state.step != "306.5m" or state.to_move <= 0
+        or state.to_move != max(0, physical_of(state, b.attacker))
+    ):
+        return None
+    ch = state.character(a.card) if a.card else None
+    if ch is None or ch.controller != a.player or ch.ready:
+        return None
+    if "306.5d" not in waive:
+        raise physical(
+            "306.5d",
+            f"{name_of(state, ch.card)} is tapped; only an untapped character can intercept "
+            "(so the referee went on to the castle attack, 306.5c).",
+        )
+    return [InterceptorChosen(player=a.player, card=ch.card, step="306.5e")]
 
 
 def _can_intercept(state: GameState, p: str) -> list[str]:
@@ -174,7 +202,7 @@ def _waived(state: GameState, card: str) -> bool:
     return any(e.kind == "no_random" and e.target == card for e in state.effects)
 
 
-@step("306.5i")
+@step("306.5i", decision=reveal_decision)
 def _random_numbers(state: GameState) -> Event:
     b = state.battle
     applied = {pl for pl, _ in b.numbers}
@@ -236,7 +264,7 @@ def _capture(state: GameState) -> list[Event]:
     return [captured]
 
 
-@step("306.5m")
+@step("306.5m", decision=reveal_decision)
 def _castle_attack(state: GameState) -> list[Event]:
     """306.5m (ruling A6): the attacker's physical now, one card at a time;
     the moment before the first card is milled comes first (castle_attack)."""

@@ -103,8 +103,11 @@ def same_name_pending(state: GameState) -> Decision | None:
         return m["same_name"]
     found = None
     order = (state.active, other(state.active)) if state.active else ("A", "B")
+    # Record mode: a player whose 214.2e discard the table skipped is not
+    # asked again while that violation is open (a judge rules on it, 410).
+    skipped = {v.player for v in state.violations if v.rule == "214.2e"}
     for player in order:
-        if same_name_excess(state, player) > 0:
+        if player not in skipped and same_name_excess(state, player) > 0:
             found = Decision(player, "same_name")
             break
     m["same_name"] = found

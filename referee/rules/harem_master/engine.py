@@ -14,6 +14,8 @@ replaying never re-rolls.
 
 from __future__ import annotations
 
+from typing import Any
+
 from events.cards import CardDef
 from events.game import (
     ActionTaken,
@@ -29,9 +31,9 @@ from projections.state import GameState, evolve, initial_state, other
 from referee.actions import Action, Applied, IllegalAction, Refusal
 
 # Importing the rule modules registers their actions, decisions and steps.
-from referee.rules.harem_master import agenda, battle, checks, setup, turn  # noqa: F401
+from referee.rules.harem_master import agenda, battle, checks, hidden, setup, turn  # noqa: F401
 from referee.rules.harem_master.characteristics import has_text, memo
-from referee.rules.harem_master.common import cost_check, refuse
+from referee.rules.harem_master.common import SETUP_STEPS, cost_check, physical, refuse
 from referee.rules.harem_master.registry import ACTIONS, KINDS, STEPS, Decision, action_kind
 from referee.rules.harem_master.situations import fire, happened
 
@@ -176,7 +178,13 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
     d = current_decision(state)
     if d is None:
         raise refuse("406.1", "Nobody can act now: the referee is between steps.")
+    late = battle.late_interception(state, action, waive)
+    if late is not None:
+        return late
     if p != d.player:
+        late = _out_of_turn(state, action, d, waive)
+        if late is not None:
+            return late
         raise _wrong_player(state, action, d)
     kind = KINDS[d.kind]
     if do not in kind.actions:
@@ -187,7 +195,59 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
             kind.rule,
             f"{p} must {kind.text} now; the possible actions are {', '.join(kind.actions)}, not {do}.",
         )
-    return kind.decide(state, action, waive)
+    named: list[str] = []
+    if state.unknown and do == "discard" and d.kind == "hand_limit" and action.cards:
+        named = list(action.cards)
+    return _revealing(state, action, named, lambda st: kind.decide(st, action, waive))
+
+
+def _revealing(state: GameState, action: Action, named: list[str], then: Any) -> list[Event]:
+    """``then(state)``, after the reveals the action implies in a table-dealt
+    match: a card used or discarded from the hand is named as it leaves it,
+    which reveals it (``hidden``)."""
+    if state.unknown:
+        if ACTIONS[action.do].card_from == "hand" and action.card is not None:
+            named = [action.card]
+        pre = hidden.hand_reveals(state, action.player, named, ACTIONS[action.do].rule) if named else []
+        if pre:
+            after = state
+            for ev in pre:
+                after = evolve(after, ev)
+            return [*pre, *then(after)]
+    return then(state)
+
+
+# What a table can do in the other player's turn although the rules forbid it
+# (214.2a, 214.4a, 214.3a): in record mode it is recorded with its violation.
+OUT_OF_TURN = ("play_character", "play_item", "play_event")
+
+
+def _out_of_turn(state: GameState, action: Action, d: Decision, waive: frozenset[str]) -> list[Event] | None:
+    """A card the non-active player used in the active player's turn, when no
+    window of theirs is open: refused citing the rule that forbids it (a
+    physical violation, so record mode records it), or, once that rule is
+    waived, its events as the table played it. The procedure stays where it
+    was (the events carry no step). None for anything else."""
+    p = action.player
+    if action.do not in OUT_OF_TURN or state.active is None or p == state.active or state.step in SETUP_STEPS:
+        return None
+    turn_refusal = _turn_refusal(state, action)
+    if turn_refusal is None:
+        return None
+    rule = turn_refusal.refusal.rule
+    if rule not in ("214.2a", "214.4a", "214.3a"):
+        return None
+    if rule not in waive:
+        raise physical(rule, turn_refusal.refusal.reason)
+    from referee.rules.harem_master import turn as turn_rules
+
+    def played(st: GameState) -> list[Event]:
+        if action.do == "play_event":
+            return turn_rules._use(st, action, "window", waive)
+        return turn_rules._decide_main(st, action, waive | {"306.1a"})
+
+    events = _revealing(state, action, [], played)
+    return [e.model_copy(update={"step": None}) if e.step is not None else e for e in events]
 
 
 def is_legal(state: GameState, action: Action) -> Refusal | None:
@@ -275,9 +335,8 @@ def own_events(state: GameState, action: Action, *, strict: bool = False) -> lis
             raise
         events, violations = _record_anyway(state, action, exc.refusal)
     kind = ACTIONS.get(action.do)
-    taken = ActionTaken(
-        rule=kind.rule if kind else "406.1", player=action.player, do=action.do, args=action.arguments()
-    )
+    args = hidden.reveal_args(state, action) if action.do == "reveal" else action.arguments()
+    taken = ActionTaken(rule=kind.rule if kind else "406.1", player=action.player, do=action.do, args=args)
     return [taken, *violations, *events]
 
 
@@ -328,9 +387,14 @@ def start(
     mode: str = "strict",
     rulings: dict[str, str] | None = None,
     auto_pass: bool = True,
+    deal: str = "seeded",
 ) -> Applied:
-    """A new match from two checked decks: the first event and the steps after it."""
+    """A new match from two checked decks: the first event and the steps after it.
+
+    ``deal="table"``: a paper match; the castles are shuffled at the table and
+    every hidden card is unknown until the table reveals it (``hidden``)."""
     first = MatchStarted(
+        deal=deal,
         seed=seed,
         names=names or {"A": "A", "B": "B"},
         cards=cards,

@@ -21,6 +21,7 @@ from events.game import (
 from projections.state import GameState, other
 from referee.actions import Action
 from referee.rules.harem_master.common import HAND_SIZE, TURN_ORDER_LIMIT, name_of, physical, refuse, rng_for
+from referee.rules.harem_master.hidden import reveal_decision
 from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
 
 action_kind("choose_opening", "101.1", card_from="castle")
@@ -76,6 +77,10 @@ def _openings(state: GameState) -> None:
 
 @step("101.2")
 def _shuffle(state: GameState) -> Event:
+    if state.deal == "table":
+        # The players shuffle: nobody knows the order, so the castles become
+        # piles of unknown cards (hidden), kept in deck order.
+        return CastlesShuffled(orders={p: list(state.zones[p].castle) for p in ("A", "B")}, step="101.3")
     rng = rng_for(state, "101.2")
     orders = {}
     for p in ("A", "B"):
@@ -88,7 +93,7 @@ def _shuffle(state: GameState) -> Event:
 # --- 101.3 turn order ----------------------------------------------------------------
 
 
-@step("101.3")
+@step("101.3", decision=reveal_decision)
 def _turn_order_flip(state: GameState) -> Event:
     if state.attempts >= TURN_ORDER_LIMIT:
         return GameEnded(

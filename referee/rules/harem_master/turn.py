@@ -35,6 +35,7 @@ from referee.actions import Action
 from referee.rules.harem_master.abilities import Moment, can_use, declare, forbidden, usable
 from referee.rules.harem_master.agenda import propose
 from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum, has_text
+from referee.rules.harem_master.hidden import hand_candidates
 from referee.rules.harem_master.common import cost_check, in_hand, name_of, pay, physical, refuse, stack_size
 from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
 from referee.rules.harem_master.selectors import controller_of
@@ -253,7 +254,7 @@ def _legal_main(state: GameState, p: str) -> list[Action]:
     for u in uses:
         if u.do == "play_event":
             events.setdefault(u.card, []).append(u)
-    for c in state.zones[p].hand:
+    for c in hand_candidates(state, p):
         cd = cards[c]
         if cd.type == "event":
             out += events.pop(c, [])

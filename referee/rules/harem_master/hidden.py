@@ -1,0 +1,270 @@
+"""Hidden cards of a table-dealt match (100.2, 215): reveals are inputs.
+
+In a match dealt at a table (``deal: table``, a paper game being logged) the
+referee never decides a hidden card. After 101.2 every castle card is an
+*unknown* card of its owner's registered deck (``state.unknown``): the id it
+has stands for one copy of the deck list not yet accounted for, and the name
+that id carries means nothing until the table reveals the card. Wherever the
+rules turn a hidden card face up, the referee waits for the table to say
+what it was (a ``reveal`` decision):
+
+- 101.3: the top card of each castle, turned for the turn order;
+- 306.5i: the top card of a combatant's castle, turned for its random number;
+- 306.5m: each card milled from the attacked castle;
+
+and a card used or discarded from the hand (306.1-306.3, 309) is named by
+the action itself. The deck list bounds every reveal (100.2): an unknown card
+can only be revealed as a name its owner's deck still has unaccounted for.
+A reveal swaps two unknown cards (``CardRevealed``): the card at the place
+turned face up takes the identity of an unaccounted copy of that name.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple
+
+from events.game import CardRevealed, Event
+from projections.state import HIDDEN_PILES, GameState, evolve, other
+from referee.actions import Action
+from referee.rules.harem_master.common import physical, refuse
+from referee.rules.harem_master.registry import Decision, action_kind, decision_kind
+
+action_kind("reveal", "100.2")
+
+_PLACES = {
+    "castle": "in the castle",
+    "hand": "in the hand",
+    "action_stack": "in the action-cost stack",
+    "discard": "in the discard",
+    "harem": "in a harem",
+    "execution": "in an execution pile",
+    "side": "at the side",
+}
+
+
+class Pending(NamedTuple):
+    """Cards the rules turn face up now and the table must name, top first."""
+
+    player: str  # whose castle
+    rule: str
+    why: str
+    count: int  # how many may be named at once (306.5m: the cards about to be milled)
+
+
+def is_table(state: GameState) -> bool:
+    return state.deal == "table"
+
+
+def unaccounted(state: GameState, player: str) -> Counter[str]:
+    """The names ``player``'s deck list still has unaccounted for: one per unknown card."""
+    cards = state.cards
+    return Counter(cards[c].name for c in _unknown_of(state, player))
+
+
+def _unknown_of(state: GameState, player: str) -> list[str]:
+    """``player``'s unknown cards in a fixed order (castle, hand, stack)."""
+    z = state.zones[player]
+    unknown = state.unknown
+    return [c for pile in HIDDEN_PILES for c in getattr(z, pile) if c in unknown]
+
+
+def _leading_unknown(state: GameState, player: str, limit: int) -> int:
+    n = 0
+    for c in state.zones[player].castle[:limit]:
+        if c not in state.unknown:
+            break
+        n += 1
+    return n
+
+
+def pending(state: GameState) -> Pending | None:
+    """What the table must reveal before the procedure can go on, if anything."""
+    if not state.unknown:
+        return None
+    step = state.step
+    if step == "101.3":
+        for p in ("A", "B"):
+            castle = state.zones[p].castle
+            if castle and castle[0] in state.unknown:
+                return Pending(p, "101.3", f"{p} turns the top card of their castle for the turn order (101.3)", 1)
+        return None
+    if step == "306.5i" and state.battle is not None:
+        b = state.battle
+        applied = {pl for pl, _ in b.numbers}
+        waived = {e.target for e in state.effects if e.kind == "no_random"}
+        for p, ch in ((b.player, b.attacker), (other(b.player), b.interceptor)):
+            if p in applied or ch in waived:
+                continue
+            castle = state.zones[p].castle
+            if castle and castle[0] in state.unknown:
+                return Pending(p, "306.5i", f"{p} turns the top card of their castle for its random number (306.5i)", 1)
+            return None
+        return None
+    if step == "306.5m" and state.to_move > 0 and state.battle is not None:
+        p = other(state.battle.player)
+        n = _leading_unknown(state, p, state.to_move)
+        if n:
+            left = "the card" if state.to_move == 1 else f"the next of {state.to_move} cards"
+            return Pending(p, "306.5m", f"{left} milled from {p}'s castle is turned face up (306.5m)", n)
+    return None
+
+
+def reveal_decision(state: GameState) -> Decision | None:
+    """The ``decision`` of every step that turns a hidden card face up."""
+    found = pending(state)
+    return Decision(found.player, "reveal") if found is not None else None
+
+
+def where_copies(state: GameState, player: str, name: str) -> str:
+    """Where ``player``'s known cards named ``name`` are, for a 100.2 refusal."""
+    places: list[str] = []
+    for ch in state.field:
+        for c in (ch.card, *ch.items):
+            if c[0] == player and state.cards[c].name == name and c not in state.unknown:
+                places.append(f"{c} on the field")
+    for owner_, z in state.zones.items():
+        for pile in ("castle", "hand", "action_stack", "discard", "harem", "execution", "side"):
+            for c in getattr(z, pile):
+                if c[0] == player and c not in state.unknown and state.cards[c].name == name:
+                    place = _PLACES[pile] if owner_ == player else f"{_PLACES[pile]} of {owner_}"
+                    if pile == "castle":
+                        place = f"in the castle (position {getattr(z, pile).index(c) + 1} from the top)"
+                    places.append(f"{c} {place}")
+    deck = sum(1 for c, cd in state.cards.items() if c[0] == player and cd.name == name)
+    if not deck:
+        return f"{player}'s deck list has no {name}"
+    copies = "copy" if deck == 1 else "copies"
+    return f"{player}'s deck list has {deck} {copies} of {name}, all accounted for: " + "; ".join(places)
+
+
+def _no_copy(state: GameState, player: str, name: str) -> str:
+    return f"{where_copies(state, player, name)}, so the card revealed cannot be {name}."
+
+
+def reveal_as(
+    state: GameState, player: str, place: str, name: str, rule: str, waive: frozenset[str]
+) -> CardRevealed:
+    """The unknown card at ``place`` revealed as ``name``: it takes the identity
+    of an unaccounted copy (itself if it already carries that name). Refused
+    citing 100.2 if the deck list has none left; in record mode the table's
+    card is recorded anyway, with its violation."""
+    cards = state.cards
+    if cards[place].name == name:
+        return CardRevealed(rule=rule, player=player, card=place, name=name, identity=place)
+    for c in _unknown_of(state, player):
+        if cards[c].name == name:
+            return CardRevealed(rule=rule, player=player, card=place, name=name, identity=c)
+    if "100.2" not in waive:
+        raise physical("100.2", _no_copy(state, player, name))
+    definition = next((cd for cd in cards.values() if cd.name == name), None)
+    if definition is None:
+        raise refuse("100.2", f"No card named {name} is defined in this match, so the referee cannot record it.")
+    return CardRevealed(rule=rule, player=player, card=place, name=name, definition=definition)
+
+
+def _named(state: GameState, a: Action) -> list[str]:
+    refs = [a.card] if a.card is not None else list(a.cards or ())
+    return [state.cards[r].name if r in state.cards else r for r in refs]
+
+
+def reveal_args(state: GameState, a: Action) -> dict[str, object]:
+    """A reveal's arguments as the log keeps them: card names (what the table
+    saw), not the ids of the copies that stood for them."""
+    args = a.arguments()
+    names = _named(state, a)
+    if "card" in args:
+        args["card"] = names[0]
+    elif "cards" in args:
+        args["cards"] = names
+    return args
+
+
+def _decide_reveal(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+    found = pending(state)
+    assert found is not None
+    p = found.player
+    names = _named(state, a)
+    if not names:
+        raise refuse(found.rule, f"Name the card that was revealed: {found.why}.")
+    if len(names) > found.count:
+        raise refuse(
+            found.rule,
+            f"Only {found.count} card{'s are' if found.count > 1 else ' is'} turned face up here; "
+            f"{len(names)} were named.",
+        )
+    out: list[Event] = []
+    st = state
+    for i, name in enumerate(names):
+        ev = reveal_as(st, p, st.zones[p].castle[i], name, found.rule, waive)
+        out.append(ev)
+        st = evolve(st, ev)
+    return out
+
+
+def _legal_reveal(state: GameState, p: str) -> list[Action]:
+    found = pending(state)
+    if found is None:
+        return []
+    seen: dict[str, str] = {}
+    for c in _unknown_of(state, found.player):
+        seen.setdefault(state.cards[c].name, c)
+    return [Action(p, "reveal", card=c) for _, c in sorted(seen.items())]
+
+
+decision_kind(
+    "reveal", "100.2", "say which card the table turned face up", ("reveal",), _decide_reveal, _legal_reveal
+)
+
+
+# --- cards named as they leave the hand -----------------------------------------------
+
+
+def hand_reveals(state: GameState, player: str, named: list[str], rule: str) -> list[CardRevealed]:
+    """The reveals a use or discard from the hand implies: each named card that
+    is unknown takes the place of an unknown card in the hand (itself if it
+    is there)."""
+    out: list[CardRevealed] = []
+    st = state
+    used: set[str] = set()
+    for c in named:
+        if c not in st.unknown or c[0] != player:
+            continue
+        hand = st.zones[player].hand
+        if c in hand:
+            place = c
+        else:
+            place = next((h for h in hand if h in st.unknown and h not in used and h not in named), None)
+            if place is None:
+                return out
+        ev = CardRevealed(rule=rule, player=player, card=place, name=st.cards[c].name, identity=c)
+        out.append(ev)
+        used.add(c)
+        st = evolve(st, ev)
+    return out
+
+
+def hand_candidates(state: GameState, player: str) -> list[str]:
+    """The cards ``player`` could use from the hand: the known ones, and, while
+    the hand holds unknown cards, one unknown copy of each unaccounted name."""
+    hand = state.zones[player].hand
+    unknown = state.unknown
+    if not unknown or not any(c in unknown for c in hand):
+        return list(hand)
+    out = [c for c in hand if c not in unknown]
+    seen: set[str] = set()
+    for c in _unknown_of(state, player):
+        name = state.cards[c].name
+        if name not in seen:
+            seen.add(name)
+            out.append(c)
+    return out
+
+
+def as_played(state: GameState, player: str, card: str, rule: str) -> GameState:
+    """The state in which ``card`` (an unknown copy) is the hand card used."""
+    if card not in state.unknown:
+        return state
+    for ev in hand_reveals(state, player, [card], rule):
+        state = evolve(state, ev)
+    return state
