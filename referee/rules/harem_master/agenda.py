@@ -25,6 +25,7 @@ import itertools
 from typing import Any, NamedTuple
 
 from events.game import (
+    CastleAttacked,
     Chosen,
     EffectsApplied,
     Event,
@@ -304,8 +305,20 @@ def _proceed(state: GameState, prop: Proposal) -> list[Event]:
         card = getattr(ev, "target", None) or getattr(ev, "card", None)
         if zone is not None and card is not None and zone_of(state, card) != zone:
             continue  # it is no longer where it was: this part cannot happen
-        out.append(ev)
+        out.append(_reread(state, ev))
     return out
+
+
+def _reread(state: GameState, ev: Event) -> Event:
+    """306.5m (ruling A6): the castle attack mills the attacker's physical as
+    it is when the attack happens, so after the "will attack the castle"
+    triggers and uses of its moment before (403.1a) changed it."""
+    if isinstance(ev, CastleAttacked) and state.battle is not None and state.battle.attacker is not None:
+        from referee.rules.harem_master.characteristics import physical
+
+        amount = physical(state, state.battle.attacker)
+        return ev.model_copy(update={"amount": amount, "step": "306.5m" if amount > 0 else "306.5n"})
+    return ev
 
 
 # --- 408.2: simultaneous triggers ----------------------------------------------------------
