@@ -98,7 +98,7 @@ def _look(state: GameState) -> Look:
     top = state.agenda[-1] if state.agenda else None
     if isinstance(top, Use) and top.stage == "resolving":
         return _resolve(state, top)
-    if state.triggers:
+    if state.triggers and not _trigger_under_way(state):
         return _next_trigger(state)
     if isinstance(top, Use):
         return _before_use(state, top)
@@ -322,6 +322,16 @@ def _reread(state: GameState, ev: Event) -> Event:
 
 
 # --- 408.2: simultaneous triggers ----------------------------------------------------------
+
+
+def _trigger_under_way(state: GameState) -> bool:
+    """408.2: simultaneous triggers resolve one at a time, so the next one
+    waits while one that went to resolve after it fired is still on the
+    agenda (with its responses and what it proposes above it). Without this
+    each waiting trigger was put on the agenda above the one before it, and
+    the last one put there resolved first: the reverse of 408.2's order."""
+    first = min(t.id for t in state.triggers)
+    return any(isinstance(f, Use) and f.kind == "triggered" and f.id > first for f in state.agenda)
 
 
 def _next_trigger(state: GameState) -> Look:
