@@ -49,7 +49,7 @@ from events.game import (
     UseCountered,
     ValuesModified,
 )
-from projections.state import GameState, Use, other
+from projections.state import GameState, Proposal, Use, other
 from referee.rules.harem_master.common import name_of
 from referee.rules.harem_master.selectors import Reader, amount, candidates, players, select, side
 
@@ -241,7 +241,19 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
         combatants = {b.attacker, b.interceptor} if b is not None else set()
         return [RandomNumberWaived(card=src, use=uid, target=t) for t in cards(e.no_random_number) if t in combatants]
     if isinstance(e, CounterEffect):
-        target = next((f for f in state.agenda if getattr(f, "id", None) == use.about and isinstance(f, Use)), None)
+        found = next((f for f in state.agenda if getattr(f, "id", None) == use.about), None)
+        if isinstance(found, Proposal) and found.situation == "use" and found.it is not None:
+            # A character or item card being used waits at the moment before it
+            # reaches the field: countered, it goes to its owner's discard
+            # pile instead (411.1c), and what was paid stays paid (411.1d).
+            card = found.it
+            if state.cards[card].uncounterable:
+                return [CounterFailed(card=src, use=uid, target=card, countered=found.id)]
+            return [
+                UseCountered(card=src, use=uid, target=card, countered=found.id),
+                CardMoved(card=src, use=uid, target=card, to="discard", player=card[0], rule="411.1c"),
+            ]
+        target = found if isinstance(found, Use) else None
         if target is None or target.countered:
             return []
         if state.cards[target.card].uncounterable:
