@@ -1,7 +1,10 @@
-"""The scenario library covers rules 100-310: every rule printed in the
-comprehensive rules is cited by a scenario or listed, with its reason, under
-"Rules not exercised yet" in scenarios/README.md. Headings that only title
-their sub-rules (100, 214.2, 215.4, ...) need no scenario of their own."""
+"""The scenario library covers the comprehensive rules: every rule printed
+from 100 to 310 is cited by a scenario or listed, with its reason, under
+"Rules not exercised yet" in scenarios/README.md, and every rule printed from
+400 to 506 (card abilities and icons) is cited by a scenario, with no way
+out: abilities are data, so each of their rules can be played. Headings that
+only title their sub-rules (100, 214.2, 215.4, ...) need no scenario of
+their own."""
 
 from __future__ import annotations
 
@@ -15,14 +18,22 @@ RULES = ROOT.parent / "shared" / "rules" / "harem-master-comprehensive-rules.ja.
 README = ROOT / "scenarios" / "README.md"
 
 
-def printed_rules() -> list[str]:
-    """Rule ids from 100 to 310 as printed at the start of their lines."""
+def printed_rules(low: int = 100, high: int = 310) -> list[str]:
+    """Rule ids from ``low`` to ``high`` as printed at the start of their lines."""
     ids = []
     for line in RULES.read_text(encoding="utf-8").splitlines():
         m = re.match(r"^(\d{3}(?:\.\d+[a-z]?)?)[ .]", line)
-        if m and 100 <= int(m.group(1)[:3]) <= 310:
+        if m and low <= int(m.group(1)[:3]) <= high:
             ids.append(m.group(1))
     return ids
+
+
+def cited_rules() -> set[str]:
+    """Every rule some scenario's ``rules:`` list cites."""
+    cited: set[str] = set()
+    for path in scenario_files([str(ROOT / "scenarios")]):
+        cited.update(load_scenario(path).rules)
+    return cited
 
 
 def is_heading(rule: str, ids: list[str]) -> bool:
@@ -45,12 +56,25 @@ def test_every_rule_from_100_to_310_is_cited_or_explained() -> None:
     assert RULES.exists(), f"the rules text should be at {RULES} (shared/ beside the repository)"
     ids = printed_rules()
     assert len(ids) > 120, "the rules text did not parse"
-    cited = set()
-    for path in scenario_files([str(ROOT / "scenarios")]):
-        cited.update(load_scenario(path).rules)
+    cited = cited_rules()
     explained = untestable()
     assert all(reason for reason in explained.values())
     missing = [r for r in ids if r not in cited and r not in explained and not is_heading(r, ids)]
     assert missing == [], f"rules neither cited by a scenario nor explained in scenarios/README.md: {missing}"
     # Nothing is both exercised and called untestable.
     assert sorted(set(explained) & cited) == []
+
+
+def test_every_ability_and_icon_rule_is_cited() -> None:
+    """400-412 and 500-506 have no "not exercised" list: abilities are data
+    (docs/abilities.md), so every one of their rules can be put in a scenario.
+    Only the section titles 400-412 are exempt: a rule such as 402.1 or 503
+    says something of its own besides heading its sub-rules, so it is cited
+    too."""
+    ids = printed_rules(400, 506)
+    assert len(ids) > 60, "the rules text did not parse past 400"
+    cited = cited_rules()
+    missing = [r for r in ids if r not in cited and not re.fullmatch(r"4\d\d", r)]
+    assert missing == [], f"ability and icon rules no scenario cites: {missing}"
+    explained = untestable()
+    assert [r for r in explained if int(r[:3]) >= 400] == [], "rules 400-506 cannot be called untestable"

@@ -138,7 +138,7 @@ def check_event(
         also = next((u.also for u in uses if u.also is not None), None)
         _timing(state, reader, only, also, [e for u in uses for e in u.effects], moment, cd.name)
         if not any(holds(state, reader, u.if_) for u in uses):
-            raise refuse("404.2", f"{cd.name} cannot be used now: its condition does not hold.")
+            raise refuse("206.1", f"{cd.name} cannot be used now: the condition its text gives for using it does not hold (206.1).")
     elif moment.kind in ("response", "battle_type"):
         raise refuse("406.1", f"{cd.name} has no text that can be used now.")
     takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
@@ -221,7 +221,7 @@ def check_activated(
     reader = Reader(card, player, moment.sit.card if moment.sit else None, n)
     _timing(state, reader, ability.only, ability.also, list(ability.effects), moment, what)
     if not holds(state, reader, ability.if_):
-        raise refuse("404.2", f"{what} cannot be used now: its condition does not hold.")
+        raise refuse("206.1", f"{what} cannot be used now: the condition its text gives for using it does not hold (206.1).")
     cost = ability.parsed_cost
     if cost.tap:
         ch = state.character(card)

@@ -25,6 +25,7 @@ import itertools
 from typing import Any, NamedTuple
 
 from events.game import (
+    CastleAttacked,
     Chosen,
     EffectsApplied,
     Event,
@@ -97,7 +98,7 @@ def _look(state: GameState) -> Look:
     top = state.agenda[-1] if state.agenda else None
     if isinstance(top, Use) and top.stage == "resolving":
         return _resolve(state, top)
-    if state.triggers:
+    if state.triggers and not _trigger_under_way(state):
         return _next_trigger(state)
     if isinstance(top, Use):
         return _before_use(state, top)
@@ -146,6 +147,8 @@ def _slot_choice(state: GameState, use: Use, slot: Slot) -> Choice:
     what = f"{name_of(state, use.card)}: {describe_slot(state, slot)}"
     if slot.kind == "may":
         return Choice(use.player, "may", use.id, ("yes", "no"), what)
+    if slot.kind == "pile_order":
+        return Choice(slot.player or use.player, "pile_order", use.id, slot.candidates, what)
     return Choice(use.player, "target", use.id, slot.candidates, what)
 
 
@@ -304,11 +307,33 @@ def _proceed(state: GameState, prop: Proposal) -> list[Event]:
         card = getattr(ev, "target", None) or getattr(ev, "card", None)
         if zone is not None and card is not None and zone_of(state, card) != zone:
             continue  # it is no longer where it was: this part cannot happen
-        out.append(ev)
+        out.append(_reread(state, ev))
     return out
 
 
+def _reread(state: GameState, ev: Event) -> Event:
+    """306.5m (ruling A6): the castle attack mills the attacker's physical as
+    it is when the attack happens, so after the "will attack the castle"
+    triggers and uses of its moment before (403.1a) changed it."""
+    if isinstance(ev, CastleAttacked) and state.battle is not None and state.battle.attacker is not None:
+        from referee.rules.harem_master.characteristics import physical
+
+        amount = physical(state, state.battle.attacker)
+        return ev.model_copy(update={"amount": amount, "step": "306.5m" if amount > 0 else "306.5n"})
+    return ev
+
+
 # --- 408.2: simultaneous triggers ----------------------------------------------------------
+
+
+def _trigger_under_way(state: GameState) -> bool:
+    """408.2: simultaneous triggers resolve one at a time, so the next one
+    waits while one that went to resolve after it fired is still on the
+    agenda (with its responses and what it proposes above it). Without this
+    each waiting trigger was put on the agenda above the one before it, and
+    the last one put there resolved first: the reverse of 408.2's order."""
+    first = min(t.id for t in state.triggers)
+    return any(isinstance(f, Use) and f.kind == "triggered" and f.id > first for f in state.agenda)
 
 
 def _next_trigger(state: GameState) -> Look:
@@ -373,6 +398,8 @@ def _decide_choose(state: GameState, a: Action, waive: frozenset[str]) -> list[E
             raise refuse("409.3", f"Choose which replacement applies, by its card: one of {shown}.")
         return [Chosen(rule="409.3", player=a.player, use=c.entry, option=picked[0])]
     cards = tuple(a.cards or ())
+    if c.kind == "pile_order":
+        return [_pile_order(state, a, c, cards)]
     if c.kind == "order":
         if (
             not cards or len(set(cards)) != len(cards) or any(x not in c.options for x in cards)
@@ -389,10 +416,33 @@ def _decide_choose(state: GameState, a: Action, waive: frozenset[str]) -> list[E
     return [Chosen(rule="407.4", player=a.player, use=c.entry, cards=list(cards))]
 
 
+def _pile_order(state: GameState, a: Action, c: Choice, cards: tuple[str, ...]) -> Chosen:
+    """215.7c, 215.8c (ruling A25): the order of cards put into a harem or an
+    execution pile together, top first: all of them, each once; when the
+    active player interleaves two owners' cards, each owner's own order stays."""
+    owners = dict.fromkeys(o[0] for o in c.options)
+    keeps = all([x for x in cards if x[0] == o] == [x for x in c.options if x[0] == o] for o in owners)
+    if sorted(cards) != sorted(c.options) or (len(owners) == 2 and not keeps):
+        shown = ", ".join(name_of(state, o) for o in c.options)
+        what = "interleave, keeping each owner's order," if len(owners) == 2 else "order, top first,"
+        raise refuse("215.8c" if "215.8c" in c.text else "215.7c", f"Name every card to {what} once: {shown}.")
+    pile = "215.8c" if "215.8c" in c.text else "215.7c"
+    return Chosen(rule=pile, ruling="A25", player=a.player, use=c.entry, cards=list(cards))
+
+
 def _legal_choose(state: GameState, p: str) -> list[Action]:
     c = _choice(state)
     if c.kind in ("may", "replacement"):
         return [Action(p, "choose", option=o) for o in c.options]
+    if c.kind == "pile_order":
+        out = []
+        for perm in itertools.islice(itertools.permutations(c.options), 120):
+            try:
+                _pile_order(state, Action(p, "choose", cards=perm), c, perm)
+            except Exception:
+                continue
+            out.append(Action(p, "choose", cards=perm))
+        return out
     if c.kind == "order":
         out = [Action(p, "choose", cards=(o,)) for o in c.options]
         if len(c.options) <= 5:

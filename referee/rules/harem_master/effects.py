@@ -49,7 +49,7 @@ from events.game import (
     UseCountered,
     ValuesModified,
 )
-from projections.state import GameState, Use, other
+from projections.state import GameState, Proposal, Use, other
 from referee.rules.harem_master.common import name_of
 from referee.rules.harem_master.selectors import Reader, amount, candidates, players, select, side
 
@@ -93,12 +93,44 @@ def _selectors(effect: Any) -> list[Any]:
 
 
 class Slot(NamedTuple):
-    """One choice a step needs: "may" (yes/no, 401.7) or a target (407.4)."""
+    """One choice a step needs: "may" (yes/no, 401.7), a target (407.4), or
+    the order of cards put into a harem or an execution pile together
+    (215.7c, 215.8c, ruling A25), which ``player`` makes."""
 
-    kind: str  # may | target
+    kind: str  # may | target | pile_order
     effect: Any
     filter: Filter | None = None
     candidates: tuple[str, ...] = ()
+    player: str | None = None  # who makes a pile_order choice (the use's controller otherwise)
+
+
+PILES_IN_ORDER = ("harem", "execution")  # 215.7c, 215.8c: several cards at once are put in an order chosen
+
+
+def pile_order_slots(state: GameState, effect: Any, moved: list[str], chosen: list[tuple[str, ...]]) -> list[Slot]:
+    """215.7c / 215.8c (ruling A25): cards an effect puts into a harem or an
+    execution pile at the same time go in an order their owners choose, each
+    their own, and the active player interleaves the two owners' cards. The
+    slots are asked in that order; ``chosen`` are the answers so far, so that
+    the interleaving is offered with each owner's cards already in their
+    order."""
+    if len(moved) < 2:
+        return []
+    owners = [o for o in (other(state.active), state.active) if any(c[0] == o for c in moved)]
+    slots: list[Slot] = []
+    answered = iter(chosen)
+    ordered: dict[str, tuple[str, ...]] = {}
+    for o in owners:
+        own = tuple(c for c in moved if c[0] == o)
+        if len(own) >= 2:
+            slots.append(Slot("pile_order", effect, candidates=own, player=o))
+            ordered[o] = next(answered, own)
+        else:
+            ordered[o] = own
+    if len(owners) == 2:
+        merged = tuple(c for o in owners for c in ordered[o])
+        slots.append(Slot("pile_order", effect, candidates=merged, player=state.active))
+    return slots
 
 
 class Walk(NamedTuple):
@@ -157,6 +189,16 @@ def walk(state: GameState, use: Use, reader: Reader, effects: list[Any]) -> Walk
                     if a is None:
                         return slot
                     answers.append(a)
+            if isinstance(e, MoveEffect) and e.move.to in PILES_IN_ORDER and not isinstance(e.move.what, Target):
+                orders: list[tuple[str, ...]] = []
+                for k in range(len(pile_order_slots(state, e, select(state, reader, e.move.what), []))):
+                    slot = pile_order_slots(state, e, select(state, reader, e.move.what), orders)[k]
+                    if recorded and recorded[0][0] == "cards":
+                        a = tuple(recorded.pop(0)[1])
+                    else:
+                        return slot
+                    orders.append(a)
+                    answers.append(a)
         return None
 
     open_slot = go(effects)
@@ -186,6 +228,15 @@ def facts(state: GameState, use: Use, reader: Reader, effects: list[Any], answer
                 if yes:
                     go(list(e.may))
                 continue
+            if isinstance(e, MoveEffect) and e.move.to in PILES_IN_ORDER and not isinstance(e.move.what, Target):
+                moved = select(state, reader, e.move.what)
+                orders = [chosen() for _ in pile_order_slots(state, e, moved, [])]
+                if orders:
+                    # the last answer is the whole order, top first: the card
+                    # named first is put there last, so that it ends on top
+                    final = list(reversed(orders[-1]))
+                    out.extend(_effect(state, use, reader, e, lambda sel, final=final: final))
+                    continue
             if isinstance(e, WinEffect):
                 won.extend(players(state, reader, e.win))
             elif isinstance(e, LoseEffect):
@@ -241,7 +292,19 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
         combatants = {b.attacker, b.interceptor} if b is not None else set()
         return [RandomNumberWaived(card=src, use=uid, target=t) for t in cards(e.no_random_number) if t in combatants]
     if isinstance(e, CounterEffect):
-        target = next((f for f in state.agenda if getattr(f, "id", None) == use.about and isinstance(f, Use)), None)
+        found = next((f for f in state.agenda if getattr(f, "id", None) == use.about), None)
+        if isinstance(found, Proposal) and found.situation == "use" and found.it is not None:
+            # A character or item card being used waits at the moment before it
+            # reaches the field: countered, it goes to its owner's discard
+            # pile instead (411.1c), and what was paid stays paid (411.1d).
+            card = found.it
+            if state.cards[card].uncounterable:
+                return [CounterFailed(card=src, use=uid, target=card, countered=found.id)]
+            return [
+                UseCountered(card=src, use=uid, target=card, countered=found.id),
+                CardMoved(card=src, use=uid, target=card, to="discard", player=card[0], rule="411.1c"),
+            ]
+        target = found if isinstance(found, Use) else None
         if target is None or target.countered:
             return []
         if state.cards[target.card].uncounterable:
@@ -304,5 +367,9 @@ def describe_slot(state: GameState, slot: Slot) -> str:
     """What the player is asked, in a sentence."""
     if slot.kind == "may":
         return "answer yes or no to a \"may\" (401.7)"
+    if slot.kind == "pile_order":
+        names = ", ".join(name_of(state, c) for c in slot.candidates)
+        pile, rule = ("harem", "215.7c") if slot.effect.move.to == "harem" else ("execution pile", "215.8c")
+        return f"name the order, top first, in which {names} go into the {pile} ({rule}, ruling A25)"
     names = ", ".join(name_of(state, c) for c in slot.candidates)
     return f"choose a target (407.4): one of {names}"
