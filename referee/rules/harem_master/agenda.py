@@ -25,6 +25,7 @@ import itertools
 from typing import Any, NamedTuple
 
 from events.game import (
+    CastleAttacked,
     Chosen,
     EffectsApplied,
     Event,
@@ -44,6 +45,7 @@ from projections.state import GameState, Proposal, Use, Window, evolve, other
 from referee.actions import Action
 from referee.rules.harem_master.abilities import Moment, anyone_can_respond, declare, moment_of, usable, window_sit
 from referee.rules.harem_master.characteristics import memo
+from referee.rules.harem_master.characteristics import physical as physical_of
 from referee.rules.harem_master.common import name_of, refuse
 from referee.rules.harem_master.effects import Slot, describe_slot, facts, groups, walk
 from referee.rules.harem_master.registry import Decision, action_kind, decision_kind
@@ -304,6 +306,11 @@ def _proceed(state: GameState, prop: Proposal) -> list[Event]:
         card = getattr(ev, "target", None) or getattr(ev, "card", None)
         if zone is not None and card is not None and zone_of(state, card) != zone:
             continue  # it is no longer where it was: this part cannot happen
+        if type(ev) is CastleAttacked and state.battle is not None:
+            # Ruling A6: the attacker's physical as it is when the mill starts,
+            # after what resolved in the moment before (a "will" trigger, 403.1a).
+            amount = physical_of(state, state.battle.attacker)
+            ev = ev.model_copy(update={"amount": amount, "step": "306.5m" if amount > 0 else "306.5n"})
         out.append(ev)
     return out
 
