@@ -506,9 +506,7 @@ def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> t
             rewinds = replayed = 0
             state, version = store.load(match)
             rng = random.Random(game_seed)
-            # At least one rewind even when part of a game is already long
-            # enough (games full of abilities are): the match must hold one.
-            while state.result is None and (version < min_events or rewinds == 0):
+            while version < min_events and state.result is None:
                 to = _early_boundary(store.events(match), rng)
                 done = store.update(  # as `referee rewind MATCH --to N --rule 410.1 --replay` does
                     match,
