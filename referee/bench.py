@@ -66,7 +66,7 @@ from typing import Any
 
 from projections.state import evolve, fold, initial_state
 from referee.pool import bundled_pool
-from referee.simulate import NOT_RANDOM, decks_for, game_seeds, play_game
+from referee.simulate import NOT_RANDOM, decks_for, game_seeds, play_game, vanilla
 from referee.store.sqlitefactory import DEFAULT_SYNCHRONOUS as SYNCHRONOUS  # given to plain sqlite3 too
 
 SELF_PLAY_TARGET = 0.5  # (1) stored / in memory, at least
@@ -116,7 +116,7 @@ def engine_bench(games: int = 200, seed: int = 1, runs: int = 3) -> BenchReport:
     """Self-play in memory, then the same events folded again with evolve
     alone: each timed ``runs`` times, interleaved, on a frozen heap (see
     ``_frozen_heap``), reporting the medians."""
-    pool = bundled_pool()
+    pool = vanilla(bundled_pool())  # the baselines were measured with vanilla decks
     seeds = game_seeds(games, seed)
     decks = [decks_for(s, pool, None) for s in seeds]
     logs = [play_game(s, d).events for s, d in zip(seeds, decks)]
@@ -180,7 +180,7 @@ class _Game:
 
 
 def _recorded_games(games: int, seed: int) -> list[_Game]:
-    pool = bundled_pool()
+    pool = vanilla(bundled_pool())  # the baselines were measured with vanilla decks
     out = []
     for s in game_seeds(games, seed):
         decks = decks_for(s, pool, None)
@@ -467,7 +467,7 @@ def referee_command() -> list[str]:
 def _long_games(seed: int) -> Iterator[tuple[int, dict[str, Any], Any]]:
     """(seed, decks, whole game) of the self-play games of ``seed`` long enough
     (300 events) to play part way and rewind in."""
-    pool = bundled_pool()
+    pool = vanilla(bundled_pool())  # the baselines were measured with vanilla decks
     for game_seed in game_seeds(50, seed):
         decks = decks_for(game_seed, pool, None)
         whole = play_game(game_seed, decks)
@@ -529,7 +529,7 @@ def build_short_match(url: str, events: int = SHORT_MATCH, seed: int = 2) -> tup
     from referee.decks import deal
     from referee.store import MatchStore
 
-    pool = bundled_pool()
+    pool = vanilla(bundled_pool())  # the baselines were measured with vanilla decks
     game_seed = game_seeds(1, seed)[0]
     decks = decks_for(game_seed, pool, None)
     whole = play_game(game_seed, decks)
