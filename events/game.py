@@ -509,6 +509,7 @@ class SituationProposed(Event):
     it: str | None = None
     player: Player | None = None
     pending: list[dict[str, Any]] = []  # {"type": event class name, "event": its fields, "zone": where "it" must still be}
+    exempt: list[str] = []  # 409: replacements that may not apply again (the effects of one replacing)
 
 
 class MomentBefore(Event):

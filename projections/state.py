@@ -261,6 +261,7 @@ class Proposal(NamedTuple):
     pending: tuple[Any, ...]
     choices: tuple[tuple[str, Any], ...] = ()
     stage: str = "new"  # new | ready (what comes before it is under way)
+    exempt: tuple[str, ...] = ()  # 409: the replacements whose own effects these events are
 
 
 class Fired(NamedTuple):
@@ -791,7 +792,7 @@ def _window_closed(s: GameState, e: WindowClosed) -> None:
 
 
 def _situation_proposed(s: GameState, e: SituationProposed) -> None:
-    s.agenda = s.agenda + (Proposal(s.position, e.situation, e.it, e.player, tuple(e.pending)),)
+    s.agenda = s.agenda + (Proposal(s.position, e.situation, e.it, e.player, tuple(e.pending), exempt=tuple(e.exempt)),)
     if s.battle is not None and e.situation in ("attack", "intercept"):
         s.battle = s.battle._replace(done=s.battle.done + (e.situation,))
 

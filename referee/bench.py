@@ -72,7 +72,7 @@ from typing import Any
 from events.cards import CardDef
 from projections.state import evolve, fold, initial_state
 from referee.pool import bundled_pool
-from referee.simulate import NOT_RANDOM, decks_for, game_seeds, play_game
+from referee.simulate import NOT_RANDOM, decks_for, game_seeds, play_game, vanilla
 from referee.store.sqlitefactory import DEFAULT_SYNCHRONOUS as SYNCHRONOUS  # given to plain sqlite3 too
 
 SELF_PLAY_TARGET = 0.5  # (1) stored / in memory, at least
@@ -127,11 +127,11 @@ def bench_pools(pool: dict[str, CardDef]) -> dict[str, dict[str, CardDef]]:
     needs for its opening, 100.2, if no such card has text). Abilities cost
     the engine windows, triggers and characteristics at every step, so a speed
     measured on vanilla decks alone says little about a real event."""
-    vanilla = {n: c for n, c in pool.items() if not c.abilities}
+    plain = vanilla(pool)
     heavy = {n: c for n, c in pool.items() if c.abilities}
     if heavy and not any(c.type == "character" and c.cost == 1 for c in heavy.values()):
-        heavy.update({n: c for n, c in vanilla.items() if c.type == "character" and c.cost == 1})
-    return {"vanilla": vanilla, "ability-heavy": heavy}
+        heavy.update({n: c for n, c in plain.items() if c.type == "character" and c.cost == 1})
+    return {"vanilla": plain, "ability-heavy": heavy}
 
 
 def engine_bench(games: int = 200, seed: int = 1, runs: int = 3) -> BenchReport:
@@ -215,7 +215,7 @@ class _Game:
 
 
 def _recorded_games(games: int, seed: int) -> list[_Game]:
-    pool = bundled_pool()
+    pool = vanilla(bundled_pool())  # the baselines were measured with vanilla decks
     out = []
     for s in game_seeds(games, seed):
         decks = decks_for(s, pool, None)
@@ -502,7 +502,7 @@ def referee_command() -> list[str]:
 def _long_games(seed: int) -> Iterator[tuple[int, dict[str, Any], Any]]:
     """(seed, decks, whole game) of the self-play games of ``seed`` long enough
     (300 events) to play part way and rewind in."""
-    pool = bundled_pool()
+    pool = vanilla(bundled_pool())  # the baselines were measured with vanilla decks
     for game_seed in game_seeds(50, seed):
         decks = decks_for(game_seed, pool, None)
         whole = play_game(game_seed, decks)
@@ -564,7 +564,7 @@ def build_short_match(url: str, events: int = SHORT_MATCH, seed: int = 2) -> tup
     from referee.decks import deal
     from referee.store import MatchStore
 
-    pool = bundled_pool()
+    pool = vanilla(bundled_pool())  # the baselines were measured with vanilla decks
     game_seed = game_seeds(1, seed)[0]
     decks = decks_for(game_seed, pool, None)
     whole = play_game(game_seed, decks)

@@ -163,6 +163,14 @@ def game_seeds(games: int, seed: int) -> list[int]:
     return [rng.randrange(2**31) for _ in range(games)]
 
 
+def vanilla(pool: dict[str, CardDef]) -> dict[str, CardDef]:
+    """The cards of ``pool`` without abilities: what the referee played before
+    card text was read, so that measures and logs kept from then (the bench's
+    baselines, format-1 logs) stay comparable now that the bundled pool also
+    holds cards with abilities."""
+    return {name: card for name, card in pool.items() if not card.abilities}
+
+
 def decks_for(game_seed: int, pool: dict[str, CardDef], fixed: dict[str, list[CardDef]] | None) -> dict[str, list[CardDef]]:
     if fixed is not None:
         return fixed
@@ -178,4 +186,5 @@ __all__ = [
     "game_seeds",
     "play_game",
     "random_deck",
+    "vanilla",
 ]

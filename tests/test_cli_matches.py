@@ -15,7 +15,8 @@ from click.testing import CliRunner
 from referee.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
-DECKS = ["--deck", f"A={ROOT / 'scenarios/decks/alice.yaml'}", "--deck", f"B={ROOT / 'scenarios/decks/bob.yaml'}"]
+# The vanilla sample decks: these tests script actions with their cards.
+DECKS = ["--deck", f"A={ROOT / 'scenarios/decks/vanilla-a.yaml'}", "--deck", f"B={ROOT / 'scenarios/decks/vanilla-b.yaml'}"]
 
 SECOND_CHARACTER = """
 name: A main phase with two characters in hand

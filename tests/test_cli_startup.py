@@ -17,7 +17,8 @@ from click.testing import CliRunner
 from referee.cli import COMMANDS, cli, load_all
 
 ROOT = Path(__file__).resolve().parent.parent
-DECKS = ["--deck", f"A={ROOT / 'scenarios/decks/alice.yaml'}", "--deck", f"B={ROOT / 'scenarios/decks/bob.yaml'}"]
+# The vanilla sample decks: these tests script actions with their cards.
+DECKS = ["--deck", f"A={ROOT / 'scenarios/decks/vanilla-a.yaml'}", "--deck", f"B={ROOT / 'scenarios/decks/vanilla-b.yaml'}"]
 WATCHED = ("referee.commands", "pydantic", "events", "eventsourcing", "yaml", "psycopg", "referee.scenario", "referee.records")
 
 

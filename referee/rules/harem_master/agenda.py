@@ -139,7 +139,7 @@ def _resolve(state: GameState, use: Use) -> Look:
     )
     if any(e.step == "over" for e in made):
         return _auto(made)
-    proposal = propose(state, made + [closing], "effects", use.card, use.player)
+    proposal = propose(state, made + [closing], "effects", use.card, use.player, use.exempt)
     return _auto(proposal if proposal is not None else made + [closing])
 
 
@@ -188,14 +188,19 @@ def _responders(state: GameState) -> bool:
     return found
 
 
-def propose(state: GameState, pending: list[Event], situation: str, it: str | None, player: str | None) -> list[Event] | None:
+def propose(
+    state: GameState, pending: list[Event], situation: str, it: str | None, player: str | None,
+    exempt: tuple[str, ...] = (),
+) -> list[Event] | None:
     """The moment before ``pending`` happens: a ``SituationProposed`` holding
     them back if anything cares about their situations, else None (they
-    happen at once)."""
+    happen at once). ``exempt``: when these are a replacement's own effects,
+    that replacement (and those that lost to it, 409.3) may not replace them
+    again, or "instead of leaving the field, move it" would never end."""
     if not any(cares(state, sit) for ev in pending for sit, _ in _sits(state, ev)):
         return None
     held = [hold(ev, _zone_of_event(state, ev)) for ev in pending]
-    return [SituationProposed(situation=situation, it=it, player=player, pending=held)]
+    return [SituationProposed(situation=situation, it=it, player=player, pending=held, exempt=list(exempt))]
 
 
 def propose_moment(state: GameState, sit: Sit) -> list[Event] | None:
@@ -215,7 +220,7 @@ def _zone_of_event(state: GameState, ev: Event) -> str | None:
 def _replacement_step(state: GameState, entry: Any, sits: list[tuple[Sit, int | None, str | None]]) -> Look | None:
     """409.1, 409.3: the first situation a replacement applies to is replaced;
     with several replacements the active player chooses which."""
-    exempt = entry.exempt if isinstance(entry, Use) else ()
+    exempt = entry.exempt if isinstance(entry, (Use, Proposal)) else ()
     for sit, fact, step in sits:
         found = replacements(state, sit, exempt)
         if not found:

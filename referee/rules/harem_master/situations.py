@@ -108,6 +108,10 @@ def happened(before: GameState, after: GameState, event: Event) -> list[tuple[Si
             (Sit("use", card, event.player, (("card_type", kind), ("ability", False))), after),
             (Sit("enter_field", card, event.player), after),
         ]
+    if t is EventPlayed and not event.resolves:
+        # 407.2: an event card with nothing to resolve is still used (a card
+        # with abilities is a use once its agenda entry resolves, below).
+        return [(Sit("use", event.card, event.player, (("card_type", "event"), ("ability", False))), after)]
     if t is CardMoved:
         out: list[tuple[Sit, GameState]] = []
         src = zone_of(before, event.target)
