@@ -11,16 +11,30 @@ the place and what was expected.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import click
 
 from referee.commands.params import FILE, JUDGE, MATCH, PLAYER_NAME, TITLE, db_option, json_option
 from referee.inputs import printable
+
+
+def _one_line(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Bad input and store problems end as one line and exit 2 (also when a
+    command runs outside ``referee.cli.main``: tests, other tools)."""
+    from referee.commands.records import _one_line_errors
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with _one_line_errors():
+            return f(*args, **kwargs)
+
+    return wrapper
 
 
 def _echo_json(doc: Any) -> None:
@@ -74,6 +88,7 @@ def event() -> None:
               help="seeded: the referee shuffles each match from a seed; table: the event plays on paper.")
 @db_option
 @json_option
+@_one_line
 def new(name: str, deal: str, db: str | None, as_json: bool) -> None:
     """Create a tournament; prints its id.
 
@@ -96,6 +111,7 @@ def new(name: str, deal: str, db: str | None, as_json: bool) -> None:
 @click.option("--by", type=JUDGE, help="Who changed the deck: required to register a player a second time.")
 @db_option
 @json_option
+@_one_line
 def register(event_id: str, player: str, deck: str, pool: str | None, by: str | None, db: str | None, as_json: bool) -> None:
     """Register a player's deck (checked against 100.2 and frozen).
 
@@ -124,6 +140,7 @@ def register(event_id: str, player: str, deck: str, pool: str | None, by: str | 
 @click.argument("player", type=PLAYER_NAME)
 @click.option("--by", type=JUDGE, help="Who recorded the drop.")
 @db_option
+@_one_line
 def drop(event_id: str, player: str, by: str | None, db: str | None) -> None:
     """Drop a player: never paired again; their results stay in the standings.
 
@@ -148,6 +165,7 @@ def _round_json(r: Any) -> dict[str, Any]:
 @click.option("--pairings", "pairings_file", type=FILE, help="Import this round's pairings (CSV: table, player A, player B; an empty B is a bye).")
 @db_option
 @json_option
+@_one_line
 def round_(event_id: str, pairings_file: str | None, db: str | None, as_json: bool) -> None:
     """Pair the next round (Swiss) and create its matches.
 
@@ -193,6 +211,7 @@ def round_(event_id: str, pairings_file: str | None, db: str | None, as_json: bo
 @click.option("--draw", is_flag=True, help="The match was a draw.")
 @click.option("--judge", required=True, type=JUDGE, help="The judge entering the result.")
 @db_option
+@_one_line
 def result(event_id: str, match: str, winner: str | None, draw: bool, judge: str, db: str | None) -> None:
     """Enter a match's result by hand (a game logged only at its end).
 
@@ -213,6 +232,7 @@ def result(event_id: str, match: str, winner: str | None, draw: bool, judge: str
 @click.option("--rebuild", is_flag=True, help="Rebuild the standings projection from zero first.")
 @db_option
 @json_option
+@_one_line
 def standings(event_id: str, as_csv: bool, rebuild: bool, db: str | None, as_json: bool) -> None:
     """The standings: points (win 3, draw 1, bye 3), then OMW, then OOMW.
 
@@ -252,6 +272,7 @@ def standings(event_id: str, as_csv: bool, rebuild: bool, db: str | None, as_jso
 @click.argument("event_id", metavar="EVENT", type=EVENT)
 @db_option
 @json_option
+@_one_line
 def matches_(event_id: str, db: str | None, as_json: bool) -> None:
     """Every table of every round: players, match, status, result, open violations, judge calls.
 

@@ -47,22 +47,46 @@ def swiss(state: TournamentState, table: list[dict[str, Any]], seed: int) -> lis
     # swisspair wants non-increasing points by rank: rank by points first
     # (the standings order already is, except for players it does not list).
     order.sort(key=lambda n: -points.get(n, 0))
-    players = [
-        Player(
-            id=n,
-            points=int(points.get(n, 0)),
-            rank=i,
-            can_get_bye=n not in byes,
-            cannot_be_paired_against_ids={o for o in met.get(n, set()) if o in live},
+
+    def pair(names: list[str]) -> list[Any] | None:
+        players = [
+            Player(
+                id=n,
+                points=int(points.get(n, 0)),
+                rank=i,
+                can_get_bye=False,
+                cannot_be_paired_against_ids={o for o in met.get(n, set()) if o in names},
+            )
+            for i, n in enumerate(names, start=1)
+        ]
+        try:
+            return create_matches(players)
+        except Exception:  # noqa: BLE001 - the library signals "no pairing exists" by raising
+            return None
+
+    # The bye, with an odd count: the lowest-ranked player who has not had one
+    # (swisspair only promises "someone without one"), the next one up if the
+    # others cannot then be paired without a rematch.
+    bye: str | None = None
+    matches = None
+    if len(order) % 2 == 0:
+        matches = pair(order)
+    else:
+        for candidate in reversed(order):
+            if candidate in byes:
+                continue
+            matches = pair([n for n in order if n != candidate])
+            if matches is not None:
+                bye = candidate
+                break
+    if matches is None:
+        raise Refused(
+            f"no Swiss pairing without a rematch (and with at most one bye each) exists for round "
+            f"{state.current_round + 1}"
         )
-        for i, n in enumerate(order, start=1)
-    ]
-    try:
-        matches = create_matches(players)
-    except Exception as exc:  # noqa: BLE001 - the library signals "no pairing exists" by raising
-        raise Refused(f"no Swiss pairing without a rematch exists for round {state.current_round + 1}: {exc}") from None
+    del live
     rank = {n: i for i, n in enumerate(order)}
-    pairs: list[tuple[str, str | None]] = []
+    pairs: list[tuple[str, str | None]] = [] if bye is None else [(bye, None)]
     for m in matches:
         a, b = m.p1.id, (m.p2.id if m.p2 is not None else None)
         if b is not None and rank[b] < rank[a]:
