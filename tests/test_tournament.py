@@ -120,7 +120,7 @@ def test_a_whole_event_from_several_stations(database) -> None:
         ok(done)
     rounds: list[list[dict]] = []
     for r in range(1, 4):
-        paired = [json.loads(ok(d)) for d in at_once([["event", "round", event, "--json"]] * 3, db)]
+        paired = [json.loads(ok(d)) for d in at_once([["event", "round", event, "--round", str(r), "--json"]] * 3, db)]
         assert all(p == paired[0] for p in paired), "every station sees the one pairing of the round"
         assert paired[0]["round"] == r and len(paired[0]["pairings"]) == 4
         rounds.append(paired[0]["pairings"])

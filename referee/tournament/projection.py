@@ -280,16 +280,23 @@ def open_view(store: Any) -> Any:
         cls = _postgres_view_class()
     else:
         cls = StandingsSQLiteView
-    # Several stations starting at once may race on CREATE TABLE IF NOT EXISTS
-    # in PostgreSQL ("tuple concurrently updated"). TODO(store DDL race): remove
-    # this retry once referee/store fixes the race for every table.
-    for attempt in range(10):
+    # Several stations starting at once race on making the view: CREATE TABLE
+    # IF NOT EXISTS in PostgreSQL ("tuple concurrently updated"), and the
+    # library's first tracking row ("Failed to record tracking for
+    # __migration__") in both databases. The loser's transaction changed
+    # nothing, so trying again is safe. TODO(store DDL race): drop the DDL
+    # part of this retry once referee/store fixes the race for every table.
+    for attempt in range(20):
         try:
             return factory.tracking_recorder(cls)
-        except (OperationalError, ProgrammingError, IntegrityError) as exc:
-            if attempt == 9 or "concurrently" not in str(exc) and "already exists" not in str(exc):
+        except IntegrityError:
+            if attempt == 19:
                 raise
-            time.sleep(0.05 * (attempt + 1))
+        except (OperationalError, ProgrammingError) as exc:
+            text = str(exc)
+            if attempt == 19 or not any(w in text for w in ("concurrently", "already exists", "locked")):
+                raise
+        time.sleep(0.05 * (attempt + 1))
     raise AssertionError("unreachable")
 
 

@@ -146,15 +146,27 @@ def open_tables(station: Station, state: TournamentState) -> list[Pairing]:
     return [p for p in pairings if p.B is not None and p.match not in done]
 
 
-def pair_round(station: Station, tid: str, imported: list[Pairing] | None = None) -> tuple[RoundPaired, bool]:
+def pair_round(
+    station: Station, tid: str, imported: list[Pairing] | None = None, expected: int | None = None
+) -> tuple[RoundPaired, bool]:
     """Pair the next round (Swiss, or ``imported``) and create its matches.
     Returns the round and whether this station paired it (False: another
-    station had just paired the same round, and these are its pairings)."""
+    station had just paired the same round, and these are its pairings).
+
+    ``expected`` names the round meant: if it is already paired, that round
+    is returned (its matches created if a station stopped half-way), so
+    several stations asking for round N at once all get the one round N."""
     from referee.tournament.pairing import swiss
 
     station.catch_up()
     before = station.tournaments.load(tid)
     target = before.current_round + 1
+    if expected is not None:
+        if expected <= before.current_round:
+            ensure_matches(station, before, expected)
+            return before.rounds[expected - 1], False
+        if expected != target:
+            raise Refused(f"round {expected} cannot be paired yet: {before.name} is at round {before.current_round}")
 
     def decide(state: TournamentState) -> list[Any]:
         if state.current_round >= target:
