@@ -436,3 +436,37 @@ def test_a_table_dealt_event_stores_the_setting_and_its_tournament_log_is_chaine
     assert set(first.names.values()) == set(NAMES[:2])
     report = json.loads(run("audit", event, "--json"))
     assert report["chain"]["status"] == "intact" and report["chain"]["events"] == 4
+
+
+def test_follow_sees_results_land(database) -> None:
+    """`event follow`: on PostgreSQL eventsourcing's ProjectionRunner, on SQLite a poll."""
+    import threading
+    import time
+
+    from referee.decks import load_deck
+    from referee.pool import CardCatalog, bundled_pool
+    from referee.tournament.projection import follow
+    from referee.tournament.service import Station, enter_result, pair_round, register
+
+    deck = load_deck(DECKS / "alice.yaml", CardCatalog(bundled_pool()))
+    station = Station(database.open())
+    tid = station.tournaments.create("Live Cup")
+    for n in NAMES[:4]:
+        register(station, tid, n, deck, None)
+    paired, _ = pair_round(station, tid)
+    seen: list[dict] = []
+    watcher = Station(database.open())
+
+    def changed() -> None:
+        seen.append({r["player"]: r["points"] for r in watcher.view.standings(tid)})
+
+    thread = threading.Thread(target=follow, args=(watcher.store, changed), kwargs={"timeout": 8, "poll": 0.2})
+    thread.start()
+    time.sleep(2)
+    first = paired.pairings[0]
+    enter_result(station, tid, first.match, first.A, False, "Judge Kim")
+    thread.join()
+    watcher.close()
+    station.close()
+    assert seen[0] == dict.fromkeys(NAMES[:4], 0)
+    assert seen[-1][first.A] == 3 and sum(seen[-1].values()) == 3

@@ -49,12 +49,15 @@ def _station(db: str | None) -> Iterator[Any]:
     from referee.tournament.store import Refused
 
     with _open_store(MatchStore, database_url(db)) as store:
+        station = Station(store)
         try:
-            yield Station(store)
+            yield station
         except Refused as exc:
             click.echo(printable(f"refused: {exc}"), err=True)
             click.echo("Nothing was recorded.", err=True)
             sys.exit(1)
+        finally:
+            station.close()
 
 
 def _open_store(cls: Any, url: str) -> Any:
@@ -320,3 +323,42 @@ def matches_(event_id: str, db: str | None, as_json: bool) -> None:
         if r.get("judge_calls"):
             extra += f", {r['judge_calls']} judge call(s)"
         click.echo(printable(f"round {r['round']} table {r['table']}: {who}: {outcome}{extra}   {r['match'] or ''}".rstrip()))
+
+
+@event.command("follow")
+@click.argument("event_id", metavar="EVENT", type=EVENT)
+@click.option("--timeout", type=click.FloatRange(min=0), help="Stop after this many seconds (default: until Ctrl-C).")
+@db_option
+@json_option
+@_one_line
+def follow(event_id: str, timeout: float | None, db: str | None, as_json: bool) -> None:
+    """Print the standings again each time a result lands (until Ctrl-C).
+
+    On PostgreSQL the projection runs as eventsourcing's ProjectionRunner,
+    subscribed to the store's notifications; on SQLite it polls every second.
+    With --json, one JSON document per line, {"standings": [...]}, each time.
+
+    Example: referee event follow e-1a2b3c4d --timeout 3600
+    """
+    from referee.tournament.projection import follow as do_follow
+
+    with _station(db) as st:
+        state = st.tournaments.load(event_id)
+        last: list[Any] = []
+
+        def show() -> None:
+            rows = st.view.standings(event_id)
+            if rows == last:
+                return
+            last[:] = rows
+            if as_json:
+                click.echo(json.dumps({"standings": rows}))
+                return
+            click.echo(printable(f"{state.name}: standings"))
+            for r in rows:
+                click.echo(printable(f"{r['rank']:>4}  {r['player']:<20} {r['points']:>3}  OMW {r['omw'] * 100:6.2f}%  OOMW {r['oomw'] * 100:6.2f}%  played {r['played']}"))
+
+        try:
+            do_follow(st.store, show, timeout=timeout)
+        except KeyboardInterrupt:
+            pass

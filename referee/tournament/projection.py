@@ -17,12 +17,14 @@ one the standings of the tournament concerned are computed again with
 one row per notification that did so (its primary key is the notification
 id: the proof that no event was computed twice).
 
-Why a pull loop (``catch_up``) rather than the library's ``ProjectionRunner``:
-the runner needs the recorder's ``subscribe``, which eventsourcing 9.5's
-SQLite recorder does not implement; the referee's commands are short-lived
-anyway, so each one that shows standings or pairs a round first catches the
-projection up from its tracked position, page by page, through
-``select_notifications`` with the topics filter, exactly as a runner would.
+Two ways to run it. ``referee event follow`` on PostgreSQL runs the
+library's ``ProjectionRunner`` (a subscription to the notification log, as
+results land). The other commands are short-lived, and eventsourcing 9.5's
+SQLite recorder cannot subscribe at all, so every command that shows
+standings or pairs a round first catches the projection up itself
+(``catch_up``): from its tracked position, page by page, through
+``select_notifications`` with the topics filter, the same projection and
+view the runner drives.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from events.game import GameEnded, Rewound
 from events.tournament import PlayerDropped, PlayerRegistered, ResultEntered, RoundPaired, TournamentCreated
 from projections.tournament import Result, standings
+from referee.store.errors import StoreError
 from referee.store.mapper import MatchEvent, topics_of
 
 FOLLOWED = (GameEnded, Rewound, TournamentCreated, PlayerRegistered, PlayerDropped, RoundPaired, ResultEntered)
@@ -81,15 +84,24 @@ class StandingsViewMixin:
 
     # --- writing, with the tracking record, in one transaction ---------------
 
-    def apply(self, tracking: Tracking, change: Callable[[Any], str | None]) -> None:
+    skipped = 0  # notifications another station had processed first
+
+    def apply(self, tracking: Tracking, change: Callable[[Any], str | None]) -> bool:
         """Run ``change(cursor)`` (it returns the tournament whose standings
-        changed, or None) and record ``tracking``, all in one transaction."""
-        with self._txn(commit=True) as c:
-            tournament = change(c)
-            if tournament is not None:
-                self._recompute(c, tournament)
-                self._x(c, "INSERT INTO {tour_computed} VALUES (?, ?)", (tracking.notification_id, tournament))
-            self._insert_tracking(c, tracking)  # type: ignore[attr-defined]
+        changed, or None) and record ``tracking``, all in one transaction.
+        False, with nothing changed, when this notification (or a later one)
+        is already tracked: another station processed it first."""
+        try:
+            with self._txn(commit=True) as c:
+                tournament = change(c)
+                if tournament is not None:
+                    self._recompute(c, tournament)
+                    self._x(c, "INSERT INTO {tour_computed} VALUES (?, ?)", (tracking.notification_id, tournament))
+                self._insert_tracking(c, tracking)  # type: ignore[attr-defined]
+        except IntegrityError:
+            self.skipped += 1
+            return False
+        return True
 
     def _recompute(self, c: Any, tournament: str) -> None:
         players = [r["player"] for r in self._x(c, "SELECT player FROM {tour_players} WHERE tournament=? ORDER BY seq", (tournament,)).fetchall()]
@@ -273,13 +285,26 @@ class StandingsProjection(Projection[Any]):
 StandingsProjection.topics = tuple(topics_of(*FOLLOWED))  # type: ignore[arg-type]
 
 
+def view_class(database: Any) -> type:
+    return _postgres_view_class() if database.kind == "postgresql" else StandingsSQLiteView
+
+
+def view_env(database: Any) -> Any:
+    """The environment the view is made from: the store's database, under the
+    projection's name (so PostgreSQL tracks it in ``standings_tracking``,
+    the table ``ProjectionRunner`` uses too)."""
+    from eventsourcing.utils import Environment
+
+    return Environment(StandingsProjection.name, dict(database.env))
+
+
 def open_view(store: Any) -> Any:
-    """The standings view in the store's database (tables made if missing)."""
-    factory = store.application.factory
-    if isinstance(factory.datastore.pool, object) and store.database.kind == "postgresql":
-        cls = _postgres_view_class()
-    else:
-        cls = StandingsSQLiteView
+    """The standings view in the store's database (tables made if missing).
+    It has its own connection; ``close_view`` releases it."""
+    from eventsourcing.persistence import InfrastructureFactory
+
+    factory = InfrastructureFactory.construct(env=view_env(store.database))
+    cls = view_class(store.database)
     # Several stations starting at once race on making the view: CREATE TABLE
     # IF NOT EXISTS in PostgreSQL ("tuple concurrently updated"), and the
     # library's first tracking row ("Failed to record tracking for
@@ -288,7 +313,9 @@ def open_view(store: Any) -> Any:
     # part of this retry once referee/store fixes the race for every table.
     for attempt in range(20):
         try:
-            return factory.tracking_recorder(cls)
+            view = factory.tracking_recorder(cls)
+            view.factory = factory
+            return view
         except IntegrityError:
             if attempt == 19:
                 raise
@@ -298,6 +325,12 @@ def open_view(store: Any) -> Any:
                 raise
         time.sleep(0.05 * (attempt + 1))
     raise AssertionError("unreachable")
+
+
+def close_view(view: Any) -> None:
+    factory = getattr(view, "factory", None)
+    if factory is not None:
+        factory.close()
 
 
 def catch_up(store: Any, view: Any | None = None, *, max_conflicts: int = 1000) -> int:
@@ -315,18 +348,75 @@ def catch_up(store: Any, view: Any | None = None, *, max_conflicts: int = 1000) 
             return processed
         for note in page:
             record = app.mapper.to_domain_event(note)
-            try:
-                projection.process_event(record, Tracking(app.name, note.id))
-            except IntegrityError:
+            skipped = view.skipped
+            projection.process_event(record, Tracking(app.name, note.id))
+            if view.skipped != skipped:
                 conflicts += 1
-                if conflicts > max_conflicts:
-                    raise
+                moved = (view.max_tracking_id(app.name) or 0) >= note.id
+                if conflicts > max_conflicts or not moved:
+                    # Not another station (the position did not move past this
+                    # notification): the view's rows disagree with its position.
+                    raise StoreError(
+                        f"the standings view cannot take notification {note.id}: it is out of step with "
+                        "its tracking position; rebuild it with `referee event standings EVENT --rebuild`"
+                    )
                 break  # another station got there first: read the position again
             processed += 1
+
+
+def follow(store: Any, on_change: Callable[[], None], *, timeout: float | None = None, poll: float = 1.0) -> None:
+    """Keep the standings up to date as results land, calling ``on_change``
+    after each batch of events that changed them, until ``timeout`` seconds
+    pass (None: until interrupted).
+
+    On PostgreSQL this is the library's ``ProjectionRunner``: it subscribes
+    to the application's notifications (LISTEN/NOTIFY) and feeds them to
+    ``StandingsProjection``, whose view is the same tables and tracking
+    table ``catch_up`` uses. eventsourcing 9.5's SQLite recorder cannot
+    subscribe, so on SQLite this polls with ``catch_up`` every ``poll`` s."""
+    import time as clock
+
+    from eventsourcing.projection import ProjectionRunner
+
+    from referee.store.matches import RefereeApplication
+
+    deadline = None if timeout is None else clock.monotonic() + timeout
+    view = open_view(store)
+    try:
+        catch_up(store, view)
+        on_change()
+        seen = view.max_tracking_id(store.application.name)
+        if store.database.kind != "postgresql":
+            while deadline is None or clock.monotonic() < deadline:
+                clock.sleep(poll)
+                catch_up(store, view)
+                now = view.max_tracking_id(store.application.name)
+                if now != seen:  # processed here, or by another station's command
+                    seen = now
+                    on_change()
+            return
+        env = dict(view_env(store.database))
+        with ProjectionRunner(
+            application_class=RefereeApplication,
+            projection_class=StandingsProjection,
+            view_class=view_class(store.database),
+            env=env,
+        ) as runner:
+            while deadline is None or clock.monotonic() < deadline:
+                runner.run_forever(timeout=poll)  # re-raises the processing thread's error
+                now = view.max_tracking_id(store.application.name)
+                if now != seen:
+                    seen = now
+                    on_change()
+    finally:
+        close_view(view)
 
 
 def rebuild(store: Any) -> int:
     """Empty the view and process the whole notification log again."""
     view = open_view(store)
-    view.clear(store.application.name)
-    return catch_up(store, view)
+    try:
+        view.clear(store.application.name)
+        return catch_up(store, view)
+    finally:
+        close_view(view)

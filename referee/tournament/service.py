@@ -22,7 +22,7 @@ from events.cards import CardDef
 from events.tournament import Pairing, PlayerDropped, PlayerRegistered, ResultEntered, RoundPaired
 from projections.tournament import TournamentState
 from referee.store.errors import MatchExists
-from referee.tournament.projection import catch_up, open_view
+from referee.tournament.projection import catch_up, close_view, open_view
 from referee.tournament.store import Refused, Tournaments
 
 
@@ -45,6 +45,12 @@ class Station:
 
     def catch_up(self) -> int:
         return catch_up(self.store, self.view)
+
+    def close(self) -> None:
+        """Release the view's connection (the store is closed by its owner)."""
+        if self._view is not None:
+            close_view(self._view)
+            self._view = None
 
 
 # --- matches -----------------------------------------------------------------------------
@@ -220,7 +226,7 @@ def matches(station: Station, tid: str, *, details: bool = True) -> list[dict[st
         for p in r.pairings:
             row: dict[str, Any] = {"round": r.round, "table": p.table, "A": p.A, "B": p.B, "match": p.match}
             if p.B is None:
-                row.update(status="bye", winner=p.A, draw=False)
+                row.update(status="bye", winner=None, draw=False)  # 3 points, but no game was won
             elif p.match in done:
                 res = done[p.match]
                 name = {"A": p.A, "B": p.B}.get(res["winner"] or "")
