@@ -20,6 +20,21 @@ EVENT_TYPES: dict[str, type[Event]] = {
     if issubclass(cls, Event) and cls is not Event and cls.__module__ == game.__name__
 }
 
+# The tournament's events (``events.tournament``), stored by the same topics
+# rule: ``events.tournament:ClassName``.
+from events import tournament as _tournament  # noqa: E402
+
+TOURNAMENT_TYPES: dict[str, type] = {
+    name: cls
+    for name, cls in inspect.getmembers(_tournament, inspect.isclass)
+    if issubclass(cls, _tournament.TournamentEvent)
+    and cls is not _tournament.TournamentEvent
+    and cls.__module__ == _tournament.__name__
+}
+
+# Every module whose classes may be stored, with its classes by name.
+STORED_MODULES: dict[str, dict[str, type]] = {game.__name__: EVENT_TYPES, _tournament.__name__: TOURNAMENT_TYPES}
+
 TOPIC_ALIASES: dict[str, str] = {}
 
-__all__ = ["CardDef", "Event", "EVENT_TYPES", "TOPIC_ALIASES", "filler", *EVENT_TYPES]
+__all__ = ["CardDef", "Event", "EVENT_TYPES", "STORED_MODULES", "TOPIC_ALIASES", "TOURNAMENT_TYPES", "filler", *EVENT_TYPES]

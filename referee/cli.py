@@ -51,6 +51,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "referee.commands.scenario:scenario",
         "Rules questions written as data (the format: docs/scenario-format.md).",
     ),
+    "event": (
+        "referee.commands.event:event",
+        "Tournaments: registered decks, Swiss rounds whose tables are stored matches, live standings.",
+    ),
     "simulate": ("referee.commands.simulate:simulate", "Play whole games by picking random legal actions."),
     "serve": ("referee.commands.serve:serve", "Serve the judges' board: every match at any event, live, per viewer."),
     "bench": (

@@ -26,6 +26,7 @@ not written again.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -49,8 +50,9 @@ from referee.actions import Action, IllegalAction
 from referee.inputs import MAX_ACTIONS, NAME_LENGTH, TEXT_LENGTH, Document, InputError, load_document
 
 FORMAT = "harem-master-record/1"
-TOP_KEYS = ("format", "seed", "mode", "deal", "rulings", "pool", "cards", "auto_pass", "players", "actions")
+TOP_KEYS = ("format", "seed", "mode", "deal", "rulings", "pool", "cards", "auto_pass", "players", "actions", "chain", "head")
 DEALS = ("seeded", "table")
+HASH = re.compile(r"^[0-9a-f]{16,64}$")
 PLAYER_KEYS = ("name", "deck")
 MODES = ("strict", "record")
 # The keys each kind of record action may carry (read_action checks their values).
@@ -80,6 +82,10 @@ class Record:
     actions: list[dict[str, Any]]  # checked notation mappings, in order
     doc: Document = field(repr=False)
     deal: str = "seeded"  # table: a paper match; the record's reveal actions say what was turned face up
+    # The hash chain an export wrote (``referee.chain``): the chain hash (first
+    # 16 hex digits) after the start and after each action, and the full head.
+    chain: list[str] | None = None
+    head: str | None = None
 
     def line_of_action(self, k: int) -> int | None:
         """The line of record action ``k`` (from 1), if known."""
@@ -127,7 +133,61 @@ def parse_record(doc: Document) -> Record:
     listed = reader.seq(raw_actions if raw_actions is not None else [], ("actions",), MAX_ACTIONS, "actions")
     for i, raw in enumerate(listed):
         actions.append(_action(reader, raw, ("actions", i)))
-    return Record(doc.file, seed, mode, rulings, auto_pass, names, decks, actions, doc, deal_mode)
+    chain = None
+    if data.get("chain") is not None:
+        chain = [_hash(reader, h, ("chain", i)) for i, h in enumerate(reader.seq(data["chain"], ("chain",), MAX_ACTIONS + 1, "hashes"))]
+    head = _hash(reader, data["head"], ("head",)) if data.get("head") is not None else None
+    return Record(doc.file, seed, mode, rulings, auto_pass, names, decks, actions, doc, deal_mode, chain, head)
+
+
+def _hash(reader: Any, value: Any, path: tuple[Any, ...]) -> str:
+    text = reader.str_(value, path)
+    if not HASH.match(text):
+        raise reader.err(path, "expected a hash: 16 to 64 lowercase hex digits")
+    return text
+
+
+def chain_check(record: Record, played: "Replay") -> dict[str, Any] | None:
+    """Check a record's own chain against its replay: None when the record
+    carries none; else {"status": "intact"|"broken", "head", "broken_at":
+    {"action": K, "events": [first, last]} or None, "reason"}. Action 0 is the
+    start (the decks and the seed)."""
+    from referee.chain import chain_of
+
+    if record.chain is None and record.head is None:
+        return None
+    hashes = chain_of(played.events)
+    at_ends = [hashes[end - 1] if end else "" for end in played.ends]
+    head = hashes[-1] if hashes else None
+    for k, want in enumerate(record.chain or []):
+        if k >= len(at_ends):
+            break
+        if not at_ends[k].startswith(want):
+            first = played.ends[k - 1] + 1 if k else 1
+            return {
+                "status": "broken", "head": head,
+                "broken_at": {"action": k, "events": [first, played.ends[k]]},
+                "reason": "the events this action replays to do not fit the record's chain "
+                "(the record was changed here, or its chain was)",
+            }
+    if record.head is not None and record.head != head:
+        return {"status": "broken", "head": head, "broken_at": None,
+                "reason": f"the record's head {record.head} is not the head of its replay, {head}"}
+    return {"status": "intact", "head": head, "broken_at": None, "reason": None}
+
+
+def add_chain(record: dict[str, Any], events: Sequence[Event]) -> dict[str, Any]:
+    """An exported record with its chain: the chain hash (16 hex digits)
+    after the start and after each action, and the head at the very end, so
+    two copies can be compared at a glance."""
+    from referee.chain import chain_of
+
+    played = replay(record_from_dict(record))
+    hashes = chain_of(events)
+    out = dict(record)
+    out["chain"] = [hashes[end - 1][:16] for end in played.ends]
+    out["head"] = hashes[-1]
+    return out
 
 
 def _relative(reader: Any, value: Any, path: tuple[Any, ...], what: str) -> Path:
@@ -559,7 +619,7 @@ def _replayed(state: GameState, log: list[Event], i: int, states: list[GameState
 
 # --- writing YAML ----------------------------------------------------------------------
 
-ORDER = ("format", "seed", "mode", "deal", "rulings", "pool", "auto_pass", "cards", "players", "actions")
+ORDER = ("format", "seed", "mode", "deal", "rulings", "pool", "auto_pass", "cards", "players", "actions", "chain", "head")
 
 
 def dump_record(record: dict[str, Any], comment: str | None = None) -> str:

@@ -123,10 +123,12 @@ def export_one(match: str, db: str | None, by_name: bool = False) -> tuple[dict[
     from referee.corrections import collector_paused
     from referee.records import export_record
 
+    from referee.records import add_chain
+
     with collector_paused():
         with _store(db) as store:
             events = store.events(match)
-        return export_record(events, by_name=by_name), len(events)
+        return add_chain(export_record(events, by_name=by_name), events), len(events)
 
 
 # --- import ------------------------------------------------------------------------------
@@ -238,6 +240,24 @@ def audit(targets: tuple[str, ...], db: str | None, as_json: bool) -> None:
         sys.exit(1)
 
 
+def _chain_lines(chain: dict[str, Any] | None) -> list[str]:
+    """The chain part of an audit, for people."""
+    if chain is None:
+        return ["chain: none (the record carries no hashes)"]
+    if chain["status"] == "no chain":
+        return [f"chain: no chain (the {chain['events']} events were stored before hashes were kept)"]
+    if chain["status"] == "broken":
+        at = chain["broken_at"]
+        if isinstance(at, dict):
+            where = f"action {at['action']} (events {at['events'][0]}-{at['events'][1]})"
+        elif at is not None:
+            where = f"event {at}"
+        else:
+            where = "the head"
+        return [f"CHAIN BROKEN at {where}: {chain['reason']}"]
+    return [f"chain: intact, head {chain['head']}"]
+
+
 def audit_one(target: str, db: str | None) -> tuple[dict[str, Any], list[str]]:
     """The audit of one record file or stored match: the JSON document of
     docs/cli.md and the lines a person reads. Everything it loads stays
@@ -246,17 +266,32 @@ def audit_one(target: str, db: str | None) -> tuple[dict[str, Any], list[str]]:
     from pathlib import Path
 
     from referee.corrections import collector_paused, rewinds_consistent
-    from referee.records import export_record, load_record, record_from_dict, replay
+    from referee.records import chain_check, export_record, load_record, record_from_dict, replay
 
     problems: list[str] = []
+    chain: dict[str, Any] | None = None
     with collector_paused():
         if Path(target).exists() or not _looks_like_match(target):
             record = load_record(target)
             played = replay(record)
             problems = rewinds_consistent(played.events, played.states)
+            chain = chain_check(record, played)
         else:
+            from referee.chain import check_stored
+
             with _store(db) as store:
+                key = store._key(target)
+                report = check_stored(store.application, key)
+                chain = report.to_json()
+                if not report.ok:
+                    # A changed row may not even decode: say where, replay nothing.
+                    doc = {"legal": False, "actions": 0, "violation": None, "result": None, "chain": chain}
+                    return doc, [f"{target}: CHAIN BROKEN: {report.describe()}"]
                 stored = store.events(target)
+            if stored and type(stored[0]).__name__ == "TournamentCreated":
+                # A tournament (referee event): its log has no game to replay, only its chain.
+                doc = {"legal": True, "actions": 0, "violation": None, "result": None, "chain": chain}
+                return doc, [f"{target}: a tournament of {len(stored)} events", *_chain_lines(chain)]
             record = record_from_dict(export_record(stored, verify=False), file=f"match {target}")
             played = replay(record)
             differ = _compare_stored(stored, played.events)
@@ -273,6 +308,10 @@ def audit_one(target: str, db: str | None) -> tuple[dict[str, Any], list[str]]:
         doc["recorded_violations"] = played.recorded
     if problems:
         doc["rewinds"] = problems
+    if chain is not None:
+        doc["chain"] = chain
+        if chain["status"] == "broken":
+            doc["legal"] = False
     lines = []
     total = len(record.actions)
     if played.violation is not None:
@@ -286,5 +325,6 @@ def audit_one(target: str, db: str | None) -> tuple[dict[str, Any], list[str]]:
     else:
         lines.append(f"{target}: legal, {total} actions")
     lines += [f"REWIND NOT CONSISTENT: {problem}" for problem in problems]
+    lines += _chain_lines(chain)
     lines.append(f"result: {_result_text(played.result)}")
     return doc, lines

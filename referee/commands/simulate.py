@@ -8,7 +8,7 @@ import time
 
 import click
 
-from referee.commands.params import DECK, FILE, once_each
+from referee.commands.params import DECK, FILE, db_option, once_each
 
 
 @click.command()
@@ -16,8 +16,10 @@ from referee.commands.params import DECK, FILE, once_each
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the whole run; game k is reproducible from it.")
 @click.option("--deck", "decks", type=DECK, multiple=True, callback=once_each, help="Play these decks (A=FILE and B=FILE) instead of random legal decks.")
 @click.option("--pool", type=FILE, help="Card pool for the decks (default: the bundled rules-test pool).")
+@click.option("--event", "event_id", metavar="EVENT", help="Instead: play the open matches of this tournament's current round, stored (several stations may run this at once).")
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def simulate(games: int, seed: int, decks: dict[str, str], pool: str | None, as_json: bool) -> None:
+def simulate(games: int, seed: int, decks: dict[str, str], pool: str | None, event_id: str | None, db: str | None, as_json: bool) -> None:
     """Play whole games by picking random legal actions.
 
     Each game uses two random legal decks from the card pool (or the decks
@@ -25,8 +27,15 @@ def simulate(games: int, seed: int, decks: dict[str, str], pool: str | None, as_
     except conceding and draws. Every game ends with a result; the summary
     counts results by the rule that ended them.
 
+    With --event, plays the current round's open matches of a tournament
+    in the store instead, one stored action at a time (the seed then only
+    picks the actions; --games is ignored).
+
     Example: referee simulate --games 500 --seed 1
     """
+    if event_id is not None:
+        _simulate_event(event_id, seed, db, as_json)
+        return
     from referee.decks import load_deck
     from referee.pool import CardCatalog, bundled_pool, load_pool
     from referee.simulate import SimulationSummary, decks_for, game_seeds, play_game
@@ -68,3 +77,32 @@ def simulate(games: int, seed: int, decks: dict[str, str], pool: str | None, as_
     click.echo("results: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.results.items())))
     click.echo("ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.rules.items(), key=lambda kv: -kv[1])))
 
+
+
+def _simulate_event(event_id: str, seed: int, db: str | None, as_json: bool) -> None:
+    """``simulate --event``: the current round's open matches, played and stored."""
+    import os
+    import random
+
+    from referee.commands.event import EVENT, _station
+    from referee.tournament.service import play_round
+
+    tid = EVENT.convert(event_id, None, click.get_current_context())
+    # Stations running at once with the same --seed still spread over the tables.
+    rng = random.Random(f"{seed}:{os.getpid()}")
+    start = time.perf_counter()
+    shown: set[str] = set()
+
+    def progress(pairing: object, counts: dict[str, int]) -> None:
+        match = getattr(pairing, "match", "")
+        if not as_json and match not in shown:
+            shown.add(match)
+            click.echo(f"playing {match} (table {getattr(pairing, 'table', '?')})", err=True)
+
+    with _station(db) as st:
+        counts = play_round(st, tid, rng, progress)
+    seconds = time.perf_counter() - start
+    if as_json:
+        click.echo(json.dumps({**counts, "seconds": round(seconds, 3)}, indent=2))
+    else:
+        click.echo(f"{counts['matches']} matches played to their end, {counts['actions']} actions stored in {seconds:.1f}s")

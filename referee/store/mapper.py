@@ -38,6 +38,7 @@ from eventsourcing.persistence import (
 import events as events_package
 from events.game import Event
 from projections.state import GameState
+from referee.chain import GENESIS, HASH_KEY, chain_hash, event_json, split_chained  # noqa: F401 (the chain is written here)
 from referee.store.statecodec import IncompatibleSnapshot, decode_state, encode_state
 
 SNAPSHOT_TOPIC = "projections.state:GameState"
@@ -56,6 +57,7 @@ class MatchEvent:
     timestamp: datetime
     event: Event
     name: str | None = None  # the match's name, on its first event only
+    hash: str | None = None  # the chain hash stored with it (None: stored before chains)
 
     @property
     def match_id(self) -> str:
@@ -88,7 +90,7 @@ def event_topic(cls: type[Event]) -> str:
         readable = False
     if not readable:
         raise TypeError(
-            f"{cls.__qualname__} is not an event of events.game (events.EVENT_TYPES): "
+            f"{cls.__qualname__} is not an event of events.game or events.tournament (events.STORED_MODULES): "
             "it could be stored but never read back"
         )
     return topic
@@ -104,7 +106,8 @@ def _topic_of(cls: type[Event]) -> str:
     known = _topics.get(cls)
     if known is not None:
         topic, name = known
-        if topic not in events_package.TOPIC_ALIASES and events_package.EVENT_TYPES.get(name) is cls:
+        module = topic.partition(":")[0]
+        if topic not in events_package.TOPIC_ALIASES and events_package.STORED_MODULES.get(module, {}).get(name) is cls:
             return topic
     topic = event_topic(cls)
     _topics[cls] = (topic, topic.partition(":")[2])
@@ -129,7 +132,7 @@ def resolve_event_topic(topic: str) -> type[Event]:
             raise LookupError(f"events.TOPIC_ALIASES has a cycle through {topic!r}")
         seen.add(topic)
     module, _, name = topic.partition(":")
-    cls = events_package.EVENT_TYPES.get(name) if module == EVENT_MODULE else None
+    cls = events_package.STORED_MODULES.get(module, {}).get(name)
     if cls is None:
         raise LookupError(
             f"no event class for stored topic {topic!r}: if the class was renamed or moved, "
@@ -149,6 +152,19 @@ def topics_of(*classes: type[Event]) -> list[str]:
         except LookupError:
             continue
     return sorted(topics)
+
+
+# --- the hash chain ---------------------------------------------------------------------
+#
+# Every event is stored with ``"_hash"``: sha256 of the previous event's hash
+# (of the same match or tournament; ``GENESIS`` before the first), the topic
+# and the event's own JSON bytes, as hex. It covers what happened (the event),
+# not when a station wrote it (``_timestamp``), so a match record replayed
+# from its seed gives the very same chain and an export can end with its head.
+# In the stored row it sits right after the event's fields and before the
+# other envelope keys, so the exact bytes that were hashed are recovered by
+# cutting the row there (``split_chained``): ``,"`` never occurs inside a JSON
+# string, and the envelope keys come last. (``referee.chain`` holds the functions.)
 
 
 class JSONBytes(Transcoder):
@@ -248,6 +264,18 @@ class PydanticEventMapper(Mapper[str]):
     def to_rows(
         self, match_id: str, version: int, timestamp: datetime, events: list[Event], name: str | None = None
     ) -> list[tuple[str, int, str, bytes]]:
+        """``chained_rows`` without a chain (rows as written before chains)."""
+        return self.chained_rows(match_id, version, timestamp, events, name, None)[0]
+
+    def chained_rows(
+        self,
+        match_id: str,
+        version: int,
+        timestamp: datetime,
+        events: list[Any],
+        name: str | None = None,
+        prev: str | None = GENESIS,
+    ) -> tuple[list[tuple[str, int, str, bytes]], str | None]:
         """``to_stored_events`` as plain (match, position, topic, bytes) rows,
         which is what SQLite takes: one tuple per event and nothing else.
 
@@ -260,19 +288,34 @@ class PydanticEventMapper(Mapper[str]):
         seal = self._seal if (self.compressor or self.cipher) else None
         rows: list[tuple[str, int, str, bytes]] = []
         append = rows.append
+        first_body = b""
         for event in events:
             cls = type(event)
             body = cls.__pydantic_serializer__.to_json(event)  # '{...}'; '{}' without fields
+            topic = _topic_of(cls)
+            if prev is not None:
+                prev = chain_hash(prev, topic, body)
+                body = body[:-1] + (b"," if len(body) > 2 else b"") + b'"_hash":"' + prev.encode() + b'"}'
+            if not rows:
+                first_body = body
             data = body[:-1] + stamp if len(body) > 2 else b"{" + stamp[1:]
             version += 1
-            append((match_id, version, _topic_of(cls), seal(data) if seal else data))
+            append((match_id, version, topic, seal(data) if seal else data))
         if name is not None and rows:
             first_id, first_version, topic, _ = rows[0]
-            body = type(events[0]).__pydantic_serializer__.to_json(events[0])
+            body = first_body
             named = stamp[:-1] + b',"_name":' + json.dumps(name, ensure_ascii=False).encode() + b"}"
             data = body[:-1] + named if len(body) > 2 else b"{" + named[1:]
             rows[0] = (first_id, first_version, topic, seal(data) if seal else data)
-        return rows
+        return rows, prev
+
+    def unseal(self, data: bytes) -> bytes:
+        """A stored row's bytes as written before compression and encryption."""
+        if self.cipher:
+            data = self.cipher.decrypt(data)
+        if self.compressor:
+            data = self.compressor.decompress(data)
+        return data
 
     def _seal(self, data: bytes) -> bytes:
         if self.compressor:
@@ -334,4 +377,5 @@ class PydanticEventMapper(Mapper[str]):
             timestamp,
             event,
             envelope.get("_name"),
+            envelope.get("_hash"),
         )

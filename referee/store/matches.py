@@ -59,7 +59,15 @@ from projections.state import GameState, evolve, initial_state
 from referee import rules
 from referee.actions import Action, Applied
 from referee.store.errors import MatchExists, MatchNotFound, PositionError, StoreError, one_line
-from referee.store.mapper import JSONBytes, MatchEvent, PydanticEventMapper, StateSnapshot, topics_of
+from referee.store.mapper import (
+    GENESIS,
+    JSONBytes,
+    MatchEvent,
+    PydanticEventMapper,
+    StateSnapshot,
+    split_chained,
+    topics_of,
+)
 from referee.store.sqlitefactory import RefereeSQLiteRecorder
 from referee.store.url import DEFAULT_URL, Database, parse_url
 
@@ -151,6 +159,9 @@ class MatchStore:
         self._known_snapshots: OrderedDict[tuple[str, int], GameState] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        # Chain heads: match -> (version, hash of event ``version``; None for a
+        # row stored before chains), so a write rarely reads its predecessor.
+        self._heads: dict[str, tuple[int, str | None]] = {}
         # Observability, for judges' tooling and for the tests.
         self.last_folded = 0  # events folded by the latest load/state_at
         self.conflicts = 0  # writes lost to another station and retried
@@ -285,6 +296,18 @@ class MatchStore:
                     self._take_snapshots(key, marks)
                 return applied
         raise StoreError(f"gave up on match {key}: {MAX_ATTEMPTS} writes in a row lost to other stations")
+
+    def append(self, key: str, version: int, events: list[Any], name: str | None = None) -> bool:
+        """Store ``events`` after ``version`` of any aggregate in this store
+        (a tournament: ``referee.tournament``), chained and in one transaction.
+        False, with nothing written, if another station wrote ``version + 1``
+        first: the caller reloads and decides again."""
+        with self._db_errors(f"write to {key}"):
+            try:
+                self._write(key, version, events, name=name)
+            except IntegrityError:
+                return False
+        return True
 
     # --- reading --------------------------------------------------------
 
@@ -421,12 +444,42 @@ class MatchStore:
         protocol checks and notification records, which nothing here uses).
         On SQLite the rows stay plain tuples (``RefereeSQLiteRecorder``)."""
         mapper: PydanticEventMapper = self.application.mapper  # type: ignore[assignment]
-        rows = mapper.to_rows(key, version, datetime.now(timezone.utc), events, name)
+        prev = self.head(key, version)
+        rows, head = mapper.chained_rows(key, version, datetime.now(timezone.utc), events, name, prev)
         recorder = self.application.recorder
         if isinstance(recorder, RefereeSQLiteRecorder):
             recorder.insert_rows(rows)
         else:
             recorder.insert_events([StoredEvent(*row) for row in rows])
+        self._set_head(key, version + len(rows), head)
+
+    def head(self, key: str, version: int) -> str:
+        """The chain hash the event after ``version`` follows: the stored hash
+        of event ``version`` (remembered from the last read or write, else read),
+        ``GENESIS`` at 0 and after a row stored before chains (the chain then
+        starts again there: ``referee.chain`` reports where)."""
+        if version == 0:
+            return GENESIS
+        with self._lock:
+            known = self._heads.get(key)
+        if known is None or known[0] != version:
+            rows = list(self.application.recorder.select_events(key, gt=version - 1, lte=version))
+            found = None
+            if rows:
+                mapper: PydanticEventMapper = self.application.mapper  # type: ignore[assignment]
+                split = split_chained(mapper.unseal(rows[0].state))
+                found = split[1] if split else None
+            known = (version, found)
+            self._set_head(key, version, found)
+        return known[1] or GENESIS
+
+    def _set_head(self, key: str, version: int, head: str | None) -> None:
+        with self._lock:
+            current = self._heads.get(key)
+            if current is None or current[0] <= version:
+                self._heads[key] = (version, head)
+            while len(self._heads) > self._cache_size:
+                self._heads.pop(next(iter(self._heads)))
 
     def _reconstruct(self, key: str, upto: int | None) -> tuple[GameState, int, int]:
         """Fold from the latest usable snapshot at or below ``upto``."""
@@ -489,6 +542,8 @@ class MatchStore:
                     f"match {key} is damaged: event {expected} is missing from the log "
                     f"(the next stored one is {record.originator_version})"
                 )
+        if records:
+            self._set_head(key, records[-1].originator_version, records[-1].hash)
         return self._fold(state, version, (r.event for r in records))
 
     def _take_snapshots(self, key: str, marks: Checkpoints) -> None:

@@ -1,0 +1,80 @@
+"""The tournament aggregate in the match store: its events stored like a match's, with the same optimistic concurrency.
+
+A tournament's id looks like ``e-1a2b3c4d``; its events (``events.tournament``)
+are rows of the same event table as the matches, chained the same way, so
+``audit`` and the notification log treat them alike. Every change is
+"decide on the current state, append at the next version": two stations that
+decide at once race for the same (id, version) row, and the loser reads the
+winner's events and decides again on them (so a second station pairing the
+same round finds it already paired).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from events.tournament import TournamentCreated, TournamentEvent
+from projections.tournament import TournamentState, fold
+from referee.store.errors import StoreError
+
+MAX_ATTEMPTS = 50
+
+
+class TournamentNotFound(StoreError, LookupError):
+    """No tournament has this id (a bad argument: exit 2)."""
+
+
+class Refused(Exception):
+    """The tournament's rules refuse the request (exit 1): a round still being
+    played, a player not registered, and the like. Nothing is written."""
+
+
+def tournament_key(tid: str) -> str:
+    key = str(tid).strip().lower()
+    if not (key.startswith("e-") and 3 <= len(key) <= 64):
+        raise TournamentNotFound(f"no tournament {tid!r}: tournament ids look like e-1a2b3c4d")
+    return key
+
+
+class Tournaments:
+    """Tournaments in a ``MatchStore``'s database."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def create(self, name: str, deal: str = "seeded") -> str:
+        first = [TournamentCreated(name=name, deal=deal)]  # type: ignore[arg-type]
+        for _ in range(8):
+            key = f"e-{secrets.token_hex(4)}"
+            if self.store.append(key, 0, first, name=name):
+                return key
+        raise StoreError("no free tournament id found")
+
+    def load(self, tid: str) -> TournamentState:
+        key = tournament_key(tid)
+        with self.store._db_errors(f"load tournament {key}"):
+            records = list(self.store.application.events.get(key))
+        if not records or not isinstance(records[0].event, TournamentCreated):
+            raise TournamentNotFound(f"no tournament {key!r} in {self.store.url}")
+        return fold((r.event for r in records), key)
+
+    def update(
+        self, tid: str, decide: Callable[[TournamentState], list[TournamentEvent]]
+    ) -> tuple[TournamentState, list[TournamentEvent]]:
+        """Decide on the current state and append; on a conflicting write,
+        reload and decide again. ``decide`` may raise ``Refused``."""
+        key = tournament_key(tid)
+        for _ in range(MAX_ATTEMPTS):
+            state = self.load(key)
+            new = decide(state)
+            if not new:
+                return state, []
+            if self.store.append(key, state.version, list(new)):
+                for e in new:
+                    from projections.tournament import evolve
+
+                    evolve(state, e)
+                return state, new
+        raise StoreError(f"gave up on tournament {key}: {MAX_ATTEMPTS} writes in a row lost to other stations")

@@ -1,0 +1,472 @@
+"""Tournaments: a whole event from several stations at once (SQLite and PostgreSQL), Swiss pairing promises, standings math, bad input, and the hash chain."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from events.tournament import Pairing, PlayerRegistered, RoundPaired
+from projections.tournament import Player, Result, TournamentState, standings
+from referee.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+DECKS = ROOT / "scenarios" / "decks"
+NAMES = ["Alice", "Bob", "Carol", "Dan", "Eve", "Fay", "Gus", "Hal"]
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def referee(*args: str, db: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, REFEREE_DB=db)
+    return subprocess.run([sys.executable, "-m", "referee.cli", *args], capture_output=True, text=True, env=env, cwd=ROOT)
+
+
+def at_once(commands: list[list[str]], db: str) -> list[subprocess.CompletedProcess]:
+    """Run several referee processes at the same time (several stations)."""
+    env = dict(os.environ, REFEREE_DB=db)
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "referee.cli", *c], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        for c in commands
+    ]
+    out = []
+    for c, p in zip(commands, procs):
+        stdout, stderr = p.communicate(timeout=600)
+        out.append(subprocess.CompletedProcess(c, p.returncode, stdout, stderr))
+    return out
+
+
+def ok(done: subprocess.CompletedProcess) -> str:
+    assert done.returncode == 0, (done.args, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    return done.stdout
+
+
+def recompute(rounds: list[list[dict]], winners: dict[str, str | None]) -> list[dict]:
+    """The standings from the rules' text, in exact fractions: win 3, draw 1,
+    bye 3; MWP floored at 1/3; OMW the mean over opponents; OOMW likewise.
+    ``winners``: finished match -> winner's name (None: a draw)."""
+    names = sorted({p[k] for r in rounds for p in r for k in ("A", "B") if p[k]})
+    pts = dict.fromkeys(names, 0)
+    played = dict.fromkeys(names, 0)
+    opps: dict[str, list[str]] = {n: [] for n in names}
+    for r in rounds:
+        for p in r:
+            if p["B"] is None:
+                pts[p["A"]] += 3
+                played[p["A"]] += 1
+            elif p["match"] in winners:
+                w = winners[p["match"]]
+                for n, o in ((p["A"], p["B"]), (p["B"], p["A"])):
+                    played[n] += 1
+                    opps[n].append(o)
+                    pts[n] += 1 if w is None else 3 if w == n else 0
+    mwp = {n: max(Fraction(1, 3), Fraction(pts[n], 3 * played[n])) if played[n] else Fraction(1, 3) for n in names}
+    omw = {n: sum((mwp[o] for o in opps[n]), Fraction(0)) / len(opps[n]) if opps[n] else Fraction(0) for n in names}
+    oomw = {n: sum((omw[o] for o in opps[n]), Fraction(0)) / len(opps[n]) if opps[n] else Fraction(0) for n in names}
+    order = sorted(names, key=lambda n: (-pts[n], -omw[n], -oomw[n], n))
+    return [
+        {"rank": i, "player": n, "points": pts[n], "omw": round(float(omw[n]), 4), "oomw": round(float(oomw[n]), 4), "played": played[n]}
+        for i, n in enumerate(order, 1)
+    ]
+
+
+def results_from_matches(db_url: str, rounds: list[list[dict]]) -> dict[str, str | None]:
+    """Each finished match's winner, read from the match itself (its state), not from any projection."""
+    from referee.store import MatchStore
+
+    out: dict[str, str | None] = {}
+    with MatchStore(db_url) as store:
+        for r in rounds:
+            for p in r:
+                if p["match"] is None:
+                    continue
+                state, _ = store.load(p["match"])
+                if state.result is not None:
+                    out[p["match"]] = None if state.result.draw else p[state.result.winner]
+    return out
+
+
+def last_action_position(db_url: str, match: str) -> int:
+    from referee.store import MatchStore
+
+    with MatchStore(db_url) as store:
+        events = store.events(match)
+    return max(i for i, e in enumerate(events, 1) if type(e).__name__ == "ActionTaken")
+
+
+# --- the whole event -------------------------------------------------------------------------
+
+
+def test_a_whole_event_from_several_stations(database) -> None:
+    """8 players registered from 8 processes at once, 3 Swiss rounds each paired
+    by 3 stations at once and played by 4 `simulate --event` processes at once;
+    the standings equal a recomputation from the matches' own results, nobody
+    meets twice, and a rewound result leaves the standings again."""
+    db = database.url
+    event = json.loads(ok(referee("event", "new", "Spring Cup 2026", "--json", db=db)))["event"]
+    decks = {n: DECKS / ("alice.yaml" if i % 2 == 0 else "bob.yaml") for i, n in enumerate(NAMES)}
+    for done in at_once([["event", "register", event, "--player", n, "--deck", str(decks[n])] for n in NAMES], db):
+        ok(done)
+    rounds: list[list[dict]] = []
+    for r in range(1, 4):
+        paired = [json.loads(ok(d)) for d in at_once([["event", "round", event, "--round", str(r), "--json"]] * 3, db)]
+        assert all(p == paired[0] for p in paired), "every station sees the one pairing of the round"
+        assert paired[0]["round"] == r and len(paired[0]["pairings"]) == 4
+        rounds.append(paired[0]["pairings"])
+        for done in at_once([["simulate", "--event", event, "--seed", str(s), "--json"] for s in range(4)], db):
+            ok(done)
+    matches = json.loads(ok(referee("event", "matches", event, "--json", db=db)))["matches"]
+    assert len(matches) == 12 and all(m["status"] == "finished" for m in matches)
+    met = [frozenset((p["A"], p["B"])) for r in rounds for p in r]
+    assert len(met) == len(set(met)), "no rematch"
+    for r in rounds:
+        assert sorted(n for p in r for n in (p["A"], p["B"])) == sorted(NAMES)
+    winners = results_from_matches(db, rounds)
+    assert len(winners) == 12
+    for m in matches:
+        assert m["winner"] == winners[m["match"]] and m["draw"] == (winners[m["match"]] is None)
+    table = json.loads(ok(referee("event", "standings", event, "--json", db=db)))["standings"]
+    assert table == recompute(rounds, winners)
+    assert sum(row["points"] for row in table) == 3 * 12 - sum(1 for w in winners.values() if w is None)
+
+    # A judge's 410 rewind to before the last action reopens a finished match:
+    # its result leaves the standings again.
+    reopened = rounds[2][0]["match"]
+    to = last_action_position(db, reopened) - 1
+    ok(referee("rewind", reopened, "--to", str(to), "--rule", "410.1", "--reason", "wrong count", "--by", "Kim", db=db))
+    table = json.loads(ok(referee("event", "standings", event, "--json", db=db)))["standings"]
+    without = {m: w for m, w in winners.items() if m != reopened}
+    assert table == recompute(rounds, without)
+    row = next(m for m in json.loads(ok(referee("event", "matches", event, "--json", db=db)))["matches"] if m["match"] == reopened)
+    assert row["status"] == "playing" and row["winner"] is None and row["judge_calls"] == 1
+    # Rebuilt from zero, the projection says the same.
+    assert json.loads(ok(referee("event", "standings", event, "--rebuild", "--json", db=db)))["standings"] == table
+    # The next round waits for the reopened table.
+    blocked = referee("event", "round", event, db=db)
+    assert blocked.returncode == 1 and "not over" in blocked.stderr and "Traceback" not in blocked.stderr
+
+
+def test_an_odd_event_gives_one_bye_a_round_to_the_lowest_without_one(tmp_path: Path) -> None:
+    from referee.store import MatchStore
+    from referee.tournament.service import Station, pair_round, play_round, register
+    from referee.decks import load_deck
+    from referee.pool import CardCatalog, bundled_pool
+
+    deck = load_deck(DECKS / "alice.yaml", CardCatalog(bundled_pool()))
+    with MatchStore(f"sqlite:///{tmp_path / 'e.db'}") as store:
+        station = Station(store)
+        tid = station.tournaments.create("Odd Cup")
+        for n in NAMES[:7]:
+            register(station, tid, n, deck, None)
+        byes = []
+        for r in range(1, 4):
+            station.catch_up()
+            before = station.view.standings(tid) if r > 1 else []
+            paired, ours = pair_round(station, tid)
+            assert ours
+            bye = [p for p in paired.pairings if p.B is None]
+            assert len(bye) == 1 and bye[0].match is None
+            byes.append(bye[0].A)
+            if before:
+                without = [row["player"] for row in before if row["player"] not in byes[:-1]]
+                assert bye[0].A == without[-1], "the lowest-ranked player who has had no bye"
+            play_round(station, tid, random.Random(r))
+        assert len(set(byes)) == 3
+        station.catch_up()
+        rows = station.view.standings(tid)
+        assert sum(r["played"] for r in rows) == 3 * 7
+        # One computation per notification at most (the tracking row makes it so).
+        computed = station.view.computed(tid)
+        assert len(computed) == len(set(computed))
+
+
+# --- Swiss pairing promises ------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(min_value=2, max_value=12), rounds=st.integers(min_value=1, max_value=5), seed=st.integers(0, 10**6))
+def test_swiss_pairs_everyone_once_without_rematches(n: int, rounds: int, seed: int) -> None:
+    from referee.tournament.pairing import swiss
+    from referee.tournament.store import Refused
+
+    rng = random.Random(seed)
+    state = TournamentState(id="e-test", name="t")
+    for i in range(n):
+        state.players[f"P{i}"] = Player(f"P{i}", [])
+    results: dict[str, Result] = {}
+    for r in range(1, rounds + 1):
+        table = standings(list(state.players), [(x.round, x.pairings) for x in state.rounds], results)
+        try:
+            pairs = swiss(state, table, seed + r)
+        except Refused:
+            # Only when no pairing without a rematch (and a second bye) exists at all.
+            assert not _some_pairing_exists(sorted(state.players), state.opponents(), state.byes())
+            return
+        names = [x for a, b in pairs for x in (a, b) if x is not None]
+        assert sorted(names) == sorted(state.players)
+        met = state.opponents()
+        assert all(b is None or b not in met[a] for a, b in pairs)
+        byes = [a for a, b in pairs if b is None]
+        assert len(byes) == n % 2
+        for a in byes:
+            assert a not in state.byes(), "at most one bye each"
+        pairings = [Pairing(table=t, A=a, B=b, match=None if b is None else f"m{r}.{t}") for t, (a, b) in enumerate(pairs, 1)]
+        state.rounds.append(RoundPaired(round=r, pairings=pairings))
+        for p in pairings:
+            if p.B is not None:
+                roll = rng.random()
+                results[p.match] = Result(None, True) if roll < 0.1 else Result(p.A if roll < 0.55 else p.B, False)
+
+
+def _some_pairing_exists(names: list[str], met: dict[str, set[str]], byes: set[str]) -> bool:
+    """Brute force: can ``names`` be paired with no rematch, a bye (if odd) to someone without one?"""
+    if not names:
+        return True
+    if len(names) % 2:
+        return any(_some_pairing_exists([x for x in names if x != b], met, byes) for b in names if b not in byes)
+    first, rest = names[0], names[1:]
+    return any(
+        _some_pairing_exists([x for x in rest if x != o], met, byes) for o in rest if o not in met.get(first, set())
+    )
+
+
+def test_standings_math_on_a_small_example() -> None:
+    rounds = [
+        (1, [Pairing(table=1, A="A", B="B", match="m1"), Pairing(table=2, A="C", B=None)]),
+        (2, [Pairing(table=1, A="C", B="A", match="m2"), Pairing(table=2, A="B", B=None)]),
+    ]
+    results = {"m1": Result("A", False), "m2": Result(None, True)}
+    rows = {r["player"]: r for r in standings(["A", "B", "C"], rounds, results)}
+    assert rows["A"]["points"] == 4 and rows["C"]["points"] == 4 and rows["B"]["points"] == 3
+    # A's opponents: B (3 points in 2 rounds: 1/2) and C (4 in 2: 2/3).
+    assert rows["A"]["omw"] == round((0.5 + 2 / 3) / 2, 4)
+    # B lost to A only: OMW = A's 4/6; a loss-only record is floored at 1/3.
+    assert rows["B"]["omw"] == round(4 / 6, 4)
+    assert [r["player"] for r in standings(["A", "B", "C"], rounds, results)][0] in ("A", "C")
+
+
+# --- command line details --------------------------------------------------------------------
+
+
+@pytest.fixture
+def run(tmp_path: Path):
+    db = f"sqlite:///{tmp_path / 'event.db'}"
+    runner = CliRunner()
+
+    def invoke(*args: str, code: int = 0) -> str:
+        result = runner.invoke(cli, [*args, "--db", db])
+        assert result.exit_code == code, (args, result.output)
+        return result.output
+
+    invoke.db = db  # type: ignore[attr-defined]
+    return invoke
+
+
+def test_registration_is_checked_frozen_and_changed_only_by_someone(run, tmp_path: Path) -> None:
+    from referee.store import MatchStore
+    from referee.tournament.store import Tournaments
+
+    event = json.loads(run("event", "new", "Cup", "--json"))["event"]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- {card: Little Page, count: 4}\n")
+    out = run("event", "register", event, "--player", "Alice", "--deck", str(bad), code=2)
+    assert "bad.yaml" in out and "100.2" in out and "Traceback" not in out
+    run("event", "register", event, "--player", "Alice", "--deck", str(DECKS / "alice.yaml"))
+    again = run("event", "register", event, "--player", "Alice", "--deck", str(DECKS / "bob.yaml"), code=1)
+    assert "--by" in again
+    run("event", "register", event, "--player", "Alice", "--deck", str(DECKS / "bob.yaml"), "--by", "Judge Kim")
+    with MatchStore(run.db) as store:  # type: ignore[attr-defined]
+        log = [r.event for r in store.application.events.get(event)]
+        state = Tournaments(store).load(event)
+    regs = [e for e in log if isinstance(e, PlayerRegistered)]
+    assert len(regs) == 2 and regs[1].by == "Judge Kim" and regs[1].replaces
+    assert state.players["Alice"].registrations == 2
+    assert [c.name for c in state.players["Alice"].deck] == [c.name for c in regs[1].deck]
+
+
+def test_imported_pairings_and_a_result_entered_by_hand(run, tmp_path: Path) -> None:
+    event = json.loads(run("event", "new", "Cup", "--json"))["event"]
+    for n in NAMES[:5]:
+        run("event", "register", event, "--player", n, "--deck", str(DECKS / "alice.yaml"))
+    bad = tmp_path / "bad.csv"
+    bad.write_text("table,A,B\n1,Alice,Bob\n2,Carol,Zed\n")
+    out = run("event", "round", event, "--pairings", str(bad), code=2)
+    assert "bad.csv" in out and "line 3" in out and "'Zed' is not registered" in out
+    twice = tmp_path / "twice.csv"
+    twice.write_text("1,Alice,Bob\n2,Alice,Carol\n")
+    assert "already paired at line 1" in run("event", "round", event, "--pairings", str(twice), code=2)
+    assert json.loads(run("event", "matches", event, "--json"))["matches"] == []  # nothing written
+    good = tmp_path / "r1.csv"
+    good.write_text("table,A,B\n1,Alice,Bob\n2,Carol,Dan\n3,Eve,\n")
+    paired = json.loads(run("event", "round", event, "--pairings", str(good), "--json"))
+    assert paired == {
+        "round": 1,
+        "pairings": [
+            {"table": 1, "A": "Alice", "B": "Bob", "match": f"{event}.r1.t1"},
+            {"table": 2, "A": "Carol", "B": "Dan", "match": f"{event}.r1.t2"},
+            {"table": 3, "A": "Eve", "B": None, "match": None},
+        ],
+    }
+    run("event", "result", event, f"{event}.r1.t1", "--winner", "Bob", "--judge", "Judge Kim")
+    run("event", "result", event, f"{event}.r1.t2", "--draw", "--judge", "Judge Kim")
+    rows = {m["table"]: m for m in json.loads(run("event", "matches", event, "--json"))["matches"]}
+    assert rows[1]["status"] == "finished" and rows[1]["winner"] == "Bob" and rows[1]["entered_by"] == "Judge Kim"
+    assert rows[2]["draw"] is True and rows[3]["status"] == "bye" and rows[3]["B"] is None
+    table = {r["player"]: r["points"] for r in json.loads(run("event", "standings", event, "--json"))["standings"]}
+    assert table == {"Bob": 3, "Eve": 3, "Carol": 1, "Dan": 1, "Alice": 0}
+    csv_out = run("event", "standings", event, "--csv")
+    assert csv_out.splitlines()[0] == "rank,player,points,omw,oomw,played"
+    run("event", "drop", event, "Alice", "--by", "Judge Kim")
+    paired2 = json.loads(run("event", "round", event, "--json"))
+    assert "Alice" not in {n for p in paired2["pairings"] for n in (p["A"], p["B"])}
+
+
+def test_an_unknown_event_is_bad_input(run) -> None:
+    out = run("event", "standings", "e-00000000", code=2)
+    assert "no tournament" in out
+    assert "not an event id" in run("event", "standings", "m-1234", code=2)
+
+
+# --- the hash chain ---------------------------------------------------------------------------
+
+
+def _match_with_actions(url: str) -> str:
+    from referee.decks import deal, load_deck
+    from referee.notation import action_from_mapping, resolve
+    from referee.pool import CardCatalog, bundled_pool
+    from referee.rules import start
+    from referee.store import MatchStore
+
+    cat = CardCatalog(bundled_pool())
+    decks = {p: load_deck(DECKS / f, cat) for p, f in (("A", "vanilla-a.yaml"), ("B", "vanilla-b.yaml"))}
+    cards, castles = deal(decks)
+    with MatchStore(url) as store:
+        mid = store.create(start(cards, castles, seed=5).events)
+        state, _ = store.load(mid)
+        store.act(mid, resolve(state, action_from_mapping({"player": "A", "do": "choose_opening", "card": "Little Page"})))
+    return mid
+
+
+def test_one_changed_byte_in_the_database_is_found_at_its_position(database) -> None:
+    mid = _match_with_actions(database.url)
+    intact = json.loads(ok(referee("audit", mid, "--json", db=database.url)))
+    assert intact["chain"]["status"] == "intact" and intact["chain"]["events"] == 3
+    # Event 2's "rule":"101.1" becomes "1X1.1": still JSON, still an event.
+    if database.kind == "sqlite":
+        database.sql(
+            "UPDATE stored_events SET state = CAST(substr(CAST(state AS TEXT), 1, 10) || 'X' || "
+            f"substr(CAST(state AS TEXT), 12) AS BLOB) WHERE originator_id = '{mid}' AND originator_version = 2"
+        )
+    else:
+        database.sql(
+            "UPDATE referee_events SET state = overlay(state placing '\\x58'::bytea from 11 for 1) "
+            f"WHERE originator_id = '{mid}' AND originator_version = 2"
+        )
+    done = referee("audit", mid, "--json", db=database.url)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    report = json.loads(done.stdout)
+    assert report["chain"]["status"] == "broken" and report["chain"]["broken_at"] == 2
+    text = referee("audit", mid, db=database.url)
+    assert "chain broken at event 2" in text.stdout
+
+
+def test_an_export_ends_with_the_stored_head_and_an_edited_record_is_caught(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    mid = _match_with_actions(url)
+    head = json.loads(ok(referee("audit", mid, "--json", db=url)))["chain"]["head"]
+    out = tmp_path / "r.yaml"
+    ok(referee("export", mid, "-o", str(out), db=url))
+    text = out.read_text()
+    assert text.rstrip().splitlines()[-1] == f"head: {head}"
+    assert json.loads(ok(referee("audit", str(out), "--json", db=url)))["chain"]["status"] == "intact"
+    out.write_text(text.replace("card: 'A:4'", "card: 'A:5'"))
+    done = referee("audit", str(out), "--json", db=url)
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["chain"]["broken_at"] == {"action": 1, "events": [2, 3]}
+
+
+def test_a_match_stored_before_chains_reads_as_no_chain(tmp_path: Path) -> None:
+    from datetime import datetime, timezone
+
+    from eventsourcing.persistence import StoredEvent
+
+    from referee.decks import deal, load_deck
+    from referee.pool import CardCatalog, bundled_pool
+    from referee.rules import start
+    from referee.store import MatchStore
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    cat = CardCatalog(bundled_pool())
+    cards, castles = deal({p: load_deck(DECKS / f, cat) for p, f in (("A", "vanilla-a.yaml"), ("B", "vanilla-b.yaml"))})
+    with MatchStore(url) as store:
+        rows = store.application.mapper.to_rows("m-01d01d01", 0, datetime.now(timezone.utc), list(start(cards, castles, seed=1).events))
+        store.application.recorder.insert_events([StoredEvent(*r) for r in rows])
+    report = json.loads(ok(referee("audit", "m-01d01d01", "--json", db=url)))
+    assert report["legal"] is True and report["chain"]["status"] == "no chain"
+    # Acting on it goes on with a chain from there; the old part is named as not covered.
+    ok(referee("act", "m-01d01d01", "A", "choose_opening", "Little Page", db=url))
+    report = json.loads(ok(referee("audit", "m-01d01d01", "--json", db=url)))
+    assert report["chain"]["status"] == "intact" and report["chain"]["unchained"] == 1
+
+
+def test_a_table_dealt_event_stores_the_setting_and_its_tournament_log_is_chained(run, tmp_path: Path) -> None:
+    from referee.store import MatchStore
+
+    event = json.loads(run("event", "new", "Paper Cup", "--deal", "table", "--json"))["event"]
+    for n in NAMES[:2]:
+        run("event", "register", event, "--player", n, "--deck", str(DECKS / "alice.yaml"))
+    paired = json.loads(run("event", "round", event, "--json"))
+    match = paired["pairings"][0]["match"]
+    with MatchStore(run.db) as store:  # type: ignore[attr-defined]
+        first = store.events(match, upto=1)[0]
+        log = [r.event for r in store.application.events.get(event)]
+    assert log[0].deal == "table"
+    assert first.mode == "record"  # until the match layer takes deal=table (see create_table_match)
+    assert set(first.names.values()) == set(NAMES[:2])
+    report = json.loads(run("audit", event, "--json"))
+    assert report["chain"]["status"] == "intact" and report["chain"]["events"] == 4
+
+
+def test_follow_sees_results_land(database) -> None:
+    """`event follow`: on PostgreSQL eventsourcing's ProjectionRunner, on SQLite a poll."""
+    import threading
+    import time
+
+    from referee.decks import load_deck
+    from referee.pool import CardCatalog, bundled_pool
+    from referee.tournament.projection import follow
+    from referee.tournament.service import Station, enter_result, pair_round, register
+
+    deck = load_deck(DECKS / "alice.yaml", CardCatalog(bundled_pool()))
+    station = Station(database.open())
+    tid = station.tournaments.create("Live Cup")
+    for n in NAMES[:4]:
+        register(station, tid, n, deck, None)
+    paired, _ = pair_round(station, tid)
+    seen: list[dict] = []
+    watcher = Station(database.open())
+
+    def changed() -> None:
+        seen.append({r["player"]: r["points"] for r in watcher.view.standings(tid)})
+
+    thread = threading.Thread(target=follow, args=(watcher.store, changed), kwargs={"timeout": 8, "poll": 0.2})
+    thread.start()
+    time.sleep(2)
+    first = paired.pairings[0]
+    enter_result(station, tid, first.match, first.A, False, "Judge Kim")
+    thread.join()
+    watcher.close()
+    station.close()
+    assert seen[0] == dict.fromkeys(NAMES[:4], 0)
+    assert seen[-1][first.A] == 3 and sum(seen[-1].values()) == 3
