@@ -90,6 +90,22 @@ def conservation_errors(state: GameState, deck_size: int = DECK_SIZE) -> list[st
     return errors
 
 
+def random_action(state: GameState, legal: list[Action], rng: random.Random) -> Action:
+    """A random legal action, never conceding or offering a draw. Where a
+    table-dealt match asks what a hidden card was, the simulated table turns
+    over a card drawn at random from what the deck list has left (the true
+    card of a shuffled paper castle), not the copy ``legal`` happens to name."""
+    action = rng.choice([a for a in legal if a.do not in NOT_RANDOM])
+    if action.do == "reveal":
+        from referee.rules.harem_master.hidden import pending
+
+        owner_ = pending(state).player  # type: ignore[union-attr]
+        z = state.zones[owner_]
+        left = sorted(c for c in z.castle + z.hand + z.action_stack if c in state.unknown)
+        action = Action(action.player, "reveal", card=rng.choice(left))
+    return action
+
+
 def play_game(
     seed: int,
     decks: dict[str, list[CardDef]],
@@ -114,15 +130,7 @@ def play_game(
         legal = legal_actions(state)
         if check is not None:
             check(state, events, legal)
-        choices = [a for a in legal if a.do not in NOT_RANDOM]
-        action = rng.choice(choices)
-        if action.do == "reveal":
-            from referee.rules.harem_master.hidden import pending
-
-            owner_ = pending(state).player  # type: ignore[union-attr]
-            z = state.zones[owner_]
-            left = sorted(c for c in z.castle + z.hand + z.action_stack if c in state.unknown)
-            action = Action(action.player, "reveal", card=rng.choice(left))
+        action = random_action(state, legal, rng)
         applied = apply(state, action)
         state = applied.state
         events.extend(applied.events)
@@ -185,6 +193,7 @@ __all__ = [
     "decks_for",
     "game_seeds",
     "play_game",
+    "random_action",
     "random_deck",
     "vanilla",
 ]

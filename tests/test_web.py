@@ -452,3 +452,31 @@ def test_the_live_stream_of_an_unknown_match_is_a_404(db: str, tmp_path: Path) -
         response = http.get("/matches/m-00000000/live")
         assert response.status_code == 404
         assert http.app.state.board.watcher._watches == set()  # nobody left watching
+
+
+def test_an_event_page_shows_standings_and_every_table(db: str, tmp_path: Path) -> None:
+    """The tournament's page: the standings projection and each round's tables
+    with links to their matches; the first page lists the event."""
+    run = lambda *args: CliRunner().invoke(cli, [*args, "--db", db], catch_exceptions=False)  # noqa: E731
+    made = run("event", "new", "Spring Cup", "--json")
+    assert made.exit_code == 0, made.output
+    event = json.loads(made.output)["event"]
+    for name in ("Ann", "Bob", "Cid"):
+        assert run("event", "register", event, "--player", name, "--deck", str(ROOT / "scenarios/decks/vanilla-a.yaml")).exit_code == 0
+    paired = json.loads(run("event", "round", event, "--json").output)
+    played = next(p for p in paired["pairings"] if p["match"])
+    bye = next(p for p in paired["pairings"] if p["B"] is None)
+    assert run("event", "result", event, played["match"], "--winner", played["A"], "--judge", "Judge Kim").exit_code == 0
+    with client(db) as c:
+        index = c.get("/")
+        assert index.status_code == 200 and f'href="/events/{event}"' in index.text and "Spring Cup" in index.text
+        page = c.get(f"/events/{event}")
+        assert page.status_code == 200
+        text = unescape(page.text)
+        assert f'href="/matches/{played["match"]}"' in text
+        assert f'{played["A"]} won (entered by Judge Kim)' in text and f"{bye['A']} (bye)" in text
+        ranks = re.findall(r'<tr data-player="([^"]+)"><td class="num">(\d+)</td><td>[^<]+</td><td class="num">(\d+)</td>', text)
+        points = {player: int(p) for player, _, p in ranks}
+        assert points == {played["A"]: 3, bye["A"]: 3, played["B"]: 0}
+        missing = c.get("/events/e-00000000")
+        assert missing.status_code == 404 and "no tournament" in missing.text

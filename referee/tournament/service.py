@@ -66,20 +66,17 @@ def create_table_match(
     title: str | None,
 ) -> bool:
     """Create one table's match (False if it already exists). The one place
-    a tournament makes a match, so the deal setting goes through here.
-
-    TODO(deal=table): ``referee new --deal table`` (the table deals on paper,
-    hidden cards stay unknown until revealed) is being added to the match
-    layer on another branch; ``rules.start`` does not take ``deal`` yet.
-    Until it does, a table-dealt event's matches are created in record mode
-    (a paper match logged as played, violations recorded) with a seeded
-    deal; pass ``deal`` to ``start`` here once it accepts it."""
+    a tournament makes a match, so the deal setting goes through here: an
+    event played on paper gets table-dealt matches (hidden cards unknown
+    until the table reveals them, bounded by the registered deck lists) in
+    record mode, since the log is the record of what the table did,
+    mistakes included."""
     from referee.decks import deal as deal_cards
     from referee.rules import start
 
     cards, castles = deal_cards(decks)
     mode = "record" if deal == "table" else "strict"
-    applied = start(cards, castles, seed=seed, names=names, mode=mode)
+    applied = start(cards, castles, seed=seed, names=names, mode=mode, deal=deal)
     try:
         store.create(applied.events, name=title, match_id=match_id)
     except MatchExists:
@@ -262,7 +259,7 @@ def play_round(station: Station, tid: str, rng: random.Random, progress: Any = N
     the same round: matches are taken in a random order, and an action that
     another station's write made stale is decided again on the new state."""
     from referee.actions import IllegalAction
-    from referee.simulate import NOT_RANDOM
+    from referee.simulate import random_action
     from referee.rules import legal_actions
 
     state = station.tournaments.load(tid)
@@ -278,8 +275,7 @@ def play_round(station: Station, tid: str, rng: random.Random, progress: Any = N
         if game.result is not None:
             continue
         while game.result is None:
-            choices = [a for a in legal_actions(game) if a.do not in NOT_RANDOM]
-            action = rng.choice(choices)
+            action = random_action(game, legal_actions(game), rng)
             try:
                 applied = store.act(p.match, action)
                 game = applied.state

@@ -52,6 +52,24 @@ class Tournaments:
                 return key
         raise StoreError("no free tournament id found")
 
+    def list(self) -> list[tuple[str, str]]:
+        """(id, name) of every tournament in the store, oldest first: the
+        notification log's first events of that kind, as matches are listed."""
+        from referee.store.mapper import topics_of
+
+        out: list[tuple[str, str]] = []
+        start: int | None = None
+        with self.store._db_errors("list the tournaments"):
+            while True:
+                page = self.store.application.recorder.select_notifications(
+                    start, 500, topics=topics_of(TournamentCreated))
+                for note in page:
+                    record = self.store.application.mapper.to_domain_event(note)
+                    out.append((str(note.originator_id), record.event.name))
+                if len(page) < 500:
+                    return out
+                start = page[-1].id + 1
+
     def load(self, tid: str) -> TournamentState:
         key = tournament_key(tid)
         with self.store._db_errors(f"load tournament {key}"):

@@ -43,6 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from projections.views import SHOWN_PER_PILE, VIEWERS
 from referee.store import MatchNotFound, MatchStore, PositionError, StoreError
+from referee.tournament.store import TournamentNotFound
 from referee.commands.matches import _grouped as action_lines  # the CLI's `legal` lines
 from referee.web.board import CHARACTER_KEYS, VIEW_KEYS, VIOLATION_EVENTS, BoardReader
 from referee.web.live import POLL_SECONDS, Watcher
@@ -237,7 +238,10 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         return render(request, "rewind.html", board.reader.rewind_preview(match, to))
 
     def tables_page(request: Request) -> Response:
-        return render(request, "index.html", {"tables": board.reader.tables()})
+        return render(request, "index.html", {"tables": board.reader.tables(), "events": board.reader.events()})
+
+    def event_page(request: Request) -> Response:
+        return render(request, "event.html", board.reader.event_page(request.path_params["event"]))
 
     def tables_fragment(request: Request) -> Response:
         return render(request, "tables.html", {"tables": board.reader.tables()})
@@ -318,6 +322,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             Route("/tables", tables_fragment),
             Route("/live", tables_live),
             Route("/login", login),
+            Route("/events/{event}", event_page),
             Route("/matches/{match}", match_page),
             Route("/matches/{match}/board", board_fragment),
             Route("/matches/{match}/log", full_log),
@@ -327,6 +332,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         ],
         exception_handlers={
             MatchNotFound: not_found,
+            TournamentNotFound: not_found,
             PositionError: not_found,
             StoreError: store_failed,
             HTTPException: http_error,

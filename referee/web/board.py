@@ -183,6 +183,39 @@ class BoardReader:
         return {"match": log.key, "title": log.name, "names": dict(state.names), "viewer": viewer, "log": rows,
                 "version": len(log.events)}
 
+    def events(self) -> list[dict[str, str]]:
+        """Every tournament in the store, for the first page's list."""
+        from referee.tournament.store import Tournaments
+
+        return [{"event": key, "name": name} for key, name in Tournaments(self.store).list()]
+
+    def event_page(self, event_id: str) -> dict[str, Any]:
+        """A tournament's page: its standings (the projection, caught up
+        first, exactly as ``referee event standings`` shows them) and every
+        table of every round with its match's status and result."""
+        from referee.tournament.service import Station, matches
+
+        station = Station(self.store)
+        try:
+            state = station.tournaments.load(event_id)
+            rows = matches(station, event_id)
+            standings = station.view.standings(state.id)
+        finally:
+            station.close()
+        rounds: dict[int, list[dict[str, Any]]] = {}
+        for row in rows:
+            rounds.setdefault(row["round"], []).append(row)
+        return {
+            "event": state.id,
+            "name": state.name,
+            "deal": state.deal,
+            "players": len(state.players),
+            "dropped": sorted(name for name, p in state.players.items() if getattr(p, "dropped", False)),
+            "current_round": state.current_round,
+            "standings": standings,
+            "rounds": sorted(rounds.items(), reverse=True),
+        }
+
     def rewind_preview(self, match_id: str, to: int) -> dict[str, Any]:
         """The dry run of a rule-410 rewind to just after event ``to``, as
         ``referee rewind --dry-run`` reports it (judge's view): nothing is written."""
