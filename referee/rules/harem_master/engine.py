@@ -60,6 +60,10 @@ def current_decision(state: GameState) -> Decision | None:
 
 
 def _decision(state: GameState) -> Decision | None:
+    if state.unknown:
+        shown = hidden.face_up(state)
+        if shown is not None:  # a table-dealt match: card text turned an unknown card face up
+            return Decision(shown[0], "reveal")
     pending = checks.same_name_pending(state)
     if pending is not None:
         return pending
@@ -312,6 +316,8 @@ def advance(state: GameState, out: list[Event] | None = None) -> tuple[list[Even
             state = push(state, [ev], events)
             continue
         if checks.same_name_pending(state) is not None:
+            break
+        if state.unknown and hidden.face_up(state) is not None:
             break
         steps = _automatic(state)
         if not steps:

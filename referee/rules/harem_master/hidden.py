@@ -78,10 +78,39 @@ def _leading_unknown(state: GameState, player: str, limit: int) -> int:
     return n
 
 
+PUBLIC_PILES = ("discard", "harem", "execution", "side")  # face up (215)
+
+
+def face_up(state: GameState) -> str | None:
+    """An unknown card that card text put face up (onto the field, into a
+    discard, a harem, an execution pile or the side): the table must say what
+    it is before anything else happens."""
+    unknown = state.unknown
+    if not unknown:
+        return None
+    for ch in state.field:
+        for c in (ch.card, *ch.items):
+            if c in unknown:
+                return c
+    for c in state.orphans:
+        if c in unknown:
+            return c
+    for z in state.zones.values():
+        for pile in PUBLIC_PILES:
+            for c in getattr(z, pile):
+                if c in unknown:
+                    return c
+    return None
+
+
 def pending(state: GameState) -> Pending | None:
     """What the table must reveal before the procedure can go on, if anything."""
     if not state.unknown:
         return None
+    shown = face_up(state)
+    if shown is not None:
+        where = state.where(shown) or "play"
+        return Pending(shown[0], "215", f"an unknown card of {shown[0]}'s went face up ({where}): say what it is (215)", 1)
     step = state.step
     if step == "101.3":
         for p in ("A", "B"):
@@ -195,8 +224,10 @@ def _decide_reveal(state: GameState, a: Action, waive: frozenset[str]) -> list[E
         )
     out: list[Event] = []
     st = state
+    shown = face_up(state)
     for i, name in enumerate(names):
-        ev = reveal_as(st, p, st.zones[p].castle[i], name, found.rule, waive)
+        place = shown if shown is not None else st.zones[p].castle[i]
+        ev = reveal_as(st, p, place, name, found.rule, waive)
         out.append(ev)
         st = evolve(st, ev)
     return out
