@@ -14,6 +14,7 @@ replaying never re-rolls.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from events.cards import CardDef
@@ -202,23 +203,32 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
     named: list[str] = []
     if state.unknown and do == "discard" and d.kind == "hand_limit" and action.cards:
         named = list(action.cards)
-    return _revealing(state, action, named, lambda st: kind.decide(st, action, waive))
+    return _revealing(state, action, named, waive, lambda st, a: kind.decide(st, a, waive))
 
 
-def _revealing(state: GameState, action: Action, named: list[str], then: Any) -> list[Event]:
-    """``then(state)``, after the reveals the action implies in a table-dealt
-    match: a card used or discarded from the hand is named as it leaves it,
-    which reveals it (``hidden``)."""
+def _revealing(state: GameState, action: Action, named: list[str], waive: frozenset[str], then: Any) -> list[Event]:
+    """``then(state, action)``, after the reveals the action implies in a
+    table-dealt match: a card used or discarded from the hand is named as it
+    leaves it, which reveals it (``hidden``). A card named that the deck list
+    has no copy of left is refused citing 100.2, or recorded in record mode."""
     if state.unknown:
-        if ACTIONS[action.do].card_from == "hand" and action.card is not None:
+        kind = ACTIONS[action.do]
+        if kind.card_from == "hand" and action.card is not None:
+            if action.card not in state.cards:  # a name no unaccounted copy answers to
+                place = next((c for c in state.zones[action.player].hand if c in state.unknown), None)
+                if place is None:
+                    raise refuse(kind.refusal_rule, f"There is no {action.card} in {action.player}'s hand.")
+                ev = hidden.reveal_as(state, action.player, place, action.card, kind.rule, waive)
+                action = replace(action, card=ev.identity or place)
+                return [ev, *then(evolve(state, ev), action)]
             named = [action.card]
-        pre = hidden.hand_reveals(state, action.player, named, ACTIONS[action.do].rule) if named else []
+        pre = hidden.hand_reveals(state, action.player, named, kind.rule) if named else []
         if pre:
             after = state
             for ev in pre:
                 after = evolve(after, ev)
-            return [*pre, *then(after)]
-    return then(state)
+            return [*pre, *then(after, action)]
+    return then(state, action)
 
 
 # What a table can do in the other player's turn although the rules forbid it
@@ -245,12 +255,12 @@ def _out_of_turn(state: GameState, action: Action, d: Decision, waive: frozenset
         raise physical(rule, turn_refusal.refusal.reason)
     from referee.rules.harem_master import turn as turn_rules
 
-    def played(st: GameState) -> list[Event]:
-        if action.do == "play_event":
-            return turn_rules._use(st, action, "window", waive)
-        return turn_rules._decide_main(st, action, waive | {"306.1a"})
+    def played(st: GameState, a: Action) -> list[Event]:
+        if a.do == "play_event":
+            return turn_rules._use(st, a, "window", waive)
+        return turn_rules._decide_main(st, a, waive | {"306.1a"})
 
-    events = _revealing(state, action, [], played)
+    events = _revealing(state, action, [], waive, played)
     return [e.model_copy(update={"step": None}) if e.step is not None else e for e in events]
 
 

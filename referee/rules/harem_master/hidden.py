@@ -167,8 +167,9 @@ def where_copies(state: GameState, player: str, name: str) -> str:
     return f"{player}'s deck list has {deck} {copies} of {name}, all accounted for: " + "; ".join(places)
 
 
-def _no_copy(state: GameState, player: str, name: str) -> str:
-    return f"{where_copies(state, player, name)}, so the card revealed cannot be {name}."
+def _no_copy(state: GameState, player: str, name: str, rule: str) -> str:
+    what = "the card revealed" if rule in ("101.3", "306.5i", "306.5m", "215") else "the card used from the hand"
+    return f"{where_copies(state, player, name)}, so {what} cannot be {name}."
 
 
 def reveal_as(
@@ -185,7 +186,7 @@ def reveal_as(
         if cards[c].name == name:
             return CardRevealed(rule=rule, player=player, card=place, name=name, identity=c)
     if "100.2" not in waive:
-        raise physical("100.2", _no_copy(state, player, name))
+        raise physical("100.2", _no_copy(state, player, name, rule))
     definition = next((cd for cd in cards.values() if cd.name == name), None)
     if definition is None:
         raise refuse("100.2", f"No card named {name} is defined in this match, so the referee cannot record it.")
