@@ -96,3 +96,26 @@ def test_the_cli_logs_a_table_dealt_match_and_refuses_an_impossible_reveal(tmp_p
     assert run("act", "m-table", "A", "reveal", "Iron Knight").exit_code == 0
     state = json.loads(run("state", "m-table", "--json").output)
     assert state["unaccounted"]["A"]["Iron Knight"] == 2
+
+
+def test_a_rewind_dry_run_says_which_revealed_cards_it_cannot_hide_again(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'referee.db'}"
+    runner = CliRunner()
+
+    def run(*args: str) -> object:
+        return runner.invoke(cli, [*args, "--db", url])
+
+    position = "scenarios/table/306.5i-table-random-numbers-revealed.yaml"
+    assert run("new", "--position", position, "--id", "m-rewind").exit_code == 0
+    assert run("act", "m-rewind", "A", "attack", "Iron Knight").exit_code == 0
+    assert run("act", "m-rewind", "B", "intercept", "Border Guard").exit_code == 0
+    assert run("act", "m-rewind", "A", "reveal", "Little Page").exit_code == 0
+    result = run("rewind", "m-rewind", "--to", "1", "--rule", "410.1", "--reason", "check", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    rows = [r for r in json.loads(result.output)["undo"] if r["type"] == "CardRevealed"]
+    assert len(rows) == 1 and rows[0]["reveals"]
+    assert "cannot hide it again" in rows[0]["revealed"] and "1st from the top" in rows[0]["revealed"]
+    assert run("rewind", "m-rewind", "--to", "1", "--rule", "410.1", "--reason", "check").exit_code == 0
+    state = json.loads(run("state", "m-rewind", "--json").output)
+    assert state["zones"]["A.castle"]["cards"][0] == "?"  # unknown to the referee again
+    assert state["unaccounted"]["A"]["Little Page"] == 2
