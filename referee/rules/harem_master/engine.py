@@ -9,7 +9,8 @@ up to the next decision (``advance``). The steps themselves are in the
 modules named after their rules, registered in ``registry``.
 
 Randomness is decided from the match seed and stored in the events:
-replaying never re-rolls.
+replaying never re-rolls. In a table-dealt match (``deal: table``) the
+referee decides no hidden card at all: the table reveals them (``hidden``).
 """
 
 from __future__ import annotations
@@ -351,8 +352,13 @@ def own_events(state: GameState, action: Action, *, strict: bool = False) -> lis
             raise
         events, violations = _record_anyway(state, action, exc.refusal)
     kind = ACTIONS.get(action.do)
-    args = hidden.reveal_args(state, action) if action.do == "reveal" else action.arguments()
-    taken = ActionTaken(rule=kind.rule if kind else "406.1", player=action.player, do=action.do, args=args)
+    rule = kind.rule if kind else "406.1"
+    args = action.arguments()
+    if action.do == "reveal":  # cites the rule that turned the card face up
+        args = hidden.reveal_args(state, action)
+        found = hidden.pending(state)
+        rule = found.rule if found is not None else rule
+    taken = ActionTaken(rule=rule, player=action.player, do=action.do, args=args)
     return [taken, *violations, *events]
 
 
