@@ -210,7 +210,13 @@ def describe_action(state: GameState, action: Action) -> dict[str, Any]:
     """An action with card names instead of ids, as people write it."""
     out: dict[str, Any] = {"player": action.player, "do": action.do}
 
+    # A table-dealt match: an unknown card is "?" unless the action names it
+    # (a play or a discard from the hand, a reveal: one copy the deck list has left).
+    names_it = action.do in ("play_character", "play_event", "play_item", "discard", "reveal")
+
     def name(c: str) -> str:
+        if c in state.unknown and not names_it:
+            return "?"
         cd = state.cards.get(c)
         return cd.name if cd is not None else c
 
