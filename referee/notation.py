@@ -212,7 +212,8 @@ def describe_action(state: GameState, action: Action) -> dict[str, Any]:
 
     # A table-dealt match: an unknown card is "?" unless the action names it
     # (a play or a discard from the hand, a reveal: one copy the deck list has left).
-    names_it = action.do in ("play_character", "play_event", "play_item", "discard", "reveal")
+    kind = ACTIONS.get(action.do)
+    names_it = action.do in ("discard", "reveal") or (kind is not None and kind.card_from == "hand")
 
     def name(c: str) -> str:
         if c in state.unknown and not names_it:
