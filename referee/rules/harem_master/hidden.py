@@ -52,10 +52,6 @@ class Pending(NamedTuple):
     count: int  # how many may be named at once (306.5m: the cards about to be milled)
 
 
-def is_table(state: GameState) -> bool:
-    return state.deal == "table"
-
-
 def unaccounted(state: GameState, player: str) -> Counter[str]:
     """The names ``player``'s deck list still has unaccounted for: one per unknown card."""
     cards = state.cards
