@@ -596,18 +596,28 @@ def _card_revealed(s: GameState, e: CardRevealed) -> None:
         s.unknown = s.unknown - {x}
         return
     if x != y:
+        def swap(c: str) -> str:
+            return y if c == x else x if c == y else c  # type: ignore[return-value]
+
         zones = dict(s.zones)
         for p, z in s.zones.items():
             changed = {}
-            for pile in HIDDEN_PILES:
+            for pile in PILES:
                 cur = getattr(z, pile)
                 if x in cur or y in cur:
-                    changed[pile] = tuple(y if c == x else x if c == y else c for c in cur)
+                    changed[pile] = tuple(swap(c) for c in cur)
             if changed:
                 nz = _new(Zones)
                 nz.__dict__ = {**z.__dict__, **changed}
                 zones[p] = nz
         s.zones = zones
+        # An unknown card an ability put face up somewhere (hidden.face_up).
+        if any(ch.card in (x, y) or x in ch.items or y in ch.items for ch in s.field):
+            s.field = tuple(
+                ch._replace(card=swap(ch.card), items=tuple(swap(i) for i in ch.items)) for ch in s.field
+            )
+        if x in s.orphans or y in s.orphans:
+            s.orphans = tuple(swap(c) for c in s.orphans)
     s.unknown = s.unknown - {y}
 
 

@@ -124,14 +124,10 @@ def resolve(state: GameState, raw: Action, labels: dict[str, str] | None = None)
         if state.unknown and (ACTIONS.get(raw.do) and ACTIONS[raw.do].card_from == "hand"):
             card_opts += _hidden_matches(state, raw.card, pool, labels)
             if not card_opts and any(c in state.unknown for c in state.zones[raw.player].hand):
-                from referee.rules.harem_master.hidden import where_copies
-
                 if not INSTANCE_ID.match(raw.card) and raw.card not in labels:
-                    raise IllegalAction(Refusal(
-                        "100.2",
-                        f"{where_copies(state, raw.player, raw.card)}, so the card used from the hand "
-                        f"cannot be {raw.card}.",
-                    ), raw)
+                    # No copy the deck list has left: the engine refuses it
+                    # citing 100.2 (or, in record mode, records it).
+                    return raw
         if not card_opts:
             card_opts = candidates(state, raw.card, everywhere(state), labels)
         if not card_opts:
@@ -214,7 +210,14 @@ def describe_action(state: GameState, action: Action) -> dict[str, Any]:
     """An action with card names instead of ids, as people write it."""
     out: dict[str, Any] = {"player": action.player, "do": action.do}
 
+    # A table-dealt match: an unknown card is "?" unless the action names it
+    # (a play or a discard from the hand, a reveal: one copy the deck list has left).
+    kind = ACTIONS.get(action.do)
+    names_it = action.do in ("discard", "reveal") or (kind is not None and kind.card_from == "hand")
+
     def name(c: str) -> str:
+        if c in state.unknown and not names_it:
+            return "?"
         cd = state.cards.get(c)
         return cd.name if cd is not None else c
 

@@ -16,10 +16,11 @@ from referee.commands.params import DECK, FILE, db_option, once_each
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the whole run; game k is reproducible from it.")
 @click.option("--deck", "decks", type=DECK, multiple=True, callback=once_each, help="Play these decks (A=FILE and B=FILE) instead of random legal decks.")
 @click.option("--pool", type=FILE, help="Card pool for the decks (default: the bundled rules-test pool).")
+@click.option("--deal", "deal_mode", type=click.Choice(["seeded", "table"]), default="seeded", show_default=True, help="table: play table-dealt games, the simulated table revealing every hidden card the rules turn face up.")
 @click.option("--event", "event_id", metavar="EVENT", help="Instead: play the open matches of this tournament's current round, stored (several stations may run this at once).")
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def simulate(games: int, seed: int, decks: dict[str, str], pool: str | None, event_id: str | None, db: str | None, as_json: bool) -> None:
+def simulate(games: int, seed: int, decks: dict[str, str], pool: str | None, deal_mode: str, event_id: str | None, db: str | None, as_json: bool) -> None:
     """Play whole games by picking random legal actions.
 
     Each game uses two random legal decks from the card pool (or the decks
@@ -55,7 +56,7 @@ def simulate(games: int, seed: int, decks: dict[str, str], pool: str | None, eve
     iterator = bar.__enter__() if bar is not None else seeds
     try:
         for game_seed in iterator:
-            record = play_game(game_seed, decks_for(game_seed, card_pool, fixed))
+            record = play_game(game_seed, decks_for(game_seed, card_pool, fixed), deal_mode=deal_mode)
             summary.games += 1
             summary.events += len(record.events)
             summary.actions += len(record.actions)

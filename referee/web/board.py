@@ -121,10 +121,16 @@ def decision_of(state: GameState, viewer: str) -> dict[str, Any] | None:
     if decision is None:
         return None
     shown = viewer == "judge" or viewer == decision.player
+    text = KINDS[decision.kind].text if decision.kind in KINDS else decision.kind
+    if decision.kind == "reveal":  # a table-dealt match: say what the table turned and why
+        from referee.rules.harem_master.hidden import pending
+
+        found = pending(state)
+        text += f": {found.why}" if found is not None else ""
     return {
         "player": decision.player,
         "kind": decision.kind,
-        "text": KINDS[decision.kind].text if decision.kind in KINDS else decision.kind,
+        "text": text,
         "actions": [describe_action(state, a) for a in legal_actions(state)] if shown else None,
     }
 

@@ -23,6 +23,7 @@ from projections.state import GameState, Proposal, Use, Window, other
 from referee.actions import Action, IllegalAction
 from referee.rules.harem_master.characteristics import abilities, has_text, match, memo, statics
 from referee.rules.harem_master.common import name_of, pay, physical, refuse, stack_size
+from referee.rules.harem_master.hidden import as_played, hand_candidates
 from referee.rules.harem_master.selectors import Reader, candidates, controller_of, holds, on_field, players, select, zone_of
 from referee.rules.harem_master.situations import Sit, meets, use_situation
 
@@ -351,8 +352,6 @@ def _candidates(state: GameState, player: str, moment: Moment) -> Iterator[tuple
     window, with its check (``check(n, probing)`` raises IllegalAction)."""
     cards = state.cards
     theirs = player != state.active
-    from referee.rules.harem_master.hidden import as_played, hand_candidates
-
     for card in hand_candidates(state, player):
         cd = cards[card]
         if cd.type != "event":

@@ -9,11 +9,13 @@ up to the next decision (``advance``). The steps themselves are in the
 modules named after their rules, registered in ``registry``.
 
 Randomness is decided from the match seed and stored in the events:
-replaying never re-rolls.
+replaying never re-rolls. In a table-dealt match (``deal: table``) the
+referee decides no hidden card at all: the table reveals them (``hidden``).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from events.cards import CardDef
@@ -60,6 +62,10 @@ def current_decision(state: GameState) -> Decision | None:
 
 
 def _decision(state: GameState) -> Decision | None:
+    if state.unknown:
+        shown = hidden.face_up(state)
+        if shown is not None:  # a table-dealt match: card text turned an unknown card face up
+            return Decision(shown[0], "reveal")
     pending = checks.same_name_pending(state)
     if pending is not None:
         return pending
@@ -198,23 +204,32 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
     named: list[str] = []
     if state.unknown and do == "discard" and d.kind == "hand_limit" and action.cards:
         named = list(action.cards)
-    return _revealing(state, action, named, lambda st: kind.decide(st, action, waive))
+    return _revealing(state, action, named, waive, lambda st, a: kind.decide(st, a, waive))
 
 
-def _revealing(state: GameState, action: Action, named: list[str], then: Any) -> list[Event]:
-    """``then(state)``, after the reveals the action implies in a table-dealt
-    match: a card used or discarded from the hand is named as it leaves it,
-    which reveals it (``hidden``)."""
+def _revealing(state: GameState, action: Action, named: list[str], waive: frozenset[str], then: Any) -> list[Event]:
+    """``then(state, action)``, after the reveals the action implies in a
+    table-dealt match: a card used or discarded from the hand is named as it
+    leaves it, which reveals it (``hidden``). A card named that the deck list
+    has no copy of left is refused citing 100.2, or recorded in record mode."""
     if state.unknown:
-        if ACTIONS[action.do].card_from == "hand" and action.card is not None:
+        kind = ACTIONS[action.do]
+        if kind.card_from == "hand" and action.card is not None:
+            if action.card not in state.cards:  # a name no unaccounted copy answers to
+                place = next((c for c in state.zones[action.player].hand if c in state.unknown), None)
+                if place is None:
+                    raise refuse(kind.refusal_rule, f"There is no {action.card} in {action.player}'s hand.")
+                ev = hidden.reveal_as(state, action.player, place, action.card, kind.rule, waive)
+                action = replace(action, card=ev.identity or place)
+                return [ev, *then(evolve(state, ev), action)]
             named = [action.card]
-        pre = hidden.hand_reveals(state, action.player, named, ACTIONS[action.do].rule) if named else []
+        pre = hidden.hand_reveals(state, action.player, named, kind.rule) if named else []
         if pre:
             after = state
             for ev in pre:
                 after = evolve(after, ev)
-            return [*pre, *then(after)]
-    return then(state)
+            return [*pre, *then(after, action)]
+    return then(state, action)
 
 
 # What a table can do in the other player's turn although the rules forbid it
@@ -241,12 +256,12 @@ def _out_of_turn(state: GameState, action: Action, d: Decision, waive: frozenset
         raise physical(rule, turn_refusal.refusal.reason)
     from referee.rules.harem_master import turn as turn_rules
 
-    def played(st: GameState) -> list[Event]:
-        if action.do == "play_event":
-            return turn_rules._use(st, action, "window", waive)
-        return turn_rules._decide_main(st, action, waive | {"306.1a"})
+    def played(st: GameState, a: Action) -> list[Event]:
+        if a.do == "play_event":
+            return turn_rules._use(st, a, "window", waive)
+        return turn_rules._decide_main(st, a, waive | {"306.1a"})
 
-    events = _revealing(state, action, [], played)
+    events = _revealing(state, action, [], waive, played)
     return [e.model_copy(update={"step": None}) if e.step is not None else e for e in events]
 
 
@@ -313,6 +328,8 @@ def advance(state: GameState, out: list[Event] | None = None) -> tuple[list[Even
             continue
         if checks.same_name_pending(state) is not None:
             break
+        if state.unknown and hidden.face_up(state) is not None:
+            break
         steps = _automatic(state)
         if not steps:
             break
@@ -335,8 +352,13 @@ def own_events(state: GameState, action: Action, *, strict: bool = False) -> lis
             raise
         events, violations = _record_anyway(state, action, exc.refusal)
     kind = ACTIONS.get(action.do)
-    args = hidden.reveal_args(state, action) if action.do == "reveal" else action.arguments()
-    taken = ActionTaken(rule=kind.rule if kind else "406.1", player=action.player, do=action.do, args=args)
+    rule = kind.rule if kind else "406.1"
+    args = action.arguments()
+    if action.do == "reveal":  # cites the rule that turned the card face up
+        args = hidden.reveal_args(state, action)
+        found = hidden.pending(state)
+        rule = found.rule if found is not None else rule
+    taken = ActionTaken(rule=rule, player=action.player, do=action.do, args=args)
     return [taken, *violations, *events]
 
 

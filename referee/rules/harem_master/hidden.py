@@ -52,10 +52,6 @@ class Pending(NamedTuple):
     count: int  # how many may be named at once (306.5m: the cards about to be milled)
 
 
-def is_table(state: GameState) -> bool:
-    return state.deal == "table"
-
-
 def unaccounted(state: GameState, player: str) -> Counter[str]:
     """The names ``player``'s deck list still has unaccounted for: one per unknown card."""
     cards = state.cards
@@ -78,10 +74,39 @@ def _leading_unknown(state: GameState, player: str, limit: int) -> int:
     return n
 
 
+PUBLIC_PILES = ("discard", "harem", "execution", "side")  # face up (215)
+
+
+def face_up(state: GameState) -> str | None:
+    """An unknown card that card text put face up (onto the field, into a
+    discard, a harem, an execution pile or the side): the table must say what
+    it is before anything else happens."""
+    unknown = state.unknown
+    if not unknown:
+        return None
+    for ch in state.field:
+        for c in (ch.card, *ch.items):
+            if c in unknown:
+                return c
+    for c in state.orphans:
+        if c in unknown:
+            return c
+    for z in state.zones.values():
+        for pile in PUBLIC_PILES:
+            for c in getattr(z, pile):
+                if c in unknown:
+                    return c
+    return None
+
+
 def pending(state: GameState) -> Pending | None:
     """What the table must reveal before the procedure can go on, if anything."""
     if not state.unknown:
         return None
+    shown = face_up(state)
+    if shown is not None:
+        where = state.where(shown) or "play"
+        return Pending(shown[0], "215", f"an unknown card of {shown[0]}'s went face up ({where}): say what it is (215)", 1)
     step = state.step
     if step == "101.3":
         for p in ("A", "B"):
@@ -138,8 +163,9 @@ def where_copies(state: GameState, player: str, name: str) -> str:
     return f"{player}'s deck list has {deck} {copies} of {name}, all accounted for: " + "; ".join(places)
 
 
-def _no_copy(state: GameState, player: str, name: str) -> str:
-    return f"{where_copies(state, player, name)}, so the card revealed cannot be {name}."
+def _no_copy(state: GameState, player: str, name: str, rule: str) -> str:
+    what = "the card revealed" if rule in ("101.3", "306.5i", "306.5m", "215") else "the card used from the hand"
+    return f"{where_copies(state, player, name)}, so {what} cannot be {name}."
 
 
 def reveal_as(
@@ -156,7 +182,7 @@ def reveal_as(
         if cards[c].name == name:
             return CardRevealed(rule=rule, player=player, card=place, name=name, identity=c)
     if "100.2" not in waive:
-        raise physical("100.2", _no_copy(state, player, name))
+        raise physical("100.2", _no_copy(state, player, name, rule))
     definition = next((cd for cd in cards.values() if cd.name == name), None)
     if definition is None:
         raise refuse("100.2", f"No card named {name} is defined in this match, so the referee cannot record it.")
@@ -195,8 +221,10 @@ def _decide_reveal(state: GameState, a: Action, waive: frozenset[str]) -> list[E
         )
     out: list[Event] = []
     st = state
+    shown = face_up(state)
     for i, name in enumerate(names):
-        ev = reveal_as(st, p, st.zones[p].castle[i], name, found.rule, waive)
+        place = shown if shown is not None else st.zones[p].castle[i]
+        ev = reveal_as(st, p, place, name, found.rule, waive)
         out.append(ev)
         st = evolve(st, ev)
     return out

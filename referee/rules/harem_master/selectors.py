@@ -122,6 +122,11 @@ def matches(state: GameState, reader: Reader, card: str, f: Filter, zone: str | 
         return False
     if f.other and card == reader.card:
         return False
+    if card in state.unknown and (
+        f.type is not None or f.gender is not None or f.faction is not None or f.name is not None
+        or f.cost_at_most is not None
+    ):
+        return False  # a table-dealt match: nobody knows what an unknown card is until it is revealed
     ident = identity(state, card)
     if f.type is not None and ident.type != f.type:
         return False
