@@ -147,7 +147,8 @@ def test_a_whole_event_from_several_stations(database) -> None:
     ok(referee("rewind", reopened, "--to", str(to), "--rule", "410.1", "--reason", "wrong count", "--by", "Kim", db=db))
     table = json.loads(ok(referee("event", "standings", event, "--json", db=db)))["standings"]
     without = {m: w for m, w in winners.items() if m != reopened}
-    assert table == recompute(rounds, without)
+    detail = ok(referee("event", "matches", event, "--json", db=db))
+    assert table == recompute(rounds, without), (reopened, to, winners, detail)
     row = next(m for m in json.loads(ok(referee("event", "matches", event, "--json", db=db)))["matches"] if m["match"] == reopened)
     assert row["status"] == "playing" and row["winner"] is None and row["judge_calls"] == 1
     # Rebuilt from zero, the projection says the same.
