@@ -68,18 +68,26 @@ def create_table_match(
     """Create one table's match (False if it already exists). The one place
     a tournament makes a match, so the deal setting goes through here.
 
+    A table-dealt event's matches are paper matches logged as played, so they
+    are created in record mode (violations recorded, not refused).
+
     TODO(deal=table): ``referee new --deal table`` (the table deals on paper,
-    hidden cards stay unknown until revealed) is being added to the match
-    layer on another branch; ``rules.start`` does not take ``deal`` yet.
-    Until it does, a table-dealt event's matches are created in record mode
-    (a paper match logged as played, violations recorded) with a seeded
-    deal; pass ``deal`` to ``start`` here once it accepts it."""
+    hidden cards stay unknown until revealed) comes from another branch
+    (``rules.start(..., deal=...)``, merged on main, not on this branch's
+    base). ``deal`` is passed to ``start`` whenever ``start`` takes it; until
+    then a table-dealt event's matches get a seeded deal. Once merged,
+    drop the signature check and pass ``deal`` always."""
+    import inspect
+
     from referee.decks import deal as deal_cards
     from referee.rules import start
 
     cards, castles = deal_cards(decks)
     mode = "record" if deal == "table" else "strict"
-    applied = start(cards, castles, seed=seed, names=names, mode=mode)
+    extra: dict[str, Any] = {}
+    if "deal" in inspect.signature(start).parameters:
+        extra["deal"] = deal
+    applied = start(cards, castles, seed=seed, names=names, mode=mode, **extra)
     try:
         store.create(applied.events, name=title, match_id=match_id)
     except MatchExists:
