@@ -17,6 +17,7 @@ no opponent), OOMW the mean of their opponents' OMW.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Iterable
 
 from events.cards import CardDef
@@ -30,7 +31,7 @@ from events.tournament import (
 )
 
 WIN, DRAW, LOSS, BYE = 3, 1, 0, 3
-FLOOR = 1 / 3
+FLOOR = Fraction(1, 3)
 
 
 @dataclass
@@ -157,7 +158,9 @@ def standings(
                 points[p.B] += DRAW
             elif result.winner in (p.A, p.B):
                 points[result.winner] += WIN
-    mwp = {n: max(FLOOR, points[n] / (3 * played[n])) if played[n] else FLOOR for n in names}
+    # Exact fractions: two players whose OMW is equal must tie (and be ordered
+    # by name), which floats summed in different orders do not promise.
+    mwp = {n: max(FLOOR, Fraction(points[n], 3 * played[n])) if played[n] else FLOOR for n in names}
     omw = {n: _mean(mwp[o] for o in opponents[n]) for n in names}
     oomw = {n: _mean(omw[o] for o in opponents[n]) for n in names}
     order = sorted(names, key=lambda n: (-points[n], -omw[n], -oomw[n], n))
@@ -166,14 +169,14 @@ def standings(
             "rank": i,
             "player": n,
             "points": points[n],
-            "omw": round(omw[n], 4),
-            "oomw": round(oomw[n], 4),
+            "omw": round(float(omw[n]), 4),
+            "oomw": round(float(oomw[n]), 4),
             "played": played[n],
         }
         for i, n in enumerate(order, start=1)
     ]
 
 
-def _mean(values: Iterable[float]) -> float:
+def _mean(values: Iterable[Fraction]) -> Fraction:
     vals = list(values)
-    return sum(vals) / len(vals) if vals else 0.0
+    return sum(vals, Fraction(0)) / len(vals) if vals else Fraction(0)

@@ -22,7 +22,8 @@ from referee.cli import cli
 from referee.pool import bundled_pool
 from referee.records import dump_record, export_record, record_from_dict, replay
 from referee.rules import is_legal
-from referee.simulate import conservation_errors, decks_for, play_game
+from referee.rules.harem_master.hidden import pending
+from referee.simulate import NOT_RANDOM, conservation_errors, decks_for, play_game
 from referee.store import MatchStore
 
 DECKS = "scenarios/decks"
@@ -31,7 +32,11 @@ DECKS = "scenarios/decks"
 def _check(state, events, legal) -> None:
     assert not conservation_errors(state)  # 51 cards per player, unknown ones included
     hidden = {c for z in state.zones.values() for pile in HIDDEN_PILES for c in getattr(z, pile)}
-    assert state.unknown <= hidden  # an unknown card is never face up
+    shown = state.unknown - hidden
+    if shown:  # card text put an unknown card face up: nothing happens until the table names it (215)
+        waiting = pending(state)
+        assert waiting is not None and waiting.rule == "215"
+        assert [a.do for a in legal if a.do not in NOT_RANDOM] and all(a.do == "reveal" for a in legal if a.do not in NOT_RANDOM)
     for action in legal:
         assert is_legal(state, action) is None, action
 
@@ -82,7 +87,7 @@ def test_the_cli_logs_a_table_dealt_match_and_refuses_an_impossible_reveal(tmp_p
     def run(*args: str) -> object:
         return runner.invoke(cli, [*args, "--db", url])
 
-    result = run("new", "--deck", f"A={DECKS}/alice.yaml", "--deck", f"B={DECKS}/bob.yaml", "--deal", "table", "--id", "m-table")
+    result = run("new", "--deck", f"A={DECKS}/vanilla-a.yaml", "--deck", f"B={DECKS}/vanilla-b.yaml", "--deal", "table", "--id", "m-table")
     assert result.exit_code == 0, result.output
     assert run("act", "m-table", "A", "choose_opening", "Little Page").exit_code == 0
     assert run("act", "m-table", "B", "choose_opening", "Stable Boy").exit_code == 0

@@ -147,7 +147,8 @@ def test_a_whole_event_from_several_stations(database) -> None:
     ok(referee("rewind", reopened, "--to", str(to), "--rule", "410.1", "--reason", "wrong count", "--by", "Kim", db=db))
     table = json.loads(ok(referee("event", "standings", event, "--json", db=db)))["standings"]
     without = {m: w for m, w in winners.items() if m != reopened}
-    assert table == recompute(rounds, without)
+    detail = ok(referee("event", "matches", event, "--json", db=db))
+    assert table == recompute(rounds, without), (reopened, to, winners, detail)
     row = next(m for m in json.loads(ok(referee("event", "matches", event, "--json", db=db)))["matches"] if m["match"] == reopened)
     assert row["status"] == "playing" and row["winner"] is None and row["judge_calls"] == 1
     # Rebuilt from zero, the projection says the same.
@@ -470,3 +471,50 @@ def test_follow_sees_results_land(database) -> None:
     station.close()
     assert seen[0] == dict.fromkeys(NAMES[:4], 0)
     assert seen[-1][first.A] == 3 and sum(seen[-1].values()) == 3
+
+
+def test_stations_catching_up_at_once_count_each_event_once(database) -> None:
+    """Four stations rebuild-and-catch-up the same log at once: every followed
+    event is computed exactly once, and the standings are those of one station alone."""
+    import threading
+
+    from referee.decks import load_deck
+    from referee.pool import CardCatalog, bundled_pool
+    from referee.tournament.projection import catch_up, close_view, open_view
+    from referee.tournament.service import Station, enter_result, pair_round, register
+
+    deck = load_deck(DECKS / "alice.yaml", CardCatalog(bundled_pool()))
+    station = Station(database.open())
+    tid = station.tournaments.create("Busy Cup")
+    for n in NAMES:
+        register(station, tid, n, deck, None)
+    paired, _ = pair_round(station, tid)
+    for p in paired.pairings:
+        enter_result(station, tid, p.match, p.B, False, "Judge Kim")
+    alone = station.view.standings(tid)
+    station.view.clear(station.store.application.name)
+    stores = [database.open() for _ in range(4)]
+    views = [open_view(s) for s in stores]
+    barrier = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        try:
+            barrier.wait()
+            catch_up(stores[i], views[i])
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert station.view.standings(tid) == alone
+    # 8 registrations, 1 pairing, 4 results: 13 events computed, each once.
+    computed = station.view.computed(tid)
+    assert len(computed) == 13 == len(set(computed))
+    for v in views:
+        close_view(v)
+    station.close()

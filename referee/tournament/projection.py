@@ -91,17 +91,27 @@ class StandingsViewMixin:
         changed, or None) and record ``tracking``, all in one transaction.
         False, with nothing changed, when this notification (or a later one)
         is already tracked: another station processed it first."""
-        try:
-            with self._txn(commit=True) as c:
-                tournament = change(c)
-                if tournament is not None:
-                    self._recompute(c, tournament)
-                    self._x(c, "INSERT INTO {tour_computed} VALUES (?, ?)", (tracking.notification_id, tournament))
-                self._insert_tracking(c, tracking)  # type: ignore[attr-defined]
-        except IntegrityError:
-            self.skipped += 1
-            return False
-        return True
+        for attempt in range(100):
+            try:
+                with self._txn(commit=True) as c:
+                    tournament = change(c)
+                    if tournament is not None:
+                        self._recompute(c, tournament)
+                        self._x(c, "INSERT INTO {tour_computed} VALUES (?, ?)", (tracking.notification_id, tournament))
+                    self._insert_tracking(c, tracking)  # type: ignore[attr-defined]
+            except IntegrityError:
+                self.skipped += 1
+                return False
+            except OperationalError as exc:
+                # SQLite: a transaction that read first cannot wait for the
+                # write lock another station holds ("database is locked");
+                # it rolled back whole, so it is simply run again.
+                if "locked" not in str(exc) or attempt == 99:
+                    raise
+                time.sleep(0.01 * (1 + attempt % 10))
+                continue
+            return True
+        return False
 
     def _recompute(self, c: Any, tournament: str) -> None:
         players = [r["player"] for r in self._x(c, "SELECT player FROM {tour_players} WHERE tournament=? ORDER BY seq", (tournament,)).fetchall()]
