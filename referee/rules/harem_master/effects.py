@@ -49,7 +49,7 @@ from events.game import (
     UseCountered,
     ValuesModified,
 )
-from projections.state import GameState, Use, other
+from projections.state import GameState, Proposal, Use, other
 from referee.rules.harem_master.common import name_of
 from referee.rules.harem_master.selectors import Reader, amount, candidates, players, select, side
 
@@ -241,6 +241,17 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
         combatants = {b.attacker, b.interceptor} if b is not None else set()
         return [RandomNumberWaived(card=src, use=uid, target=t) for t in cards(e.no_random_number) if t in combatants]
     if isinstance(e, CounterEffect):
+        held = next((f for f in state.agenda if getattr(f, "id", None) == use.about and isinstance(f, Proposal)), None)
+        if held is not None and held.situation == "use" and held.it:
+            # A character or item card being used (407.2), held at the moment
+            # before it enters the field: countered, it never gets there and
+            # goes to its owner's discard instead (411.1b, 411.1c).
+            if state.cards[held.it].uncounterable:
+                return [CounterFailed(card=src, use=uid, target=held.it, countered=held.id)]
+            return [
+                UseCountered(card=src, use=uid, target=held.it, countered=held.id),
+                CardMoved(rule="411.1c", card=src, use=uid, target=held.it, to="discard", player=held.it[0]),
+            ]
         target = next((f for f in state.agenda if getattr(f, "id", None) == use.about and isinstance(f, Use)), None)
         if target is None or target.countered:
             return []
