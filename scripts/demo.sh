@@ -9,7 +9,7 @@ referee=.venv/bin/referee
 match=$($referee new --deck A=scenarios/decks/alice.yaml --deck B=scenarios/decks/bob.yaml \
         --name A=Alice --name B=Bob --seed 1 --title "Demo match")
 echo "== stored match $match in referee.db"
-$referee act "$match" A choose_opening "Little Page"
+$referee act "$match" A choose_opening "Palace Herald"
 $referee legal "$match"
 echo "== the board as the judge sees it"
 $referee state "$match"

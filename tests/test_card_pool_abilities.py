@@ -13,7 +13,7 @@ from typing import Any, get_args
 from pydantic import BaseModel
 
 from events.abilities import EFFECT_KEYS, Situation, effect_key, walk
-from referee.pool import bundled_pool
+from referee.pool import bundled_pool, load_pool
 from referee.scenario import load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,3 +77,22 @@ def test_every_card_with_abilities_has_a_passing_scenario_citing_rules() -> None
         report = run_scenario(sc)
         assert report.passed, (path.name, report.failures)
     assert missing == []
+
+
+def test_the_readme_examples_are_the_pools_own_cards(tmp_path: Path) -> None:
+    """README's "Card abilities" shows three cards as the pool writes them:
+    each must be the bundled card, value for value, not an illustration that
+    drifted from it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Card abilities", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    shown = load_pool(_write(tmp_path / "readme-cards.yaml", block))
+    assert len(shown) == 3
+    pool = bundled_pool()
+    for name, card in shown.items():
+        assert card == pool[name], name
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path

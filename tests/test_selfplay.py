@@ -173,3 +173,21 @@ def test_five_hundred_games_all_end() -> None:
     assert summary["games"] == 500
     assert summary["unfinished"] == 0
     assert sum(summary["results"].values()) == 500
+
+
+SAMPLE_DECKS = Path(__file__).resolve().parent.parent / "scenarios" / "decks"
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_games_of_the_ability_sample_decks_keep_every_invariant(seed: int) -> None:
+    """Alice's and Bob's sample decks are full of the pool's cards with
+    abilities: whole games of them keep the same invariants and use them."""
+    from referee.decks import load_deck
+    from referee.pool import CardCatalog
+
+    catalog = CardCatalog(bundled_pool())
+    decks = {"A": load_deck(SAMPLE_DECKS / "alice.yaml", catalog), "B": load_deck(SAMPLE_DECKS / "bob.yaml", catalog)}
+    record = play_game(seed, decks, check=_checker(random.Random(seed)))
+    assert record.state.result is not None
+    kinds = {type(e).__name__ for e in record.events}
+    assert {"TriggerFired", "UseResolved"} <= kinds

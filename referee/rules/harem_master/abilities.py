@@ -47,6 +47,12 @@ def window_sit(state: GameState, w: Window) -> Sit | None:
     if isinstance(entry, Use):
         return use_situation(state, entry)
     if isinstance(entry, Proposal):
+        if entry.situation == "use" and entry.it:
+            # A character or item card being used (407.2): what it is, for
+            # "in response to ... a character card" (card_type), as when the
+            # window was opened for it.
+            return Sit("use", entry.it, entry.player,
+                       (("card_type", state.cards[entry.it].type), ("ability", False)))
         return Sit(entry.situation, entry.it, entry.player)
     return None
 
