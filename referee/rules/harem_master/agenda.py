@@ -135,7 +135,8 @@ def _resolve(state: GameState, use: Use) -> Look:
         return _ask(_slot_choice(state, use, w.open))
     made = facts(state, use, reader, step, w.answers)
     closing: Event = (
-        EffectsApplied(use=use.id, card=use.card) if use.group + 1 < len(steps) else UseResolved(use=use.id, card=use.card)
+        EffectsApplied(use=use.id, card=use.card, targets_left=list(w.given_left))
+        if use.group + 1 < len(steps) else UseResolved(use=use.id, card=use.card)
     )
     if any(e.step == "over" for e in made):
         return _auto(made)

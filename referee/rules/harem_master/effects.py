@@ -134,10 +134,13 @@ def pile_order_slots(state: GameState, effect: Any, moved: list[str], chosen: li
 
 
 class Walk(NamedTuple):
-    """A step's choices so far: the answers in order, and the next slot if one is open."""
+    """A step's choices so far: the answers in order, the next slot if one is
+    open, and the targets named in advance that the step did not take (the
+    steps after "then" take theirs from these, 407.4, 407.5)."""
 
     answers: tuple[Any, ...]
     open: Slot | None
+    given_left: tuple[str, ...] = ()
 
 
 def walk(state: GameState, use: Use, reader: Reader, effects: list[Any]) -> Walk:
@@ -202,7 +205,7 @@ def walk(state: GameState, use: Use, reader: Reader, effects: list[Any]) -> Walk
         return None
 
     open_slot = go(effects)
-    return Walk(tuple(answers), open_slot)
+    return Walk(tuple(answers), open_slot, tuple(given))
 
 
 # --- facts -------------------------------------------------------------------------
