@@ -310,7 +310,9 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
         target = found if isinstance(found, Use) else None
         if target is None or target.countered:
             return []
-        if state.cards[target.card].uncounterable:
+        # 411.2: "this card cannot be countered" protects the card being
+        # used, not the abilities written on it
+        if target.kind == "event" and state.cards[target.card].uncounterable:
             return [CounterFailed(card=src, use=uid, target=target.card, countered=target.id)]
         return [UseCountered(card=src, use=uid, target=target.card, countered=target.id)]
     if isinstance(e, CopyEffect):
