@@ -567,11 +567,15 @@ class UseResolving(Event):
 
 
 class EffectsApplied(Event):
-    """407.5: one step of a resolution has happened ("then" starts the next)."""
+    """407.5: one step of a resolution has happened ("then" starts the next).
+    ``targets_left`` are the targets named in advance that this step did not
+    take, for the steps after it (None in logs written before it existed:
+    every step then saw all of them)."""
 
     rule: str = "407.5"
     use: int
     card: str
+    targets_left: list[str] | None = None
 
 
 class UseResolved(Event):

@@ -854,7 +854,8 @@ def _use_resolving(s: GameState, e: UseResolving) -> None:
 def _effects_applied(s: GameState, e: EffectsApplied) -> None:
     for f in s.agenda:
         if f.id == e.use and isinstance(f, Use):
-            _replace_entry(s, f.id, group=f.group + 1, choices=())
+            left = f.targets if e.targets_left is None else tuple(e.targets_left)
+            _replace_entry(s, f.id, group=f.group + 1, choices=(), targets=left)
             return
 
 

@@ -144,7 +144,8 @@ def _resolve(state: GameState, use: Use) -> Look:
         return _ask(_slot_choice(state, use, w.open))
     made = facts(state, use, reader, step, w.answers)
     closing: Event = (
-        EffectsApplied(use=use.id, card=use.card) if use.group + 1 < len(steps) else UseResolved(use=use.id, card=use.card)
+        EffectsApplied(use=use.id, card=use.card, targets_left=list(w.given_left))
+        if use.group + 1 < len(steps) else UseResolved(use=use.id, card=use.card)
     )
     if any(e.step == "over" for e in made):
         return _auto(made)
@@ -226,14 +227,39 @@ def _zone_of_event(state: GameState, ev: Event) -> str | None:
     return zone_of(state, card) if card else None
 
 
+def _exempt(state: GameState, entry: Any) -> tuple[str, ...]:
+    """409.3: the replacements that may not apply to what ``entry`` does: a
+    replacement's own (and those that lost the choice to it). The events a
+    replacement's effects cause are held in a proposal of their own, which
+    takes the list from the use it belongs to; without this a replacement
+    replaced its own effect again and again."""
+    if isinstance(entry, Use):
+        return entry.exempt
+    if isinstance(entry, Proposal) and entry.situation == "effects" and entry.pending:
+        uid = entry.pending[0].get("event", {}).get("use")
+        use = _entry(state, uid)
+        if isinstance(use, Use):
+            return use.exempt
+    return ()
+
+
 def _replacement_step(state: GameState, entry: Any, sits: list[tuple[Sit, int | None, str | None]]) -> Look | None:
     """409.1, 409.3: the first situation a replacement applies to is replaced;
     with several replacements the active player chooses which."""
-    exempt = entry.exempt if isinstance(entry, (Use, Proposal)) else ()
+    # Two records of the same fact meet here: a proposal of a replacement's
+    # own effects carries its list, and a use's list reaches the proposal of
+    # what its effects cause.
+    own = entry.exempt if isinstance(entry, (Use, Proposal)) else ()
+    exempt = tuple(dict.fromkeys((*own, *_exempt(state, entry))))
     for sit, fact, step in sits:
         found = replacements(state, sit, exempt)
         if not found:
             continue
+        # 409.3: one event is several situations at once (a capture is also
+        # leaving the field): the replacements of all of them compete for it.
+        for other_sit, other_fact, _ in sits:
+            if other_fact == fact and other_fact is not None and other_sit is not sit:
+                found += [src for src in replacements(state, other_sit, exempt) if src not in found]
         chosen = found[0]
         if len(found) > 1:
             picked = [v for k, v in entry.choices if k == "option"]
@@ -245,6 +271,9 @@ def _replacement_step(state: GameState, entry: Any, sits: list[tuple[Sit, int | 
                 ))
             chosen = match[0]
         losers = [f"{src.card}#{src.index}" for src in found if src is not chosen]
+        sit = next(
+            (s for s, f, _ in sits if (f == fact or s is sit) and chosen in replacements(state, s, exempt)), sit
+        )
         return _auto([
             SituationReplaced(
                 player=chosen.controller, card=chosen.card, ability=chosen.index, definition=chosen.ability,

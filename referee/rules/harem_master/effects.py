@@ -134,10 +134,13 @@ def pile_order_slots(state: GameState, effect: Any, moved: list[str], chosen: li
 
 
 class Walk(NamedTuple):
-    """A step's choices so far: the answers in order, and the next slot if one is open."""
+    """A step's choices so far: the answers in order, the next slot if one is
+    open, and the targets named in advance that the step did not take (the
+    steps after "then" take theirs from these, 407.4, 407.5)."""
 
     answers: tuple[Any, ...]
     open: Slot | None
+    given_left: tuple[str, ...] = ()
 
 
 def walk(state: GameState, use: Use, reader: Reader, effects: list[Any]) -> Walk:
@@ -202,7 +205,7 @@ def walk(state: GameState, use: Use, reader: Reader, effects: list[Any]) -> Walk
         return None
 
     open_slot = go(effects)
-    return Walk(tuple(answers), open_slot)
+    return Walk(tuple(answers), open_slot, tuple(given))
 
 
 # --- facts -------------------------------------------------------------------------
@@ -307,7 +310,9 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
         target = found if isinstance(found, Use) else None
         if target is None or target.countered:
             return []
-        if state.cards[target.card].uncounterable:
+        # 411.2: "this card cannot be countered" protects the card being
+        # used, not the abilities written on it
+        if target.kind == "event" and state.cards[target.card].uncounterable:
             return [CounterFailed(card=src, use=uid, target=target.card, countered=target.id)]
         return [UseCountered(card=src, use=uid, target=target.card, countered=target.id)]
     if isinstance(e, CopyEffect):
