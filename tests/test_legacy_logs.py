@@ -8,7 +8,6 @@ import pytest
 
 from events.game import Event, MatchStarted, PositionSetUp
 from projections.state import evolve, initial_state
-from referee.decks import deal
 from referee.pool import bundled_pool
 from referee.simulate import decks_for, play_game, vanilla
 

@@ -43,15 +43,14 @@ from events.game import (
 )
 from projections.state import GameState, Proposal, Use, Window, evolve, other
 from referee.actions import Action
-from referee.rules.harem_master.abilities import Moment, anyone_can_respond, can_use, declare, moment_of, usable, window_sit
+from referee.rules.harem_master.abilities import anyone_can_respond, can_use, declare, moment_of, usable
 from referee.rules.harem_master.characteristics import memo
 from referee.rules.harem_master.common import name_of, refuse
 from referee.rules.harem_master.effects import Slot, describe_slot, facts, groups, walk
-from referee.rules.harem_master.registry import Decision, action_kind, decision_kind
+from referee.rules.harem_master.registry import Decision, decision_kind
 from referee.rules.harem_master.selectors import Reader, holds, zone_of
 from referee.rules.harem_master.situations import (
     Sit,
-    Source,
     events_of,
     fire,
     happened,

@@ -20,7 +20,7 @@ from events.game import (
 from projections.state import GameState, other
 from referee.actions import Action
 from referee.rules.harem_master.abilities import battle_type_usable, forbidden
-from referee.rules.harem_master.agenda import cares, propose, propose_moment
+from referee.rules.harem_master.agenda import propose, propose_moment
 from referee.rules.harem_master.characteristics import chars, gender, has_text, identity
 from referee.rules.harem_master.characteristics import mental as mental_of
 from referee.rules.harem_master.characteristics import physical as physical_of

@@ -149,9 +149,9 @@ def _turn_refusal(state: GameState, action: Action) -> IllegalAction | None:
 
 def _wrong_player(state: GameState, action: Action, d: Decision) -> IllegalAction:
     """The refusal for an action by a player who is not the one to act now."""
-    turn = _turn_refusal(state, action)
-    if turn is not None:
-        return turn
+    out_of_turn = _turn_refusal(state, action)
+    if out_of_turn is not None:
+        return out_of_turn
     kind = KINDS[d.kind]
     if action.do in kind.actions:
         return refuse(kind.rule, f"It is {d.player}, not {action.player}, who must {kind.text}.")

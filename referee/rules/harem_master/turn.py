@@ -36,9 +36,8 @@ from referee.rules.harem_master.abilities import Moment, can_use, declare, forbi
 from referee.rules.harem_master.agenda import propose
 from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum, has_text
 from referee.rules.harem_master.hidden import hand_candidates
-from referee.rules.harem_master.common import cost_check, in_hand, name_of, pay, physical, refuse, stack_size
+from referee.rules.harem_master.common import cost_check, in_hand, pay, physical, refuse, stack_size
 from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
-from referee.rules.harem_master.selectors import controller_of
 from referee.rules.harem_master.situations import Sit, fire, replacements
 
 action_kind(
@@ -67,7 +66,6 @@ def moment(state: GameState, sit: Sit, event: Event) -> list[Event]:
     if not has_text(state):
         return [event]
     from referee.rules.harem_master.abilities import anyone_can_respond
-    from referee.rules.harem_master.agenda import _replacement_step
 
     out: list[Event] = [event]
     found = replacements(state, sit)
