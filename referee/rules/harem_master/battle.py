@@ -50,16 +50,25 @@ def may_attack(state: GameState, card: str) -> bool:
 def declare_attack(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     """306.5a-b: declare an attack and choose an untapped character, tapping it."""
     p = a.player
+    card = _combatant(state, a, waive, "306.5b", "attack", "attacker")
+    return [AttackDeclared(player=p, step="306.5b"), AttackerChosen(player=p, card=card, step="306.5c")]
+
+
+def _combatant(state: GameState, a: Action, waive: frozenset[str], rule: str, act: str, role: str) -> str:
+    """The character ``a`` names to attack (306.5b) or intercept (306.5d): one
+    its player controls on the field, not forbidden by card text (103.1), and
+    untapped (unless record mode waives it)."""
+    p = a.player
     ch = state.character(a.card) if a.card else None
     if ch is None or ch.controller != p:
         shown = name_of(state, a.card) if a.card else "no character"
-        raise refuse("306.5b", f"The attacker must be a character {p} controls on the field; {shown} is not.")
-    why = forbidden(state, "attack", p, ch.card)
+        raise refuse(rule, f"The {role} must be a character {p} controls on the field; {shown} is not.")
+    why = forbidden(state, act, p, ch.card)
     if why:
         raise refuse("103.1", why)
-    if not ch.ready and "306.5b" not in waive:
-        raise physical("306.5b", f"{name_of(state, ch.card)} is tapped; only an untapped character can attack.")
-    return [AttackDeclared(player=p, step="306.5b"), AttackerChosen(player=p, card=ch.card, step="306.5c")]
+    if not ch.ready and rule not in waive:
+        raise physical(rule, f"{name_of(state, ch.card)} is tapped; only an untapped character can {act}.")
+    return ch.card
 
 
 # --- 306.5c-d interception -----------------------------------------------------------
@@ -69,16 +78,8 @@ def _decide_intercept(state: GameState, a: Action, waive: frozenset[str]) -> lis
     p = a.player
     if a.do == "no_intercept":
         return [InterceptionDeclined(player=p, able=True, step="306.5e")]
-    ch = state.character(a.card) if a.card else None
-    if ch is None or ch.controller != p:
-        shown = name_of(state, a.card) if a.card else "no character"
-        raise refuse("306.5d", f"The interceptor must be a character {p} controls on the field; {shown} is not.")
-    why = forbidden(state, "intercept", p, ch.card)
-    if why:
-        raise refuse("103.1", why)
-    if not ch.ready and "306.5d" not in waive:
-        raise physical("306.5d", f"{name_of(state, ch.card)} is tapped; only an untapped character can intercept.")
-    return [InterceptorChosen(player=p, card=ch.card, step="306.5e")]
+    card = _combatant(state, a, waive, "306.5d", "intercept", "interceptor")
+    return [InterceptorChosen(player=p, card=card, step="306.5e")]
 
 
 def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> list[Event] | None:
