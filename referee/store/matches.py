@@ -25,6 +25,13 @@ is the application a judge station talks to:
   by pydantic straight to JSON bytes (``mapper``), and SQLite runs with
   ``synchronous=NORMAL`` (``sqlitefactory`` says what that gives up).
   ``referee bench`` measures all of this against baselines of the same run.
+- **Opening.** ``create`` (the default, and ``referee new`` and ``import``)
+  may make a missing SQLite file and the tables; any other store uses what
+  exists, so a mistyped path is "no such database" and not a new empty
+  file, and ``read_only`` opens SQLite read-only and never writes (no
+  snapshots either), for read-only media and for roles that may only read.
+  Tables are made only when missing, under a lock (``sqlitefactory``,
+  ``pgfactory``); a store that finds none is empty.
 """
 
 from __future__ import annotations
@@ -60,7 +67,7 @@ from referee import rules
 from referee.actions import Action, Applied
 from referee.store.errors import MatchExists, MatchNotFound, PositionError, StoreError, one_line
 from referee.store.mapper import JSONBytes, MatchEvent, PydanticEventMapper, StateSnapshot, topics_of
-from referee.store.sqlitefactory import RefereeSQLiteRecorder
+from referee.store.sqlitefactory import ACCESS
 from referee.store.url import DEFAULT_URL, Database, parse_url
 
 DEFAULT_SNAPSHOT_INTERVAL = 100
@@ -133,20 +140,39 @@ class MatchStore:
         *,
         snapshot_interval: int = DEFAULT_SNAPSHOT_INTERVAL,
         cache_size: int = 256,
+        read_only: bool = False,
+        create: bool | None = None,
     ) -> None:
         if snapshot_interval < 1:
             raise ValueError("snapshot_interval must be at least 1")
+        if create is None:
+            create = not read_only
+        if create and read_only:
+            raise ValueError("a read-only store cannot create a database")
         self.database: Database = parse_url(url)
         self.url = self.database.display  # the URL with the password hidden
         self.snapshot_interval = snapshot_interval
-        self.database.check()
+        self.read_only = read_only
+        self.database.check(create=create)
+        env = dict(self.database.env)
+        env["CREATE_TABLE"] = "no"  # ``prepare`` below, only when missing
+        env[ACCESS] = "ro" if read_only else "rwc" if create else "rw"
         with self._db_errors("open the match store"):
             try:
-                self.application = RefereeApplication(env=self.database.env)
+                self.application = RefereeApplication(env=env)
             except InfrastructureFactoryError as exc:
                 # e.g. PostgreSQL without psycopg_pool: name the missing piece.
                 reason = exc.__cause__ or exc
                 raise StoreError(f"cannot open {self.database.describe(reason)}") from None
+            try:
+                recorders = [self.application.recorder]
+                if self.application.snapshots is not None:
+                    recorders.append(self.application.snapshots.recorder)
+                factory: Any = self.application.factory
+                self._has_tables: bool = factory.prepare(recorders, create=create)
+            except BaseException:
+                self.application.close()
+                raise
         self._cache: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
         self._known_snapshots: OrderedDict[tuple[str, int], GameState] = OrderedDict()
         self._cache_size = cache_size
@@ -178,6 +204,12 @@ class MatchStore:
 
     # --- writing --------------------------------------------------------
 
+    def _writable(self) -> None:
+        if self.read_only:
+            raise StoreError(f"{self.url} was opened read-only: nothing can be written")
+        if not self._has_tables:
+            raise StoreError(f"{self.url} holds no matches yet: `referee new` or `referee import` starts one")
+
     def create(
         self, first_events: Iterable[Event], *, name: str | None = None, match_id: str | None = None
     ) -> str:
@@ -195,6 +227,7 @@ class MatchStore:
                 raise ValueError(
                     f"match id {match_id!r}: use up to 64 letters, digits, '.', '_' or '-'"
                 )
+        self._writable()
         state, version, marks = self._fold(initial_state(), 0, events)
         with self._db_errors("store the new match"):
             for _ in range(8):
@@ -239,6 +272,7 @@ class MatchStore:
         state is only reported after one cheap read confirms that the state
         was current."""
         key = self._key(match_id)
+        self._writable()
         with self._db_errors(f"write to match {key}"):
             cached = self._cached(key)
             for attempt in range(1, MAX_ATTEMPTS + 1):
@@ -357,6 +391,8 @@ class MatchStore:
 
     def list_matches(self) -> list[MatchInfo]:
         """Every stored match, oldest first."""
+        if not self._has_tables:
+            return []
         topics = topics_of(*FIRST_EVENTS)
         out: list[MatchInfo] = []
         start: int | None = None
@@ -403,6 +439,8 @@ class MatchStore:
         key = str(match_id).strip().lower()
         if not MATCH_ID.match(key):
             raise MatchNotFound(f"no match {match_id!r}: match ids look like m-1a2b3c4d")
+        if not self._has_tables:
+            raise MatchNotFound(f"no match {key!r} in {self.url}: it holds no matches yet")
         return key
 
     def _require(self, key: str) -> None:
@@ -422,8 +460,8 @@ class MatchStore:
         On SQLite the rows stay plain tuples (``RefereeSQLiteRecorder``)."""
         mapper: PydanticEventMapper = self.application.mapper  # type: ignore[assignment]
         rows = mapper.to_rows(key, version, datetime.now(timezone.utc), events, name)
-        recorder = self.application.recorder
-        if isinstance(recorder, RefereeSQLiteRecorder):
+        recorder: Any = self.application.recorder
+        if hasattr(recorder, "insert_rows"):  # ours: RefereeSQLiteRecorder, RefereePostgresRecorder
             recorder.insert_rows(rows)
         else:
             recorder.insert_events([StoredEvent(*row) for row in rows])
@@ -495,7 +533,7 @@ class MatchStore:
         """Store the given states; a snapshot is only a shortcut, so one that
         another station stored first, or a write that fails, loses nothing."""
         snapshots = self.application.snapshots
-        if snapshots is None:
+        if snapshots is None or self.read_only:
             return
         now = datetime.now(timezone.utc)
         for version, state in marks:

@@ -23,13 +23,22 @@
   every action compiled its INSERT again.
 - **A leaner insert** (``RefereeSQLiteRecorder``): one ``executemany`` per
   action in one BEGIN/COMMIT on a connection from the library's pool.
+
+And it opens the file the way the command needs (``ACCESS``): ``rwc`` may
+create it (``referee new``, ``import``), ``rw`` only uses an existing file,
+and ``ro`` opens it read-only, so ``state`` and ``legal`` work on a file or
+folder that cannot be written (read-only media, a copy handed to an appeals
+judge). The tables are made by ``prepare``, only when missing, inside
+``BEGIN IMMEDIATE`` (SQLite's write lock), and never by a store that reads.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import quote
 
 from eventsourcing.persistence import (
     DatabaseError,
@@ -52,6 +61,8 @@ from eventsourcing.sqlite import (
 )
 
 SYNCHRONOUS = "REFEREE_SQLITE_SYNCHRONOUS"  # environment key: "normal" (default) or "full"
+ACCESS = "REFEREE_SQLITE_ACCESS"  # environment key: "rwc" (default), "rw" or "ro" (SQLite's URI modes)
+ACCESS_MODES = ("rwc", "rw", "ro")
 SYNCHRONOUS_MODES = ("normal", "full")
 DEFAULT_SYNCHRONOUS = "normal"
 STATEMENT_CACHE = 64  # compiled statements kept per connection (the library keeps 1)
@@ -62,26 +73,25 @@ class RefereeSQLitePool(SQLiteConnectionPool):
     files, autocommit with explicit BEGIN, ``sqlite3.Row``) plus ``PRAGMA
     synchronous`` and a statement cache of ``STATEMENT_CACHE``."""
 
-    def __init__(self, *, synchronous: str = DEFAULT_SYNCHRONOUS, **kwargs: Any) -> None:
+    def __init__(self, *, synchronous: str = DEFAULT_SYNCHRONOUS, access: str = "rwc", **kwargs: Any) -> None:
         if synchronous not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}, not {synchronous!r}")
+        if access not in ACCESS_MODES:
+            raise ValueError(f"access must be one of {ACCESS_MODES}, not {access!r}")
         self.synchronous = synchronous
+        self.access = access
         super().__init__(**kwargs)
+        self.path: str | None = None if self.is_sqlite_memory_mode else self.db_name
+        if self.path is not None:
+            # A URI, so that SQLite itself refuses to create (rw) or to write (ro).
+            self.db_name = f"file:{quote(os.path.abspath(self.path))}?mode={access}"
 
     def _create_connection(self) -> SQLiteConnection:
+        c = self._connect(self.db_name)
+        if self.access == "ro":
+            c = self._readable(c)
         try:
-            c = sqlite3.connect(
-                database=self.db_name,
-                uri=True,
-                check_same_thread=False,
-                isolation_level=None,  # autocommit: the library issues BEGIN itself
-                cached_statements=STATEMENT_CACHE,
-                timeout=self.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT,
-            )
-        except (sqlite3.Error, TypeError) as e:
-            raise InterfaceError(e) from e
-        try:
-            if not self.is_sqlite_memory_mode and not self.is_journal_mode_wal:
+            if self.access != "ro" and not self.is_sqlite_memory_mode and not self.is_journal_mode_wal:
                 mode = c.execute("PRAGMA journal_mode;").fetchone()[0]
                 if mode.lower() != "wal":
                     c.execute("PRAGMA journal_mode=WAL;")
@@ -93,6 +103,43 @@ class RefereeSQLitePool(SQLiteConnectionPool):
             raise InterfaceError(e) from e
         c.row_factory = sqlite3.Row
         return SQLiteConnection(sqlite_conn=c, max_age=self.max_age)
+
+    def _readable(self, c: sqlite3.Connection) -> sqlite3.Connection:
+        """A read-only connection that can read. A WAL file is read through
+        its ``-shm`` index, which SQLite makes beside the file: in a folder
+        that cannot be written, and with no write-ahead log left to read
+        (the last writer closed cleanly), the file alone is the whole
+        database, and ``immutable=1`` reads it without the index."""
+        try:
+            c.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+            return c
+        except sqlite3.OperationalError:
+            wal = f"{self.path}-wal"
+            if self.path is None or (os.path.exists(wal) and os.path.getsize(wal) > 0):
+                c.close()
+                raise
+        c.close()
+        self.db_name += "&immutable=1"
+        c = self._connect(self.db_name)
+        try:
+            c.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        except sqlite3.Error as e:
+            c.close()
+            raise InterfaceError(e) from e
+        return c
+
+    def _connect(self, name: str) -> sqlite3.Connection:
+        try:
+            return sqlite3.connect(
+                database=name,
+                uri=True,
+                check_same_thread=False,
+                isolation_level=None,  # autocommit: the library issues BEGIN itself
+                cached_statements=STATEMENT_CACHE,
+                timeout=self.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT,
+            )
+        except (sqlite3.Error, TypeError) as e:
+            raise InterfaceError(e) from e
 
 
 class RefereeSQLiteRecorder(SQLiteApplicationRecorder):
@@ -170,6 +217,7 @@ class RefereeSQLiteFactory(SQLiteFactory):
         synchronous = (self.env.get(SYNCHRONOUS) or DEFAULT_SYNCHRONOUS).strip().lower()
         self.datastore.pool = RefereeSQLitePool(
             synchronous=synchronous,
+            access=(self.env.get(ACCESS) or "rwc").strip().lower(),
             db_name=old.db_name,
             lock_timeout=old.lock_timeout,
             pool_size=old.pool_size,
@@ -179,3 +227,42 @@ class RefereeSQLiteFactory(SQLiteFactory):
             pre_ping=old.pre_ping,
         )
         old.close()
+
+    def prepare(self, recorders: Sequence[Any], *, create: bool) -> bool:
+        """Whether the recorders' tables exist, making them first if missing
+        and ``create``: checked without a lock, then again inside ``BEGIN
+        IMMEDIATE`` (one writer at a time) before any CREATE, so stations
+        opening a new file together make each table once and a store that
+        finds its tables never writes to the schema."""
+        names = [r.events_table_name for r in recorders]
+        pool = self.datastore.pool
+        conn = pool.get_connection(is_writer=create)
+        try:
+            db = conn._sqlite_conn
+            if _has_tables(db, names):
+                return True
+            if not create:
+                return False
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    if not _has_tables(db, names):
+                        for recorder in recorders:
+                            for statement in recorder.create_table_statements:
+                                db.execute(statement)
+                    db.execute("COMMIT")
+                except BaseException:
+                    if db.in_transaction:
+                        db.rollback()
+                    raise
+            except sqlite3.Error as e:
+                raise _library_error(e) from e
+            return True
+        finally:
+            pool.put_connection(conn)
+
+
+def _has_tables(db: sqlite3.Connection, names: list[str]) -> bool:
+    marks = ",".join("?" * len(names))
+    found = db.execute(f"SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ({marks})", names)
+    return bool(found.fetchone()[0] == len(set(names)))
