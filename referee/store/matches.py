@@ -153,7 +153,7 @@ class MatchStore:
         self.url = self.database.display  # the URL with the password hidden
         self.snapshot_interval = snapshot_interval
         self.read_only = read_only
-        self.database.check(create=create)
+        self.database.check(create=create, read_only=read_only)
         env = dict(self.database.env)
         env["CREATE_TABLE"] = "no"  # ``prepare`` below, only when missing
         env[ACCESS] = "ro" if read_only else "rwc" if create else "rw"

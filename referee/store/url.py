@@ -90,15 +90,16 @@ class Database:
             text = one_line(text, self.options.get(key, ""))
         return f"{self.display}: {text}"
 
-    def check(self, *, create: bool = True) -> None:
+    def check(self, *, create: bool = True, read_only: bool = False) -> None:
         """Fail early and clearly if the database cannot be used; an SQLite
-        file that does not exist is an error unless ``create``."""
+        file that does not exist is an error unless ``create``, and one that
+        cannot be written is an error unless ``read_only``."""
         if self.kind == "sqlite":
-            self._check_sqlite(create)
+            self._check_sqlite(create, read_only)
         else:
             self._check_postgres()
 
-    def _check_sqlite(self, create: bool) -> None:
+    def _check_sqlite(self, create: bool, read_only: bool) -> None:
         if self.path is None:
             return
         directory = os.path.dirname(os.path.abspath(self.path))
@@ -113,6 +114,14 @@ class Database:
                 f"no such database: {self.path!r} does not exist (check --db or REFEREE_DB; "
                 "`referee new` or `referee import` creates it)"
             )
+        if not read_only:
+            # SQLite writes the file and, beside it, its -wal and -shm files.
+            target = self.path if os.path.exists(self.path) else directory
+            if not os.access(target, os.W_OK) or not os.access(directory, os.W_OK):
+                raise StoreError(
+                    f"cannot write to SQLite database {self.path!r}: it or its folder is read-only "
+                    "(commands that only read, such as state, legal and log, still work)"
+                )
 
     def connect_kwargs(self) -> dict[str, Any]:
         """psycopg's keyword arguments for a connection to this database."""
