@@ -84,7 +84,7 @@ def station(url: str, decks: str, at: float) -> None:
     run("legal", match, "--db", url)
     run("state", match, "--db", url)
     with redirect_stdout(io.StringIO()):
-        play(url, match, 3, seed=hash(match) & 0xFFFF)
+        play(url, match, 2, seed=hash(match) & 0xFFFF)
     run("log", match, "--db", url)
     run("matches", "--db", url)
     print(match)
