@@ -170,6 +170,13 @@ class MatchStore:
                     recorders.append(self.application.snapshots.recorder)
                 factory: Any = self.application.factory
                 self._has_tables: bool = factory.prepare(recorders, create=create)
+                # Whether the recorder writes snapshots in an action's own transaction.
+                self._joint_snapshots = bool(
+                    getattr(self.application.recorder, "joint_snapshots", False)
+                    and self.application.snapshots is not None
+                    and not read_only
+                )
+                self._snapshot_table = recorders[-1].events_table_name
             except BaseException:
                 self.application.close()
                 raise
@@ -298,8 +305,15 @@ class MatchStore:
                     return applied
                 if self.before_write is not None:
                     self.before_write(key, attempt)
+                new_version = version + len(events)
+                after = applied.state
+                folded = isinstance(after, GameState) and after.position == new_version
+                # Snapshots due in this action go in its own transaction where
+                # the recorder can (SQLite): one commit instead of two.
+                marks = self._marks(state, version, events) if folded else []
+                joint = self._snapshot_rows(key, marks) if marks and self._joint_snapshots else []
                 try:
-                    self._write(key, version, events)
+                    self._write(key, version, events, snapshots=[row for _, _, row in joint])
                 except IntegrityError as exc:
                     if self._stored_version(key) == version:
                         # Nobody else wrote: the database refused these rows.
@@ -308,13 +322,14 @@ class MatchStore:
                         ) from None
                     self.conflicts += 1
                     continue
-                new_version = version + len(events)
-                after = applied.state
-                if isinstance(after, GameState) and after.position == new_version:
-                    marks = self._marks(state, version, events)
-                else:
+                if not folded:
                     after, _, marks = self._fold(state, version, events)
                 self._remember(key, new_version, after)
+                for at, snapshot, _ in joint:
+                    self.snapshots_taken += 1
+                    self._know_snapshot(key, at, snapshot)
+                if self._joint_snapshots and folded:
+                    marks = []  # written above, or not writable (and warned about)
                 if marks:
                     self._take_snapshots(key, marks)
                 return applied
@@ -451,7 +466,14 @@ class MatchStore:
         last = list(self.application.events.get(key, desc=True, limit=1))
         return last[0].originator_version if last else 0
 
-    def _write(self, key: str, version: int, events: list[Event], name: str | None = None) -> None:
+    def _write(
+        self,
+        key: str,
+        version: int,
+        events: list[Event],
+        name: str | None = None,
+        snapshots: list[tuple[Any, ...]] | None = None,
+    ) -> None:
         """All of ``events`` after ``version``, in one transaction: the mapper
         makes the rows in one go and the library's recorder inserts them with
         one ``insert_events`` call, which is one database transaction (the
@@ -461,7 +483,9 @@ class MatchStore:
         mapper: PydanticEventMapper = self.application.mapper  # type: ignore[assignment]
         rows = mapper.to_rows(key, version, datetime.now(timezone.utc), events, name)
         recorder: Any = self.application.recorder
-        if hasattr(recorder, "insert_rows"):  # ours: RefereeSQLiteRecorder, RefereePostgresRecorder
+        if snapshots:
+            recorder.insert_rows(rows, snapshots=(self._snapshot_table, snapshots))
+        elif hasattr(recorder, "insert_rows"):  # ours: RefereeSQLiteRecorder, RefereePostgresRecorder
             recorder.insert_rows(rows)
         else:
             recorder.insert_events([StoredEvent(*row) for row in rows])
@@ -528,6 +552,25 @@ class MatchStore:
                     f"(the next stored one is {record.originator_version})"
                 )
         return self._fold(state, version, (r.event for r in records))
+
+    def _snapshot_rows(self, key: str, marks: Checkpoints) -> list[tuple[int, GameState, tuple[Any, ...]]]:
+        """The stored rows of the snapshots at ``marks``, for ``_write`` to put
+        in the action's transaction. A state the codec cannot write is left
+        out with a warning, as ``_take_snapshots`` does."""
+        now = datetime.now(timezone.utc)
+        mapper = self.application.mapper
+        out = []
+        for version, state in marks:
+            try:
+                stored = mapper.to_stored_event(StateSnapshot(key, version, now, state))
+            except Exception as exc:  # noqa: BLE001 - the events must still be stored
+                self.snapshot_failures += 1
+                warnings.warn(
+                    f"snapshot of match {key} at event {version} not taken: {exc}", RuntimeWarning, stacklevel=3
+                )
+                continue
+            out.append((version, state, (stored.originator_id, stored.originator_version, stored.topic, stored.state)))
+        return out
 
     def _take_snapshots(self, key: str, marks: Checkpoints) -> None:
         """Store the given states; a snapshot is only a shortcut, so one that
