@@ -83,6 +83,8 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         from referee.store import parse_url
 
         words += ["--postgres", parse_url(postgres).display, "--postgres-games", str(postgres_games)]
+        if not store and not board:
+            words += ["--runs", str(runs)]
     if directory and (store or board or audit):
         words += ["--dir", directory]
     if as_json:
