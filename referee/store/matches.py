@@ -70,7 +70,10 @@ from referee.store.mapper import JSONBytes, MatchEvent, PydanticEventMapper, Sta
 from referee.store.sqlitefactory import ACCESS
 from referee.store.url import DEFAULT_URL, Database, parse_url
 
-DEFAULT_SNAPSHOT_INTERVAL = 100
+# A snapshot is a 30 KB row written on the action that crosses a multiple:
+# every 100 events it cost a station a tenth of its store time, every 200 half
+# that, while a fresh read folds at most 199 events (well under a millisecond).
+DEFAULT_SNAPSHOT_INTERVAL = 200
 MAX_ATTEMPTS = 20  # conflicting writes one action survives before giving up
 KNOWN_SNAPSHOTS = 64  # decoded snapshot states kept in the process
 FIRST_EVENTS = (MatchStarted, PositionSetUp)
