@@ -91,8 +91,10 @@ class RefereePostgresRecorder(PostgresApplicationRecorder):
     def insert_rows(self, rows: list[tuple[Any, ...]]) -> None:
         """``insert_events`` of (originator id, version, topic, state) tuples,
         in one statement: one round trip, one transaction."""
+        if not rows:
+            return
         if not self.has_function:
-            self.insert_events([StoredEvent(*row) for row in rows])
+            super().insert_events([StoredEvent(*row) for row in rows])
             return
         ids, versions, topics, states = (list(column) for column in zip(*rows))
         with self.datastore.get_connection() as conn:
