@@ -43,8 +43,7 @@ import sys
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -120,6 +119,28 @@ class RefereeApplication(Application[str]):
         return self.factory.mapper(
             transcoder=self.construct_transcoder(), mapper_class=PydanticEventMapper
         )
+
+
+class _DbErrors:
+    """``MatchStore._db_errors``: the store's failures as one ``StoreError`` line."""
+
+    __slots__ = ("database", "doing")
+
+    def __init__(self, database: Database, doing: str) -> None:
+        self.database = database
+        self.doing = doing
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> bool:
+        if exc is None or isinstance(exc, StoreError):
+            return False
+        if isinstance(exc, MapperDeserialisationError):
+            raise StoreError(f"cannot {self.doing}: {one_line(str(exc), self.database.password)}") from None
+        if isinstance(exc, _driver_errors()):
+            raise StoreError(f"cannot {self.doing} at {self.database.describe(exc)}") from None
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,19 +460,12 @@ class MatchStore:
 
     # --- internals ------------------------------------------------------
 
-    @contextmanager
-    def _db_errors(self, doing: str) -> Iterator[None]:
+    def _db_errors(self, doing: str) -> "_DbErrors":
         """Turn the library's and the drivers' failures into one ``StoreError``
         line naming the database (password hidden); let ours and the rules'
-        exceptions through untouched."""
-        try:
-            yield
-        except StoreError:
-            raise
-        except MapperDeserialisationError as exc:
-            raise StoreError(f"cannot {doing}: {one_line(str(exc), self.database.password)}") from None
-        except _driver_errors() as exc:
-            raise StoreError(f"cannot {doing} at {self.database.describe(exc)}") from None
+        exceptions through untouched. (A class, not a generator: every
+        action passes through it.)"""
+        return _DbErrors(self.database, doing)
 
     def _key(self, match_id: str) -> str:
         key = str(match_id).strip().lower()

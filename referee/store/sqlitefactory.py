@@ -39,6 +39,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from itertools import chain
 from typing import Any
 from urllib.parse import quote
 
@@ -97,11 +98,14 @@ class RefereeSQLitePool(SQLiteConnectionPool):
         use and kept until ``close``: SQLite lets one writer in at a time
         anyway, and a kept connection keeps its compiled statements."""
         with self._kept_writer_lock:
-            if self._kept_writer is None:
-                if self._closed:
-                    raise InterfaceError("the connection pool is closed")
-                self._kept_writer = self._create_connection()
-            yield self._kept_writer._sqlite_conn
+            yield (self._kept_writer or self._keep_writer())._sqlite_conn
+
+    def _keep_writer(self) -> SQLiteConnection:
+        """Make the kept writer connection (the caller holds ``_kept_writer_lock``)."""
+        if self._closed:
+            raise InterfaceError("the connection pool is closed")
+        self._kept_writer = self._create_connection()
+        return self._kept_writer
 
     def close(self) -> None:
         with self._kept_writer_lock:
@@ -204,8 +208,9 @@ class RefereeSQLiteRecorder(SQLiteApplicationRecorder):
         if not rows:
             return
         if isinstance(pool, RefereeSQLitePool) and not pool.is_sqlite_memory_mode:
-            with pool.writer() as db:
-                self._insert_on(db, rows, snapshots)
+            with pool._kept_writer_lock:  # ``pool.writer()`` without its generator: this is the hot path
+                kept = pool._kept_writer or pool._keep_writer()
+                self._insert_on(kept._sqlite_conn, rows, snapshots)
             return
         conn = pool.get_connection(is_writer=True)
         try:
@@ -218,7 +223,7 @@ class RefereeSQLiteRecorder(SQLiteApplicationRecorder):
     ) -> None:
         try:
             if len(rows) <= MULTI_ROW_INSERT and not snapshots:
-                db.execute(self._multi_row_statement(len(rows)), [value for row in rows for value in row])
+                db.execute(self._multi_row_statement(len(rows)), list(chain.from_iterable(rows)))
                 return
             db.execute("BEGIN")
             try:
