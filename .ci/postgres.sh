@@ -70,7 +70,8 @@ for _ in $(seq 1 60); do
 done
 su postgres -c "pg_isready -q -h 127.0.0.1 -p $port" || { say "the server did not come up"; exit 1; }
 
-# 5. The role and the database. Names are passed as psql variables and quoted
+# 5. The role and the database. The role may create roles: the tests check
+#    that a station role with only SELECT, INSERT, UPDATE on the tables works. Names are passed as psql variables and quoted
 #    by psql (:"name", :'literal'), so odd characters cannot break the SQL.
 cd /  # the postgres user may not be allowed into the current directory
 export CI_PG_USER="$user" CI_PG_PASSWORD="$password" CI_PG_DB="$db" CI_PG_PORT="$port"
@@ -81,9 +82,9 @@ as_postgres_psql() {  # $1: database; SQL on stdin; u, pw, d set as psql variabl
 as_postgres_psql postgres <<'SQL' >&2
 SELECT NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :'u') AS no_role \gset
 \if :no_role
-CREATE ROLE :"u" LOGIN PASSWORD :'pw';
+CREATE ROLE :"u" LOGIN CREATEROLE PASSWORD :'pw';
 \else
-ALTER ROLE :"u" LOGIN PASSWORD :'pw';
+ALTER ROLE :"u" LOGIN CREATEROLE PASSWORD :'pw';
 \endif
 SELECT NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = :'d') AS no_db \gset
 \if :no_db

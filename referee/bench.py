@@ -998,3 +998,134 @@ def _live_latency(host: str, port: int, url: str, match: str) -> float:
     seconds = time.perf_counter() - t0
     conn.close()
     return seconds
+
+
+# --- (6) PostgreSQL: stations writing at once ----------------------------------------------
+
+PG_STATIONS = 4  # stations of the figure, against one
+PG_SCALING_TARGET = 2.0  # (6) four stations on four matches / one station, at least
+
+
+def pg_station(url: str, rows_file: str, match: str, start_at: float, library_insert: bool) -> None:
+    """One station of (6), in its own process: waits for the common start,
+    then writes each action's rows of the recorded games as the store writes
+    an action (``MatchStore._write``'s recorder call: one transaction per
+    action), and prints how many events it wrote and when it finished."""
+    import pickle
+
+    from referee.store import MatchStore
+
+    with open(rows_file, "rb") as f:
+        batches: list[list[tuple[str, int, str, bytes]]] = pickle.load(f)
+    with MatchStore(url, create=False) as store:
+        recorder: Any = store.application.recorder
+        if library_insert:
+            recorder.has_function = False  # the library's own insert: lock held over two round trips
+        store.list_matches()  # connected before the start
+        time.sleep(max(0.0, start_at - time.time()))
+        events = 0
+        for rows in batches:
+            recorder.insert_rows([(match, v, t, s) for (_, v, t, s) in rows])
+            events += len(rows)
+        print(json.dumps({"events": events, "end": time.time()}))
+
+
+def _pg_rows(played: list[_Game], workdir: Path) -> tuple[str, int]:
+    """The recorded games as one long match's action batches (positions
+    numbered on across games), pickled for the station processes."""
+    import pickle
+
+    batches = []
+    version = 0
+    for rows in _action_rows(played):
+        batch = []
+        for _, _, topic, state in rows:
+            version += 1
+            batch.append(("", version, topic, state))
+        batches.append(batch)
+    path = workdir / "pg-rows.pickle"
+    with open(path, "wb") as f:
+        pickle.dump(batches, f)
+    return str(path), version
+
+
+def postgres_bench(url: str, games: int = 10, seed: int = 1, *, runs: int = 3, directory: str | None = None) -> BenchReport:
+    """(6): the same writes (each action's events of recorded self-play
+    games, one transaction per action) by one station process, and by four
+    at once on four matches; events per second of all of them together,
+    from the common start to the last one done. The library's own insert is
+    measured the same way beside it. Runs in a fresh schema of ``url``,
+    dropped afterwards."""
+    import secrets
+    from urllib.parse import urlsplit
+
+    from referee.store import MatchStore, parse_url
+
+    schema = f"referee_bench_{secrets.token_hex(4)}"
+    joined = f"{url}{'&' if urlsplit(url).query else '?'}schema={schema}"
+    parse_url(joined)  # a bad URL fails here, in one line
+    played = _recorded_games(games, seed)
+    report = BenchReport(games, sum(len(g.events) for g in played))
+    with _scratch(directory) as workdir:
+        rows_file, per_station = _pg_rows(played, workdir)
+        with MatchStore(joined) as store:  # makes the schema and the tables
+            store.list_matches()
+        counter = iter(range(1_000_000))
+
+        def stations(n: int, library: bool) -> Callable[[int], float]:
+            def step(_: int) -> float:
+                start_at = time.time() + 1.5  # every process started and connected by then
+                procs = [
+                    subprocess.Popen(
+                        [sys.executable, "-c", "import sys, referee.bench as b; "
+                         "b.pg_station(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5] == '1')",
+                         joined, rows_file, f"m-bench-{next(counter)}", repr(start_at), "1" if library else "0"],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                    )
+                    for _ in range(n)
+                ]
+                ends = []
+                for p in procs:
+                    out, err = p.communicate()
+                    if p.returncode != 0:
+                        raise RuntimeError(f"a bench station failed: {err.strip().splitlines()[-1:]}")
+                    doc = json.loads(out)
+                    assert doc["events"] == per_station
+                    ends.append(doc["end"])
+                return max(ends) - start_at
+
+            return step
+
+        try:
+            one, four, one_lib, four_lib = _median_seconds(
+                runs, stations(1, False), stations(PG_STATIONS, False), stations(1, True), stations(PG_STATIONS, True)
+            )
+        finally:
+            import psycopg
+            from psycopg import sql
+
+            with psycopg.connect(autocommit=True, **parse_url(url).connect_kwargs()) as conn:
+                conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+    rate = {k: n * per_station / s for k, n, s in
+            (("one", 1, one), ("four", PG_STATIONS, four), ("one_lib", 1, one_lib), ("four_lib", PG_STATIONS, four_lib))}
+    ratio = rate["four"] / rate["one"]
+    report.figures += [
+        Figure("one station writes", rate["one"], "events/s", section="postgres"),
+        Figure(f"{PG_STATIONS} stations on {PG_STATIONS} matches write", rate["four"], "events/s", section="postgres"),
+        Figure(f"{PG_STATIONS} stations / one", ratio, "x", f">= {PG_SCALING_TARGET}", ratio >= PG_SCALING_TARGET,
+               section="postgres"),
+        Figure("library's insert: one station", rate["one_lib"], "events/s", section="postgres"),
+        Figure(f"library's insert: {PG_STATIONS} stations / one", rate["four_lib"] / rate["one_lib"], "x",
+               section="postgres"),
+        Figure("one station: ours / library's insert", rate["one"] / rate["one_lib"], "x", section="postgres"),
+    ]
+    report.info["postgres"] = {
+        "url": parse_url(url).display,
+        "stations": PG_STATIONS,
+        "events_per_station": per_station,
+        "actions_per_station": sum(len(g.actions) + 1 for g in played),
+        "runs": runs,
+        "seconds": {k: round(v, 4) for k, v in (("one", one), ("four", four), ("one_lib", one_lib), ("four_lib", four_lib))},
+        "cpus": os.cpu_count(),
+    }
+    return report

@@ -133,3 +133,20 @@ def test_the_engine_report_has_both_kinds_of_deck_and_their_quotient(monkeypatch
     by = {(f.section, f.name.split(" (")[0]): f.value for f in report.figures}
     assert by[("ability-heavy", "self-play: ability-heavy / vanilla")] == pytest.approx(
         by[("ability-heavy", "self-play in memory")] / by[("vanilla", "self-play in memory")])
+
+
+def test_the_postgres_bench_runs_stations_and_drops_its_schema(postgres_url):
+    """`referee bench --postgres URL` on one tiny game and one run: every
+    figure is there, and the schema it wrote in is gone afterwards."""
+    import psycopg
+
+    from referee.store import parse_url
+
+    url = postgres_url()
+    report = bench.postgres_bench(url, games=1, runs=1)
+    names = [f.name for f in report.figures]
+    assert names[:3] == ["one station writes", "4 stations on 4 matches write", "4 stations / one"]
+    assert report.figures[2].target == ">= 2.0" and report.figures[2].ok in (True, False)
+    with psycopg.connect(**parse_url(url).connect_kwargs()) as conn:
+        left = conn.execute("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'referee_bench_%'").fetchone()
+    assert left is not None and left[0] == 0

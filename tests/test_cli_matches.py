@@ -157,9 +157,10 @@ def _referee(*args: str, env_db: str | None = None) -> subprocess.CompletedProce
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'm.db'}"
-    unknown = _referee("state", "no-such-match", "--db", db)
-    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
-    assert "no-such-match" in unknown.stderr
+    # A database that does not exist is not made by a command that only uses one.
+    missing = _referee("state", "no-such-match", "--db", db)
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert "no such database" in missing.stderr and not (tmp_path / "m.db").exists()
     bad_deck = tmp_path / "deck.yaml"
     bad_deck.write_text("- Iron Knight\n- {card: Iron Knight, count: 3}\n")
     proc = _referee("new", "--deck", f"A={bad_deck}", "--deck", f"B={bad_deck}", "--db", db)
@@ -168,6 +169,9 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     # A card name that is no card of the match is a typo: exit 2, with a hint.
     made = _referee("new", *DECKS, "--seed", "1", "--id", "typo", "--db", db)
     assert made.returncode == 0, made.stderr
+    unknown = _referee("state", "no-such-match", "--db", db)
+    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
+    assert "no-such-match" in unknown.stderr
     typo = _referee("act", "typo", "A", "choose_opening", "little page", "--db", db)
     assert typo.returncode == 2 and "Traceback" not in typo.stderr
     assert "no card 'little page' in match typo; did you mean 'Little Page'?" in typo.stderr

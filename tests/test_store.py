@@ -269,7 +269,7 @@ def test_an_in_memory_store_is_private_to_it():
 
 def test_postgres_url_becomes_the_library_environment():
     db = parse_url("postgresql://judge:p%40ss@db.example:6543/tourney?schema=round1")
-    assert db.env["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+    assert db.env["PERSISTENCE_MODULE"] == "referee.store.pgfactory:RefereePostgresFactory"
     assert (db.env["POSTGRES_USER"], db.env["POSTGRES_PASSWORD"]) == ("judge", "p@ss")
     assert (db.env["POSTGRES_HOST"], db.env["POSTGRES_PORT"]) == ("db.example", "6543")
     assert (db.env["POSTGRES_DBNAME"], db.env["POSTGRES_SCHEMA"]) == ("tourney", "round1")
@@ -285,7 +285,8 @@ def test_postgres_url_becomes_the_library_environment():
         "sqlite:///",
         "postgresql://u:hunter22@h:notaport/db",
         "postgresql://u:hunter22@h:5432/",
-        "postgresql://u:hunter22@h:5432/db?sslmode=disable",
+        "postgresql://u:hunter22@h:5432/db?sslmode=sometimes",
+        "postgresql://u:hunter22@h:5432/db?sslmod=require",
     ],
 )
 def test_unusable_urls_are_one_clear_line_without_the_password(url):

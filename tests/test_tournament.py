@@ -334,6 +334,9 @@ def test_imported_pairings_and_a_result_entered_by_hand(run, tmp_path: Path) -> 
 
 
 def test_an_unknown_event_is_bad_input(run) -> None:
+    # Only `event new` makes a missing database; the others say there is none.
+    assert "no such database" in run("event", "standings", "e-00000000", code=2)
+    run("event", "new", "Spring Cup")
     out = run("event", "standings", "e-00000000", code=2)
     assert "no tournament" in out
     assert "not an event id" in run("event", "standings", "m-1234", code=2)

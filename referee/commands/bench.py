@@ -27,11 +27,13 @@ if TYPE_CHECKING:
 @click.option("--audit-events", type=click.IntRange(min=400), default=20000, show_default=True, help="Events of the long match audited (the short one has a quarter as many).")
 @click.option("--startup/--no-startup", default=True, show_default=True, help='Time `referee --version` against `python -c "import click"` in fresh processes.')
 @click.option("--board/--no-board", default=True, show_default=True, help="Time the judges' board: the match page on a 5,000-event match against a 50-event one, and a live update.")
+@click.option("--postgres", "postgres", metavar="URL", help="Also time PostgreSQL at URL: one station writing, against four stations on four matches at once (each its own process, in a fresh schema dropped afterwards).")
+@click.option("--postgres-games", type=click.IntRange(min=1), default=10, show_default=True, help="Self-play games whose writes each PostgreSQL station repeats.")
 @click.option("--dir", "directory", type=click.Path(file_okay=False, exists=True), help="Where the temporary SQLite files go (default: the system's temporary directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, runs: int, act_runs: int,
           act: bool, act_events: int, audit: bool, audit_events: int, startup: bool, board: bool,
-          directory: str | None, as_json: bool) -> None:
+          postgres: str | None, postgres_games: int, directory: str | None, as_json: bool) -> None:
     """Measure the engine's and the store's speed (a benchmark, not a test).
 
     Every figure is a ratio against a baseline measured in the same run,
@@ -53,6 +55,10 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
             5,000-event match, against the same page on a 50-event match
             (real HTTP to the real server); a station's act to the page's
             live stream.
+    postgres: (6) with --postgres URL, four station processes writing the
+            actions of self-play games to four matches at once, against one
+            station alone (events/s of all together), and the same with
+            the library's own insert.
 
     Example: referee bench --games 200 --store-games 20
     """
@@ -73,6 +79,12 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         words.append("--no-board")
     elif not store:
         words += ["--runs", str(runs)]
+    if postgres:
+        from referee.store import parse_url
+
+        words += ["--postgres", parse_url(postgres).display, "--postgres-games", str(postgres_games)]
+        if not store and not board:
+            words += ["--runs", str(runs)]
     if directory and (store or board or audit):
         words += ["--dir", directory]
     if as_json:
@@ -96,6 +108,10 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
                                              audit=audit, startup=startup)))
     if board:
         reports.append(("board", board_bench(directory, runs=runs)))
+    if postgres:
+        from referee.bench import postgres_bench
+
+        reports.append(("postgres", postgres_bench(postgres, postgres_games, seed, runs=runs, directory=directory)))
     if as_json:
         doc: dict[str, object] = {"command": command, "seed": seed}
         for name, report in reports:
@@ -116,6 +132,14 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
                     continue
                 click.echo(f"  {kind} decks:")
                 _echo_section(report, kind)
+            continue
+        if name == "postgres":
+            info = report.info["postgres"]
+            click.echo(f"postgres ({info['url']}; each station writes {info['events_per_station']} events in "
+                       f"{info['actions_per_station']} transactions, one per action; median of {info['runs']} runs; "
+                       f"{info['cpus']} CPUs here, server included):")
+            for f in report.figures:
+                click.echo(_line(f))
             continue
         if name == "board":
             info = report.info["board"]

@@ -42,13 +42,15 @@ def _echo_json(doc: Any) -> None:
 
 
 @contextmanager
-def _station(db: str | None) -> Iterator[Any]:
-    """A station on the store; a refusal ends as one line and exit 1."""
-    from referee.store import MatchStore, database_url
+def _station(db: str | None, create: bool = False) -> Iterator[Any]:
+    """A station on the store; a refusal ends as one line and exit 1. Only
+    ``event new`` may create a missing SQLite file (a mistyped ``--db`` must
+    say "no such database", as the match commands do)."""
+    from referee.commands.matches import open_store
     from referee.tournament.service import Station
     from referee.tournament.store import Refused
 
-    with _open_store(MatchStore, database_url(db)) as store:
+    with open_store(db, create=create) as store:
         station = Station(store)
         try:
             yield station
@@ -58,25 +60,6 @@ def _station(db: str | None) -> Iterator[Any]:
             sys.exit(1)
         finally:
             station.close()
-
-
-def _open_store(cls: Any, url: str) -> Any:
-    """Open the match store. Several stations starting at once on a fresh
-    PostgreSQL schema may race on the store's CREATE TABLE IF NOT EXISTS
-    ("tuple concurrently updated"). TODO(store DDL race): remove this retry
-    once referee/store fixes the race (another branch is doing so)."""
-    import time
-
-    from referee.store import StoreError
-
-    for attempt in range(20):
-        try:
-            return cls(url)
-        except StoreError as exc:
-            if "concurrently" not in str(exc) or attempt == 19:
-                raise
-            time.sleep(0.05 * (attempt + 1))
-    raise AssertionError("unreachable")
 
 
 class EventId(click.ParamType):
@@ -116,7 +99,7 @@ def new(name: str, deal: str, db: str | None, as_json: bool) -> None:
 
     Example: referee event new "Spring Cup 2026"
     """
-    with _station(db) as st:
+    with _station(db, create=True) as st:
         tid = st.tournaments.create(name, deal)
     if as_json:
         _echo_json({"event": tid})

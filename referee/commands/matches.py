@@ -40,10 +40,14 @@ if TYPE_CHECKING:
 VIEWERS = ("judge", "A", "B", "public")
 
 
-def open_store(db: str | None) -> Any:
+def open_store(db: str | None, *, create: bool = False, read_only: bool = False) -> Any:
+    """The store of ``--db``. Only ``new`` creates a missing SQLite file
+    (a typo elsewhere must say "no such database", not make an empty one),
+    and commands that only read open it read-only, so read-only media and
+    roles that may only read serve them."""
     from referee.store import MatchStore, database_url
 
-    return MatchStore(database_url(db))
+    return MatchStore(database_url(db), create=create, read_only=read_only)
 
 
 def echo_json(doc: Any) -> None:
@@ -100,7 +104,7 @@ def new(decks: dict[str, str], position: str | None, pool: str | None, seed: int
         from referee.scenario import load_scenario
 
         setup = load_scenario(position)
-        with open_store(db) as store:
+        with open_store(db, create=True) as store:
             mid = store.create(setup.events, name=title or setup.name, match_id=match_id)
         links = _player_links(db, mid)
         if as_json:
@@ -129,7 +133,7 @@ def new(decks: dict[str, str], position: str | None, pool: str | None, seed: int
         cards, castles, seed=seed, names=player_names, mode=mode, rulings=rulings, auto_pass=not no_auto_pass,
         deal=deal_mode,
     )
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         mid = store.create(applied.events, name=title, match_id=match_id)
     links = _player_links(db, mid)
     if as_json:
@@ -290,7 +294,7 @@ def legal(match: str, db: str | None, as_json: bool) -> None:
     from referee.notation import describe_action
     from referee.rules import current_decision, legal_actions
 
-    with open_store(db) as store:
+    with open_store(db, read_only=True) as store:
         state, _ = store.load(match)
     d = current_decision(state)
     actions = [describe_action(state, a) for a in legal_actions(state)]
@@ -356,7 +360,7 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
     """
     from referee.views import render_state, state_view
 
-    with open_store(db) as store:
+    with open_store(db, read_only=True) as store:
         if at is None:
             current, _ = store.load(match)
         else:
@@ -387,7 +391,7 @@ def log(match: str, viewer: str, start: int, db: str | None, as_json: bool) -> N
     """
     from projections.transcript import transcript
 
-    with open_store(db) as store:
+    with open_store(db, read_only=True) as store:
         rows = transcript(store.events(match), viewer)
     rows = [r for r in rows if r["position"] >= start]
     if as_json:
@@ -405,7 +409,7 @@ def matches_(db: str | None, as_json: bool) -> None:
 
     Example: referee matches --db postgresql://judge:secret@10.0.0.5:5432/tournament
     """
-    with open_store(db) as store:
+    with open_store(db, read_only=True) as store:
         found = store.list_matches()
     if as_json:
         echo_json({"matches": [{"id": m.id, "name": m.name, "created": m.created.isoformat(), "players": m.players,
@@ -444,7 +448,7 @@ def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_r
     from referee import corrections
     from referee.actions import IllegalAction
 
-    with open_store(db) as store:
+    with open_store(db, read_only=dry_run) as store:
         if dry_run:
             log_ = store.events(match)
             try:

@@ -45,10 +45,12 @@ def _one_line_errors() -> Iterator[None]:
         raise
 
 
-def _store(db: str | None) -> Any:
+def _store(db: str | None, *, create: bool = False) -> Any:
+    """The store of ``--db``: ``import`` may create a missing SQLite file;
+    ``export`` and ``audit`` only read it, read-only (see ``open_store``)."""
     from referee.store import MatchStore, database_url
 
-    return MatchStore(database_url(db))
+    return MatchStore(database_url(db), create=create, read_only=not create)
 
 
 def _echo_json(doc: Any) -> None:
@@ -165,7 +167,7 @@ def import_(record_file: str, db: str | None, name: str | None, as_json: bool) -
                 )
                 click.echo("Nothing was stored.", err=True)
             sys.exit(1)
-        with _store(db) as store:
+        with _store(db, create=True) as store:
             match = store.create(played.events, name=name)
     if as_json:
         _echo_json({"match": match})

@@ -14,6 +14,11 @@ class StoreError(Exception):
     position does not exist."""
 
 
+class NoSuchDatabase(StoreError):
+    """The URL names an SQLite file that does not exist, and the command
+    only uses a database (a typo must not become a new, empty one)."""
+
+
 class MatchNotFound(StoreError, LookupError):
     """No match has this id."""
 

@@ -25,6 +25,13 @@ is the application a judge station talks to:
   by pydantic straight to JSON bytes (``mapper``), and SQLite runs with
   ``synchronous=NORMAL`` (``sqlitefactory`` says what that gives up).
   ``referee bench`` measures all of this against baselines of the same run.
+- **Opening.** ``create`` (the default, and ``referee new`` and ``import``)
+  may make a missing SQLite file and the tables; any other store uses what
+  exists, so a mistyped path is "no such database" and not a new empty
+  file, and ``read_only`` opens SQLite read-only and never writes (no
+  snapshots either), for read-only media and for roles that may only read.
+  Tables are made only when missing, under a lock (``sqlitefactory``,
+  ``pgfactory``); a store that finds none is empty.
 """
 
 from __future__ import annotations
@@ -36,8 +43,7 @@ import sys
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -68,10 +74,13 @@ from referee.store.mapper import (
     split_chained,
     topics_of,
 )
-from referee.store.sqlitefactory import RefereeSQLiteRecorder
+from referee.store.sqlitefactory import ACCESS
 from referee.store.url import DEFAULT_URL, Database, parse_url
 
-DEFAULT_SNAPSHOT_INTERVAL = 100
+# A snapshot is a 30 KB row written on the action that crosses a multiple:
+# every 100 events it cost a station a tenth of its store time, every 200 half
+# that, while a fresh read folds at most 199 events (well under a millisecond).
+DEFAULT_SNAPSHOT_INTERVAL = 200
 MAX_ATTEMPTS = 20  # conflicting writes one action survives before giving up
 KNOWN_SNAPSHOTS = 64  # decoded snapshot states kept in the process
 FIRST_EVENTS = (MatchStarted, PositionSetUp)
@@ -120,6 +129,28 @@ class RefereeApplication(Application[str]):
         )
 
 
+class _DbErrors:
+    """``MatchStore._db_errors``: the store's failures as one ``StoreError`` line."""
+
+    __slots__ = ("database", "doing")
+
+    def __init__(self, database: Database, doing: str) -> None:
+        self.database = database
+        self.doing = doing
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> bool:
+        if exc is None or isinstance(exc, StoreError):
+            return False
+        if isinstance(exc, MapperDeserialisationError):
+            raise StoreError(f"cannot {self.doing}: {one_line(str(exc), self.database.password)}") from None
+        if isinstance(exc, _driver_errors()):
+            raise StoreError(f"cannot {self.doing} at {self.database.describe(exc)}") from None
+        return False
+
+
 @dataclass(frozen=True, slots=True)
 class MatchInfo:
     """A stored match as ``list_matches`` shows it (from its first event)."""
@@ -141,20 +172,46 @@ class MatchStore:
         *,
         snapshot_interval: int = DEFAULT_SNAPSHOT_INTERVAL,
         cache_size: int = 256,
+        read_only: bool = False,
+        create: bool | None = None,
     ) -> None:
         if snapshot_interval < 1:
             raise ValueError("snapshot_interval must be at least 1")
+        if create is None:
+            create = not read_only
+        if create and read_only:
+            raise ValueError("a read-only store cannot create a database")
         self.database: Database = parse_url(url)
         self.url = self.database.display  # the URL with the password hidden
         self.snapshot_interval = snapshot_interval
-        self.database.check()
+        self.read_only = read_only
+        self.database.check(create=create, read_only=read_only)
+        env = dict(self.database.env)
+        env["CREATE_TABLE"] = "no"  # ``prepare`` below, only when missing
+        env[ACCESS] = "ro" if read_only else "rwc" if create else "rw"
         with self._db_errors("open the match store"):
             try:
-                self.application = RefereeApplication(env=self.database.env)
+                self.application = RefereeApplication(env=env)
             except InfrastructureFactoryError as exc:
                 # e.g. PostgreSQL without psycopg_pool: name the missing piece.
                 reason = exc.__cause__ or exc
                 raise StoreError(f"cannot open {self.database.describe(reason)}") from None
+            try:
+                recorders = [self.application.recorder]
+                if self.application.snapshots is not None:
+                    recorders.append(self.application.snapshots.recorder)
+                factory: Any = self.application.factory
+                self._has_tables: bool = factory.prepare(recorders, create=create)
+                # Whether the recorder writes snapshots in an action's own transaction.
+                self._joint_snapshots = bool(
+                    getattr(self.application.recorder, "joint_snapshots", False)
+                    and self.application.snapshots is not None
+                    and not read_only
+                )
+                self._snapshot_table = recorders[-1].events_table_name
+            except BaseException:
+                self.application.close()
+                raise
         self._cache: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
         self._known_snapshots: OrderedDict[tuple[str, int], GameState] = OrderedDict()
         self._cache_size = cache_size
@@ -189,6 +246,12 @@ class MatchStore:
 
     # --- writing --------------------------------------------------------
 
+    def _writable(self) -> None:
+        if self.read_only:
+            raise StoreError(f"{self.url} was opened read-only: nothing can be written")
+        if not self._has_tables:
+            raise StoreError(f"{self.url} holds no matches yet: `referee new` or `referee import` starts one")
+
     def create(
         self, first_events: Iterable[Event], *, name: str | None = None, match_id: str | None = None
     ) -> str:
@@ -206,6 +269,7 @@ class MatchStore:
                 raise ValueError(
                     f"match id {match_id!r}: use up to 64 letters, digits, '.', '_' or '-'"
                 )
+        self._writable()
         state, version, marks = self._fold(initial_state(), 0, events)
         with self._db_errors("store the new match"):
             for _ in range(8):
@@ -250,6 +314,7 @@ class MatchStore:
         state is only reported after one cheap read confirms that the state
         was current."""
         key = self._key(match_id)
+        self._writable()
         with self._db_errors(f"write to match {key}"):
             cached = self._cached(key)
             for attempt in range(1, MAX_ATTEMPTS + 1):
@@ -275,8 +340,15 @@ class MatchStore:
                     return applied
                 if self.before_write is not None:
                     self.before_write(key, attempt)
+                new_version = version + len(events)
+                after = applied.state
+                folded = isinstance(after, GameState) and after.position == new_version
+                # Snapshots due in this action go in its own transaction where
+                # the recorder can (SQLite): one commit instead of two.
+                marks = self._marks(state, version, events) if folded else []
+                joint = self._snapshot_rows(key, marks) if marks and self._joint_snapshots else []
                 try:
-                    self._write(key, version, events)
+                    self._write(key, version, events, snapshots=[row for _, _, row in joint])
                 except IntegrityError as exc:
                     if self._stored_version(key) == version:
                         # Nobody else wrote: the database refused these rows.
@@ -285,13 +357,14 @@ class MatchStore:
                         ) from None
                     self.conflicts += 1
                     continue
-                new_version = version + len(events)
-                after = applied.state
-                if isinstance(after, GameState) and after.position == new_version:
-                    marks = self._marks(state, version, events)
-                else:
+                if not folded:
                     after, _, marks = self._fold(state, version, events)
                 self._remember(key, new_version, after)
+                for at, snapshot, _ in joint:
+                    self.snapshots_taken += 1
+                    self._know_snapshot(key, at, snapshot)
+                if self._joint_snapshots and folded:
+                    marks = []  # written above, or not writable (and warned about)
                 if marks:
                     self._take_snapshots(key, marks)
                 return applied
@@ -380,6 +453,8 @@ class MatchStore:
 
     def list_matches(self) -> list[MatchInfo]:
         """Every stored match, oldest first."""
+        if not self._has_tables:
+            return []
         topics = topics_of(*FIRST_EVENTS)
         out: list[MatchInfo] = []
         start: int | None = None
@@ -408,24 +483,19 @@ class MatchStore:
 
     # --- internals ------------------------------------------------------
 
-    @contextmanager
-    def _db_errors(self, doing: str) -> Iterator[None]:
+    def _db_errors(self, doing: str) -> "_DbErrors":
         """Turn the library's and the drivers' failures into one ``StoreError``
         line naming the database (password hidden); let ours and the rules'
-        exceptions through untouched."""
-        try:
-            yield
-        except StoreError:
-            raise
-        except MapperDeserialisationError as exc:
-            raise StoreError(f"cannot {doing}: {one_line(str(exc), self.database.password)}") from None
-        except _driver_errors() as exc:
-            raise StoreError(f"cannot {doing} at {self.database.describe(exc)}") from None
+        exceptions through untouched. (A class, not a generator: every
+        action passes through it.)"""
+        return _DbErrors(self.database, doing)
 
     def _key(self, match_id: str) -> str:
         key = str(match_id).strip().lower()
         if not MATCH_ID.match(key):
             raise MatchNotFound(f"no match {match_id!r}: match ids look like m-1a2b3c4d")
+        if not self._has_tables:
+            raise MatchNotFound(f"no match {key!r} in {self.url}: it holds no matches yet")
         return key
 
     def _require(self, key: str) -> None:
@@ -436,7 +506,14 @@ class MatchStore:
         last = list(self.application.events.get(key, desc=True, limit=1))
         return last[0].originator_version if last else 0
 
-    def _write(self, key: str, version: int, events: list[Event], name: str | None = None) -> None:
+    def _write(
+        self,
+        key: str,
+        version: int,
+        events: list[Event],
+        name: str | None = None,
+        snapshots: list[tuple[Any, ...]] | None = None,
+    ) -> None:
         """All of ``events`` after ``version``, in one transaction: the mapper
         makes the rows in one go and the library's recorder inserts them with
         one ``insert_events`` call, which is one database transaction (the
@@ -446,8 +523,10 @@ class MatchStore:
         mapper: PydanticEventMapper = self.application.mapper  # type: ignore[assignment]
         prev = self.head(key, version)
         rows, head = mapper.chained_rows(key, version, datetime.now(timezone.utc), events, name, prev)
-        recorder = self.application.recorder
-        if isinstance(recorder, RefereeSQLiteRecorder):
+        recorder: Any = self.application.recorder
+        if snapshots:
+            recorder.insert_rows(rows, snapshots=(self._snapshot_table, snapshots))
+        elif hasattr(recorder, "insert_rows"):  # ours: RefereeSQLiteRecorder, RefereePostgresRecorder
             recorder.insert_rows(rows)
         else:
             recorder.insert_events([StoredEvent(*row) for row in rows])
@@ -546,11 +625,30 @@ class MatchStore:
             self._set_head(key, records[-1].originator_version, records[-1].hash)
         return self._fold(state, version, (r.event for r in records))
 
+    def _snapshot_rows(self, key: str, marks: Checkpoints) -> list[tuple[int, GameState, tuple[Any, ...]]]:
+        """The stored rows of the snapshots at ``marks``, for ``_write`` to put
+        in the action's transaction. A state the codec cannot write is left
+        out with a warning, as ``_take_snapshots`` does."""
+        now = datetime.now(timezone.utc)
+        mapper = self.application.mapper
+        out = []
+        for version, state in marks:
+            try:
+                stored = mapper.to_stored_event(StateSnapshot(key, version, now, state))
+            except Exception as exc:  # noqa: BLE001 - the events must still be stored
+                self.snapshot_failures += 1
+                warnings.warn(
+                    f"snapshot of match {key} at event {version} not taken: {exc}", RuntimeWarning, stacklevel=3
+                )
+                continue
+            out.append((version, state, (stored.originator_id, stored.originator_version, stored.topic, stored.state)))
+        return out
+
     def _take_snapshots(self, key: str, marks: Checkpoints) -> None:
         """Store the given states; a snapshot is only a shortcut, so one that
         another station stored first, or a write that fails, loses nothing."""
         snapshots = self.application.snapshots
-        if snapshots is None:
+        if snapshots is None or self.read_only:
             return
         now = datetime.now(timezone.utc)
         for version, state in marks:

@@ -2,7 +2,15 @@
 
 An SQLite URL may end in ``?synchronous=full`` to sync the write-ahead log
 at every commit (the default, ``normal``, survives a crash of the program
-but not of the machine: see ``sqlitefactory``).
+but not of the machine: see ``sqlitefactory``). A PostgreSQL URL takes
+``?schema=NAME`` and the usual libpq connection options (``LIBPQ_OPTIONS``:
+``sslmode``, ``sslrootcert``, ``connect_timeout``, ``application_name``...),
+which go to every connection the store makes.
+
+How a store opens its file decides what a typo costs: only a store that
+may create (``referee new``, ``import``) makes a missing SQLite file; the
+others say "no such database" and leave nothing behind, and a store that
+only reads opens the file read-only, so read-only media serve.
 
 A URL becomes the eventsourcing environment (``PERSISTENCE_MODULE``,
 ``SQLITE_DBNAME``, ``POSTGRES_*``) handed to the application, so the library
@@ -14,17 +22,47 @@ pool timeout, while a judge at a table needs "wrong password" in one line.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
-from referee.store.errors import StoreError, one_line
+from referee.store.errors import NoSuchDatabase, StoreError, one_line
 from referee.store.sqlitefactory import DEFAULT_SYNCHRONOUS, SYNCHRONOUS, SYNCHRONOUS_MODES
 
 DEFAULT_URL = "sqlite:///referee.db"
 CONNECT_TIMEOUT = 5  # seconds; ``?connect_timeout=N`` in a PostgreSQL URL changes it
+APPLICATION_NAME = "referee"  # what pg_stat_activity shows for a station, unless the URL says
+# libpq options a URL may carry, passed to every connection as they are
+# (https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-PARAMKEYWORDS).
+LIBPQ_OPTIONS = (
+    "sslmode",
+    "sslrootcert",
+    "sslcert",
+    "sslkey",
+    "sslcrl",
+    "sslpassword",
+    "sslnegotiation",
+    "channel_binding",
+    "connect_timeout",
+    "application_name",
+    "target_session_attrs",
+    "keepalives",
+    "keepalives_idle",
+    "keepalives_interval",
+    "keepalives_count",
+    "tcp_user_timeout",
+    "options",
+    "gssencmode",
+    "krbsrvname",
+    "passfile",
+)
+SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+SECRET_OPTIONS = ("sslpassword",)  # hidden in every message, as the password is
+LIBPQ_ENV = "REFEREE_POSTGRES_OPTIONS"  # environment key: the options as JSON, for the factory
 
 _USAGE = (
     "use sqlite:///relative/path.db, sqlite:////absolute/path.db or "
@@ -43,19 +81,25 @@ class Database:
     password: str = field(default="", repr=False)
     path: str | None = None  # SQLite file (None in memory)
     schema: str | None = None  # PostgreSQL schema, if the URL named one
+    options: dict[str, str] = field(default_factory=dict, repr=False)  # libpq options (PostgreSQL)
 
     def describe(self, exc: BaseException | str) -> str:
         """A one-line reason mentioning this database, the password hidden."""
-        return f"{self.display}: {one_line(str(exc), self.password)}"
+        text = one_line(str(exc), self.password)
+        for key in SECRET_OPTIONS:
+            text = one_line(text, self.options.get(key, ""))
+        return f"{self.display}: {text}"
 
-    def check(self) -> None:
-        """Fail early and clearly if the database cannot be used."""
+    def check(self, *, create: bool = True, read_only: bool = False) -> None:
+        """Fail early and clearly if the database cannot be used; an SQLite
+        file that does not exist is an error unless ``create``, and one that
+        cannot be written is an error unless ``read_only``."""
         if self.kind == "sqlite":
-            self._check_sqlite()
+            self._check_sqlite(create, read_only)
         else:
             self._check_postgres()
 
-    def _check_sqlite(self) -> None:
+    def _check_sqlite(self, create: bool, read_only: bool) -> None:
         if self.path is None:
             return
         directory = os.path.dirname(os.path.abspath(self.path))
@@ -65,27 +109,38 @@ class Database:
             )
         if os.path.isdir(self.path):
             raise StoreError(f"cannot open SQLite database {self.path!r}: it is a directory")
+        if not create and not os.path.exists(self.path):
+            raise NoSuchDatabase(
+                f"no such database: {self.path!r} does not exist (check --db or REFEREE_DB; "
+                "`referee new`, `referee import` or `referee event new` creates it)"
+            )
+        if not read_only:
+            # SQLite writes the file and, beside it, its -wal and -shm files.
+            target = self.path if os.path.exists(self.path) else directory
+            if not os.access(target, os.W_OK) or not os.access(directory, os.W_OK):
+                raise StoreError(
+                    f"cannot write to SQLite database {self.path!r}: it or its folder is read-only "
+                    "(commands that only read, such as state, legal and log, still work)"
+                )
+
+    def connect_kwargs(self) -> dict[str, Any]:
+        """psycopg's keyword arguments for a connection to this database."""
+        env = self.env
+        return {
+            "dbname": env["POSTGRES_DBNAME"],
+            "host": env["POSTGRES_HOST"],
+            "port": env["POSTGRES_PORT"],
+            "user": env["POSTGRES_USER"],
+            "password": self.password,
+            **self.options,
+        }
 
     def _check_postgres(self) -> None:
         import psycopg
-        from psycopg import sql
 
-        env = self.env
         try:
-            with psycopg.connect(
-                dbname=env["POSTGRES_DBNAME"],
-                host=env["POSTGRES_HOST"],
-                port=env["POSTGRES_PORT"],
-                user=env["POSTGRES_USER"],
-                password=self.password,
-                connect_timeout=int(env["POSTGRES_CONNECT_TIMEOUT"]),
-                autocommit=True,
-            ) as conn:
+            with psycopg.connect(autocommit=True, **self.connect_kwargs()) as conn:
                 conn.execute("SELECT 1")
-                if self.schema:
-                    conn.execute(
-                        sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema))
-                    )
         except psycopg.Error as exc:
             raise StoreError(f"cannot use PostgreSQL at {self.describe(exc)}") from None
 
@@ -150,20 +205,30 @@ def _postgres(url: str) -> Database:
     display = _display(user, bool(parts.password), host, port, dbname)
     if not user or not dbname:
         raise StoreError(f"bad PostgreSQL URL {display!r}: it needs a user and a database name; {_USAGE}")
-    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
-    unknown = set(query) - {"schema", "connect_timeout"}
+    query = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
+    unknown = set(query) - {"schema", *LIBPQ_OPTIONS}
     if unknown:
-        raise StoreError(f"bad PostgreSQL URL {display!r}: unknown option {sorted(unknown)[0]!r}")
+        raise StoreError(
+            f"bad PostgreSQL URL {display!r}: unknown option {sorted(unknown)[0]!r} "
+            f"(use schema or a libpq option: {', '.join(LIBPQ_OPTIONS[:4])}...)"
+        )
     timeout = query.get("connect_timeout", str(CONNECT_TIMEOUT))
     if not timeout.isdigit() or int(timeout) < 1:
         raise StoreError(f"bad PostgreSQL URL {display!r}: connect_timeout must be a whole number of seconds")
+    if "sslmode" in query and query["sslmode"] not in SSLMODES:
+        raise StoreError(f"bad PostgreSQL URL {display!r}: sslmode must be one of {', '.join(SSLMODES)}")
     schema = query.get("schema") or None
     if schema is not None and not _SCHEMA_NAME.match(schema):
         raise StoreError(f"bad PostgreSQL URL {display!r}: schema {schema!r} is not a plain identifier")
-    if schema:
-        display += f"?schema={schema}"
+    options = {k: v for k, v in query.items() if k in LIBPQ_OPTIONS}
+    options["connect_timeout"] = timeout
+    options.setdefault("application_name", APPLICATION_NAME)
+    shown = [f"schema={schema}"] if schema else []
+    shown += [f"{k}={'***' if k in SECRET_OPTIONS else quote(v, safe='/')}" for k, v in query.items() if k in LIBPQ_OPTIONS]
+    if shown:
+        display += "?" + "&".join(shown)
     env = {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "PERSISTENCE_MODULE": "referee.store.pgfactory:RefereePostgresFactory",
         "ORIGINATOR_ID_TYPE": "text",
         "POSTGRES_DBNAME": dbname,
         "POSTGRES_HOST": host,
@@ -174,10 +239,11 @@ def _postgres(url: str) -> Database:
         # A judge station needs a connection or two, not the library's five.
         "POSTGRES_POOL_SIZE": "1",
         "POSTGRES_MAX_OVERFLOW": "4",
+        LIBPQ_ENV: json.dumps(options, sort_keys=True),
     }
     if schema:
         env["POSTGRES_SCHEMA"] = schema
-    return Database("postgresql", env, display, password=password, schema=schema)
+    return Database("postgresql", env, display, password=password, schema=schema, options=options)
 
 
 def _display(user: str, has_password: bool, host: str, port: int, dbname: str) -> str:
