@@ -38,7 +38,7 @@ from eventsourcing.persistence import (
 import events as events_package
 from events.game import Event
 from projections.state import GameState
-from referee.chain import GENESIS, HASH_KEY, chain_hash, event_json, split_chained  # noqa: F401 (the chain is written here)
+from referee.chain import GENESIS, HASH_KEY, chain_hash, chain_step, event_json, split_chained  # noqa: F401 (the chain is written here)
 from referee.store.statecodec import IncompatibleSnapshot, decode_state, encode_state
 
 SNAPSHOT_TOPIC = "projections.state:GameState"
@@ -289,13 +289,19 @@ class PydanticEventMapper(Mapper[str]):
         rows: list[tuple[str, int, str, bytes]] = []
         append = rows.append
         first_body = b""
+        link = prev.encode() if prev is not None else None
+        topics: dict[type, tuple[str, bytes]] = {}  # each class's topic checked once per write
         for event in events:
             cls = type(event)
             body = cls.__pydantic_serializer__.to_json(event)  # '{...}'; '{}' without fields
-            topic = _topic_of(cls)
-            if prev is not None:
-                prev = chain_hash(prev, topic, body)
-                body = body[:-1] + (b"," if len(body) > 2 else b"") + b'"_hash":"' + prev.encode() + b'"}'
+            known = topics.get(cls)
+            if known is None:
+                topic = _topic_of(cls)
+                known = topics[cls] = (topic, topic.encode() + b"\n")
+            topic = known[0]
+            if link is not None:
+                link = chain_step(link, known[1], body)
+                body = body[:-1] + (b"," if len(body) > 2 else b"") + b'"_hash":"' + link + b'"}'
             if not rows:
                 first_body = body
             data = body[:-1] + stamp if len(body) > 2 else b"{" + stamp[1:]
@@ -307,7 +313,7 @@ class PydanticEventMapper(Mapper[str]):
             named = stamp[:-1] + b',"_name":' + json.dumps(name, ensure_ascii=False).encode() + b"}"
             data = body[:-1] + named if len(body) > 2 else b"{" + named[1:]
             rows[0] = (first_id, first_version, topic, seal(data) if seal else data)
-        return rows, prev
+        return rows, link.decode() if link is not None else None
 
     def unseal(self, data: bytes) -> bytes:
         """A stored row's bytes as written before compression and encryption."""
