@@ -439,6 +439,7 @@ def write_bench(events: list[Any], workdir: Path, runs: int = 3) -> tuple[list[F
     from datetime import datetime, timezone
 
     from referee.store import MatchStore
+    from referee.store.mapper import GENESIS
 
     n = len(events)
 
@@ -454,12 +455,12 @@ def write_bench(events: list[Any], workdir: Path, runs: int = 3) -> tuple[list[F
     # The baseline's rows: the same events, serialized by the same mapper.
     with MatchStore("sqlite:///:memory:") as probe:
         mapper = probe.application.mapper
-        rows = mapper.to_rows("m-bench", 0, datetime.now(timezone.utc), events)
+        rows, _ = mapper.chained_rows("m-bench", 0, datetime.now(timezone.utc), events, None, GENESIS)
     create_table, table = _events_table()
 
     def serialize_only(_: int) -> float:
         t0 = time.perf_counter()
-        mapper.to_rows("m-bench", 0, datetime.now(timezone.utc), events)  # what _write serializes with
+        mapper.chained_rows("m-bench", 0, datetime.now(timezone.utc), events, None, GENESIS)  # what _write makes
         return time.perf_counter() - t0
 
     def plain_sqlite(i: int) -> float:
