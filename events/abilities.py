@@ -32,7 +32,8 @@ CardType = Literal["character", "event", "item"]
 
 class _Model(BaseModel):
     model_config = ConfigDict(
-        frozen=True, extra="forbid", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
+        frozen=True, extra="forbid", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True,
+        defer_build=True,
     )
 
 
@@ -741,8 +742,7 @@ class UseAbility(_Ability):
 
 Ability = Annotated[Union[Activated, Triggered, Static, Replacement, UseAbility], Field(discriminator="kind")]
 
-for _model in (
-    Top, AllOf, AnyOf, Modify, Move, Copy, Gain, LoseAbilities, Control, HandMax, Forbid, MayEffect, ThenEffect,
-    GainEffect, Activated, Triggered, Static, Replacement, UseAbility,
-):
-    _model.model_rebuild()
+# The models refer to each other by name (effects inside ``may``, abilities
+# inside ``gain``); with ``defer_build`` each is built, its names resolved in
+# this module, the first time something is validated or written with it, so a
+# command that never reads card text does not pay for the whole vocabulary.

@@ -21,7 +21,7 @@ Icon = Literal["OT", "PA"]
 class CardDef(BaseModel):
     """One card's printed characteristics, as the scenario format writes them."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)  # built on first use: see events.abilities
 
     name: str = Field(min_length=1)
     type: CardType
