@@ -478,5 +478,11 @@ def test_an_event_page_shows_standings_and_every_table(db: str, tmp_path: Path) 
         ranks = re.findall(r'<tr data-player="([^"]+)"><td class="num">(\d+)</td><td>[^<]+</td><td class="num">(\d+)</td>', text)
         points = {player: int(p) for player, _, p in ranks}
         assert points == {played["A"]: 3, bye["A"]: 3, played["B"]: 0}
+        # The live part (fetched again whenever a station writes) is the same tables.
+        fragment = c.get(f"/events/{event}/tables")
+        assert fragment.status_code == 200 and f'href="/matches/{played["match"]}"' in fragment.text
+        assert 'data-fragment="/events/' + event + '/tables"' in text
+        # A table still being played says who must act, and its last event.
+        assert "Last event" in fragment.text
         missing = c.get("/events/e-00000000")
         assert missing.status_code == 404 and "no tournament" in missing.text

@@ -243,6 +243,9 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     def event_page(request: Request) -> Response:
         return render(request, "event.html", board.reader.event_page(request.path_params["event"]))
 
+    def event_fragment(request: Request) -> Response:
+        return render(request, "event_tables.html", board.reader.event_page(request.path_params["event"]))
+
     def tables_fragment(request: Request) -> Response:
         return render(request, "tables.html", {"tables": board.reader.tables()})
 
@@ -323,6 +326,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             Route("/live", tables_live),
             Route("/login", login),
             Route("/events/{event}", event_page),
+            Route("/events/{event}/tables", event_fragment),
             Route("/matches/{match}", match_page),
             Route("/matches/{match}/board", board_fragment),
             Route("/matches/{match}/log", full_log),

@@ -210,6 +210,11 @@ class BoardReader:
             station.close()
         rounds: dict[int, list[dict[str, Any]]] = {}
         for row in rows:
+            if row["match"] and row["status"] in ("playing", "finished"):
+                # Where the table's game stands, as the tables page shows it.
+                game, version = self.store.load(row["match"])
+                seen = self.table_row(row["match"], None, dict(game.names), game, version)
+                row.update(last=seen["last"], turn=seen["turn"], step=seen["step"], decision=seen["decision"])
             rounds.setdefault(row["round"], []).append(row)
         return {
             "event": state.id,
