@@ -97,12 +97,10 @@ def random_action(state: GameState, legal: list[Action], rng: random.Random) -> 
     card of a shuffled paper castle), not the copy ``legal`` happens to name."""
     action = rng.choice([a for a in legal if a.do not in NOT_RANDOM])
     if action.do == "reveal":
-        from referee.rules.harem_master.hidden import pending
+        from referee.rules.harem_master.hidden import pending, unknown_of
 
         owner_ = pending(state).player  # type: ignore[union-attr]
-        z = state.zones[owner_]
-        left = sorted(c for c in z.castle + z.hand + z.action_stack if c in state.unknown)
-        action = Action(action.player, "reveal", card=rng.choice(left))
+        action = Action(action.player, "reveal", card=rng.choice(sorted(unknown_of(state, owner_))))
     return action
 
 

@@ -55,14 +55,25 @@ class Pending(NamedTuple):
 def unaccounted(state: GameState, player: str) -> Counter[str]:
     """The names ``player``'s deck list still has unaccounted for: one per unknown card."""
     cards = state.cards
-    return Counter(cards[c].name for c in _unknown_of(state, player))
+    return Counter(cards[c].name for c in unknown_of(state, player))
 
 
-def _unknown_of(state: GameState, player: str) -> list[str]:
-    """``player``'s unknown cards in a fixed order (castle, hand, stack)."""
+def unknown_of(state: GameState, player: str) -> list[str]:
+    """``player``'s unknown cards in a fixed order (castle, hand, stack), then
+    any that card text just put face up and the table has yet to name (215):
+    when those were the last unknown cards of the deck, their names are the
+    only ones left to say."""
     z = state.zones[player]
     unknown = state.unknown
-    return [c for pile in HIDDEN_PILES for c in getattr(z, pile) if c in unknown]
+    hidden = [c for pile in HIDDEN_PILES for c in getattr(z, pile) if c in unknown]
+    if len(hidden) == sum(1 for c in unknown if c[0] == player):
+        return hidden
+    held = set(hidden)
+    return hidden + sorted((c for c in unknown if c[0] == player and c not in held), key=_deck_order)
+
+
+def _deck_order(card: str) -> int:
+    return int(card.partition(":")[2] or 0)
 
 
 def _leading_unknown(state: GameState, player: str, limit: int) -> int:
@@ -178,7 +189,7 @@ def reveal_as(
     cards = state.cards
     if cards[place].name == name:
         return CardRevealed(rule=rule, player=player, card=place, name=name, identity=place)
-    for c in _unknown_of(state, player):
+    for c in unknown_of(state, player):
         if cards[c].name == name:
             return CardRevealed(rule=rule, player=player, card=place, name=name, identity=c)
     if "100.2" not in waive:
@@ -235,7 +246,7 @@ def _legal_reveal(state: GameState, p: str) -> list[Action]:
     if found is None:
         return []
     seen: dict[str, str] = {}
-    for c in _unknown_of(state, found.player):
+    for c in unknown_of(state, found.player):
         seen.setdefault(state.cards[c].name, c)
     return [Action(p, "reveal", card=c) for _, c in sorted(seen.items())]
 
@@ -281,7 +292,7 @@ def hand_candidates(state: GameState, player: str) -> list[str]:
         return list(hand)
     out = [c for c in hand if c not in unknown]
     seen: set[str] = set()
-    for c in _unknown_of(state, player):
+    for c in unknown_of(state, player):
         name = state.cards[c].name
         if name not in seen:
             seen.add(name)
