@@ -275,6 +275,11 @@ def load_document(file: str | Path) -> Document:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = exc.problem or exc.context or "invalid YAML"
+        if "nesting depth" in problem:
+            # The libyaml bundled with newer PyYAML wheels stops deep nesting while
+            # scanning ahead, before ``_compose`` sees the 65th level: the
+            # same refusal either way.
+            raise InputError(path, "", _TOO_DEEP, line) from None
         raise InputError(path, "", f"is not valid YAML: {problem}", line) from None
     except yaml.YAMLError as exc:
         raise InputError(path, "", f"is not valid YAML: {exc}") from None
