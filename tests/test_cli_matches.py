@@ -212,3 +212,13 @@ def test_audit_of_a_stored_match_finds_a_rewind_that_restores_the_wrong_state(ru
     out = j(run("audit", forged_id, "--json", code=1))
     assert out["legal"] is False
     assert any("restores a different state" in p for p in out["rewinds"]), out
+
+
+def test_act_with_an_older_expected_version_records_nothing(run) -> None:
+    match = j(run("new", *DECKS, "--seed", "3", "--json"))["match"]
+    seen = j(run("legal", match, "--json"))["version"]
+    run("act", match, "A", "choose_opening", "Little Page", "--expect-version", str(seen))
+    after = j(run("log", match, "--json"))["events"]
+    out = j(run("act", match, "B", "choose_opening", "Stable Boy", "--expect-version", str(seen), "--json", code=1))
+    assert out["stale"]["chosen"] == seen and out["stale"]["current"] == len(after)
+    assert j(run("log", match, "--json"))["events"] == after

@@ -29,6 +29,7 @@ from referee.store import (
     MatchNotFound,
     MatchStore,
     PositionError,
+    StaleVersion,
     StoreError,
     decode_state,
     encode_state,
@@ -785,3 +786,48 @@ def test_the_state_kept_after_a_write_is_the_one_decide_returned(database):
     # Snapshots were still taken at every multiple of the interval.
     total = len(first) + len(steps[0][1].events) + len(right.events)
     assert [s.originator_version for s in store.application.snapshots.get(match)] == list(range(10, total + 1, 10))
+
+
+def test_an_action_chosen_on_an_older_version_is_refused_and_writes_nothing(database):
+    start = new_game(7)
+    one, two = database.open(), database.open()
+    match = one.create(start.events)
+    chosen_on = len(start.events)
+    openings = [a for a in rules.legal_actions(start.state) if a.do == "choose_opening"]
+    two.act(match, openings[0], expected_version=chosen_on)  # another station logs first
+    before = one.events(match)
+    with pytest.raises(StaleVersion) as info:
+        one.act(match, openings[0], expected_version=chosen_on)
+    assert (info.value.chosen, info.value.current, info.value.rewound) == (chosen_on, len(before), False)
+    assert "nothing was recorded" in str(info.value)
+    assert one.events(match) == before
+    # Chosen on the current version, the same station's action goes through.
+    state, version = one.load(match)
+    b = next(a for a in rules.legal_actions(state) if a.do == "choose_opening")
+    assert one.act(match, b, expected_version=version).events
+
+
+def test_an_action_decided_before_a_rewind_is_never_stored_after_it(database):
+    """Station one holds the match in its cache; a judge at station two
+    rewinds; station one's action, chosen on the old position, is refused even
+    though the rewound position would allow it (it was chosen from another
+    position's legal list)."""
+    from referee import corrections
+
+    start = new_game(7)
+    one, two = database.open(), database.open()
+    match = one.create(start.events)
+    a = next(x for x in rules.legal_actions(start.state) if x.do == "choose_opening")
+    one.act(match, a)
+    state, version = one.load(match)  # station one now caches this version
+    b = next(x for x in rules.legal_actions(state) if x.do == "choose_opening")
+    two.update(match, lambda s: corrections.rewind(
+        s, two.events(match), len(start.events), rule="410.1", reason="wrong card", judge="Kim"
+    ))
+    rewound_log = two.events(match)
+    assert rules.is_legal(two.load(match)[0], a) is None  # A's choice is open again
+    with pytest.raises(StaleVersion) as info:
+        one.act(match, a)  # no expected version: the rewind alone refuses it
+    assert info.value.rewound and "rewind" in str(info.value)
+    assert one.events(match) == rewound_log
+    assert b.player != a.player  # (b was B's choice on the old position)

@@ -65,6 +65,16 @@ def refused(exc: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
     sys.exit(1)
 
 
+def stale(exc: Any, as_json: bool) -> None:
+    """The match moved on since the action was chosen: exit 1, nothing written."""
+    if as_json:
+        echo_json({"stale": {"chosen": exc.chosen, "current": exc.current, "rewound": exc.rewound,
+                             "message": str(exc)}})
+    else:
+        click.echo(printable(str(exc)), err=True)
+    sys.exit(1)
+
+
 # --- new ---------------------------------------------------------------------------
 
 
@@ -178,10 +188,14 @@ CARDS_ACTIONS = ("discard", "choose")
 @click.option("--n", type=click.IntRange(0, MAX_CARDS), help="The n of an [n] cost (503.2).")
 @click.option("--ability", type=click.IntRange(1, 99), help="For activate: which of the card's abilities, counted from 1 (default: its first activated one).")
 @click.option("--option", type=CARD, help='For choose: yes or no for a "may" (401.7), or the card whose replacement applies (409.3); also answers a "may" in advance.')
+@click.option("--expect-version", type=click.IntRange(0), default=None, metavar="N",
+              help="The match's event count when the action was chosen (as `legal --json` shows it as \"version\"): "
+              "if anything was recorded since, nothing is recorded and the command exits 1.")
 @db_option
 @json_option
 def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple[str, ...], order: str | None,
-        n: int | None, ability: int | None, option: str | None, db: str | None, as_json: bool) -> None:
+        n: int | None, ability: int | None, option: str | None, expect_version: int | None, db: str | None,
+        as_json: bool) -> None:
     """Apply one player action (refused actions exit 1 with the rule).
 
     DO is an action of the scenario notation (choose_opening, choose_order,
@@ -215,12 +229,16 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple
         before[:] = [state]  # the last attempt's state is the one written on
         return _apply(state, raw)
 
+    from referee.store.errors import StaleVersion
+
     with open_store(db) as store:
         _check_cards(store.load(match)[0], [*cards, *targets], match)
         try:
-            applied = store.update(match, decide)
+            applied = store.update(match, decide, expected_version=expect_version)
         except IllegalAction as exc:
             refused(exc, as_json)
+        except StaleVersion as exc:
+            stale(exc, as_json)
     state = applied.state
     rows = rows_for(applied.events, before[0])
     d = current_decision(state)
@@ -295,7 +313,7 @@ def legal(match: str, db: str | None, as_json: bool) -> None:
     from referee.rules import current_decision, legal_actions
 
     with open_store(db, read_only=True) as store:
-        state, _ = store.load(match)
+        state, version = store.load(match)
     d = current_decision(state)
     actions = [describe_action(state, a) for a in legal_actions(state)]
     if as_json:
@@ -304,7 +322,7 @@ def legal(match: str, db: str | None, as_json: bool) -> None:
         found = pending(state) if d is not None and d.kind == "reveal" else None
         reveal = {"reveal": {"player": found.player, "rule": found.rule, "why": found.why, "at_most": found.count}} if found else {}
         echo_json({"player": d.player if d else None, "kind": d.kind if d else None, **reveal, "actions": actions,
-                   "violations": [v.rule for v in state.violations]})
+                   "violations": [v.rule for v in state.violations], "version": version})
         return
     _say_next(state)
     for i, (line, ids) in enumerate(_grouped(actions), start=1):

@@ -10,7 +10,7 @@ See ``matches`` for how transactions, concurrency and snapshots work,
 ``mapper`` for what a stored event looks like, and ``url`` for the URLs.
 """
 
-from referee.store.errors import MatchExists, MatchNotFound, NoSuchDatabase, PositionError, StoreError
+from referee.store.errors import MatchExists, MatchNotFound, NoSuchDatabase, PositionError, StaleVersion, StoreError
 from referee.store.mapper import MatchEvent, PydanticEventMapper, StateSnapshot
 from referee.store.matches import DEFAULT_SNAPSHOT_INTERVAL, MatchInfo, MatchStore, RefereeApplication
 from referee.store.statecodec import decode_state, encode_state
@@ -28,6 +28,7 @@ __all__ = [
     "PositionError",
     "PydanticEventMapper",
     "RefereeApplication",
+    "StaleVersion",
     "StateSnapshot",
     "StoreError",
     "database_url",

@@ -40,3 +40,21 @@ def one_line(text: str, secret: str = "") -> str:
     if secret and len(secret) >= 3:
         text = text.replace(secret, "***")
     return text
+
+
+class StaleVersion(StoreError):
+    """The match moved on after the action was chosen: the caller said which
+    version it chose on and the store holds another, or a rewind (410) landed
+    between reading the match and writing to it. Nothing was written: an
+    action chosen from one position's legal list is never stored on another."""
+
+    def __init__(self, key: str, chosen: int, current: int, rewound: bool) -> None:
+        self.key = key
+        self.chosen = chosen
+        self.current = current
+        self.rewound = rewound
+        why = "a judge's rewind was recorded meanwhile" if rewound else "other events were recorded meanwhile"
+        super().__init__(
+            f"match {key} moved on: the action was chosen at event {chosen} and the match is at event "
+            f"{current} now ({why}); nothing was recorded: look at the board again and choose again"
+        )

@@ -60,11 +60,11 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import Environment, EnvType
 
-from events.game import Event, MatchStarted, PositionSetUp
+from events.game import Event, MatchStarted, PositionSetUp, Rewound
 from projections.state import GameState, evolve, initial_state
 from referee import rules
 from referee.actions import Action, Applied
-from referee.store.errors import MatchExists, MatchNotFound, PositionError, StoreError, one_line
+from referee.store.errors import MatchExists, MatchNotFound, PositionError, StaleVersion, StoreError, one_line
 from referee.store.mapper import (
     GENESIS,
     JSONBytes,
@@ -287,13 +287,16 @@ class MatchStore:
             self._take_snapshots(key, marks)
         return key
 
-    def act(self, match_id: str, action: Action) -> Applied:
+    def act(self, match_id: str, action: Action, *, expected_version: int | None = None) -> Applied:
         """Apply a player's action to the stored match and store every event it
         causes in one transaction. ``IllegalAction`` if the rules refuse it,
-        also when another station's write made it illegal meanwhile."""
-        return self.update(match_id, lambda state: rules.apply(state, action))
+        also when another station's write made it illegal meanwhile;
+        ``StaleVersion`` if the match is no longer at ``expected_version``."""
+        return self.update(match_id, lambda state: rules.apply(state, action), expected_version=expected_version)
 
-    def update(self, match_id: str, decide: Callable[[GameState], Applied]) -> Applied:
+    def update(
+        self, match_id: str, decide: Callable[[GameState], Applied], *, expected_version: int | None = None
+    ) -> Applied:
         """Run ``decide`` on the current state and store the events it returns,
         all in one transaction; on a conflicting write by another station,
         reload and decide again (so ``decide`` must be pure). Corrections and
@@ -312,16 +315,28 @@ class MatchStore:
         what the other station wrote and decides again. A refusal (any
         exception from ``decide``) or an empty decision on such an unread
         state is only reported after one cheap read confirms that the state
-        was current."""
+        was current.
+
+        Another station's write is not always harmless: with
+        ``expected_version`` (the version the action was chosen on, as the
+        board and ``act --expect-version`` send) any other write refuses the
+        action with ``StaleVersion``; without it, a rewind written meanwhile
+        still does (the action was chosen from the legal list of a position
+        the rewind took back), while ordinary writes are decided again."""
         key = self._key(match_id)
         self._writable()
         with self._db_errors(f"write to match {key}"):
             cached = self._cached(key)
+            first: int | None = expected_version  # the version the action was chosen on
             for attempt in range(1, MAX_ATTEMPTS + 1):
                 if cached is not None:
                     # Optimistic: trust the process cache; the write checks it.
                     version, state = cached
                     cached = None
+                    if expected_version is not None and version != expected_version:
+                        continue  # read before refusing: this process may be behind
+                    if first is None:
+                        first = version
                     self.last_folded = 0
                     try:
                         applied = decide(state)
@@ -334,6 +349,10 @@ class MatchStore:
                         continue
                 else:
                     state, version = self.load(key)
+                    if first is None:
+                        first = version
+                    elif version != first:
+                        self._refuse_if_stale(key, first, version, strict=expected_version is not None)
                     applied = decide(state)
                     events = list(applied.events)
                 if not events:
@@ -369,6 +388,16 @@ class MatchStore:
                     self._take_snapshots(key, marks)
                 return applied
         raise StoreError(f"gave up on match {key}: {MAX_ATTEMPTS} writes in a row lost to other stations")
+
+    def _refuse_if_stale(self, key: str, chosen: int, current: int, *, strict: bool) -> None:
+        """``StaleVersion`` if the match moved from ``chosen`` to ``current``
+        in a way the action may not be decided again on: any way when
+        ``strict``, else by a rewind (410) among the events written since."""
+        rewound = any(
+            isinstance(r.event, Rewound) for r in self.application.events.get(key, gt=chosen, lte=current)
+        ) if current > chosen else False
+        if strict or rewound:
+            raise StaleVersion(key, chosen, current, rewound)
 
     def append(self, key: str, version: int, events: list[Any], name: str | None = None) -> bool:
         """Store ``events`` after ``version`` of any aggregate in this store
