@@ -146,3 +146,51 @@ def read_pairings(file: str | Path, state: TournamentState) -> list[Pairing]:
     if not out:
         raise InputError(file, "", "expected at least one line 'table, player A, player B'")
     return sorted(out, key=lambda p: p.table)
+
+
+def read_registrations(file: str | Path, catalog: Any) -> list[tuple[str, list[Any]]]:
+    """Players and their decks from a CSV file: ``name, deck file`` per line
+    (a header line is allowed; a deck path is relative to the CSV's folder).
+    Every deck is read and checked against 100.2 before anything is written;
+    ``InputError`` naming the CSV, the line and what was expected otherwise
+    (for a bad deck, the deck file's own problem too). Decks named by several
+    lines are read once."""
+    from referee.decks import load_deck
+
+    path = Path(file)
+    text = read_text(file).lstrip("\ufeff")
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as exc:
+        raise InputError(file, "", f"expected CSV: {exc}") from None
+    decks: dict[Path, list[Any]] = {}
+    out: list[tuple[str, list[Any]]] = []
+    seen: dict[str, int] = {}
+    for line, row in enumerate(rows, start=1):
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if line == 1 and [c.lower() for c in cells[:2]] in (["name", "deck"], ["player", "deck"]):
+            continue  # a header
+        where = f"line {line}"
+        if len(cells) != 2 or not cells[0] or not cells[1]:
+            raise InputError(file, where, f"expected 'name, deck file' (2 columns), got {len(cells)}: {','.join(cells)!r}", line)
+        name, deck = cells
+        problem = text_problem(name, NAME_LENGTH)
+        if problem is not None:
+            raise InputError(file, where, f"the player name {problem}", line)
+        if name in seen:
+            raise InputError(file, where, f"{name!r} is already listed at line {seen[name]}", line)
+        seen[name] = line
+        deck_path = Path(deck) if Path(deck).is_absolute() else path.parent / deck
+        if deck_path not in decks:
+            if not deck_path.is_file():
+                raise InputError(file, where, f"expected a deck file: no such file {str(deck_path)!r}", line)
+            try:
+                decks[deck_path] = load_deck(deck_path, catalog)
+            except InputError as exc:
+                raise InputError(file, where, f"the deck {deck!r} is not a legal deck: {exc.describe()}", line) from None
+        out.append((name, decks[deck_path]))
+    if not out:
+        raise InputError(file, "", "expected at least one line 'name, deck file'")
+    return out
