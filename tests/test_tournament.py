@@ -52,33 +52,85 @@ def ok(done: subprocess.CompletedProcess) -> str:
     return done.stdout
 
 
-def recompute(rounds: list[list[dict]], winners: dict[str, str | None]) -> list[dict]:
-    """The standings from the rules' text, in exact fractions: win 3, draw 1,
-    bye 3; MWP floored at 1/3; OMW the mean over opponents; OOMW likewise.
-    ``winners``: finished match -> winner's name (None: a draw)."""
-    names = sorted({p[k] for r in rounds for p in r for k in ("A", "B") if p[k]})
+def recompute(rounds: list[list[dict]], winners: dict[str, str | None], *, best_of: int = 1,
+              missed: dict[str, int] | None = None, called: set[str] = frozenset()) -> list[dict]:
+    """The standings from the rules' text (MTR appendix C), in exact
+    fractions: match points win 3, draw 1, bye 3; MWP and GWP (game points
+    win 3, draw 1) floored at 1/3; OMW and OGW the means over opponents;
+    OOMW likewise; a late entrant's missed rounds are losses (0 games to a
+    majority). ``winners``: finished game id -> winner's name (None: a
+    draw), game K of a table being ``<table match>.gK``; ``called``: the
+    tables time was called on."""
+    need = best_of // 2 + 1
+    names = sorted({p[k] for r in rounds for p in r for k in ("A", "B") if p[k]} | set(missed or {}))
     pts = dict.fromkeys(names, 0)
     played = dict.fromkeys(names, 0)
+    gpts = dict.fromkeys(names, 0)
+    gplayed = dict.fromkeys(names, 0)
+    record = {n: [0, 0, 0] for n in names}
     opps: dict[str, list[str]] = {n: [] for n in names}
+    for n, k in (missed or {}).items():
+        played[n] += k
+        gplayed[n] += need * k
+        record[n][1] += k
     for r in rounds:
         for p in r:
             if p["B"] is None:
                 pts[p["A"]] += 3
                 played[p["A"]] += 1
-            elif p["match"] in winners:
-                w = winners[p["match"]]
-                for n, o in ((p["A"], p["B"]), (p["B"], p["A"])):
-                    played[n] += 1
-                    opps[n].append(o)
-                    pts[n] += 1 if w is None else 3 if w == n else 0
-    mwp = {n: max(Fraction(1, 3), Fraction(pts[n], 3 * played[n])) if played[n] else Fraction(1, 3) for n in names}
-    omw = {n: sum((mwp[o] for o in opps[n]), Fraction(0)) / len(opps[n]) if opps[n] else Fraction(0) for n in names}
-    oomw = {n: sum((omw[o] for o in opps[n]), Fraction(0)) / len(opps[n]) if opps[n] else Fraction(0) for n in names}
-    order = sorted(names, key=lambda n: (-pts[n], -omw[n], -oomw[n], n))
+                gpts[p["A"]] += 3 * need
+                gplayed[p["A"]] += need
+                record[p["A"]][0] += 1
+                continue
+            wins = {p["A"]: 0, p["B"]: 0}
+            draws = games = 0
+            k = 1
+            while True:
+                g = p["match"] if k == 1 else f"{p['match']}.g{k}"
+                if g not in winners:
+                    break
+                games += 1
+                if winners[g] is None:
+                    draws += 1
+                else:
+                    wins[winners[g]] += 1
+                if max(wins.values()) >= need:
+                    break
+                k += 1
+            over = max(wins.values()) >= need or games >= best_of or p["match"] in called
+            if not over:
+                continue
+            for n, o in ((p["A"], p["B"]), (p["B"], p["A"])):
+                played[n] += 1
+                opps[n].append(o)
+                gpts[n] += 3 * wins[n] + draws
+                gplayed[n] += games
+                if wins[n] > wins[o]:
+                    pts[n] += 3
+                    record[n][0] += 1
+                elif wins[n] == wins[o]:
+                    pts[n] += 1
+                    record[n][2] += 1
+                else:
+                    record[n][1] += 1
+    third = Fraction(1, 3)
+    mwp = {n: max(third, Fraction(pts[n], 3 * played[n])) if played[n] else third for n in names}
+    gwp = {n: max(third, Fraction(gpts[n], 3 * gplayed[n])) if gplayed[n] else third for n in names}
+    mean = lambda xs: sum(xs, Fraction(0)) / len(xs) if xs else Fraction(0)  # noqa: E731
+    omw = {n: mean([mwp[o] for o in opps[n]]) for n in names}
+    ogw = {n: mean([gwp[o] for o in opps[n]]) for n in names}
+    oomw = {n: mean([omw[o] for o in opps[n]]) for n in names}
+    order = sorted(names, key=lambda n: (-pts[n], -omw[n], -gwp[n], -ogw[n], n))
     return [
-        {"rank": i, "player": n, "points": pts[n], "omw": round(float(omw[n]), 4), "oomw": round(float(oomw[n]), 4), "played": played[n]}
+        {"rank": i, "player": n, "points": pts[n], "omw": round(float(omw[n]), 4), "gw": round(float(gwp[n]), 4),
+         "ogw": round(float(ogw[n]), 4), "oomw": round(float(oomw[n]), 4), "played": played[n],
+         "record": "-".join(map(str, record[n]))}
         for i, n in enumerate(order, 1)
     ]
+
+
+def without_dropped(rows: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if k != "dropped"} for r in rows]
 
 
 def results_from_matches(db_url: str, rounds: list[list[dict]]) -> dict[str, str | None]:
@@ -136,7 +188,7 @@ def test_a_whole_event_from_several_stations(database) -> None:
     assert len(winners) == 12
     for m in matches:
         assert m["winner"] == winners[m["match"]] and m["draw"] == (winners[m["match"]] is None)
-    table = json.loads(ok(referee("event", "standings", event, "--json", db=db)))["standings"]
+    table = without_dropped(json.loads(ok(referee("event", "standings", event, "--json", db=db)))["standings"])
     assert table == recompute(rounds, winners)
     assert sum(row["points"] for row in table) == 3 * 12 - sum(1 for w in winners.values() if w is None)
 
@@ -145,14 +197,14 @@ def test_a_whole_event_from_several_stations(database) -> None:
     reopened = rounds[2][0]["match"]
     to = last_action_position(db, reopened) - 1
     ok(referee("rewind", reopened, "--to", str(to), "--rule", "410.1", "--reason", "wrong count", "--by", "Kim", db=db))
-    table = json.loads(ok(referee("event", "standings", event, "--json", db=db)))["standings"]
+    table = without_dropped(json.loads(ok(referee("event", "standings", event, "--json", db=db)))["standings"])
     without = {m: w for m, w in winners.items() if m != reopened}
     detail = ok(referee("event", "matches", event, "--json", db=db))
     assert table == recompute(rounds, without), (reopened, to, winners, detail)
     row = next(m for m in json.loads(ok(referee("event", "matches", event, "--json", db=db)))["matches"] if m["match"] == reopened)
     assert row["status"] == "playing" and row["winner"] is None and row["judge_calls"] == 1
     # Rebuilt from zero, the projection says the same.
-    assert json.loads(ok(referee("event", "standings", event, "--rebuild", "--json", db=db)))["standings"] == table
+    assert without_dropped(json.loads(ok(referee("event", "standings", event, "--rebuild", "--json", db=db)))["standings"]) == table
     # The next round waits for the reopened table.
     blocked = referee("event", "round", event, db=db)
     assert blocked.returncode == 1 and "not over" in blocked.stderr and "Traceback" not in blocked.stderr
@@ -327,7 +379,7 @@ def test_imported_pairings_and_a_result_entered_by_hand(run, tmp_path: Path) -> 
     table = {r["player"]: r["points"] for r in json.loads(run("event", "standings", event, "--json"))["standings"]}
     assert table == {"Bob": 3, "Eve": 3, "Carol": 1, "Dan": 1, "Alice": 0}
     csv_out = run("event", "standings", event, "--csv")
-    assert csv_out.splitlines()[0] == "rank,player,points,omw,oomw,played"
+    assert csv_out.splitlines()[0] == "rank,player,points,omw,gw,ogw,oomw,played,record,dropped"
     run("event", "drop", event, "Alice", "--by", "Judge Kim")
     paired2 = json.loads(run("event", "round", event, "--json"))
     assert "Alice" not in {n for p in paired2["pairings"] for n in (p["A"], p["B"])}
@@ -495,7 +547,9 @@ def test_stations_catching_up_at_once_count_each_event_once(database) -> None:
     for p in paired.pairings:
         enter_result(station, tid, p.match, p.B, False, "Judge Kim")
     alone = station.view.standings(tid)
-    station.view.clear(station.store.application.name)
+    from referee.tournament.projection import tracking_key
+
+    station.view.clear(tracking_key(station.store))
     stores = [database.open() for _ in range(4)]
     views = [open_view(s) for s in stores]
     barrier = threading.Barrier(4)
