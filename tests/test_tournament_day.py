@@ -214,3 +214,49 @@ def test_a_whole_day(database, tmp_path: Path) -> None:
                 assert len(ended) == 1, g
     for s in stations:
         s.close()
+
+
+def test_a_role_that_may_only_read_runs_the_spectator_commands_and_pages(postgres_url, tmp_path: Path) -> None:
+    """Read models are made by the commands that write; a PostgreSQL role
+    with only SELECT runs `event standings`, `event matches` and the event
+    page (no CREATE TABLE, no write), and sees what was written since."""
+    import uuid
+
+    from starlette.testclient import TestClient
+
+    from test_store_venue import _make_role
+
+    from referee.web.app import Settings, create_app
+
+    admin = postgres_url()
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    owner = f"{admin}?schema={schema}"
+    reader = None
+    try:
+        tid = json.loads(ok(referee("event", "new", "Spectator Cup", "--json", db=owner)))["event"]
+        for n in ("Ann", "Bob", "Cid", "Dee"):
+            ok(referee("event", "register", tid, "--player", n, "--deck", str(DECKS / "alice.yaml"), db=owner))
+        paired = json.loads(ok(referee("event", "round", tid, "--json", db=owner)))
+        reader = _make_role(admin, schema, "SELECT")
+        first = paired["pairings"][0]
+        # Written after the reader's tables were last caught up: the reader folds it in memory.
+        ok(referee("event", "result", tid, first["match"], "--winner", first["A"], "--judge", "Judge Kim", db=owner))
+        table = json.loads(ok(referee("event", "standings", tid, "--json", db=reader)))["standings"]
+        assert {r["player"]: r["points"] for r in table}[first["A"]] == 3
+        rows = json.loads(ok(referee("event", "matches", tid, "--json", db=reader)))["matches"]
+        assert rows[0]["status"] == "finished" and rows[0]["entered_by"] == "Judge Kim"
+        app = create_app(Settings(reader))
+        with TestClient(app) as c:
+            for path in ("/", f"/events/{tid}", f"/events/{tid}/tables", f"/events/{tid}/print/pairings"):
+                r = c.get(path)
+                assert r.status_code == 200, (path, r.text[:500])
+            assert "Judge Kim" in c.get(f"/events/{tid}").text
+    finally:
+        import psycopg
+
+        from referee.store import parse_url
+
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            if reader is not None:
+                conn.execute(f"DROP ROLE IF EXISTS {parse_url(reader).env['POSTGRES_USER']}")
