@@ -575,3 +575,44 @@ def test_stations_catching_up_at_once_count_each_event_once(database) -> None:
     for v in views:
         close_view(v)
     station.close()
+
+
+# --- check-in ---------------------------------------------------------------------------------
+
+
+def test_check_in_restricts_pairing_and_an_event_without_it_pairs_everyone(run, tmp_path: Path) -> None:
+    """With `event new --check-in` only players checked in are paired (a
+    Swiss round and imported pairings alike); one who checks in after round 1
+    is a late entrant (TP5). Without --check-in every registered player who
+    has not dropped is paired, checked in or not."""
+    event = json.loads(run("event", "new", "Door Cup", "--check-in", "--json"))["event"]
+    for n in NAMES[:6]:
+        run("event", "register", event, "--player", n, "--deck", str(DECKS / "alice.yaml"))
+    refused = run("event", "round", event, code=1)
+    assert "checked in" in refused and "referee event checkin" in refused and "Nothing was recorded" in refused
+    run("event", "checkin", event, "Alice", "Bob", "Carol", "Dan")
+    late_import = tmp_path / "r1.csv"
+    late_import.write_text("1,Alice,Bob\n2,Carol,Eve\n")
+    out = run("event", "round", event, "--pairings", str(late_import), code=2)
+    assert "r1.csv" in out and "line 2" in out and "'Eve' has not checked in" in out
+    paired = json.loads(run("event", "round", event, "--json"))
+    seated = {n for p in paired["pairings"] for n in (p["A"], p["B"]) if n}
+    assert seated == {"Alice", "Bob", "Carol", "Dan"}
+    for p in paired["pairings"]:
+        run("event", "result", event, p["match"], "--winner", p["A"], "--judge", "Judge Kim")
+    run("event", "checkin", event, "Eve")  # after round 1: a late entrant
+    paired = json.loads(run("event", "round", event, "--json"))
+    seated = {n for p in paired["pairings"] for n in (p["A"], p["B"]) if n}
+    assert seated == {"Alice", "Bob", "Carol", "Dan", "Eve"} and "Fay" not in seated
+    eve = next(r for r in json.loads(run("event", "standings", event, "--json"))["standings"] if r["player"] == "Eve")
+    assert eve["record"].split("-")[1] == "1"  # round 1, missed: a loss (round 2 is a bye or still playing)
+    assert "Fay" not in {r["player"] for r in json.loads(run("event", "standings", event, "--json"))["standings"]
+                         if r["played"]}
+
+    plain = json.loads(run("event", "new", "Open Cup", "--json"))["event"]
+    for n in NAMES[:4]:
+        run("event", "register", plain, "--player", n, "--deck", str(DECKS / "alice.yaml"))
+    said = run("event", "checkin", plain, "Alice")
+    assert "does not use check-in" in said
+    paired = json.loads(run("event", "round", plain, "--json"))
+    assert {n for p in paired["pairings"] for n in (p["A"], p["B"])} == set(NAMES[:4])

@@ -203,6 +203,9 @@ def register(event_id: str, player: str | None, deck: str | None, csv_file: str 
 def checkin(event_id: str, players: tuple[str, ...], by: str | None, db: str | None) -> None:
     """Check players in: with `event new --check-in`, only they are paired.
 
+    In an event created without --check-in, every registered player who
+    has not dropped is paired; checking in is then only recorded.
+
     Example: referee event checkin e-1a2b3c4d Alice Bob
     """
     from referee.tournament.service import check_in
@@ -214,6 +217,9 @@ def checkin(event_id: str, players: tuple[str, ...], by: str | None, db: str | N
     click.echo(f"checked in: {', '.join(done) or 'nobody new'}; "
                f"{sum(1 for p in state.players.values() if p.checked_in)} of {len(state.players)} players"
                + (f"; not yet: {', '.join(waiting[:20])}{' ...' if len(waiting) > 20 else ''}" if waiting else ""))
+    if not state.check_in:
+        click.echo(printable(f"{state.name} does not use check-in (created without --check-in): every registered "
+                             "player who has not dropped is paired"))
 
 
 @event.command("drop")

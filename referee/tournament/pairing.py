@@ -1,5 +1,10 @@
 """Pairings of a round: Swiss by points (the ``swisspair`` library) or imported from a CSV made elsewhere.
 
+Who is paired: ``TournamentState.eligible()``, the players who have not
+dropped and, in an event that uses check-in (``event new --check-in``),
+have checked in; an event without check-in pairs every registered player
+who has not dropped.
+
 Swiss here means: players ranked by the standings (points, then OMW, OOMW,
 name; round 1 in an order drawn from the round's seed), paired within
 score groups as far as possible, never against someone they have already
@@ -29,10 +34,9 @@ def swiss(state: TournamentState, table: list[dict[str, Any]], seed: int) -> lis
     ``table`` is the current standings (rows with player and points)."""
     from swisspair import Player, create_matches
 
-    active = [p for p in state.players.values() if not p.dropped]
-    if len(active) < 2:
-        raise Refused(f"a round needs at least two players who have not dropped; there are {len(active)}")
-    names = [p.name for p in active]
+    names = state.eligible()
+    if len(names) < 2:
+        raise Refused(_too_few(state, names))
     if state.rounds:
         position = {row["player"]: i for i, row in enumerate(table)}
         points = {row["player"]: row["points"] for row in table}
@@ -43,7 +47,6 @@ def swiss(state: TournamentState, table: list[dict[str, Any]], seed: int) -> lis
         random.Random(seed).shuffle(order)
     met = state.opponents()
     byes = state.byes()
-    live = set(order)
     # swisspair wants non-increasing points by rank: rank by points first
     # (the standings order already is, except for players it does not list).
     order.sort(key=lambda n: -points.get(n, 0))
@@ -84,7 +87,6 @@ def swiss(state: TournamentState, table: list[dict[str, Any]], seed: int) -> lis
             f"no Swiss pairing without a rematch (and with at most one bye each) exists for round "
             f"{state.current_round + 1}"
         )
-    del live
     rank = {n: i for i, n in enumerate(order)}
     pairs: list[tuple[str, str | None]] = [] if bye is None else [(bye, None)]
     for m in matches:
@@ -96,10 +98,21 @@ def swiss(state: TournamentState, table: list[dict[str, Any]], seed: int) -> lis
     return pairs
 
 
+def _too_few(state: TournamentState, names: list[str]) -> str:
+    """Why a round cannot be paired with these players, in the organiser's words."""
+    if not state.check_in:
+        return f"a round needs at least two players who have not dropped; there are {len(names)}"
+    waiting = [n for n, p in state.players.items() if not p.dropped and not p.checked_in]
+    return (f"{state.name} pairs only players who checked in (event new --check-in), and {len(names)} did; "
+            f"check players in first: referee event checkin {state.id} " + " ".join(
+                (repr(n) if " " in n else n) for n in waiting[:3]) + (" ..." if len(waiting) > 3 else "")).rstrip()
+
+
 def read_pairings(file: str | Path, state: TournamentState) -> list[Pairing]:
     """Pairings from a CSV file: ``table, player A, player B`` per line (a
     header line is allowed; an empty B is a bye). Every player must be
-    registered and not dropped, and appear once; tables are distinct
+    registered, not dropped, checked in if the event uses check-in, and
+    appear once; tables are distinct
     positive numbers. ``InputError`` naming the line otherwise."""
     text = read_text(file).lstrip("\ufeff")
     try:
@@ -137,6 +150,9 @@ def read_pairings(file: str | Path, state: TournamentState) -> list[Pairing]:
                 raise InputError(file, where, f"{name!r} is not registered in this event (registered: {known})", line)
             if p.dropped:
                 raise InputError(file, where, f"{name!r} has dropped from this event", line)
+            if state.check_in and not p.checked_in:
+                raise InputError(file, where, f"{name!r} has not checked in (this event pairs only players who "
+                                 "checked in: referee event checkin)", line)
             if name in seen_players:
                 raise InputError(file, where, f"{name!r} is already paired at line {seen_players[name]}", line)
             seen_players[name] = line
