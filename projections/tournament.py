@@ -23,7 +23,6 @@ or byes, as the event chose (tournament policy TP5).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterable
@@ -53,7 +52,6 @@ EXPLAINED = (
     "opponents' game-win percentages); every percentage is at least 33%, and byes are no opponent "
     "(Magic Tournament Rules, appendix C)."
 )
-GAME = re.compile(r"^(?P<table>.+?)\.g(?P<k>[0-9]+)$")
 
 
 def game_id(match: str, k: int) -> str:
@@ -62,9 +60,12 @@ def game_id(match: str, k: int) -> str:
 
 
 def table_of(match_id: str) -> tuple[str, int]:
-    """The table's match id and the game number of a stored game's id."""
-    m = GAME.match(match_id)
-    return (m.group("table"), int(m.group("k"))) if m else (match_id, 1)
+    """The table's match id and the game number of a stored game's id
+    (``e-1a2b3c4d.r3.t7.g2``: the table ``e-1a2b3c4d.r3.t7``, game 2)."""
+    table, mark, k = match_id.rpartition(".g")
+    if mark and table and k.isascii() and k.isdigit():
+        return table, int(k)
+    return match_id, 1
 
 
 @dataclass

@@ -616,3 +616,70 @@ def test_check_in_restricts_pairing_and_an_event_without_it_pairs_everyone(run, 
     assert "does not use check-in" in said
     paired = json.loads(run("event", "round", plain, "--json"))
     assert {n for p in paired["pairings"] for n in (p["A"], p["B"])} == set(NAMES[:4])
+
+
+# --- the read models stay current ---------------------------------------------------------------
+
+
+def _folded_by_a_reader(db: str) -> tuple[int, int]:
+    """What a reader that may not write (the board, a spectator's role)
+    must fold in memory before it can answer: notifications the tournaments
+    projection and the table summaries have not taken in yet."""
+    from referee.store import MatchStore
+    from referee.tournament.projection import Reader
+    from referee.tournament.tables import Tables
+
+    with MatchStore(db, read_only=True) as store:
+        reader, tables = Reader(store, writable=False), Tables(store, writable=False)
+        try:
+            return reader.catch_up(), tables.refresh()
+        finally:
+            reader.close()
+            tables.close()
+
+
+def test_every_command_that_writes_leaves_the_read_models_current(run, tmp_path: Path) -> None:
+    """After each command that writes to an event or to one of its tables
+    (`event ...`, `act`, `note`, `rewind`), a reader folds nothing: the
+    command caught both read models up before it answered. A write to a
+    match outside any event is folded by the reader (or by the next command
+    that writes to an event), never more than what was written since."""
+    event = json.loads(run("event", "new", "Live Cup", "--best-of", "3", "--round-minutes", "50", "--json"))["event"]
+    players = tmp_path / "players.csv"
+    players.write_text("".join(f"{n},{DECKS / 'alice.yaml'}\n" for n in NAMES[:5]))
+    steps: list[tuple[str, ...]] = [
+        ("event", "register", event, "--csv", str(players)),
+        ("event", "checkin", event, "Alice"),
+        ("event", "round", event),
+    ]
+    for step in steps:
+        run(*step)
+        assert _folded_by_a_reader(run.db) == (0, 0), step
+    rows = json.loads(run("event", "matches", event, "--json"))["matches"]
+    table = next(r for r in rows if r["B"] is not None)
+    other = next(r for r in rows if r["B"] is not None and r["table"] != table["table"])
+    game = table["current"]
+    steps = [
+        ("act", game, "A", "choose_opening", "Bold Squire"),
+        ("note", game, "A asked about the opening", "--by", "Judge Kim"),
+        ("rewind", game, "--to", "1", "--rule", "410.1", "--reason", "wrong card", "--by", "Judge Kim"),
+        ("event", "extend", event, str(table["table"]), "--minutes", "5", "--reason", "deck check", "--judge", "Judge Kim"),
+        ("event", "result", event, game, "--winner", table["A"], "--judge", "Judge Kim"),
+        ("event", "penalty", event, other["A"], "--infraction", "slow-play", "--penalty", "game-loss", "--judge", "Judge Kim"),
+        ("event", "time", event, "--judge", "Judge Kim"),
+        ("event", "drop", event, "Eve", "--by", "Judge Kim", "--reason", "went home"),
+        ("event", "undrop", event, "Eve", "--by", "Judge Kim", "--reason", "came back"),
+    ]
+    for step in steps:
+        run(*step)
+        assert _folded_by_a_reader(run.db) == (0, 0), step
+    # A match outside any event: the reader folds exactly its events, and the
+    # next command that writes to the event takes them in.
+    made = json.loads(run("new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}", "--json"))
+    from referee.store import MatchStore
+
+    with MatchStore(run.db, read_only=True) as store:
+        version = store.load(made["match"])[1]
+    assert _folded_by_a_reader(run.db) == (0, version)
+    run("event", "checkin", event, "Bob")
+    assert _folded_by_a_reader(run.db) == (0, 0)

@@ -45,10 +45,13 @@ def _echo_json(doc: Any) -> None:
 def _station(db: str | None, create: bool = False, read_only: bool = False) -> Iterator[Any]:
     """A station on the store; a refusal ends as one line and exit 1. Only
     ``event new`` may create a missing SQLite file (a mistyped ``--db`` must
-    say "no such database", as the match commands do). Commands that only
-    read open it read-only: they never write, not even the read models
-    (they fold what the models have not seen yet in memory), so a role that
-    may only read runs them."""
+    say "no such database", as the match commands do). A command that
+    writes leaves the read models current before it answers
+    (``Station.keep_current``: ``event new`` makes them), so readers fold
+    at most what was written since. Commands that only read open the store
+    read-only: they never write, not even the read models (they fold what
+    the models have not seen yet in memory), so a role that may only read
+    runs them."""
     from referee.commands.matches import open_store
     from referee.tournament.service import Station
     from referee.tournament.store import Refused
@@ -57,6 +60,7 @@ def _station(db: str | None, create: bool = False, read_only: bool = False) -> I
         station = Station(store)
         try:
             yield station
+            station.keep_current()  # what it wrote is in the read models before it answers
         except Refused as exc:
             click.echo(printable(f"refused: {exc}"), err=True)
             click.echo("Nothing was recorded.", err=True)
@@ -119,12 +123,6 @@ def new(name: str, deal: str, best_of: int, round_minutes: int | None, at_time: 
     with _station(db, create=True) as st:
         tid = st.tournaments.create(name, deal, best_of=best_of, round_minutes=round_minutes, at_time=at_time,
                                     late=late, check_in=check_in)
-        st.catch_up()  # the read models exist from here on, for roles that may only read
-        from referee.tournament.tables import Tables
-
-        tables = Tables(st.store, writable=True)
-        tables.refresh()
-        tables.close()
     if as_json:
         _echo_json({"event": tid})
     else:
@@ -650,7 +648,7 @@ def matches_(event_id: str, db: str | None, as_json: bool) -> None:
             outcome = r["status"]
             if r.get("current"):
                 outcome += f", game {r['current']}"
-        if r.get("score") and (len(r.get("games", [])) > 1 or r.get("current", "").count(".g")):
+        if r.get("score") and (len(r.get("games", [])) > 1 or (r.get("current") or "").count(".g")):
             sc = r["score"]
             outcome += f" [{sc[r['A']]}-{sc[r['B']]}" + (f"-{sc['draws']}" if sc["draws"] else "") + "]"
         if r.get("extension"):

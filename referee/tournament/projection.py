@@ -29,11 +29,13 @@ code (``_apply``), so it answers exactly what a caught-up view would.
 
 Two ways to run it. ``referee event follow`` on PostgreSQL runs the
 library's ``ProjectionRunner`` (a subscription to the notification log, as
-results land). The other commands are short-lived, and eventsourcing 9.5's
-SQLite recorder cannot subscribe at all, so every command that shows
-standings or pairs a round first catches the projection up itself
+results land), one notification per transaction. The other commands are
+short-lived, and eventsourcing 9.5's SQLite recorder cannot subscribe at
+all, so every command that writes catches the projection up itself
 (``catch_up``): from its tracked position, page by page, through
-``select_notifications`` with the topics filter.
+``select_notifications`` with the topics filter, a page per transaction
+(each tournament's standings computed once per page, not once per event:
+128 registrations cost one computation).
 """
 
 from __future__ import annotations
@@ -212,8 +214,13 @@ def _seat_rows(state: TournamentState, rows: dict[str, dict[str, Any]]) -> dict[
     return out
 
 
+def named_results(state: TournamentState, rows: dict[str, dict[str, Any]]) -> dict[str, Result]:
+    """The tournament's game results (stored rows) with winners by name."""
+    return results_by_name(state, _seat_rows(state, rows))
+
+
 def compute_standings(state: TournamentState, rows: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    return state_standings(state, results_by_name(state, _seat_rows(state, rows)))
+    return state_standings(state, named_results(state, rows))
 
 
 # --- the view: SQL written once for both databases --------------------------------------------
@@ -268,20 +275,39 @@ class TournamentsViewMixin:
     skipped = 0  # notifications another station had processed first
 
     def apply(self, tracking: Tracking, change: Callable[[Any], str | None]) -> bool:
-        """Run ``change(cursor)`` (it returns the tournament whose standings
+        """One notification (``ProjectionRunner`` hands them over one by one):
+        run ``change(cursor)`` (it returns the tournament whose standings
         changed, or None) and record ``tracking``, all in one transaction.
         False, with nothing changed, when this notification (or a later one)
         is already tracked: another station processed it first."""
+
+        def one(c: Any) -> None:
+            tournament = change(c)
+            if tournament is not None:
+                self._recompute(c, tournament)
+                self._x(c, "INSERT INTO {trn_computed} VALUES (?, ?)", (tracking.notification_id, tournament))
+
+        done = self.tracked(tracking, None, one)
+        if not done:
+            self.skipped += 1
+        return done
+
+    def tracked(self, tracking: Tracking, expected: int | None, change: Callable[[Any], None]) -> bool:
+        """Run ``change(cursor)`` and record ``tracking`` as the position, in
+        ONE transaction; with ``expected``, only if the position is still
+        ``expected`` when the transaction starts (a page of notifications from
+        ``expected`` on: another station may have processed part of it, which
+        the tracking row alone would not tell, since it only refuses a
+        position at or below its own). False, with nothing changed, when
+        another station got there first; the caller reads the position again."""
         for attempt in range(100):
             try:
                 with self._txn(commit=True) as c:
-                    tournament = change(c)
-                    if tournament is not None:
-                        self._recompute(c, tournament)
-                        self._x(c, "INSERT INTO {trn_computed} VALUES (?, ?)", (tracking.notification_id, tournament))
+                    if expected is not None and self._position_in(c, tracking.application_name) != expected:
+                        return False
+                    change(c)
                     self._insert_tracking(c, tracking)  # type: ignore[attr-defined]
             except IntegrityError:
-                self.skipped += 1
                 return False
             except OperationalError as exc:
                 # SQLite: a transaction that read first cannot wait for the
@@ -293,6 +319,12 @@ class TournamentsViewMixin:
                 continue
             return True
         return False
+
+    def _position_in(self, c: Any, application_name: str) -> int:
+        """The tracked position as this transaction sees it (SQLite: a
+        transaction that read it cannot then write if another station wrote
+        meanwhile, so the check holds until commit)."""
+        return self._max_tracking_id(application_name, c) or 0  # type: ignore[attr-defined]
 
     def _rows(self, c: Any, tournament: str) -> dict[str, dict[str, Any]]:
         found = self._x(c, "SELECT * FROM {trn_results} WHERE tournament=?", (tournament,)).fetchall()
@@ -392,6 +424,17 @@ def _postgres_view_class() -> type:
 
         def table(self, name: str) -> str:
             return f'"{self.datastore.schema}"."{name}"'
+
+        def _position_in(self, c: Any, application_name: str) -> int:
+            """PostgreSQL reads committed rows at each statement: the
+            transaction first takes this projection's advisory lock (released
+            at commit), so no other station's page lands between the check and
+            the commit."""
+            lock = f"{self.datastore.schema}.{self.tracking_table_name}.{application_name}"
+            c.execute(SQL("SELECT pg_advisory_xact_lock(hashtext(%s))"), (lock,))
+            c.execute(self.max_tracking_id_statement, (application_name,))
+            row = c.fetchone()
+            return int(row["max"] or 0) if row is not None else 0
 
         def clear_tracking_sql(self) -> Any:
             return SQL("DELETE FROM {0}.{1} WHERE application_name=%s").format(
@@ -498,10 +541,13 @@ def close_view(view: Any) -> None:
 
 def catch_up(store: Any, view: Any | None = None, *, max_conflicts: int = 1000) -> int:
     """Process every followed notification after the view's tracked position;
-    return how many this call processed. Another station processing the same
-    notification first is not an error: the position is read again."""
+    return how many this call processed. A page of notifications (``PAGE``)
+    is applied in one transaction with its last notification id as the new
+    position, and each tournament it touches has its standings computed once
+    for the page (``trn_computed`` still gets a row per notification).
+    Another station processing the same notifications first is not an error:
+    the position is read again."""
     view = view or open_view(store)
-    projection = TournamentsProjection(view)
     app = store.application
     key = tracking_key(store)
     processed = conflicts = 0
@@ -510,22 +556,32 @@ def catch_up(store: Any, view: Any | None = None, *, max_conflicts: int = 1000) 
         page = app.recorder.select_notifications(last + 1, PAGE, topics=TournamentsProjection.topics)
         if not page:
             return processed
-        for note in page:
-            record = app.mapper.to_domain_event(note)
-            skipped = view.skipped
-            projection.process_event(record, Tracking(key, note.id))
-            if view.skipped != skipped:
-                conflicts += 1
-                moved = (view.max_tracking_id(key) or 0) >= note.id
-                if conflicts > max_conflicts or not moved:
-                    # Not another station (the position did not move past this
-                    # notification): the view's rows disagree with its position.
-                    raise StoreError(
-                        f"the standings view cannot take notification {note.id}: it is out of step with "
-                        "its tracking position; rebuild it with `referee event standings EVENT --rebuild`"
-                    )
-                break  # another station got there first: read the position again
-            processed += 1
+        records = [(note.id, app.mapper.to_domain_event(note)) for note in page]
+
+        def change(c: Any) -> None:
+            rows = _SqlRows(view, c)
+            touched: dict[str, list[int]] = {}
+            for nid, record in records:
+                tournament = _apply(record.event, record.originator_id, record.originator_version, nid, rows)
+                if tournament is not None:
+                    touched.setdefault(tournament, []).append(nid)
+            for tournament, ids in touched.items():
+                view._recompute(c, tournament)
+                for nid in ids:
+                    view._x(c, "INSERT INTO {trn_computed} VALUES (?, ?)", (nid, tournament))
+
+        if view.tracked(Tracking(key, page[-1].id), last, change):
+            processed += len(page)
+            continue
+        conflicts += 1
+        moved = (view.max_tracking_id(key) or 0) != last
+        if conflicts > max_conflicts or not moved:
+            # Not another station (the position did not move): the view's
+            # rows disagree with its position.
+            raise StoreError(
+                f"the standings view cannot take notifications {page[0].id}-{page[-1].id}: it is out of step with "
+                "its tracking position; rebuild it with `referee event standings EVENT --rebuild`"
+            )
 
 
 # --- reading, with or without the right to write ------------------------------------------------
@@ -565,6 +621,12 @@ class Reader:
         self._results: dict[str, dict[str, Any]] = {}
         self._penalties: list[tuple[int, str, dict[str, Any]]] = []
         self._states: TournamentCache | None = None
+        # What is computed from the rows (standings, results by name), once per
+        # change of the tournament: its own events (its state's version) or a
+        # folded notification that changed it (``_changes``).
+        self._changes: dict[str, int] = {}
+        self._derived: dict[tuple[str, str], tuple[tuple[int, int], Any]] = {}
+        self._named: dict[str, str] | None = None  # tournament -> name, oldest first
 
     @property
     def view(self) -> Any:
@@ -596,7 +658,11 @@ class Reader:
             page = app.recorder.select_notifications(self._position + 1, PAGE, topics=TournamentsProjection.topics)
             for note in page:
                 record = app.mapper.to_domain_event(note)
-                _apply(record.event, record.originator_id, record.originator_version, note.id, rows)
+                if isinstance(record.event, TournamentCreated) and self._named is not None:
+                    self._named.setdefault(str(record.originator_id), record.event.name)
+                changed = _apply(record.event, record.originator_id, record.originator_version, note.id, rows)
+                if changed is not None:
+                    self._changes[changed] = self._changes.get(changed, 0) + 1
                 self._position = note.id
                 done += 1
             if len(page) < PAGE:
@@ -625,11 +691,46 @@ class Reader:
 
     # --- answers ----------------------------------------------------------------
 
+    def _once(self, what: str, state: TournamentState, compute: Callable[[], Any]) -> Any:
+        """``compute()``, again only after the tournament changed (a reader's
+        page is asked every few seconds; the standings of 250 players over 8
+        rounds are not recomputed for each). Writers read the view's tables."""
+        key = (state.version, self._changes.get(state.id, 0))
+        with self._lock:
+            found = self._derived.get((what, state.id))
+        if found is not None and found[0] == key:
+            return found[1]
+        value = compute()
+        with self._lock:
+            self._derived[(what, state.id)] = (key, value)
+        return value
+
+    def tournaments(self) -> list[tuple[str, str]]:
+        """(id, name) of every tournament in the store, oldest first. A reader
+        scans the log for them once, then learns of new ones as it folds."""
+        from referee.tournament.store import Tournaments
+
+        if self.writable:
+            return Tournaments(self.store).list()
+        with self._lock:
+            if self._named is None:
+                self._named = dict(Tournaments(self.store).list())
+            return list(self._named.items())
+
     def standings(self, tid: str) -> list[dict[str, Any]]:
+        """The standings rows (shared with other readers of this reader: not to be changed)."""
         if self.writable:
             return self.view.standings(tid)
         state = self.states.get(tid)
-        return [] if state is None else compute_standings(state, self.result_rows(tid))
+        if state is None:
+            return []
+        return self._once("standings", state, lambda: compute_standings(state, self.result_rows(tid)))
+
+    def named_results(self, state: TournamentState) -> dict[str, Result]:
+        """The tournament's game results, winners by name (not to be changed)."""
+        if self.writable:
+            return named_results(state, self.view.result_rows(state.id))
+        return self._once("results", state, lambda: named_results(state, self.result_rows(state.id)))
 
     def result_rows(self, tid: str) -> dict[str, dict[str, Any]]:
         if self.writable:

@@ -51,7 +51,7 @@ from projections.tournament import (
 )
 from referee.store.errors import MatchExists
 from referee.tournament.policy import INFRACTIONS, PENALTIES, PENALTY, TIME
-from referee.tournament.projection import Reader, results_by_name
+from referee.tournament.projection import Reader
 from referee.tournament.store import Refused, Tournaments
 
 
@@ -88,19 +88,49 @@ class Station:
     def catch_up(self) -> int:
         return self.reader.catch_up()
 
+    def keep_current(self) -> None:
+        """Leave both read models current: the tournaments projection and the
+        table summaries, caught up to the log's last notification. Every
+        command that writes ends with this (``referee event ...`` as its
+        station closes, ``referee act`` and the judges' commands on a table
+        of an event: ``after_match_write``), so a reader that may not write
+        (the board, a read-only role) folds at most what was written since
+        the last write. Read-only stations leave them alone."""
+        if not self.reader.writable:
+            return
+        from referee.tournament.tables import Tables
+
+        self.reader.catch_up()
+        tables = Tables(self.store, writable=True)
+        try:
+            tables.refresh()
+        finally:
+            tables.close()
+
     def close(self) -> None:
         """Release the view's connection (the store is closed by its owner)."""
         self.reader.close()
 
     def results(self, state: TournamentState) -> dict[str, Any]:
-        """Every game result of the tournament, winners by name (caught up first)."""
-        return results_by_name(state, _seats(state, self.reader.result_rows(state.id)))
+        """Every game result of the tournament, winners by name."""
+        return self.reader.named_results(state)
 
 
-def _seats(state: TournamentState, rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    from referee.tournament.projection import _seat_rows
+def after_match_write(store: Any, match: str) -> None:
+    """After a command wrote to ``match`` (an action, a rewind, a note): a
+    table of an event leaves the read models current (``Station.keep_current``:
+    the table summaries, and the standings when a game ended or reopened).
+    A match outside any event is left to the next command that writes to
+    an event, or to the reader: a store without events has no read models."""
+    from referee.tournament.projection import tournament_of_match
 
-    return _seat_rows(state, rows)
+    if tournament_of_match(match.strip().lower()) is None:
+        return
+    station = Station(store)
+    try:
+        station.keep_current()
+    finally:
+        station.close()
 
 
 # --- matches -----------------------------------------------------------------------------

@@ -8,8 +8,10 @@ notification log page by page, and for each match a page touched it
 computes the row from the match's state after the page (a snapshot and a
 short fold, ``MatchStore.state_at``) and the page's last event of it, then
 writes the page's rows and the page's last notification id in ONE
-transaction. A station that loses the race for a page (another wrote that
-tracking position first) rolls back and reads on from the new position.
+transaction, if the tracked position is still the one the page was read
+from (``TournamentsViewMixin.tracked``). A station that loses the race for a
+page (another station recorded it, or part of it, first) writes nothing and
+reads on from the new position.
 
 Judge calls are counted as the page's notifications pass (rewinds, notes,
 accepted violations, skipped steps), so each is counted once: by the
@@ -25,10 +27,9 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from typing import Any
 
-from eventsourcing.persistence import IntegrityError, OperationalError, ProgrammingError, Tracking
+from eventsourcing.persistence import OperationalError, ProgrammingError, Tracking
 
 from referee.store.errors import StoreError
 from referee.tournament.projection import tournament_of_match, tracking_key
@@ -142,29 +143,28 @@ class TablesView:
         return [json.loads(r["doc"]) for r in found], int(total)
 
     def catch_up(self) -> int:
+        """Summarise every notification after the tracked position, a page
+        per transaction (rows and position together, and only if the position
+        is still the one the page was read from); return how many."""
         app = self.store.application
+        key = tracking_key(self.store, NAME)
         done = 0
-        for attempt in range(10_000):
+        for _ in range(10_000):
             last = self.position()
             notes = app.recorder.select_notifications(last + 1, PAGE)
             if not notes:
                 return done
             changed = _summarise(self.store, notes, {}, self.rows)
-            try:
-                with self.recorder._txn(commit=True) as c:
-                    for key, row in changed.items():
-                        self._x(c, "DELETE FROM {t} WHERE match_id=?", (key,))
-                        self._x(c, "INSERT INTO {t} VALUES (?, ?, ?, ?)",
-                                (key, row["seq"], row["tournament"], json.dumps(row)))
-                    self.recorder._insert_tracking(c, Tracking(tracking_key(self.store, NAME), notes[-1].id))
-            except IntegrityError:
-                continue  # another station recorded this page first: read on from there
-            except OperationalError as exc:
-                if "locked" not in str(exc):
-                    raise
-                time.sleep(0.01 * (1 + attempt % 10))
-                continue
-            done += len(notes)
+
+            def write(c: Any, changed: dict[str, dict[str, Any]] = changed) -> None:
+                for match, row in changed.items():
+                    self._x(c, "DELETE FROM {t} WHERE match_id=?", (match,))
+                    self._x(c, "INSERT INTO {t} VALUES (?, ?, ?, ?)",
+                            (match, row["seq"], row["tournament"], json.dumps(row)))
+
+            if self.recorder.tracked(Tracking(key, notes[-1].id), last, write):
+                done += len(notes)
+            # else another station recorded (part of) this page first: read on from there
         raise StoreError("the table summaries could not catch up")
 
     def close(self) -> None:
@@ -184,6 +184,7 @@ class Tables:
         self._view: TablesView | None = None
         self._lock = threading.Lock()
         self._rows: dict[str, dict[str, Any]] | None = None
+        self._ordered: list[dict[str, Any]] | None = None  # the rows newest first, until the next change
         self._position = 0
 
     def _writer(self) -> TablesView:
@@ -191,10 +192,14 @@ class Tables:
             self._view = TablesView(self.store, create=True)
         return self._view
 
-    def refresh(self) -> None:
+    def refresh(self) -> int:
+        """Bring the summaries up to the log's last notification; return how
+        many notifications this took (a writer: summarised and stored; a
+        reader: folded in memory, which is what the commands that write keep
+        near zero)."""
         if self.writable:
-            self._writer().catch_up()
-            return
+            return self._writer().catch_up()
+        folded = 0
         with self._lock:
             if self._rows is None:
                 self._rows, self._position = {}, 0
@@ -214,9 +219,11 @@ class Tables:
             while True:
                 notes = app.recorder.select_notifications(self._position + 1, PAGE)
                 if not notes:
-                    return
+                    return folded
                 self._rows.update(_summarise(self.store, notes, self._rows, lambda ids: {}))
+                self._ordered = None
                 self._position = notes[-1].id
+                folded += len(notes)
 
     def get(self, ids: list[str]) -> dict[str, dict[str, Any]]:
         if self.writable:
@@ -228,8 +235,11 @@ class Tables:
         """Stored matches, newest first: ``limit`` of them from ``offset``, and how many there are."""
         if self.writable:
             return self._writer().page(offset, limit)
-        assert self._rows is not None
-        ordered = sorted(self._rows.values(), key=lambda r: -r["seq"])
+        with self._lock:
+            if self._ordered is None:
+                assert self._rows is not None
+                self._ordered = sorted(self._rows.values(), key=lambda r: -r["seq"])
+            ordered = self._ordered
         return ordered[offset:offset + limit], len(ordered)
 
     def close(self) -> None:

@@ -53,32 +53,35 @@ class Reads:
         self.tables.close()
 
 
-def _page(request: Request) -> int:
-    text = request.query_params.get("page", "1").strip()
+def _page(request: Request, name: str = "page") -> int:
+    text = request.query_params.get(name, "1").strip()
     if not text.isdigit() or int(text) < 1:
-        raise HTTPException(400, f"page={text!r}: expected a page number (1 or more).")
+        raise HTTPException(400, f"{name}={text!r}: expected a page number (1 or more).")
     return int(text)
+
+
+def _pages(total: int) -> int:
+    return max(1, -(-total // PAGE_ROWS))
 
 
 def tables_context(reads: Reads, request: Request) -> dict[str, Any]:
     """The first page: every stored match, newest first, ``PAGE_ROWS`` a page."""
-    from referee.tournament.store import Tournaments
-
     reads.refresh()
     page = _page(request)
     rows, total = reads.tables.page((page - 1) * PAGE_ROWS, PAGE_ROWS)
-    pages = max(1, -(-total // PAGE_ROWS))
-    return {"tables": rows, "total": total, "page": page, "pages": pages,
-            "events": [{"event": k, "name": n} for k, n in Tournaments(reads.store).list()]}
+    return {"tables": rows, "total": total, "page": page, "pages": _pages(total),
+            "events": [{"event": k, "name": n} for k, n in reads.station.reader.tournaments()]}
 
 
 def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, Any]:
-    """A tournament's page: the clock, the standings (dropped players marked),
-    the top cut's bracket and placings, and one round's tables (the current
-    one unless ``?round=N``), ``PAGE_ROWS`` a page, each with its current
-    game as the table summaries have it and its time extension."""
+    """A tournament's page: the clock, the standings (dropped players
+    marked; ``PAGE_ROWS`` a page, ``?standings=N``), the top cut's bracket
+    and placings, and one round's tables (the current one unless
+    ``?round=N``), ``PAGE_ROWS`` a page (``?page=N``), each with its current
+    game as the table summaries have it and its time extension. Only the
+    rows shown are looked up; standings and results come computed once per
+    change (``projection.Reader``)."""
     from projections.tournament import EXPLAINED, game_id, placings, playoff_outcomes, table_outcome
-    from referee.tournament.projection import _seat_rows, results_by_name
     from referee.tournament.service import clock
     from referee.tournament.store import TournamentNotFound
 
@@ -87,8 +90,7 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
     state = station.reader.states.get(event_id.strip().lower())
     if state is None:
         raise TournamentNotFound(f"no tournament {event_id!r} in {reads.store.url}")
-    rows_of = station.reader.result_rows(state.id)
-    results = results_by_name(state, _seat_rows(state, rows_of))
+    results = station.results(state)
     standings = station.reader.standings(state.id)
     shown_round = state.current_round
     if "round" in request.query_params:
@@ -97,6 +99,7 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
             raise HTTPException(400, f"round={text!r}: expected a round from 1 to {state.current_round}.")
         shown_round = int(text)
     page = _page(request)
+    standings_page = _page(request, "standings")
     dropped = {n for n, p in state.players.items() if p.dropped}
     tables: list[dict[str, Any]] = []
     total = 0
@@ -105,7 +108,12 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
         total = len(r.pairings)
         chunk = r.pairings[(page - 1) * PAGE_ROWS: page * PAGE_ROWS]
         playoff = r.source == "playoff"
-        current: dict[int, str] = {}
+        outcomes = {p.table: table_outcome(p, results, state.best_of, playoff=playoff,
+                                           called=state.called(r.round, p.table) is not None)
+                    for p in chunk if p.B is not None}
+        played = [game_id(p.match, k) for p in chunk if p.match and p.B is not None
+                  for k in range(1, outcomes[p.table].games + 1)]
+        entered = {g: row["judge"] for g, row in station.reader.results(played).items() if row["judge"]}
         for p in chunk:
             row: dict[str, Any] = {"table": p.table, "A": p.A, "B": p.B, "match": p.match,
                                    "extension": state.extension(r.round, p.table),
@@ -113,19 +121,17 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
             if p.B is None:
                 row["status"] = "bye"
             else:
-                o = table_outcome(p, results, state.best_of, called=state.called(r.round, p.table) is not None,
-                                  playoff=playoff)
+                o = outcomes[p.table]
                 row.update(status="finished" if o.over else "playing", winner=o.winner, draw=o.draw,
                            score=[o.wins[p.A], o.wins[p.B], o.draws], games=o.games)
-                judges = [rows_of[g]["judge"] for g in (game_id(p.match, k) for k in range(1, o.games + 1))
-                          if p.match and g in rows_of and rows_of[g]["judge"]]
+                judges = [entered[g] for g in (game_id(p.match, k) for k in range(1, o.games + 1))
+                          if p.match and g in entered]
                 if o.over and judges:
                     row["entered_by"] = judges[-1]
                 if not o.over and o.next_game and p.match:
-                    current[p.table] = game_id(p.match, o.next_game)
-                    row["current"] = current[p.table]
+                    row["current"] = game_id(p.match, o.next_game)
             tables.append(row)
-        summaries = reads.tables.get(list(current.values()))
+        summaries = reads.tables.get([row["current"] for row in tables if row.get("current")])
         for row in tables:
             s = summaries.get(row.get("current", ""))
             if s is not None:
@@ -134,7 +140,8 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
             elif row.get("current"):
                 row["waiting"] = True  # its game is not created yet
     bracket = [
-        [{"table": p.table, "A": p.A, "B": p.B, "winner": o.winner, "over": o.over, "score": [o.wins.get(p.A, 0), o.wins.get(p.B, 0)] if p.B else None}
+        [{"table": p.table, "A": p.A, "B": p.B, "winner": o.winner, "over": o.over,
+          "score": [o.wins.get(p.A, 0), o.wins.get(p.B, 0)] if p.B else None}
          for p, o in rnd]
         for rnd in playoff_outcomes(state, results)
     ]
@@ -150,15 +157,29 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
         "shown_round": shown_round,
         "rounds_list": list(range(1, state.current_round + 1)),
         "clock": clock(state),
-        "standings": standings,
+        "standings": standings[(standings_page - 1) * PAGE_ROWS: standings_page * PAGE_ROWS],
+        "standings_total": len(standings),
+        "standings_page": standings_page,
+        "standings_pages": _pages(len(standings)),
         "explained": EXPLAINED,
         "tables": tables,
         "total": total,
         "page": page,
-        "pages": max(1, -(-total // PAGE_ROWS)),
+        "pages": _pages(total),
         "bracket": bracket,
         "placings": placings(state, standings, results),
+        "shown_query": _query(round=shown_round if shown_round != state.current_round else None,
+                              page=page if page > 1 else None,
+                              standings=standings_page if standings_page > 1 else None),
     }
+
+
+def _query(**params: int | None) -> str:
+    """``?a=1&b=2`` of the parameters given (none: ""), for the live fragment of what the page shows."""
+    from urllib.parse import urlencode
+
+    given = {k: v for k, v in params.items() if v is not None}
+    return "?" + urlencode(given) if given else ""
 
 
 def print_context(reads: Reads, event_id: str, request: Request) -> dict[str, Any]:
