@@ -144,9 +144,13 @@ class TimeCalled(TournamentEvent):
 class PenaltyGiven(TournamentEvent):
     """A judge's penalty (TP3): the infraction (one of
     ``referee.tournament.policy.INFRACTIONS``), the penalty, where it
-    happened (round, table, game) and a note. A game or match loss is also
-    entered as the game's result (the same ``GameEnded`` as any result); a
-    disqualification also drops the player."""
+    happened (round, table) and the game it applies to (the game in
+    progress, or the next game of the match between games). A game or match
+    loss is also entered as the game's result (the same ``GameEnded`` as any
+    result); a disqualification also drops the player. A game or match loss
+    given when the player has no game to lose (their match is over, or they
+    are not paired yet) has ``game`` None: it applies to their next match
+    (``PenaltyApplied``)."""
 
     player: str
     infraction: str
@@ -156,6 +160,18 @@ class PenaltyGiven(TournamentEvent):
     table: int | None = None
     game: int | None = None
     note: str = ""
+
+
+class PenaltyApplied(TournamentEvent):
+    """A game or match loss given between matches (``PenaltyGiven`` with no
+    game) applied to the player's next match (TP3): ``penalty`` counts the
+    tournament's penalties from 0, in the order they were given."""
+
+    player: str
+    penalty: int
+    round: int
+    table: int
+    game: int
 
 
 class ResultEntered(TournamentEvent):

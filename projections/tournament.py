@@ -30,6 +30,7 @@ from typing import Any, Iterable
 from events.cards import CardDef
 from events.tournament import (
     Pairing,
+    PenaltyApplied,
     PenaltyGiven,
     PlayerCheckedIn,
     PlayerDropped,
@@ -102,6 +103,7 @@ class TournamentState:
     extensions: dict[tuple[int, int], list[TimeExtended]] = field(default_factory=dict)
     calls: list[TimeCalled] = field(default_factory=list)
     penalties: list[PenaltyGiven] = field(default_factory=list)
+    applied: dict[int, PenaltyApplied] = field(default_factory=dict)  # penalty (index) -> where a late loss applied
     repairs: list[TableRepaired] = field(default_factory=list)
     void: set[str] = field(default_factory=set)  # matches of tables a judge re-paired
 
@@ -142,6 +144,14 @@ class TournamentState:
 
     def byes(self) -> set[str]:
         return {p.A for r in self.rounds for p in r.pairings if p.B is None}
+
+    def pending_losses(self) -> list[tuple[int, PenaltyGiven]]:
+        """Game and match losses given when the player had no game to lose
+        (their match was over, or they were not paired yet), not applied
+        yet: each applies to the player's next match (TP3). A bye is no
+        game: it waits for the one after."""
+        return [(i, p) for i, p in enumerate(self.penalties)
+                if p.penalty in ("game-loss", "match-loss") and p.game is None and i not in self.applied]
 
     def extension(self, round_no: int, table: int) -> int:
         return sum(e.minutes for e in self.extensions.get((round_no, table), []))
@@ -216,6 +226,8 @@ def evolve(state: TournamentState, event: Any) -> TournamentState:
         state.penalties.append(event)
         if event.penalty == "disqualification" and event.player in state.players:
             state.players[event.player].disqualified = True
+    elif isinstance(event, PenaltyApplied):
+        state.applied[event.penalty] = event
     elif isinstance(event, ResultEntered):
         state.entered[event.match] = event
     return state

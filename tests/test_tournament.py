@@ -683,3 +683,79 @@ def test_every_command_that_writes_leaves_the_read_models_current(run, tmp_path:
     assert _folded_by_a_reader(run.db) == (0, version)
     run("event", "checkin", event, "Bob")
     assert _folded_by_a_reader(run.db) == (0, 0)
+
+
+# --- penalties: when a game loss applies (TP3) ---------------------------------------------------
+
+
+def test_a_game_loss_between_games_takes_the_next_game_and_after_the_match_the_next_match(run) -> None:
+    """TP3: between games of a best-of-three the next game is recorded as
+    lost without being played (stored, ended at its start by the judge);
+    after the player's match, the loss waits for the first game of their
+    next match and is applied once, however many stations pair the round."""
+    from events.tournament import PenaltyApplied
+    from referee.store import MatchStore
+    from referee.tournament.policy import PENALTY
+
+    event = json.loads(run("event", "new", "Loss Cup", "--best-of", "3", "--json"))["event"]
+    for n in NAMES[:4]:
+        run("event", "register", event, "--player", n, "--deck", str(DECKS / "alice.yaml"))
+    one, two = json.loads(run("event", "round", event, "--json"))["pairings"]
+    # Table one: game 1 won by A; then a game loss for A, between games.
+    run("event", "result", event, one["match"], "--winner", one["A"], "--judge", "Judge Kim")
+    given = json.loads(run("event", "penalty", event, one["A"], "--infraction", "tardiness", "--penalty", "game-loss",
+                           "--judge", "Judge Ann", "--json"))
+    assert given["penalty"]["game"] == 2 and given["pending"] is False
+    with MatchStore(run.db, read_only=True) as store:
+        lost = store.events(f"{one['match']}.g2")
+        state, _ = store.load(f"{one['match']}.g2")
+        assert store.exists(f"{one['match']}.g3")  # the match goes on: game 3 is created
+    assert not [e for e in lost if type(e).__name__ == "ActionTaken"]  # never played
+    assert state.result.rule == PENALTY and state.result.winner == "B" and "Judge Ann" in state.result.reason
+    row = next(m for m in json.loads(run("event", "matches", event, "--json"))["matches"] if m["table"] == one["table"])
+    assert row["score"] == {one["A"]: 1, one["B"]: 1, "draws": 0} and row["current"] == f"{one['match']}.g3"
+    run("event", "result", event, f"{one['match']}.g3", "--winner", one["A"], "--judge", "Judge Kim")
+    # Table two: over 2-0; a game loss for its loser now waits for the next match.
+    for game in (two["match"], f"{two['match']}.g2"):
+        run("event", "result", event, game, "--winner", two["B"], "--judge", "Judge Kim")
+    said = run("event", "penalty", event, two["A"], "--infraction", "slow-play", "--penalty", "game-loss",
+               "--judge", "Judge Ann")
+    assert "applies to the first game of their next match" in said
+    with MatchStore(run.db, read_only=True) as store:
+        assert not store.exists(f"{two['match']}.g3")  # no game was added to a finished match
+    paired = json.loads(run("event", "round", event, "--round", "2", "--json"))
+    again = json.loads(run("event", "round", event, "--round", "2", "--json"))  # another station asks too
+    assert again == paired
+    table = next(p for p in paired["pairings"] if two["A"] in (p["A"], p["B"]))
+    opponent_seat = "B" if table["A"] == two["A"] else "A"
+    with MatchStore(run.db, read_only=True) as store:
+        state, _ = store.load(table["match"])
+        log = [r.event for r in store.application.events.get(event)]
+    assert state.result.rule == PENALTY and state.result.winner == opponent_seat and "Judge Ann" in state.result.reason
+    applied = [e for e in log if isinstance(e, PenaltyApplied)]
+    assert [(e.player, e.round, e.table, e.game) for e in applied] == [(two["A"], 2, table["table"], 1)]
+
+
+def test_the_policy_page_lists_the_policies_infractions_and_penalties_as_declared() -> None:
+    """docs/tournament-policy.md says for people what referee/tournament/policy.py declares once."""
+    from referee.tournament.policy import INFRACTIONS, PENALTIES, POLICIES
+
+    text = (ROOT / "docs" / "tournament-policy.md").read_text()
+    for p in POLICIES.values():
+        assert f"| {p.id} | {p.title} | {p.text} |" in text, p.id
+    for name, said in {**INFRACTIONS, **PENALTIES}.items():
+        assert f"- `{name}`: {said.split(': ', 1)[1]}." in text, name
+
+
+def test_a_record_with_a_judges_result_audits_imports_and_refuses_play_after_it(run) -> None:
+    """scenarios/records/result-entered-by-a-judge.yaml: `audit` replays the
+    judge's `result` action (TP1; here time, TP2) to a draw; imported, the
+    match refuses any action citing TP2 and quoting the judge."""
+    record = str(ROOT / "scenarios" / "records" / "result-entered-by-a-judge.yaml")
+    audited = CliRunner().invoke(cli, ["audit", record])
+    assert audited.exit_code == 0, audited.output
+    assert "legal, 16 actions" in audited.output and "a draw (TP2)" in audited.output
+    run("event", "new", "Cup")  # the store exists
+    match = json.loads(run("import", record, "--json"))["match"]
+    refused = run("act", match, "A", "concede", code=1)
+    assert "refused (TP2)" in refused and "Judge Kim" in refused

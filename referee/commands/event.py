@@ -441,10 +441,12 @@ def penalty(event_id: str, player: str, infraction: str, penalty_: str, judge: s
             as_json: bool) -> None:
     """Record a penalty (TP3); first shows the player's earlier penalties in every event.
 
-    A game loss ends the player's current game (or the next one) as a loss;
-    a match loss ends games until the match is lost; a disqualification
-    does that and drops the player. Each such result is the same GameEnded
-    as any result entered by hand, naming the judge.
+    A game loss ends the player's game in progress as a loss; between
+    games, the next game is recorded as lost without being played; after
+    the player's match, it waits for the first game of their next match. A
+    match loss ends games until the match is lost; a disqualification does
+    that and drops the player. Each such result is the same GameEnded as
+    any result entered by hand, naming the judge.
 
     Example: referee event penalty e-1a2b3c4d Bob --infraction slow-play --penalty warning --judge "Judge Kim"
     """
@@ -455,8 +457,9 @@ def penalty(event_id: str, player: str, infraction: str, penalty_: str, judge: s
         raise click.BadParameter(f"{infraction!r}: expected one of {', '.join(INFRACTIONS)}", param_hint="--infraction")
     with _station(db) as st:
         given, earlier = give_penalty(st, event_id, player, infraction, penalty_, judge, note)
+    pending = penalty_ in ("game-loss", "match-loss") and given.game is None
     if as_json:
-        _echo_json({"penalty": given.model_dump(mode="json"), "earlier": earlier})
+        _echo_json({"penalty": given.model_dump(mode="json"), "earlier": earlier, "pending": pending})
         return
     if earlier:
         click.echo(printable(f"{player}'s earlier penalties ({len(earlier)}):"))
@@ -466,6 +469,11 @@ def penalty(event_id: str, player: str, infraction: str, penalty_: str, judge: s
     else:
         click.echo(printable(f"{player} has no earlier penalties"))
     click.echo(printable(f"recorded: {player}, {infraction}, {penalty_}, by {judge}"))
+    if pending:
+        click.echo(printable(f"{player} has no game to lose now: the {penalty_.replace('-', ' ')} applies to the "
+                             "first game of their next match when it is paired (TP3)"))
+    elif penalty_ != "warning" and given.game is not None:
+        click.echo(printable(f"applied to round {given.round}, table {given.table}, game {given.game} (TP3)"))
 
 
 @event.command("penalties")

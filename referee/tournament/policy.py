@@ -41,8 +41,10 @@ TIME = _policy(
 )
 PENALTY = _policy(
     "TP3", "Penalties",
-    "A game loss ends the player's current game as a loss (or the next one, between games); a match loss "
-    "ends the match as a loss; a disqualification drops the player and ends their match as a loss.",
+    "A game loss ends the player's game in progress as a loss; given between games, the next game of the match "
+    "is recorded as lost without being played; given when the player's match is over (or before they are "
+    "paired), it applies to the first game of their next match. A match loss ends the match as a loss (their "
+    "next match, likewise). A disqualification drops the player and ends their match as a loss.",
 )
 BEST_OF = _policy(
     "TP4", "Best-of-N matches",
@@ -87,8 +89,9 @@ INFRACTIONS: dict[str, str] = {
 }
 PENALTIES: dict[str, str] = {
     "warning": "Warning: recorded, nothing else happens",
-    "game-loss": "Game loss: the player loses the current game (or the next one, between games)",
-    "match-loss": "Match loss: the player loses the match",
+    "game-loss": "Game loss: the player loses the game in progress (between games: the next one; after their match: "
+                 "the first game of their next match)",
+    "match-loss": "Match loss: the player loses the match (after their match: the next one)",
     "disqualification": "Disqualification: the player loses the match and is dropped from the event",
 }
 

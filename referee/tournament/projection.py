@@ -131,7 +131,7 @@ class TournamentCache:
                 state.players = {k: copy.copy(v) for k, v in state.players.items()}
                 state.rounds = list(state.rounds)
                 state.extensions = {k: list(v) for k, v in state.extensions.items()}
-                state.calls, state.penalties = list(state.calls), list(state.penalties)
+                state.calls, state.penalties, state.applied = list(state.calls), list(state.penalties), dict(state.applied)
                 state.repairs, state.void, state.entered = list(state.repairs), set(state.void), dict(state.entered)
                 for r in records:
                     evolve(state, r.event)

@@ -30,6 +30,7 @@ from typing import Any
 from events.cards import CardDef
 from events.tournament import (
     Pairing,
+    PenaltyApplied,
     PenaltyGiven,
     PlayerCheckedIn,
     PlayerDropped,
@@ -344,6 +345,8 @@ def pair_round(
     if expected is not None:
         if expected <= before.current_round:
             ensure_matches(station, before, expected)
+            if expected == before.current_round:
+                apply_pending(station, tid)  # a station that stopped half-way
             return before.rounds[expected - 1], False
         if expected != target:
             raise Refused(f"round {expected} cannot be paired yet: {before.name} is at round {before.current_round}")
@@ -368,6 +371,8 @@ def pair_round(
 
     state, new = station.tournaments.update(tid, decide)
     ensure_matches(station, state, target)
+    if state.current_round == target:
+        apply_pending(station, tid)
     station.catch_up()
     return state.rounds[target - 1], bool(new)
 
@@ -404,6 +409,7 @@ def playoff(station: Station, tid: str, top: int | None) -> tuple[RoundPaired, b
 
     state, new = station.tournaments.update(tid, decide)
     ensure_matches(station, state)
+    apply_pending(station, tid)
     station.catch_up()
     return state.rounds[-1], bool(new)
 
@@ -608,8 +614,13 @@ def give_penalty(
     station: Station, tid: str, player: str, infraction: str, penalty: str, judge: str, note: str = "",
 ) -> tuple[PenaltyGiven, list[dict[str, Any]]]:
     """Record a penalty (TP3) and apply it: a game loss ends the player's
-    current game (or the next one) as a loss, a match loss ends games until
-    the match is lost, a disqualification does that and drops the player.
+    game in progress as a loss, or, between games, their next game of the
+    match, recorded as lost without being played (it is stored, so the
+    table's games keep their numbers, and ends at its start naming the
+    judge); a match loss ends games until the match is lost; a
+    disqualification does that and drops the player. A game or match loss
+    given when the player has no game to lose (their match is over, or they
+    are not paired yet) waits for their next match (``apply_pending``).
     Returns the penalty and the player's earlier penalties in every event
     (from the read model), for the judge to consider an upgrade."""
     if infraction not in INFRACTIONS:
@@ -630,8 +641,9 @@ def give_penalty(
     game_no = None
     if where is not None and where[1].match is not None and where[1].B is not None:
         out = table_outcome(where[1], station.results(state), state.best_of,
-                            called=state.called(where[0], where[1].table) is not None)
-        game_no = out.next_game
+                            called=state.called(where[0], where[1].table) is not None,
+                            playoff=state.rounds[where[0] - 1].source == "playoff")
+        game_no = None if out.over else out.next_game
 
     def decide(s: TournamentState) -> list[Any]:
         given = PenaltyGiven(player=player, infraction=infraction, penalty=penalty, judge=judge,
@@ -644,24 +656,69 @@ def give_penalty(
 
     _, new = station.tournaments.update(tid, decide)
     given: PenaltyGiven = new[0]  # type: ignore[assignment]
-    if penalty in ("game-loss", "match-loss", "disqualification") and where is not None:
-        round_no, p = where
-        if p.B is not None and p.match is not None:
-            opponent = p.B if player == p.A else p.A
-            while True:
-                state = station.tournaments.load(tid)
-                game = current_game(station, state, p, round_no)
-                if game is None:
-                    break
-                _end_game(station, state, game, p, opponent, judge,
-                          f"{penalty.replace('-', ' ').capitalize()} for {player} ({INFRACTIONS[infraction].split(':')[0]}), "
-                          f"given by {judge} at {said()}: {opponent} wins.", rule=PENALTY)
-                station.catch_up()
-                if penalty == "game-loss":
-                    break
-            ensure_games(station, station.tournaments.load(tid))
+    if penalty in LOSSES and where is not None and game_no is not None:
+        _lose(station, tid, given, *where)
     station.catch_up()
     return given, earlier
+
+
+LOSSES = ("game-loss", "match-loss", "disqualification")
+
+
+def _lose(station: Station, tid: str, given: PenaltyGiven, round_no: int, p: Pairing) -> list[str]:
+    """End the penalised player's games at table ``p`` as losses (TP3): the
+    next one not over for a game loss, every one until the match is lost for
+    a match loss or a disqualification. Returns the games ended."""
+    opponent = p.B if given.player == p.A else p.A
+    ended: list[str] = []
+    while True:
+        state = station.tournaments.load(tid)
+        game = current_game(station, state, p, round_no)
+        if game is None:
+            break
+        try:
+            _end_game(station, state, game, p, opponent, given.judge,
+                      f"{given.penalty.replace('-', ' ').capitalize()} for {given.player} "
+                      f"({INFRACTIONS[given.infraction].split(':')[0]}), given by {given.judge} at {said()}: "
+                      f"{opponent} wins.", rule=PENALTY)
+        except Refused:
+            continue  # the game ended meanwhile: the loss goes to the next one
+        ended.append(game)
+        station.catch_up()
+        if given.penalty == "game-loss":
+            break
+    ensure_games(station, station.tournaments.load(tid))
+    return ended
+
+
+def apply_pending(station: Station, tid: str) -> list[str]:
+    """Apply the game and match losses given between matches (TP3) to each
+    player's match of the current round, if it has a game to lose (a bye
+    waits for the next round). Each is claimed first with a
+    ``PenaltyApplied`` in the tournament's log, so of several stations
+    pairing at once exactly one applies it. Returns the games ended."""
+    state = station.tournaments.load(tid)
+    if not state.rounds or not state.pending_losses():
+        return []
+    r = state.rounds[-1]
+    ended: list[str] = []
+    for index, given in state.pending_losses():
+        p = next((x for x in r.pairings if given.player in (x.A, x.B)), None)
+        if p is None or p.B is None or p.match is None or (given.round or 0) >= r.round:
+            continue
+        game = current_game(station, state, p, r.round)
+        if game is None:
+            continue
+        _, k = table_of(game)
+        claim = PenaltyApplied(player=given.player, penalty=index, round=r.round, table=p.table, game=k)
+
+        def decide(s: TournamentState, claim: PenaltyApplied = claim) -> list[Any]:
+            return [] if claim.penalty in s.applied else [claim]
+
+        _, new = station.tournaments.update(tid, decide)
+        if new:
+            ended += _lose(station, tid, given, r.round, p)
+    return ended
 
 
 # --- listing ------------------------------------------------------------------------------
