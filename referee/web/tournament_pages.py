@@ -185,6 +185,7 @@ def _query(**params: int | None) -> str:
 def print_context(reads: Reads, event_id: str, request: Request) -> dict[str, Any]:
     """What the print-outs need: the round's pairings by player name, its
     tables for match slips, and the standings; ``paper`` is A4 or Letter."""
+    from projections.tournament import placings
     from referee.tournament.service import clock
 
     paper = request.query_params.get("paper", "a4").lower()
@@ -215,6 +216,8 @@ def print_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
         "by_name": by_name, "pairings": [p for p in pairings if p.B is not None], "byes": [p.A for p in pairings if p.B is None],
         "standings": reads.station.reader.standings(state.id), "dropped": dropped, "best_of": state.best_of,
         "clock": clock(state, round_no) if round_no else None,
+        "swiss_rounds": len(state.swiss_rounds),
+        "placings": placings(state, reads.station.reader.standings(state.id), reads.station.results(state)),
     }
 
 
