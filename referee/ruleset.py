@@ -261,6 +261,11 @@ class Ruleset(Protocol):
         """None if ``decide`` accepts ``action``, else its refusal."""
         ...
 
+    def canonical(self, state: State, action: Action) -> Action:
+        """``action`` as ``legal_actions`` writes it (defaults filled in, hints
+        for later choices dropped), so an accepted action can be found in the list."""
+        ...
+
     def own_events(self, state: State, action: Action, *, strict: bool = False) -> list[Event]:
         """``decide``'s events after the action's own record (``ActionTaken``)
         and any violations record mode keeps: one indivisible whole."""
@@ -325,6 +330,7 @@ class UnknownGame(LookupError):
 # package and one line here.
 _REGISTERED: dict[str, str] = {
     "harem-master": "referee.rules.harem_master.ruleset:HAREM_MASTER",
+    "scp-tcg-s4": "referee.rules.scp_tcg.ruleset:SCP_TCG_ZONES",
 }
 _loaded: dict[str, Ruleset] = {}
 

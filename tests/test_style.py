@@ -13,9 +13,14 @@ from ruff.__main__ import find_ruff_bin
 
 ROOT = Path(__file__).resolve().parent.parent
 CLEAN = [
+    "events/scp_tcg",
+    "projections/by_type.py",
+    "projections/scp_tcg",
     "referee/ruleset.py",
     "referee/rules/harem_master/ruleset.py",
+    "referee/rules/scp_tcg",
     "tests/test_ruleset.py",
+    "tests/test_scp_tcg.py",
     "tests/test_style.py",
 ]
 

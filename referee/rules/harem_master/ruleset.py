@@ -157,6 +157,9 @@ class HaremMasterRuleset:
     def is_legal(self, state: GameState, action: Action) -> Refusal | None:
         return engine.is_legal(state, action)
 
+    def canonical(self, state: GameState, action: Action) -> Action:
+        return engine.canonical(state, action)
+
     def own_events(self, state: GameState, action: Action, *, strict: bool = False) -> list[Event]:
         return engine.own_events(state, action, strict=strict)
 
