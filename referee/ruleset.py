@@ -136,6 +136,20 @@ class Started:
     labels: Mapping[str, str]
 
 
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What a match was started with (``Ruleset.start``'s arguments), read
+    back from its first event: a match record writes it, and replaying the
+    record starts the very same match from it."""
+
+    decks: Mapping[str, Sequence[Any]]  # seat -> cards, top first
+    seed: int
+    deal: str
+    names: Mapping[str, str]
+    mode: str
+    options: Mapping[str, Any]
+
+
 @runtime_checkable
 class RewindRules(Protocol):
     """What the game tells rule-410-style corrections: the rules a rewind may
@@ -219,6 +233,11 @@ class Ruleset(Protocol):
         checked, as the events that set it up and the state after them."""
         ...
 
+    def setup_of(self, first_event: Event) -> Setup | None:
+        """What ``start`` was given for the match that begins with
+        ``first_event``; None for a match started from a position."""
+        ...
+
     # --- the state and its fold -----------------------------------------------
     state_type: type
 
@@ -244,6 +263,7 @@ class Ruleset(Protocol):
 
     # --- the procedure ----------------------------------------------------------
     actions: Mapping[str, ActionSpec]  # every ``do`` a player may send
+    playout_skips: frozenset[str]  # ``do``s a random playout never picks (conceding would end it early)
 
     def decision(self, state: State) -> Decision | None:
         """Who must act now and on what (None: the game is over, or nobody)."""
@@ -251,6 +271,12 @@ class Ruleset(Protocol):
 
     def legal_actions(self, state: State) -> list[Action]:
         """Every action the rules accept now."""
+        ...
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
+        """At a chance decision, each action the table may take and its
+        probability (what a shuffled paper deck would turn up), as OpenSpiel's
+        ``chance_outcomes``; empty at a player's decision."""
         ...
 
     def decide(self, state: State, action: Action) -> list[Event]:
@@ -285,6 +311,11 @@ class Ruleset(Protocol):
 
     def resolve(self, state: State, action: Action, labels: Mapping[str, str] | None = None) -> Action:
         """The action with every card named by name or label given as an instance id."""
+        ...
+
+    def describe_action(self, state: State, action: Action) -> dict[str, Any]:
+        """The action as people read it (``legal --json``, the board's
+        controls): card names beside the ids, what it costs."""
         ...
 
     def result(self, state: State) -> Outcome | None:
@@ -399,6 +430,7 @@ __all__ = [
     "Outcome",
     "RewindRules",
     "Ruleset",
+    "Setup",
     "Started",
     "StateLike",
     "UnknownGame",

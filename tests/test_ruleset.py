@@ -149,3 +149,47 @@ def test_the_adapter_knows_harem_masters_corrections() -> None:
     state = HAREM_MASTER.start(_decks(7), seed=7, deal="table").state
     revealed = CardRevealed(rule="101.3", player="A", card=state.zones["A"].castle[0], name="x")
     assert "castle, 1st from the top" in rewinds.revealed(revealed, state)
+
+
+def test_a_matchs_setup_starts_the_very_same_match() -> None:
+    """``setup_of`` reads back what ``start`` was given: a record replays from it."""
+    hm = HAREM_MASTER
+    started = hm.start(
+        _decks(8),
+        seed=8,
+        deal="table",
+        names={"A": "Ann", "B": "Bo"},
+        mode="record",
+        options={"rulings": {"A1": "felled"}, "auto_pass": False},
+    )
+    setup = hm.setup_of(started.events[0])
+    assert setup is not None and setup.options == {"rulings": {"A1": "felled"}, "auto_pass": False}
+    again = hm.start(
+        setup.decks, seed=setup.seed, deal=setup.deal, names=setup.names, mode=setup.mode, options=setup.options
+    )
+    assert again.events == started.events
+
+
+def test_chance_outcomes_are_the_tables_reveals() -> None:
+    """At a table-dealt match's reveal every unknown card of the owner is an
+    outcome, equally likely, and each one is accepted; elsewhere there are none."""
+    hm = HAREM_MASTER
+    state = hm.start(_decks(9), seed=9, deal="table").state
+    rng = random.Random(9)
+    while not hm.decision(state).chance:  # the openings (101.1) come before the first reveal (101.3)
+        assert hm.chance_outcomes(state) == []
+        state = hm.apply(state, random_action(state, hm.legal_actions(state), rng)).state
+    assert hm.decision(state).rule == "101.3"
+    outcomes = hm.chance_outcomes(state)
+    assert len(outcomes) > 1 and abs(sum(p for _, p in outcomes) - 1) < 1e-9
+    assert all(hm.is_legal(state, a) is None for a, _ in outcomes)
+    seeded = hm.start(_decks(9), seed=9).state
+    assert hm.chance_outcomes(seeded) == [] and not hm.decision(seeded).chance
+
+
+def test_described_actions_name_the_cards() -> None:
+    hm = HAREM_MASTER
+    state = hm.start(_decks(10), seed=10).state
+    action = next(a for a in hm.legal_actions(state) if a.card is not None)
+    described = hm.describe_action(state, action)
+    assert described["card"] == state.cards[action.card].name and described["card_id"] == action.card

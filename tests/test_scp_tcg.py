@@ -369,3 +369,21 @@ def test_the_command_reports_a_bad_file_in_one_line(tmp_path: Path) -> None:
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("error: ") and "setup.players" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_described_instructions_keep_face_down_cards_face_down() -> None:
+    s = _position()
+    hidden = next(c for z in ZONES if kind_of(z) in SANDBOXES for c in s.zones[z] if c not in s.face_up)
+    shown = next(c for c in s.zones["A.decommissioned"] + s.zones["B.decommissioned"])
+    assert SCP.describe_action(s, Instruction("A", "exile", card=hidden))["card"] == "face-down"
+    assert SCP.describe_action(s, Instruction("A", "exile", card=shown))["card"] == s.cards[shown].name
+
+
+def test_a_position_of_this_game_is_not_stored_yet(tmp_path: Path) -> None:
+    """Stored matches come with the kernel move (docs/rulesets.md): until then
+    `referee new --position` says so instead of storing what it cannot read back."""
+    path = next(iter(scenario_files([str(LIBRARY)])))
+    db = tmp_path / "m.db"
+    result = CliRunner().invoke(cli, ["new", "--position", str(path), "--db", f"sqlite:///{db}"])
+    assert result.exit_code == 2 and "scp-tcg-s4" in result.output and "scenario check" in result.output
+    assert not db.exists()

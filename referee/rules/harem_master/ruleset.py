@@ -26,7 +26,7 @@ from referee.actions import Action, Applied, Refusal
 from referee.inputs import Document
 from referee.rules.harem_master import engine
 from referee.rules.harem_master.registry import ACTIONS, KINDS
-from referee.ruleset import ActionSpec, Decision, Outcome, Started
+from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started
 
 
 class HaremMasterRewinds:
@@ -66,6 +66,7 @@ class HaremMasterRuleset:
     card_type: type = CardDef
     state_type: type = GameState
     rewinds = HaremMasterRewinds()
+    playout_skips: frozenset[str] = frozenset({"concede", "propose_draw", "accept_draw"})  # 102.7, 102.8
 
     # --- cards and decks ------------------------------------------------------
 
@@ -101,6 +102,13 @@ class HaremMasterRuleset:
             auto_pass=bool(options.get("auto_pass", True)),
             deal=deal,
         )
+
+    def setup_of(self, first_event: Event) -> Setup | None:
+        if not isinstance(first_event, MatchStarted):
+            return None
+        decks = {seat: [first_event.cards[c] for c in ids] for seat, ids in first_event.castles.items()}
+        options = {"rulings": dict(first_event.rulings), "auto_pass": first_event.auto_pass}
+        return Setup(decks, first_event.seed, first_event.deal, dict(first_event.names), first_event.mode, options)
 
     def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
         from referee import scenario
@@ -151,6 +159,20 @@ class HaremMasterRuleset:
     def legal_actions(self, state: GameState) -> list[Action]:
         return engine.legal_actions(state)
 
+    def chance_outcomes(self, state: GameState) -> list[tuple[Action, float]]:
+        """A table-dealt match's reveal: each unknown card of the owner is
+        equally likely to be the one turned (the true card of a shuffled paper
+        castle), as ``referee.simulate.random_action`` draws it."""
+        found = self.decision(state)
+        if found is None or not found.chance:
+            return []
+        from referee.rules.harem_master.hidden import pending, unknown_of
+
+        why = pending(state)
+        owner = why.player if why is not None else found.player
+        cards = sorted(unknown_of(state, owner))
+        return [(Action(found.player, "reveal", card=c), 1 / len(cards)) for c in cards]
+
     def decide(self, state: GameState, action: Action) -> list[Event]:
         return engine.decide(state, action)
 
@@ -174,6 +196,9 @@ class HaremMasterRuleset:
 
     def resolve(self, state: GameState, action: Action, labels: Mapping[str, str] | None = None) -> Action:
         return notation.resolve(state, action, dict(labels) if labels is not None else None)
+
+    def describe_action(self, state: GameState, action: Action) -> dict[str, Any]:
+        return notation.describe_action(state, action)
 
     def result(self, state: GameState) -> Outcome | None:
         r = state.result

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from projections.scp_tcg.state import ZoneState
+from projections.scp_tcg.views import sees
 from referee.rules.scp_tcg.common import ARGUMENTS, Instruction
 
 INSTANCE_ID = re.compile(r"^[AB]:[0-9]+$")
@@ -67,3 +68,26 @@ def instruction_from_mapping(data: Mapping[str, Any]) -> Instruction:
         if key in args and args[key] is not None:
             args[key] = str(args[key])
     return Instruction(player=data.get("player"), do=str(data["do"]), **args)
+
+
+def describe(state: ZoneState, a: Instruction) -> dict[str, Any]:
+    """The instruction with card names beside the ids, as people read it: a
+    card nobody may see where it is now reads "face-down" (its id names the
+    place, not the card)."""
+
+    def name(card: str) -> str:
+        if card not in state.cards:
+            return card
+        return state.cards[card].name if sees(state, card, "public") else "face-down"
+
+    out: dict[str, Any] = {"player": a.player, "do": a.do}
+    for key, value in a.arguments().items():
+        if key in ("card", "host") and isinstance(value, str):
+            out[key] = name(value)
+            out[key + "_id"] = value
+        elif key == "cards" and isinstance(value, list):
+            out[key] = [name(c) for c in value]
+            out[key + "_ids"] = value
+        else:
+            out[key] = value
+    return out

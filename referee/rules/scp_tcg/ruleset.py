@@ -27,7 +27,7 @@ from referee.rules.scp_tcg import resolve as resolving
 from referee.rules.scp_tcg import scenario as scenarios
 from referee.rules.scp_tcg.common import KINDS, OUTSIDE, OUTSIDE_WORDS, Instruction
 from referee.rules.scp_tcg.common import outside as refuse_outside
-from referee.ruleset import ActionSpec, Decision, Outcome, Started
+from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started
 
 
 class ScpTcgZones:
@@ -46,6 +46,7 @@ class ScpTcgZones:
     card_type: type = ScpCard
     state_type: type = ZoneState
     rewinds = None
+    playout_skips: frozenset[str] = frozenset()
 
     def parse_cards(self, entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[str, ScpCard]:
         return position.parse_cards(entries, doc, tuple(path))
@@ -67,6 +68,9 @@ class ScpTcgZones:
         raise refuse_outside(
             "how a game starts from decks is for other chapters; start from a position (docs/scp-tcg.md)."
         )
+
+    def setup_of(self, first_event: Event) -> Setup | None:
+        return None  # every match of this ruleset starts from a position
 
     def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
         return position.start_from_position(data, doc)
@@ -96,6 +100,9 @@ class ScpTcgZones:
     def legal_actions(self, state: ZoneState) -> list[Instruction]:
         return engine.legal_actions(state)
 
+    def chance_outcomes(self, state: ZoneState) -> list[tuple[Instruction, float]]:
+        return []  # the referee shuffles from the seed (402.7); the table is never asked
+
     def decide(self, state: ZoneState, action: Instruction) -> list[Event]:
         return engine.decide(state, action)
 
@@ -119,6 +126,9 @@ class ScpTcgZones:
 
     def resolve(self, state: ZoneState, action: Instruction, labels: Mapping[str, str] | None = None) -> Instruction:
         return resolving.resolve(state, action, labels)
+
+    def describe_action(self, state: ZoneState, action: Instruction) -> dict[str, Any]:
+        return resolving.describe(state, action)
 
     def result(self, state: ZoneState) -> Outcome | None:
         """Chapter 4 ends no game."""
