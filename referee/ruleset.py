@@ -21,6 +21,7 @@ Master directly to the member below that replaces it.
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -208,6 +209,14 @@ class Ruleset(Protocol):
 
     def deck_problems(self, cards: Sequence[Card]) -> list[str]:
         """Every way ``cards`` break the game's deck rules, one sentence each."""
+        ...
+
+    def bundled_cards(self) -> Mapping[str, Card]:
+        """The cards shipped with the referee, searched after a file's own."""
+        ...
+
+    def random_deck(self, rng: random.Random, cards: Mapping[str, Card]) -> list[Card]:
+        """A legal deck drawn from ``cards`` (self-play, the bench)."""
         ...
 
     # --- starting ---------------------------------------------------------------

@@ -193,3 +193,10 @@ def test_described_actions_name_the_cards() -> None:
     action = next(a for a in hm.legal_actions(state) if a.card is not None)
     described = hm.describe_action(state, action)
     assert described["card"] == state.cards[action.card].name and described["card_id"] == action.card
+
+
+def test_random_decks_are_legal_decks() -> None:
+    hm = HAREM_MASTER
+    deck = hm.random_deck(random.Random(3), hm.bundled_cards())
+    assert hm.deck_problems(deck) == []
+    assert hm.deck_problems(deck[:-1]) != []

@@ -387,3 +387,30 @@ def test_a_position_of_this_game_is_not_stored_yet(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["new", "--position", str(path), "--db", f"sqlite:///{db}"])
     assert result.exit_code == 2 and "scp-tcg-s4" in result.output and "scenario check" in result.output
     assert not db.exists()
+
+
+# --- the documentation a user has ------------------------------------------------------
+
+
+def test_the_docs_describe_every_instruction_key_event_and_reading() -> None:
+    from referee.rules.scp_tcg import position, scenario
+
+    doc = (ROOT / "docs" / "scp-tcg.md").read_text(encoding="utf-8")
+    for do, kind in KINDS.items():
+        row = next((line for line in doc.splitlines() if line.startswith(f"| `{do}` |")), None)
+        assert row is not None, do
+        for arg in kind.spec.args or ():
+            assert f"`{arg.name}`" in row, (do, arg.name)
+    keys = [*scenario.EXPECT_KEYS, *scenario.ZONE_CHECK_KEYS, *scenario.TOP_KEYS, *position.SETUP_KEYS]
+    keys += [*position.PLAYER_KEYS, *position.ENTRY_KEYS, *{k for ks in position.EXTRA_KEYS.values() for k in ks}]
+    assert [k for k in keys if not re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", doc)] == []
+    assert [name for name in EVENT_TYPES if f"`{name}`" not in doc] == []
+    rulings = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
+    cited = set(re.findall(r"S\d+", " ".join(r for sc in _scenarios() for r in sc.rules if r.startswith("ruling:"))))
+    for path in [
+        *(ROOT / "referee" / "rules" / "scp_tcg").glob("*.py"),
+        *(ROOT / "projections" / "scp_tcg").glob("*.py"),
+    ]:
+        cited.update(re.findall(r"\bS(\d+)\b", path.read_text(encoding="utf-8")))
+    cited = {c if c.startswith("S") else f"S{c}" for c in cited}
+    assert cited and [s for s in sorted(cited) if f"**{s}. " not in rulings] == []

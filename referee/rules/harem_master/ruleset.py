@@ -10,6 +10,7 @@ both and checks they agree event for event.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -77,6 +78,16 @@ class HaremMasterRuleset:
 
     def deck_problems(self, cards: Sequence[CardDef]) -> list[str]:
         return deck_rules.deck_problems(cards)
+
+    def bundled_cards(self) -> Mapping[str, CardDef]:
+        from referee.pool import bundled_pool
+
+        return bundled_pool()
+
+    def random_deck(self, rng: random.Random, cards: Mapping[str, CardDef]) -> list[CardDef]:
+        from referee.simulate import random_deck
+
+        return random_deck(rng, dict(cards))
 
     # --- starting ---------------------------------------------------------------
 

@@ -99,6 +99,8 @@ def instruction(
 
 def zone_name(state: ZoneState, zone: str | None, rule: str = "400.1") -> str:
     """``zone`` checked to be one of the zones 400.1 gives every player."""
+    if zone is not None and kind_of(zone) == ANY_SANDBOX:
+        raise refuse("402.1a", f"{zone} means any one of the three sandboxes (402.1a): name which, e.g. A.keter.")
     if zone is None or zone not in ZONES:
         kinds = "site, safe, euclid, keter, tale, personnel, decommissioned, outside"
         raise refuse(rule, f"There is no zone {zone!r}: each player has {kinds} (400.1), written like A.keter.")

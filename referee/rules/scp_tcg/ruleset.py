@@ -11,6 +11,7 @@ the board come once the kernel reaches games only through the interface
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -54,6 +55,12 @@ class ScpTcgZones:
     def deck_problems(self, cards: Sequence[ScpCard]) -> list[str]:
         """Chapter 4 says nothing of decks, so no deck can be checked."""
         return [f"what makes a legal deck is {OUTSIDE_WORDS} (start from a position instead)"]
+
+    def bundled_cards(self) -> Mapping[str, ScpCard]:
+        return {}  # no card list of the game is public: a scenario defines its cards
+
+    def random_deck(self, rng: random.Random, cards: Mapping[str, ScpCard]) -> list[ScpCard]:
+        raise refuse_outside("what makes a legal deck is for other chapters.")
 
     def start(
         self,

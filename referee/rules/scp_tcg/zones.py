@@ -19,7 +19,7 @@
 checks of 401 (``site``), 402 (``sandbox``) and 405 (``decommissioned``):
 the kind of zone first (a card that may never be in that kind of zone stays
 where it was), then its owner (400.2), then whether that zone has room
-(404.1b). docs/rulings.md (S10, S11) says why in that order.
+(404.1b). docs/rulings.md (S10, S11) says why in that order, and S12 where in a pile.
 """
 
 from __future__ import annotations
