@@ -149,7 +149,7 @@ def zone_errors(s: ZoneState) -> list[str]:
                 errors.append(f"400.2: {c} in {zone}")
             if kind == "site" and cd.type != "object":
                 errors.append(f"401.1: {c} on {zone}")
-            if kind in SANDBOXES and cd.object_class != SANDBOXES[kind]:
+            if kind in SANDBOXES and s.object_class(c) != SANDBOXES[kind]:
                 errors.append(f"402.1c: {c} in {zone}")
             if kind == "tale" and cd.type not in ("tale", "incident"):
                 errors.append(f"403.2: {c} in {zone}")
@@ -189,11 +189,14 @@ def _junk(rng: random.Random, s: ZoneState) -> Instruction:
         zone=rng.choice(ZONES) if rng.random() < 0.5 else None,
         n=rng.randrange(0, 14) if rng.random() < 0.5 else None,
         instructed=rng.choice([True, None]),
+        object_class=rng.choice([None, None, None, "Safe", "Keter", "Thaumiel"]),
     )
 
 
 def _listed_in_full(a: Instruction, s: ZoneState) -> bool:
     """Accepted instructions the legal list holds (all but the unbounded arguments it bounds)."""
+    if a.object_class is not None:
+        return False
     if a.do in ("damage", "raise_protection"):
         return a.n is not None and a.n <= 12 and a.n <= instructions.sandbox.maximum(a.zone or "")
     if a.do == "reorder":

@@ -27,7 +27,8 @@ class ZonesSetUp(Event):
     stacked on a site card (401.5), nearest first; ``face_up`` the sandbox
     cards turned face up (402.3); ``face_down`` the personnel cards not yet
     turned face up (404.1a); ``damage`` each sandbox's damage (402.5);
-    ``terminated`` the Decommissioned cards that were terminated (405.2a)."""
+    ``terminated`` the Decommissioned cards that were terminated (405.2a);
+    ``classes`` the class an effect gave a sandbox card (402.1c)."""
 
     game: Literal["scp-tcg-s4"] = GAME
     rule: str = "scenario"
@@ -42,6 +43,7 @@ class ZonesSetUp(Event):
     face_down: list[str] = []
     damage: dict[str, int] = {}
     terminated: list[str] = []
+    classes: dict[str, str] = {}
     mode: str = "strict"
 
 
@@ -59,6 +61,7 @@ class CardMoved(Event):
     asked: str | None = None
     redirected_by: list[str] = []
     terminated: bool = False
+    object_class: str | None = None  # the class an effect gave it, which put it in this sandbox (402.1c)
 
 
 class CardStayed(Event):

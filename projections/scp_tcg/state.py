@@ -97,6 +97,7 @@ class ZoneState:
     face_down: frozenset[str]  # personnel cards not yet turned face up (404.1a)
     damage: dict[str, int]  # sandbox -> damage taken (402.5)
     terminated: frozenset[str]  # Decommissioned cards that were terminated (405.2a)
+    classes: dict[str, str]  # sandbox card -> the class an effect gave it, while it is there (402.1c)
     arriving: dict[str, tuple[str, ...]]  # seat -> cards its owner is putting on Decommissioned (405.4)
     searched: tuple[str, ...]  # sandboxes to shuffle once the process ends (402.7)
     breaches: tuple[str, ...]  # sandboxes breached, in order (402.6b)
@@ -157,6 +158,10 @@ class ZoneState:
             return True
         return kind_of(where.zone or "") not in ("decommissioned", "outside")
 
+    def object_class(self, card: str) -> str | None:
+        """402.1c: the class an effect gave the card, else its printed one."""
+        return self.classes.get(card) or self.cards[card].object_class
+
     def protection(self, sandbox: str) -> int:
         """402.4/402.5: the initial value less the damage taken."""
         return INITIAL_PROTECTION[SANDBOXES[kind_of(sandbox)]] - self.damage.get(sandbox, 0)
@@ -203,6 +208,7 @@ def initial_state() -> ZoneState:
         face_down=frozenset(),
         damage={},
         terminated=frozenset(),
+        classes={},
         arriving={},
         searched=(),
         breaches=(),
@@ -262,6 +268,8 @@ def _take(s: ZoneState, card: str) -> None:
         s.face_down = s.face_down - {card}
     if card in s.terminated:
         s.terminated = s.terminated - {card}
+    if card in s.classes:
+        s.classes = {c: k for c, k in s.classes.items() if c != card}
 
 
 def _put(s: ZoneState, card: str, zone: str, at: str = "top") -> None:
@@ -291,12 +299,15 @@ def _zones_set_up(s: ZoneState, e: ZonesSetUp) -> None:
     s.face_down = frozenset(e.face_down)
     s.damage = {zone: n for zone, n in e.damage.items() if n}
     s.terminated = frozenset(e.terminated)
+    s.classes = dict(e.classes)
 
 
 @MUTATORS.on(CardMoved)
 def _card_moved(s: ZoneState, e: CardMoved) -> None:
     _take(s, e.card)
     _put(s, e.card, e.to, e.at)
+    if e.object_class is not None:
+        s.classes = {**s.classes, e.card: e.object_class}
     if e.terminated:
         s.terminated = s.terminated | {e.card}
 

@@ -49,6 +49,7 @@ class Instruction:
     zone: str | None = None  # the zone looked at, counted, reordered, damaged, searched
     n: int | None = None
     instructed: bool | None = None  # a process tells the player to (402.2)
+    object_class: str | None = None  # the class an effect gives an object (402.1c)
 
     def arguments(self) -> dict[str, object]:
         out: dict[str, object] = {}

@@ -6,11 +6,12 @@ after the rules (``zones`` 400/403/404/406, ``site`` 401, ``sandbox`` 402,
 citing ``4``, "outside the zone rules of chapter 4".
 
 Candidates are every instruction of a kind a seat could send now, and the
-legal list is those its check accepts. Two kinds take an unbounded
-argument, and their candidates are bounded: damage and protection are
-proposed from 1 to the sandbox's maximum (a larger amount acts as the
-maximum does, 402.6a), and a new order of a sandbox (402.2) is proposed for
-piles of up to ``MAX_ORDERED`` cards.
+legal list is those its check accepts. Where an argument's values are
+unbounded or come from outside chapter 4, candidates are bounded: damage
+and protection are proposed from 1 to the sandbox's maximum (a larger
+amount acts as the maximum does, 402.6a), a new order of a sandbox (402.2)
+for piles of up to ``MAX_ORDERED`` cards, and a move proposes no class an
+effect gives (402.1c: effects are other chapters').
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ CARD = ArgSpec("card", "card", help="the card, by name, label or id")
 CARDS = ArgSpec("cards", "cards", help="several cards at once, instead of card")
 TO = ArgSpec("to", "zone", help="a zone, e.g. B.decommissioned; A.sandbox for 'a sandbox' (402.1a)")
 AT = ArgSpec("at", "choice", choices=PILES, help="top (the default) or bottom, in a sandbox or the Tale zone")
+CLASS = ArgSpec("object_class", "choice", choices=sandbox.CLASSES, help="the class an effect gives the object (402.1c)")
 ZONE = ArgSpec("zone", "zone", required=True, help="the zone, e.g. A.keter")
 N = ArgSpec("n", "count", required=True, help="a positive amount")
 INSTRUCTED = ArgSpec("instructed", "flag", help="true when a process tells the player to (402.2)")
@@ -71,7 +73,7 @@ def _movable(state: ZoneState) -> list[str]:
 # --- moving cards (400.2, 401.2, 402.1, 403, 404, 405.1, 405.2b, 406.1) ---------------
 
 
-def move_events(state: ZoneState, cards: list[str], asked: str, at: str) -> list[Event]:
+def move_events(state: ZoneState, cards: list[str], asked: str, at: str, given: str | None = None) -> list[Event]:
     """Each card sent to ``asked`` at once: where each goes (``zones.route``),
     the cards bound for one owner's Decommissioned together waiting for
     their owner's order (405.4)."""
@@ -79,7 +81,7 @@ def move_events(state: ZoneState, cards: list[str], asked: str, at: str) -> list
     now = state
     bound: dict[str, list[tuple[str, zones.Route]]] = {}
     for card in cards:
-        r = zones.route(now, card, asked)
+        r = zones.route(now, card, asked, given)
         if r.to is None:
             event: Event = CardStayed(rule=r.rule, card=card, asked=asked, reason=r.reason)
         elif kind_of(r.to) == "decommissioned":
@@ -94,6 +96,7 @@ def move_events(state: ZoneState, cards: list[str], asked: str, at: str) -> list
                 at=at if pile else "top",
                 asked=asked if r.redirected_by else None,
                 redirected_by=list(r.redirected_by),
+                object_class=given if kind_of(r.to) in SANDBOXES else None,
             )
         out.append(event)
         if len(cards) > 1:
@@ -142,14 +145,14 @@ def _destination(state: ZoneState, to: str | None, at: str | None) -> tuple[str,
 @instruction(
     "move",
     "400.2",
-    (CARD, CARDS, ArgSpec("to", "zone", required=True, help=TO.help), AT),
+    (CARD, CARDS, ArgSpec("to", "zone", required=True, help=TO.help), AT, CLASS),
     "a process moves one card (card) or several at once (cards) to a zone",
     _move_candidates,
 )
 def _move(state: ZoneState, a: Instruction) -> list[Event]:
     cards = _cards_of(state, a)
     to, at = _destination(state, a.to, a.at)
-    return move_events(state, cards, to, at)
+    return move_events(state, cards, to, at, a.object_class)
 
 
 def _exile_candidates(state: ZoneState, seat: str) -> Iterable[Instruction]:
@@ -278,7 +281,13 @@ def _search_candidates(state: ZoneState, seat: str) -> Iterable[Instruction]:
 @instruction(
     "search",
     "402.7",
-    (ZONE, ArgSpec("card", "card", help="the card found, if any"), ArgSpec("to", "zone", help="where it goes"), AT),
+    (
+        ZONE,
+        ArgSpec("card", "card", help="the card found, if any"),
+        ArgSpec("to", "zone", help="where it goes"),
+        AT,
+        CLASS,
+    ),
     "a process searches a sandbox, and the card found (if any) goes to a zone; then the sandbox is shuffled",
     _search_candidates,
 )
@@ -296,7 +305,7 @@ def _search(state: ZoneState, a: Instruction) -> list[Event]:
     now = state
     for event in events:
         now = evolve(now, event)
-    return events + move_events(now, [found], to, at)
+    return events + move_events(now, [found], to, at, a.object_class)
 
 
 def _top_candidates(state: ZoneState, seat: str) -> Iterable[Instruction]:

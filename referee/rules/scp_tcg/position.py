@@ -28,9 +28,9 @@ PLAYER_KEYS = (*KINDS, "damage")
 ENTRY_KEYS = ("card", "label", "owner")
 EXTRA_KEYS = {
     "site": ("partner", "above", "below"),
-    "safe": ("face_up",),
-    "euclid": ("face_up",),
-    "keter": ("face_up",),
+    "safe": ("face_up", "object_class"),
+    "euclid": ("face_up", "object_class"),
+    "keter": ("face_up", "object_class"),
     "personnel": ("face_down",),
     "decommissioned": ("terminated",),
 }
@@ -88,6 +88,7 @@ class _Builder:
         self.face_up: list[str] = []
         self.face_down: list[str] = []
         self.terminated: list[str] = []
+        self.classes: dict[str, str] = {}
 
     def err(self, path: Path_, message: str) -> Exception:
         return self.doc.error(path, message)
@@ -128,7 +129,7 @@ class _Builder:
                 raise self.err(path + ("label",), f"the label {label!r} is used twice")
             self.labels[label] = card_id
         for flag in extra:
-            if flag in entry and flag not in ("above", "below") and not isinstance(entry[flag], bool):
+            if flag in entry and flag not in ("above", "below", "object_class") and not isinstance(entry[flag], bool):
                 raise self.err(path + (flag,), f"expected true or false, got {kind_of(entry[flag])}")
         return card_id, entry
 
@@ -140,6 +141,11 @@ class _Builder:
         for i, raw in enumerate(value):
             here = path + (i,)
             card_id, entry = self.card(raw, here, seat, EXTRA_KEYS.get(kind, ()))
+            if "object_class" in entry:
+                given = entry["object_class"]
+                if given not in SANDBOXES.values():
+                    raise self.err(here + ("object_class",), f"expected Safe, Euclid or Keter, got {given!r}")
+                self.classes[card_id] = given
             self.check_zone(card_id, zone, here)
             if entry.get("partner"):
                 if card_id[0] != seat:
@@ -175,10 +181,9 @@ class _Builder:
             raise self.err(path, f"{cd.name} is a {cd.type} card: a site holds objects (401.1)")
         if kind in SANDBOXES and cd.type != "object":
             raise self.err(path, f"{cd.name} is a {cd.type} card: a sandbox holds object cards only (402.1b)")
-        if kind in SANDBOXES and cd.object_class != SANDBOXES[kind]:
-            raise self.err(
-                path, f"{cd.name} is a {cd.object_class} object: it belongs in the {cd.object_class} sandbox (402.1c)"
-            )
+        cls = self.classes.get(card, cd.object_class)
+        if kind in SANDBOXES and cd.type == "object" and cls != SANDBOXES[kind]:
+            raise self.err(path, f"{cd.name} is a {cls} object: it belongs in the {cls} sandbox (402.1c)")
         if kind == "tale" and cd.type not in ("tale", "incident"):
             raise self.err(path, f"{cd.name} is a {cd.type} card: the Tale zone holds Tale and Incident cards (403.1)")
         if kind == "personnel" and cd.type != "personnel":
@@ -251,6 +256,7 @@ def start_from_position(data: Mapping[str, Any], doc: Document) -> Started:
         face_down=built.face_down,
         damage=damage,
         terminated=built.terminated,
+        classes=built.classes,
     )
     state: ZoneState = evolve(initial_state(), first)
     return Started([first], state, dict(built.labels))

@@ -39,20 +39,27 @@ from events.scp_tcg.zones import (
 from projections.scp_tcg.state import INITIAL_PROTECTION, SANDBOXES, ZONES, ZoneState, kind_of, seat_of
 from referee.rules.scp_tcg.common import ANY_SANDBOX, Instruction, name, refuse
 
+CLASSES = tuple(SANDBOXES.values())
 
-def sandbox_of(state: ZoneState, card: str, seat: str) -> str:
-    """402.1c: ``seat``'s sandbox of the card's class."""
-    cls = state.cards[card].object_class or ""
+
+def sandbox_of(state: ZoneState, card: str, seat: str, given: str | None = None) -> str:
+    """402.1c: ``seat``'s sandbox of the card's class, or of the class an effect gives it."""
+    cls = given or state.cards[card].object_class or ""
     return f"{seat}.{cls.lower()}"
 
 
-def route(state: ZoneState, card: str, asked: str) -> tuple[str | None, list[str], str | None]:
-    """Where in ``asked``'s player's sandboxes the card goes: (zone, the rules
-    that redirected it, None), or (None, [], the reason it stays: 402.1b)."""
+def route(
+    state: ZoneState, card: str, asked: str, given: str | None = None
+) -> tuple[str | None, list[str], str | None]:
+    """Where in ``asked``'s player's sandboxes the card goes (of ``given``
+    class if an effect names one): (zone, the rules that redirected it,
+    None), or (None, [], the reason it stays: 402.1b)."""
     cd = state.cards[card]
     if cd.type != "object":
         return None, [], f"{cd.name} is a {cd.type} card, and only object cards go into a sandbox (402.1b)."
-    zone = sandbox_of(state, card, seat_of(asked))
+    if given is not None and given not in CLASSES:
+        raise refuse("402.1c", f"An object's class is Safe, Euclid or Keter, not {given!r} (402.1c).")
+    zone = sandbox_of(state, card, seat_of(asked), given)
     if kind_of(asked) == ANY_SANDBOX:
         return zone, ["402.1a", "402.1c"], None
     return zone, ([] if zone == asked else ["402.1c"]), None

@@ -54,19 +54,25 @@ def owners_zone(card: str, asked: str) -> tuple[str, list[str]]:
     return f"{owner(card)}.{kind}", ["400.2"]
 
 
-def route(state: ZoneState, card: str, asked: str) -> Route:
+def route(state: ZoneState, card: str, asked: str, given: str | None = None) -> Route:
     """Where ``card`` goes when a process sends it to ``asked`` (a zone, or
-    ``A.sandbox`` for "a sandbox", 402.1a). Refuses what chapter 4 does not
-    decide (another card than an object to a site) and a move to where the
-    card already is."""
+    ``A.sandbox`` for "a sandbox", 402.1a; ``given`` is the class an effect
+    gives an object, 402.1c). Refuses what chapter 4 does not decide
+    (another card than an object to a site) and a move to where the card
+    already is."""
     stays = site.partner_stays(state, card, asked)
     if stays is not None:
         return Route(None, "401.4a", (), stays)
     kind = kind_of(asked)
     cd = state.cards[card]
     redirected: list[str] = []
+    if given is not None and kind not in SANDBOXES and kind != ANY_SANDBOX:
+        raise refuse(
+            "402.1c",
+            f"object_class is the class an effect gives an object going into a sandbox (402.1c), not into {asked}.",
+        )
     if kind in SANDBOXES or kind == ANY_SANDBOX:
-        zone, redirected, reason = sandbox.route(state, card, asked)
+        zone, redirected, reason = sandbox.route(state, card, asked, given)
         if zone is None:
             return Route(None, "402.1b", (), reason or "")
         rule = "402.1c"
