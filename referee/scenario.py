@@ -27,6 +27,7 @@ from referee.inputs import (
     load_document,
     text_problem,
 )
+from referee import ruleset as rulesets
 from referee.notation import JUDGE_DOS, PLAYER_DOS, action_from_mapping, matches, resolve
 from referee.rules import advance, apply, start
 
@@ -753,14 +754,12 @@ def load_scenario(file: str | Path) -> Scenario:
 def _other_game(doc: Document) -> Any:
     """The ruleset of a scenario that names another game than Harem Master
     (``game: scp-tcg-s4``), which reads and runs it; None for Harem Master's."""
-    from referee import ruleset
-
     game = doc.data.get("game") if isinstance(doc.data, dict) else None
-    if game is None or game == ruleset.DEFAULT_GAME:
+    if game is None or game == rulesets.DEFAULT_GAME:
         return None
-    if game not in ruleset.games():
-        raise Reader(doc).err(("game",), f"expected one of {', '.join(ruleset.games())}, got {game!r}")
-    return ruleset.get(game)
+    if game not in rulesets.games():
+        raise Reader(doc).err(("game",), f"expected one of {', '.join(rulesets.games())}, got {game!r}")
+    return rulesets.get(game)
 
 
 def run_scenario(file: str | Path | Scenario) -> ScenarioReport:
@@ -769,9 +768,7 @@ def run_scenario(file: str | Path | Scenario) -> ScenarioReport:
     runs any, and reads each once)."""
     sc = load_scenario(file) if isinstance(file, (str, Path)) else file
     if not isinstance(sc, Scenario):  # another game's (``game:``): its ruleset runs it
-        from referee import ruleset
-
-        return ruleset.get(sc.game).run_scenario(sc)
+        return rulesets.get(sc.game).run_scenario(sc)
     state, log, labels = sc.state, list(sc.events), sc.labels
     fails: list[str] = []
     last_refusal: Refusal | None = None

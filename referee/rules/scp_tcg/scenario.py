@@ -22,6 +22,7 @@ from referee.rules.scp_tcg import engine
 from referee.rules.scp_tcg.common import ARGUMENTS, KINDS
 from referee.rules.scp_tcg.position import start_from_position
 from referee.rules.scp_tcg.resolve import instruction_from_mapping, matches, resolve
+from referee.scenario import Reader, ScenarioReport
 
 GAME = "scp-tcg-s4"
 TOP_KEYS = ("game", "format", "name", "rules", "question", "cards", "pool", "setup", "actions", "expect")
@@ -62,14 +63,8 @@ class ScpScenario:
     game: str = GAME
 
 
-def _reader(doc: Document) -> Any:
-    from referee.scenario import Reader
-
-    return Reader(doc)
-
-
 def load(doc: Document) -> ScpScenario:
-    r = _reader(doc)
+    r = Reader(doc)
     data = r.mapping(doc.data, (), TOP_KEYS, ("game", "name", "rules", "setup"))
     if data["game"] != GAME:
         raise r.err(("game",), f"expected {GAME!r}, got {data['game']!r}")
@@ -89,7 +84,7 @@ def load(doc: Document) -> ScpScenario:
     return ScpScenario(doc, name, rules, started.events, started.state, dict(started.labels), actions, expect)
 
 
-def _read_action(r: Any, raw: Any, path: Path_) -> tuple[dict[str, Any], dict | None]:
+def _read_action(r: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], dict | None]:
     a = r.mapping(raw, path, ACTION_KEYS, ("player", "do"))
     r.player(a["player"], path + ("player",))
     do = r.str_(a["do"], path + ("do",))
@@ -121,7 +116,7 @@ def _read_action(r: Any, raw: Any, path: Path_) -> tuple[dict[str, Any], dict | 
     return a, expect
 
 
-def _check_expect_shape(r: Any, expect: Any, path: Path_) -> None:
+def _check_expect_shape(r: Reader, expect: Any, path: Path_) -> None:
     e = r.mapping(expect, path, EXPECT_KEYS)
     for zone, check in r.mapping(e.get("zones", {}), path + ("zones",), ZONES).items():
         c = r.mapping(check, path + ("zones", zone), ZONE_CHECK_KEYS)
@@ -172,9 +167,7 @@ def _anything(value: Any) -> tuple[str, ...]:
 # --- running ------------------------------------------------------------------------
 
 
-def run(sc: ScpScenario) -> Any:
-    from referee.scenario import ScenarioReport
-
+def run(sc: ScpScenario) -> ScenarioReport:
     state, log, labels = sc.state, list(sc.events), sc.labels
     fails: list[str] = []
     refusal: Refusal | None = None
