@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import random
+from pathlib import Path
 
 import pytest
 
@@ -200,3 +201,30 @@ def test_random_decks_are_legal_decks() -> None:
     deck = hm.random_deck(random.Random(3), hm.bundled_cards())
     assert hm.deck_problems(deck) == []
     assert hm.deck_problems(deck[:-1]) != []
+
+
+def test_old_logs_and_records_are_read_as_harem_masters() -> None:
+    """Nothing written so far names a game: a log of format 1 (steps derived
+    by projections.legacy) and the kept match records are Harem Master's,
+    and its ruleset folds them to the states the referee had."""
+    from events.game import MatchStarted
+    from referee.records import load_record, replay
+    from referee.simulate import decks_for, play_game
+
+    game = play_game(21, decks_for(21, vanilla(bundled_pool()), None))
+    old = [
+        e.model_copy(update={"log_format": 1}) if isinstance(e, MatchStarted) else e.model_copy(update={"step": None})
+        for e in game.events
+    ]
+    assert "game" not in old[0].model_dump(mode="json")
+    found = registry.of_first_event(old[0])
+    assert found is HAREM_MASTER
+    assert {k: v for k, v in found.fold(old).__dict__.items() if k != "log_format"} == {
+        k: v for k, v in game.state.__dict__.items() if k != "log_format"
+    }
+    records = sorted((Path(__file__).resolve().parent.parent / "scenarios" / "records").glob("*.yaml"))
+    assert records
+    for path in records:
+        played = replay(load_record(path))
+        assert registry.of_first_event(played.events[0]) is HAREM_MASTER
+        assert HAREM_MASTER.fold(played.events) == played.state
