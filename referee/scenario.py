@@ -27,6 +27,7 @@ from referee.inputs import (
     load_document,
     text_problem,
 )
+from referee import ruleset as rulesets
 from referee.notation import JUDGE_DOS, PLAYER_DOS, action_from_mapping, matches, resolve
 from referee.rules import advance, apply, start
 
@@ -705,7 +706,7 @@ class ScenarioReport:
         }
 
 
-TOP_KEYS = ("format", "name", "rules", "question", "cards", "pool", "setup", "actions", "expect")
+TOP_KEYS = ("format", "name", "rules", "question", "cards", "pool", "setup", "actions", "expect", "game")
 # 1 (default): `step: main` stands at 306 with the 305 window still to come;
 # 2: `step: main` means 305 is done, so the active player acts first.
 SCENARIO_FORMATS = (1, 2)
@@ -727,6 +728,9 @@ class Scenario:
 
 def load_scenario(file: str | Path) -> Scenario:
     doc = load_document(file)
+    other = _other_game(doc)
+    if other is not None:
+        return other.load_scenario(doc)
     reader = Reader(doc)
     data = reader.mapping(doc.data, (), TOP_KEYS, ("name", "rules", "setup"))
     name = reader.text(data["name"], ("name",), TITLE_LENGTH)
@@ -747,11 +751,24 @@ def load_scenario(file: str | Path) -> Scenario:
     return Scenario(doc, name, rules, events, state, labels, actions, expect)
 
 
+def _other_game(doc: Document) -> Any:
+    """The ruleset of a scenario that names another game than Harem Master
+    (``game: scp-tcg-s4``), which reads and runs it; None for Harem Master's."""
+    game = doc.data.get("game") if isinstance(doc.data, dict) else None
+    if game is None or game == rulesets.DEFAULT_GAME:
+        return None
+    if game not in rulesets.games():
+        raise Reader(doc).err(("game",), f"expected one of {', '.join(rulesets.games())}, got {game!r}")
+    return rulesets.get(game)
+
+
 def run_scenario(file: str | Path | Scenario) -> ScenarioReport:
     """Run one scenario, loading it first (InputError on a bad file) unless
     it was loaded already (``scenario check`` checks every file before it
     runs any, and reads each once)."""
-    sc = file if isinstance(file, Scenario) else load_scenario(file)
+    sc = load_scenario(file) if isinstance(file, (str, Path)) else file
+    if not isinstance(sc, Scenario):  # another game's (``game:``): its ruleset runs it
+        return rulesets.get(sc.game).run_scenario(sc)
     state, log, labels = sc.state, list(sc.events), sc.labels
     fails: list[str] = []
     last_refusal: Refusal | None = None

@@ -114,6 +114,12 @@ def new(decks: dict[str, str], position: str | None, pool: str | None, seed: int
         from referee.scenario import load_scenario
 
         setup = load_scenario(position)
+        if getattr(setup, "game", "harem-master") != "harem-master":
+            raise click.BadParameter(
+                f"{position} is a position of {setup.game}, whose matches are not stored yet "
+                "(docs/rulesets.md); `referee scenario check` runs it",
+                param_hint="--position",
+            )
         with open_store(db, create=True) as store:
             mid = store.create(setup.events, name=title or setup.name, match_id=match_id)
         links = _player_links(db, mid)
