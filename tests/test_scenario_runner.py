@@ -129,3 +129,76 @@ def test_cli_bad_file_exits_2_without_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     assert f"{path}:3: at setup.turn: expected a whole number" in proc.stderr
     assert proc.stdout == ""
+
+
+# --- where a position stands (`setup.step`) -------------------------------------------
+
+OT_IN_HAND = """
+name: step
+rules: ["305", "306"]
+setup:
+  turn: 3
+  active: A
+  %s
+  players:
+    A: {hand: [Court Lady], action_stack: 2, castle: 10}
+    B: {hand: [Smoke Bomb], action_stack: 1, castle: 10}
+actions:
+  - {player: %s, do: %s%s}
+expect:
+  player: %s
+"""
+
+
+@pytest.mark.parametrize(
+    "step, first, do, then",
+    [
+        # The contract: `main` has 301-305 behind it, so the active player acts
+        # first even though B holds a usable [OT] card (written with no step,
+        # and with the harmless format markers).
+        ("", "A", "play_character", "B"),
+        ("step: main", "A", "play_character", "B"),
+        ("step: main\nformat: 1", "A", "play_character", "B"),
+        ("step: main\nformat: 2", "A", "play_character", "B"),
+        # `"305"`: the 305 window is open, so B is asked first.
+        ('step: "305"', "B", "pass", "A"),
+        ("step: 305", "B", "pass", "A"),
+    ],
+)
+def test_step_main_is_after_305_and_step_305_is_before_it(
+    tmp_path: Path, step: str, first: str, do: str, then: str
+) -> None:
+    fmt = ""
+    if "format" in step:
+        step, fmt = step.split("\n")
+    card = ", card: Court Lady" if do == "play_character" else ""
+    text = fmt + "\n" + OT_IN_HAND % (step, first, do, card, then)
+    report = run_scenario(write(tmp_path, text))
+    assert report.passed, report.failures
+
+
+def test_step_main_without_auto_pass_still_starts_with_the_active_player(tmp_path: Path) -> None:
+    text = OT_IN_HAND % ("auto_pass: false", "A", "play_character", ", card: Court Lady", "B")
+    assert run_scenario(write(tmp_path, text)).passed
+    text = OT_IN_HAND % ('auto_pass: false\n  step: "305"', "A", "play_character", ", card: Court Lady", "B")
+    report = run_scenario(write(tmp_path, text))
+    assert not report.passed
+    assert report.failures[0].startswith("action 1 (A play_character) was refused: refused (")
+
+
+def test_step_main_where_305_passes_by_itself_adds_no_event(tmp_path: Path) -> None:
+    """A position whose 305 window would pass by itself is logged as it
+    always was, so `{event: N}` rewinds written against it keep their meaning."""
+    from referee.scenario import load_scenario
+
+    text = OT_IN_HAND.replace("B: {hand: [Smoke Bomb], action_stack: 1, castle: 10}", "B: {castle: 10}")
+    sc = load_scenario(write(tmp_path, text % ("step: main", "A", "play_character", ", card: Court Lady", "B")))
+    assert [type(e).__name__ for e in sc.events] == ["PositionSetUp"]
+    sc = load_scenario(write(tmp_path, OT_IN_HAND % ("step: main", "A", "play_character", ", card: Court Lady", "B")))
+    assert [type(e).__name__ for e in sc.events] == ["PositionSetUp", "WindowPassed"]
+
+
+def test_an_unknown_step_names_the_choices(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as info:
+        run_scenario(write(tmp_path, OT_IN_HAND % ("step: middle", "A", "pass", "", "A")))
+    assert info.value.place == "setup.step" and "main, 305, start" in info.value.message
