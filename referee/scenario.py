@@ -754,6 +754,23 @@ def load_scenario(file: str | Path) -> Scenario:
     return Scenario(doc, name, rules, events, state, labels, actions, expect)
 
 
+def unreadable(file: str | Path, error: InputError) -> ScenarioReport:
+    """A file that could not be read, as a failed scenario of its own, so
+    that one bad file in a folder does not hide what the others answer. Its
+    name and rules are taken from the file where they can be read."""
+    name, rules = Path(file).name, []
+    try:
+        data = load_document(file).data
+    except InputError:
+        data = None
+    if isinstance(data, dict):
+        if isinstance(data.get("name"), str) and text_problem(data["name"], TITLE_LENGTH) is None:
+            name = data["name"]
+        if isinstance(data.get("rules"), list):
+            rules = [str(r) for r in data["rules"] if isinstance(r, (str, int, float)) and not isinstance(r, bool)]
+    return ScenarioReport(str(file), name, rules, False, [f"not read: {error.describe()}"])
+
+
 def run_scenario(file: str | Path | Scenario) -> ScenarioReport:
     """Run one scenario, loading it first (InputError on a bad file) unless
     it was loaded already (``scenario check`` checks every file before it
