@@ -22,7 +22,7 @@ from events.game import AbilityActivated, CardTapped, Event, EventPlayed
 from projections.state import GameState, Proposal, Use, Window, other
 from referee.actions import Action, IllegalAction
 from referee.rules.harem_master.characteristics import abilities, has_text, match, memo, statics
-from referee.rules.harem_master.common import name_of, pay, physical, refuse, stack_size
+from referee.rules.harem_master.common import in_hand, name_of, pay, physical, refuse, stack_size
 from referee.rules.harem_master.hidden import as_played, hand_candidates
 from referee.rules.harem_master.selectors import Reader, candidates, controller_of, holds, on_field, players, select, zone_of
 from referee.rules.harem_master.situations import Sit, meets, use_situation
@@ -269,7 +269,9 @@ def _check_targets(state: GameState, player: str, card: str, effects: list[Any],
 def declare_event(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> list[Event]:
     """306.2, 407.2: the event card goes to the discard, its cost is paid;
     its ``use`` abilities then wait on the agenda to resolve."""
-    p, card = a.player, a.card
+    # 306.2, 407.2: an event card is used from its user's hand, in a response
+    # window (407.3) as in the main phase
+    p, card = a.player, in_hand(state, a.player, a.card, "306.2", "event card")
     total = check_event(state, p, card, moment, a.n, waive)
     uses = event_uses(state, card)
     about, it = _responding(moment)

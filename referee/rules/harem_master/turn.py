@@ -156,9 +156,7 @@ def _start_of_turn(state: GameState) -> list[Event]:
 
 def _use(state: GameState, a: Action, moment_kind: str, waive: frozenset[str]) -> list[Event]:
     """306.2 (an event card) or 306.4 (an activated ability) in the main
-    phase's windows."""
-    if a.do == "play_event":
-        in_hand(state, a.player, a.card, "306.2", "event card")
+    phase's windows (``declare`` checks that an event card is in the hand)."""
     return declare(state, a, Moment(moment_kind), _after_use(state, a.player), waive)
 
 
