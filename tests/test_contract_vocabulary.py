@@ -444,9 +444,12 @@ def abilities_written() -> Iterator[tuple[str, dict[str, Any]]]:
             elif key == "zone":
                 for zone in v.zones:
                     yield f"{kind} zone {zone}", ability_with(kind, zone=zone)
-            elif key in ("only", "also", "on", "instead_of"):
-                for sit in situations_written():
+            elif key == "on":
+                for sit in situations_written():  # every situation, once, read the same in every place
                     yield f"{kind} {key} {sit}", ability_with(kind, **{key: sit})
+            elif key in ("only", "also", "instead_of"):
+                for event in v.situations:
+                    yield f"{kind} {key} {event}", ability_with(kind, **{key: {"event": event}})
             elif key == "if":
                 for cond in conditions_written():
                     yield f"{kind} if {cond}", ability_with(kind, **{"if": cond})
@@ -492,14 +495,18 @@ def _library_files() -> list[Path]:
 
 
 @lru_cache(maxsize=1)
+def library_files_read() -> list[Any]:
+    return [yaml.load(p.read_text(encoding="utf-8"), Loader=_Loader) for p in _library_files()]
+
+
+@lru_cache(maxsize=1)
 def library_cards() -> list[dict[str, Any]]:
     """Every card definition written in the library: the bundled pool, pool
     files, and each scenario's and record's own ``cards:``."""
     out: list[dict[str, Any]] = []
     data = yaml.load((ROOT / "referee" / "data" / "rules-test-pool.yaml").read_text(encoding="utf-8"), Loader=_Loader)
     out += data["cards"] if isinstance(data, dict) else data
-    for path in _library_files():
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    for data in library_files_read():
         if isinstance(data, dict) and isinstance(data.get("cards"), list):
             out += [c for c in data["cards"] if isinstance(c, dict)]
         elif isinstance(data, list) and data and isinstance(data[0], dict) and "type" in data[0]:
@@ -507,7 +514,7 @@ def library_cards() -> list[dict[str, Any]]:
     return out
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """YAML as the referee reads it: ``on``, ``yes`` and ``no`` are words."""
 
 
@@ -521,8 +528,7 @@ _Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|fa
 @lru_cache(maxsize=1)
 def library_actions() -> list[dict[str, Any]]:
     out = []
-    for path in _library_files():
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    for data in library_files_read():
         if isinstance(data, dict):
             out += [a for a in data.get("actions") or [] if isinstance(a, dict)]
     return out
@@ -717,3 +723,296 @@ def wanted_uses() -> Iterator[tuple[Any, ...]]:
 def test_every_value_of_the_abilities_document_is_used_by_a_scenario() -> None:
     missing = [use for use in wanted_uses() if use not in library_uses()]
     assert not missing, "\n".join(map(str, missing))
+
+
+# --- the scenario format ---------------------------------------------------------------------------
+
+
+def yaml_blocks(text: str) -> list[str]:
+    return re.findall(r"```yaml\n(.*?)```", text, flags=re.DOTALL)
+
+
+def block_starting(text: str, start: str) -> str:
+    return next(b for b in yaml_blocks(text) if b.lstrip().startswith(start))
+
+
+def comment_values(block: str, key: str) -> list[str]:
+    """The values a comment lists for ``key`` in a YAML block: ``step: main
+    # main (default): ...`` then ``# "305": ...``; ``mode: strict  # strict
+    (default) | record``."""
+    lines = block.splitlines()
+    i = next(k for k, line in enumerate(lines) if re.match(rf"\s*{key}:", line))
+    comment = [lines[i].partition("#")[2]]
+    for line in lines[i + 1 :]:
+        if not line.strip().startswith("#"):
+            break
+        comment.append(line.strip()[1:])
+    out = []
+    for part in re.split(r"\||;|\n", "\n".join(comment)):
+        m = re.match(r'\s*("?[A-Za-z0-9_]+"?)', part)
+        if m:
+            out.append(m.group(1).strip('"'))
+    return out
+
+
+def all_keys(value: Any) -> set[str]:
+    out: set[str] = set()
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.add(str(k))
+            out |= all_keys(v)
+    elif isinstance(value, list):
+        for v in value:
+            out |= all_keys(v)
+    return out
+
+
+class FormatVocabulary:
+    """What docs/scenario-format.md says scenario files may be written with."""
+
+    def __init__(self, text: str, rulings: str) -> None:
+        load = lambda s: yaml.load(s, Loader=_Loader)  # noqa: E731
+        scen = section(text, "3. Scenarios")
+        self.top = list(load(block_starting(scen, "name:").replace("{...}", "{}").replace("[...]", "[]")))
+        position = block_starting(scen, "setup:\n  turn")
+        self.position = load(position)["setup"]
+        self.setup_keys = list(self.position)
+        decks = load(block_starting(scen, "setup:\n  seed"))["setup"]
+        self.setup_keys += [k for k in decks if k not in self.setup_keys]
+        self.player_keys = sorted(set(self.position["players"]["A"]) | set(self.position["players"]["B"]))
+        self.field_keys = sorted(all_keys(self.position["players"]["A"]["field"]))
+        self.castle_keys = list(self.position["players"]["A"]["castle"])
+        self.step_values = comment_values(position, "step")
+        self.mode_values = comment_values(position, "mode")
+        self.deal_values = comment_values(position, "deal")
+        self.auto_pass_values = [True, *(v == "true" for v in comment_values(position, "auto_pass"))]
+        self.rulings = {
+            n: re.findall(r"^- `(\w+)`", rulings[rulings.index(f"**{n}. ") :].split("\n\n**")[0], flags=re.MULTILINE)
+            for n in self.position["rulings"]
+        }
+        expect_block = block_starting(scen, "expect:\n  zones")
+        self.expect = load(expect_block)["expect"]
+        self.expect_keys = list(self.expect)
+        self.expect_keys += [k for k in load(block_starting(scen, "expect:\n  refused"))["expect"] if k not in self.expect_keys]
+        self.zone_check_keys = sorted({k for check in self.expect["zones"].values() for k in check})
+        self.character_keys = sorted({k for check in self.expect["characters"].values() for k in check})
+        result_comment = expect_block[expect_block.index("result:") :].splitlines()[0]
+        self.result_keys = sorted(set(self.expect["result"]) | set(re.findall(r"\b(draw|rule|ruling|scores)\b", result_comment)))
+        self.event_keys = sorted({k for e in self.expect["events"] for k in e})
+        self.view_keys = list(self.expect["view"])
+        card = load(block_starting(section(text, "1. Cards"), "- name:"))
+        self.card_keys = list(card[0])
+        acts = section(text, "4. Actions")
+        tables = acts.split("Judge actions")
+        self.player_dos = {d: _arguments(row[1]) for row in table(tables[0]) for d in ticks(row[0])}
+        self.judge_dos = {ticks(row[0])[0]: _arguments(row[1]) for row in table(tables[1])}
+        self.rewind_to = [list(mapping_keys(t)) for t in ticks(acts[acts.index("A rewind goes back to one of") :]) if t.startswith("{")]
+        self.record_keys = list(load(block_starting(section(text, "5. Match records"), "format:").replace(", ...]", "]")))
+
+
+def _arguments(cell: str) -> list[str]:
+    """The argument names of an action table's cell: ``card``, ``order: first``
+    or ``second`` -> card, order (an alternative value after "or" is not an
+    argument; ``cards: [...]`` or ``option`` are two)."""
+    out: list[str] = []
+    for m in re.finditer(r"(\bor\s+)?`([^`]*)`", no_parens(cell)):
+        after_or, token = m.group(1), m.group(2)
+        if after_or and ":" not in token and out and re.fullmatch(r'[^:]+:\s*"?[\w.]+"?', last):
+            continue
+        out.append(token.split(":")[0])
+        last = token
+    return out
+
+
+@lru_cache(maxsize=1)
+def format_vocabulary() -> FormatVocabulary:
+    return FormatVocabulary(doc("scenario-format.md"), doc("rulings.md"))
+
+
+# What the scenario contract listed when it was written.
+CONTRACT_TOP = {"name", "rules", "question", "cards", "pool", "setup", "actions", "expect"}
+CONTRACT_SETUP = {"turn", "active", "first", "step", "characters_played", "mode", "rulings", "players", "seed", "decks"}
+CONTRACT_STEPS = {"main", "start"}
+CONTRACT_MODES = {"strict", "record"}
+CONTRACT_RULINGS = {"A1": {"not_fallen", "felled"}, "A4": {"bottom", "top"}}
+CONTRACT_PLAYER = {"field", "hand", "action_stack", "castle", "discard", "harem", "execution", "side"}
+CONTRACT_FIELD = {"card", "ready", "items"}
+CONTRACT_CASTLE = {"top", "count"}
+CONTRACT_CARD = {"name", "type", "cost", "random", "gender", "factions", "physical", "mental", "icons", "text", "abilities"}
+CONTRACT_EXPECT = {"zones", "characters", "active", "turn", "result", "ongoing", "events", "violations", "refused"}
+CONTRACT_ZONE_CHECKS = {"count", "cards", "contains", "top", "bottom"}
+CONTRACT_CHARACTER = {"ready", "physical", "mental", "items", "controller"}
+CONTRACT_RESULT = {"winner", "draw", "rule", "scores"}
+CONTRACT_PLAYER_DOS = {
+    "choose_opening": {"card"}, "choose_order": {"order"}, "mulligan": set(), "keep": set(),
+    "play_character": {"card"}, "play_event": {"card", "targets", "n"}, "play_item": {"card", "target"},
+    "activate": {"card", "ability", "targets", "n"}, "attack": {"card"}, "intercept": {"card"},
+    "no_intercept": set(), "pass": set(), "end_turn": set(), "discard": {"cards"}, "choose": {"cards", "option"},
+    "concede": set(), "propose_draw": set(), "accept_draw": set(),
+}
+CONTRACT_JUDGE_DOS = {"rewind": {"to", "rule", "reason"}, "note": {"text"}, "skip_step": {"rule"}, "accept": {"reason"}}
+CONTRACT_REWIND_TO = [["action"], ["event"], ["turn", "step"]]
+CONTRACT_RECORD = {"format", "seed", "mode", "rulings", "pool", "players", "actions"}
+
+
+def test_the_scenario_format_document_states_the_whole_contract() -> None:
+    v = format_vocabulary()
+    assert CONTRACT_TOP <= set(v.top)
+    assert CONTRACT_SETUP <= set(v.setup_keys)
+    assert CONTRACT_STEPS <= set(v.step_values) and CONTRACT_MODES <= set(v.mode_values)
+    assert all(values <= set(v.rulings[n]) for n, values in CONTRACT_RULINGS.items()), v.rulings
+    assert CONTRACT_PLAYER <= set(v.player_keys) and CONTRACT_FIELD <= set(v.field_keys)
+    assert CONTRACT_CASTLE <= set(v.castle_keys) and CONTRACT_CARD <= set(v.card_keys)
+    assert CONTRACT_EXPECT <= set(v.expect_keys) and CONTRACT_ZONE_CHECKS <= set(v.zone_check_keys)
+    assert CONTRACT_CHARACTER <= set(v.character_keys) and CONTRACT_RESULT <= set(v.result_keys)
+    assert "rule" in v.event_keys
+    for do, args in CONTRACT_PLAYER_DOS.items():
+        assert do in v.player_dos and args <= set(v.player_dos[do]), (do, v.player_dos.get(do))
+    for do, args in CONTRACT_JUDGE_DOS.items():
+        assert do in v.judge_dos and args <= set(v.judge_dos[do]), (do, v.judge_dos.get(do))
+    assert all(to in v.rewind_to for to in CONTRACT_REWIND_TO)
+    assert CONTRACT_RECORD <= set(v.record_keys)
+
+
+def _scenario(tmp: Path, name: str, data: dict[str, Any]) -> Path:
+    path = tmp / f"{name}.yaml"
+    path.write_text(yaml.safe_dump({"name": name, "rules": ["100"], **data}, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def test_every_setup_value_of_the_document_is_accepted(tmp_path: Path) -> None:
+    v = format_vocabulary()
+    base = copy.deepcopy(v.position)
+    base.pop("deal")  # a table-dealt position is read on its own below
+    load_scenario(_scenario(tmp_path, "as-written", {"setup": v.position}))
+    for key, values in (("step", v.step_values), ("mode", v.mode_values), ("deal", v.deal_values),
+                        ("auto_pass", v.auto_pass_values)):
+        assert len(values) >= 2, (key, values)
+        for value in values:
+            load_scenario(_scenario(tmp_path, f"{key}-{value}", {"setup": {**base, key: value}}))
+    for ruling, values in v.rulings.items():
+        for value in values:
+            load_scenario(_scenario(tmp_path, f"{ruling}-{value}", {"setup": {**base, "rulings": {ruling: value}}}))
+    for fmt in (1, 2):
+        load_scenario(_scenario(tmp_path, f"format-{fmt}", {"format": fmt, "setup": base}))
+
+
+def test_every_expectation_of_the_document_is_accepted(tmp_path: Path) -> None:
+    v = format_vocabulary()
+    expect = {**copy.deepcopy(v.expect), "refused": {"rule": "306.1a"}}
+    cards = yaml.load(block_starting(section(doc("scenario-format.md"), "1. Cards"), "- name:"), Loader=_Loader)
+    cards = [{**c, "name": "Documented Knight"} for c in cards]
+    sc = load_scenario(_scenario(tmp_path, "expect", {"cards": cards, "setup": {}, "expect": expect}))
+    assert set(sc.expect) == set(expect)
+
+
+@pytest.mark.parametrize("do", sorted(set(format_vocabulary().player_dos) | set(format_vocabulary().judge_dos)))
+def test_every_action_of_the_document_is_read_with_its_arguments(tmp_path: Path, do: str) -> None:
+    v = format_vocabulary()
+    samples: dict[str, Any] = {
+        "card": "Iron Knight", "cards": ["Iron Knight"], "target": "Iron Knight", "targets": ["Iron Knight"],
+        "order": "first", "n": 1, "option": "yes", "ability": 1, "rule": "410.1", "reason": "a reason",
+        "text": "a note", "replay": True, "by": "Kim", "to": {"action": 1},
+    }
+    judge = do in v.judge_dos
+    args = v.judge_dos[do] if judge else v.player_dos[do]
+    action: dict[str, Any] = {"judge": True} if judge else {"player": "A"}
+    action |= {"do": do, **{a: samples[a] for a in args}}
+    if do == "skip_step":
+        action["rule"] = "303"
+    actions = [action] + ([{**action, "to": to} for to in ({"event": 1}, {"turn": 1, "step": "303"})] if do == "rewind" else [])
+    sc = load_scenario(_scenario(tmp_path, do, {"setup": {}, "actions": actions}))
+    assert [a["do"] for a, _ in sc.actions] == [do] * len(actions)
+
+
+def library_format_uses() -> set[tuple[Any, ...]]:
+    """What the library's scenario files write: keys, values and actions."""
+    out: set[tuple[Any, ...]] = set()
+    for data in library_files_read():
+        if not isinstance(data, dict) or "rules" not in data:
+            continue
+        out |= {("top", k) for k in data}
+        setup = data.get("setup") or {}
+        for key, value in setup.items():
+            out.add(("setup", key))
+            if key in ("step", "mode", "deal", "auto_pass"):
+                out.add((key, str(value).lower() if isinstance(value, bool) else str(value)))
+            if key == "rulings":
+                out |= {("ruling", k, str(val)) for k, val in value.items()}
+        for pdata in (setup.get("players") or {}).values():
+            for key, value in (pdata or {}).items():
+                out.add(("player", key))
+                if key == "field":
+                    out |= {("field", k) for entry in value if isinstance(entry, dict) for k in entry}
+                if key == "castle" and isinstance(value, dict):
+                    out |= {("castle", k) for k in value}
+        expects = [data.get("expect") or {}] + [a.get("expect") or {} for a in data.get("actions") or [] if isinstance(a, dict)]
+        for expect in expects:
+            for key, value in expect.items():
+                out.add(("expect", key))
+                if key == "zones":
+                    out |= {("zone check", k) for check in value.values() for k in check}
+                elif key == "characters":
+                    out |= {("character", k) for check in value.values() for k in check}
+                elif key == "result":
+                    out |= {("result", k) for k in value}
+                elif key == "events":
+                    out |= {("event check", k) for e in value for k in e}
+                elif key == "view":
+                    out |= {("view", k) for k in value}
+        for a in data.get("actions") or []:
+            do = a.get("do")
+            out.add(("do", do))
+            out |= {("arg", do, k) for k in a if k not in ("player", "judge", "do", "expect")}
+            if do == "rewind":
+                out.add(("rewind to", tuple(sorted(a["to"]))))
+    return out
+
+
+def test_every_key_and_action_of_the_scenario_document_is_used_by_a_scenario() -> None:
+    v = format_vocabulary()
+    used = library_format_uses()
+    wanted = {("top", k) for k in v.top}
+    wanted |= {("setup", k) for k in v.setup_keys}
+    wanted |= {("step", s) for s in v.step_values} | {("mode", m) for m in v.mode_values}
+    wanted |= {("deal", d) for d in v.deal_values} | {("auto_pass", "false")}
+    wanted |= {("ruling", n, val) for n, values in v.rulings.items() for val in values}
+    wanted |= {("player", k) for k in v.player_keys} | {("field", k) for k in v.field_keys}
+    wanted |= {("castle", k) for k in v.castle_keys}
+    wanted |= {("expect", k) for k in v.expect_keys} | {("zone check", k) for k in v.zone_check_keys}
+    wanted |= {("character", k) for k in v.character_keys} | {("result", k) for k in v.result_keys}
+    wanted |= {("event check", k) for k in v.event_keys} | {("view", k) for k in v.view_keys}
+    for dos in (v.player_dos, v.judge_dos):
+        for do, args in dos.items():
+            wanted.add(("do", do))
+            wanted |= {("arg", do, a) for a in args}
+    wanted |= {("rewind to", tuple(sorted(to))) for to in v.rewind_to}
+    missing = sorted(wanted - used, key=str)
+    assert not missing, "\n".join(map(str, missing))
+
+
+def test_every_key_of_a_match_record_in_the_document_is_accepted(tmp_path: Path) -> None:
+    from referee.records import load_record
+
+    v = format_vocabulary()
+    samples: dict[str, Any] = {
+        "format": "harem-master-record/1", "seed": 7, "mode": "record", "deal": "table", "rulings": {"A1": "felled"},
+        "auto_pass": False, "pool": "pool.yaml", "cards": [{"name": "Recorded Page", "type": "character", "cost": 1, "gender": "male"}],
+        "players": {
+            "A": {"name": "Alice", "deck": "deck.yaml"},
+            "B": {"name": "Bob", "deck": ["Recorded Page", {"card": "Iron Knight", "count": 3}, {"random": 2, "count": 47}]},
+        },
+        "actions": [{"player": "A", "do": "choose_opening", "card": "Little Page"}, {"judge": True, "do": "note", "text": "ok", "by": "Kim"}],
+        "chain": ["cb4ceda4236c6d75", "8f9482946ab69bd4", "8f9482946ab69bd4"],
+        "head": "8f9482946ab69bd4d7bc5e9ddd06b7777828010103dcb9dbc1230a9be23b98d7",
+    }
+    (tmp_path / "pool.yaml").write_text("[]\n", encoding="utf-8")
+    (tmp_path / "deck.yaml").write_text(
+        yaml.safe_dump(["Little Page", {"card": "Iron Knight", "count": 3}, {"random": 2, "count": 47}]), encoding="utf-8"
+    )
+    record = {k: samples[k] for k in v.record_keys}
+    path = tmp_path / "record.yaml"
+    path.write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")
+    loaded = load_record(path)
+    assert (loaded.mode, loaded.deal, loaded.auto_pass, loaded.rulings) == ("record", "table", False, {"A1": "felled"})
+    assert len(loaded.actions) == 2 and loaded.head == samples["head"]
