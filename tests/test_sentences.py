@@ -24,7 +24,6 @@ from typing import Any, Iterator
 import pytest
 
 import events.game as game
-from events.cards import CardDef
 from events.game import Event
 from projections.state import GameState, evolve, initial_state
 from projections.transcript import DESCRIBERS, describe
