@@ -629,6 +629,8 @@ def _action_taken(e: ActionTaken, s: GameState, viewer: str) -> str:
             words.append("targeting " + _names(s, value))
         elif key in ("cards", "targets") and isinstance(value, list):
             words.append(_names(s, value) if not hidden_from_viewer else _cards(len(value)))
+        elif key == "order":
+            words.append(str(value))  # "A: choose order first", not "choose order order first"
         else:
             words.append(f"{key} {value}")
     return " ".join(words) + "."
@@ -647,19 +649,29 @@ def _step_skipped(e: StepSkipped, s: GameState, viewer: str) -> str:
     return text + "."
 
 
+def _judge(name: str | None, nobody: str) -> str:
+    """"Judge Kim" for ``--by Kim``; a name that already says it is a judge
+    ("Judge Kim", "Head Judge Kim") is written as given."""
+    if not name:
+        return nobody
+    if "judge" in name.lower().split():
+        return name[:1].upper() + name[1:]  # it starts the sentence
+    return f"Judge {name}"
+
+
 def _note_added(e: NoteAdded, s: GameState, viewer: str) -> str:
-    who = f"Judge {e.judge}" if e.judge else "Judge"
+    who = _judge(e.judge, "Judge")
     return f"{who} notes: {e.text.rstrip('.')}."
 
 
 def _violations_accepted(e: ViolationsAccepted, s: GameState, viewer: str) -> str:
-    who = f"Judge {e.judge}" if e.judge else "The judge"
+    who = _judge(e.judge, "The judge")
     rules = ", ".join(e.rules) if e.rules else "the open violations"
     return f"{who} lets {rules} stand: {e.reason.rstrip('.')}."
 
 
 def _rewound(e: Rewound, s: GameState, viewer: str) -> str:
-    who = f"Judge {e.judge}" if e.judge else "The judge"
+    who = _judge(e.judge, "The judge")
     return (
         f"{who} rewinds the game to just after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "
         f"events {e.to + 1} to {s.position} are retracted"

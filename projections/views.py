@@ -252,5 +252,5 @@ def render_state(view: dict[str, Any]) -> str:
         names = ", ".join(f"{n} x{k}" if k > 1 else n for n, k in left.items())
         lines.append(f"Unaccounted for in {player}'s deck list ({total} unknown cards, 100.2): {names or 'none'}")
     for v in view.get("violations") or []:
-        lines.append(f"OPEN VIOLATION ({v['rule']}) at event {v['position']}: {v['reason']} (a judge must rule)")
+        lines.append(f"OPEN VIOLATION ({v['rule']}) at event {v['position']}: {v['reason'].rstrip('.')} (a judge must rule)")
     return "\n".join(lines)

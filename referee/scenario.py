@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from events.cards import CardDef, filler
-from events.game import Event, FieldCard, PositionSetUp
+from events.game import Event, FieldCard, PositionSetUp, WindowPassed
 from projections.state import PILES, GameState, evolve, initial_state
 from referee.actions import IllegalAction, Refusal
 from referee.inputs import (
@@ -29,7 +29,7 @@ from referee.inputs import (
 )
 from referee import ruleset as rulesets
 from referee.notation import JUDGE_DOS, PLAYER_DOS, action_from_mapping, matches, resolve
-from referee.rules import advance, apply, start
+from referee.rules import advance, apply, current_decision, start
 
 # --- checking the file's shape ---------------------------------------------------
 
@@ -197,6 +197,10 @@ SETUP_KEYS = (
 )
 PLAYER_KEYS = ("field", "hand", "action_stack", "castle", "discard", "harem", "execution", "side")
 RULING_OPTIONS = {"A1": ("not_fallen", "felled"), "A4": ("bottom", "top")}
+# Where a position stands: `main` at 306 with 301-305 done (the active player
+# acts), `"305"` with the 305 window open (the non-active player first),
+# `start` at 301 (the referee runs the turn up to its first decision).
+SETUP_STEPS = ("main", "305", "start")
 
 
 def _rulings(reader: Reader, value: Any, path: Path_) -> dict[str, str]:
@@ -205,7 +209,7 @@ def _rulings(reader: Reader, value: Any, path: Path_) -> dict[str, str]:
 
 
 def build_setup(
-    reader: Reader, data: dict, catalog: Any, fmt: int = 1
+    reader: Reader, data: dict, catalog: Any
 ) -> tuple[list[Event], GameState, dict[str, str]]:
     """The events that set the scenario's position up, the state, and the labels."""
     path: Path_ = ("setup",)
@@ -284,7 +288,7 @@ def build_setup(
     first = reader.player(setup.get("first", "A"), path + ("first",))
     turn = reader.int_(setup.get("turn", 1), path + ("turn",), 1)
     active = reader.player(setup.get("active", first if turn % 2 == 1 else ("B" if first == "A" else "A")), path + ("active",))
-    step = reader.choice(setup.get("step", "main"), path + ("step",), ("main", "start"))
+    step = reader.choice(str(setup.get("step", "main")), path + ("step",), SETUP_STEPS)
     played = reader.int_(setup.get("characters_played", 0), path + ("characters_played",), 0)
     event = PositionSetUp(
         seed=seed,
@@ -295,7 +299,7 @@ def build_setup(
         turn=turn,
         active=active,
         first=first,
-        step="306" if step == "main" else "301",
+        step="301" if step == "start" else "306",
         characters_played=played,
         mode=mode,
         rulings=rulings,
@@ -304,15 +308,18 @@ def build_setup(
         deal=deal_mode,
     )
     state = evolve(initial_state(), event)
-    setup_events: list[Event] = [event]
-    if fmt >= 2 and step == "main":
-        # Format 2: at `main` the 305 window is over; the active player acts.
-        from events.game import WindowPassed
-
-        passed = WindowPassed(rule="305", player="B" if active == "A" else "A")
-        state = evolve(state, passed)
-        setup_events.append(passed)
-    events, state = advance(state, setup_events)
+    events, state = advance(state, [event])
+    if step == "main":
+        # `main`: steps 301-305 are done, so the active player acts (306). A
+        # 305 window that would ask the non-active player (who holds a usable
+        # [OT] card, or passes by hand with automatic passing off) is recorded
+        # as passed; one that passes by itself needs no event, so the log of
+        # such a position is what it always was. `"305"` leaves it open.
+        decision = current_decision(state)
+        if decision is not None and decision.kind == "window" and state.step == "306":
+            passed = WindowPassed(rule="305", player=decision.player)
+            state = evolve(state, passed)
+            events, state = advance(state, events + [passed])
     return events, state, dealer.labels
 
 
@@ -707,8 +714,8 @@ class ScenarioReport:
 
 
 TOP_KEYS = ("format", "name", "rules", "question", "cards", "pool", "setup", "actions", "expect", "game")
-# 1 (default): `step: main` stands at 306 with the 305 window still to come;
-# 2: `step: main` means 305 is done, so the active player acts first.
+# A scenario may say `format: 1` or `format: 2`; neither changes anything now
+# (format 2 once made `step: main` mean what it always means now).
 SCENARIO_FORMATS = (1, 2)
 
 
@@ -743,7 +750,7 @@ def load_scenario(file: str | Path) -> Scenario:
     fmt = data.get("format", 1)
     if fmt not in SCENARIO_FORMATS or isinstance(fmt, bool):
         raise reader.err(("format",), f"expected a scenario format, 1 or 2, got {fmt!r}")
-    events, state, labels = build_setup(reader, data, catalog, fmt)
+    events, state, labels = build_setup(reader, data, catalog)
     raw_actions = reader.seq(data.get("actions", []) or [], ("actions",), MAX_ACTIONS, "actions")
     actions = [read_action(reader, a, ("actions", i)) for i, a in enumerate(raw_actions)]
     expect = data.get("expect") or {}
@@ -760,6 +767,23 @@ def _other_game(doc: Document) -> Any:
     if game not in rulesets.games():
         raise Reader(doc).err(("game",), f"expected one of {', '.join(rulesets.games())}, got {game!r}")
     return rulesets.get(game)
+
+
+def unreadable(file: str | Path, error: InputError) -> ScenarioReport:
+    """A file that could not be read, as a failed scenario of its own, so
+    that one bad file in a folder does not hide what the others answer. Its
+    name and rules are taken from the file where they can be read."""
+    name, rules = Path(file).name, []
+    try:
+        data = load_document(file).data
+    except InputError:
+        data = None
+    if isinstance(data, dict):
+        if isinstance(data.get("name"), str) and text_problem(data["name"], TITLE_LENGTH) is None:
+            name = data["name"]
+        if isinstance(data.get("rules"), list):
+            rules = [str(r) for r in data["rules"] if isinstance(r, (str, int, float)) and not isinstance(r, bool)]
+    return ScenarioReport(str(file), name, rules, False, [f"not read: {error.describe()}"])
 
 
 def run_scenario(file: str | Path | Scenario) -> ScenarioReport:

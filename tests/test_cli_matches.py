@@ -106,6 +106,8 @@ def test_record_mode_violation_until_a_judge_rewinds(run, tmp_path: Path) -> Non
     assert played["violations"] == ["306.1a"]
     # The open violation shows in state, legal and log until a judge rules.
     assert [v["rule"] for v in j(run("state", match, "--json"))["violations"]] == ["306.1a"]
+    flagged = next(line for line in run("state", match).splitlines() if line.startswith("OPEN VIOLATION"))
+    assert flagged.endswith("so Bold Squire cannot be played (a judge must rule)"), flagged
     assert j(run("legal", match, "--json"))["violations"] == ["306.1a"]
     log = j(run("log", match, "--json"))["events"]
     assert any(r["type"] == "ViolationRecorded" and r["rule"] == "306.1a" for r in log)

@@ -431,7 +431,7 @@ def _decide_choose(state: GameState, a: Action, waive: frozenset[str]) -> list[E
     c = _choice(state)
     if c.kind == "may":
         if a.option not in ("yes", "no"):
-            raise refuse("401.7", f"{c.text}: answer with option yes or no.")
+            raise refuse("401.7", f"{c.text.split(':')[0]}: answer the \"may\" with option yes or no (401.7).")
         return [Chosen(rule="401.7", player=a.player, use=c.entry, option=a.option)]
     if c.kind == "replacement":
         picked = [o for o in c.options if a.option in (o, o.partition("#")[0], name_of(state, o.partition("#")[0]))]

@@ -61,8 +61,9 @@ def _combatant(state: GameState, a: Action, waive: frozenset[str], rule: str, ac
     p = a.player
     ch = state.character(a.card) if a.card else None
     if ch is None or ch.controller != p:
-        shown = name_of(state, a.card) if a.card else "no character"
-        raise refuse(rule, f"The {role} must be a character {p} controls on the field; {shown} is not.")
+        if not a.card:
+            raise refuse(rule, f"The {role} must be a character {p} controls on the field, and none was named.")
+        raise refuse(rule, f"The {role} must be a character {p} controls on the field; {name_of(state, a.card)} is not.")
     why = forbidden(state, act, p, ch.card)
     if why:
         raise refuse("103.1", why)

@@ -82,6 +82,14 @@ def controller_of(state: GameState, card: str) -> str:
     return card[0]
 
 
+def pile_of(state: GameState, player: str, zone: str) -> list[str]:
+    """A player's pile, top first; ``field``: the characters they control, in
+    field order (how the scenario format reads the top of ``A.field``)."""
+    if zone == "field":
+        return [ch.card for ch in state.field if ch.controller == player and not ch.face_down]
+    return list(getattr(state.zones[player], zone))
+
+
 def field_cards(state: GameState) -> list[str]:
     """Characters and the items on them, in field order."""
     out: list[str] = []
@@ -101,7 +109,7 @@ def side(reader: Reader, who: str) -> str:
 
 
 def players(state: GameState, reader: Reader, who: str) -> list[str]:
-    """``you``, ``opponent``, ``active`` or ``each``."""
+    """``you``, ``opponent``, ``active`` or ``each`` (both, A first)."""
     if who == "each":
         return list(PLAYERS)
     if who == "active":
@@ -138,9 +146,9 @@ def matches(state: GameState, reader: Reader, card: str, f: Filter, zone: str | 
         return False
     if f.cost_at_most is not None and ident.cost > f.cost_at_most:
         return False
-    if f.controller is not None and controller_of(state, card) != side(reader, f.controller):
+    if f.controller is not None and controller_of(state, card) not in players(state, reader, f.controller):
         return False
-    if f.owner is not None and card[0] != side(reader, f.owner):
+    if f.owner is not None and card[0] not in players(state, reader, f.owner):
         return False
     if f.ready is not None:
         ch = state.character(card)
@@ -193,9 +201,9 @@ def select(state: GameState, reader: Reader, selector: Any, chosen: Iterable[str
     if isinstance(selector, Filter):
         return candidates(state, reader, selector)
     if isinstance(selector, Top):
-        whose = side(reader, selector.player) if selector.player else reader.card[0]
+        whose = players(state, reader, selector.player) if selector.player else [reader.card[0]]
         k = max(0, amount(state, reader, selector.top))
-        return list(getattr(state.zones[whose], selector.of)[:k])
+        return [c for p in whose for c in pile_of(state, p, selector.of)[:k]]
     raise TypeError(f"not a selector: {selector!r}")
 
 

@@ -36,7 +36,7 @@ from referee.rules.harem_master.abilities import Moment, can_use, declare, forbi
 from referee.rules.harem_master.agenda import propose
 from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum, has_text
 from referee.rules.harem_master.hidden import hand_candidates
-from referee.rules.harem_master.common import cost_check, in_hand, pay, physical, refuse, stack_size
+from referee.rules.harem_master.common import a_card, cost_check, in_hand, pay, physical, refuse, stack_size
 from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
 from referee.rules.harem_master.situations import Sit, fire, replacements
 
@@ -156,9 +156,7 @@ def _start_of_turn(state: GameState) -> list[Event]:
 
 def _use(state: GameState, a: Action, moment_kind: str, waive: frozenset[str]) -> list[Event]:
     """306.2 (an event card) or 306.4 (an activated ability) in the main
-    phase's windows."""
-    if a.do == "play_event":
-        in_hand(state, a.player, a.card, "306.2", "event card")
+    phase's windows (``declare`` checks that an event card is in the hand)."""
     return declare(state, a, Moment(moment_kind), _after_use(state, a.player), waive)
 
 
@@ -192,7 +190,7 @@ def _decide_main(state: GameState, a: Action, waive: frozenset[str]) -> list[Eve
         card = in_hand(state, p, a.card, "306.1", "character card")
         cd = state.cards[card]
         if cd.type != "character":
-            raise refuse("306.1", f"{cd.name} is a {cd.type} card, not a character.")
+            raise refuse("306.1", f"{cd.name} is {a_card(cd.type)}, not a character.")
         why = forbidden(state, "play_character", p, card)
         if why:
             raise refuse("103.1", why)
@@ -211,9 +209,11 @@ def _decide_main(state: GameState, a: Action, waive: frozenset[str]) -> list[Eve
         cd = state.cards[card]
         if cd.type != "item" and not (cd.type == "character" and "PA" in cd.icons):
             rule = "506" if cd.type == "character" else "306.3"
-            raise refuse(rule, f"{cd.name} is a {cd.type} card without [PA], so it cannot be used as an item.")
-        if a.target is None or state.character(a.target) is None:
-            shown = state.cards[a.target].name if a.target in state.cards else (a.target or "no character")
+            raise refuse(rule, f"{cd.name} is {a_card(cd.type)} without [PA], so it cannot be used as an item.")
+        if a.target is None:
+            raise refuse("306.3", "An item is attached to a character on the field, and none was named.")
+        if state.character(a.target) is None:
+            shown = state.cards[a.target].name if a.target in state.cards else a.target
             raise refuse("306.3", f"An item is attached to a character on the field; {shown} is not one.")
         why = forbidden(state, "play_item", p, card)
         if why:
@@ -360,7 +360,7 @@ def _decide_hand_limit(state: GameState, a: Action, waive: frozenset[str]) -> li
     limit = hand_maximum(state, p)
     excess = len(hand) - limit
     if not cards:
-        raise refuse("309", f"{p} must choose {excess} card(s) to discard.")
+        raise refuse("309", f"{p} must choose {excess} card{'' if excess == 1 else 's'} to discard.")
     for c in cards:
         if c not in hand:
             raise refuse("309", f"{state.cards[c].name if c in state.cards else c} is not in {p}'s hand.")
