@@ -1,17 +1,18 @@
 """What the board pages show, read from the match store: plain data for the templates.
 
-Every hiding decision is made by the projections (rule 215): the board is
-``projections.views.state_view`` for the chosen viewer and the log is
-``projections.transcript.describe`` for that viewer. This module only picks
-the viewer and, where the projections have no viewer at all, withholds:
-the legal actions go to the judge and to the player whose decision it is
-(they name that player's hand), the rewind preview to the judge (it is the
-judge's view of the log), and the tables page uses the public view.
+Every hiding decision is made by ``projections.visibility`` (rule 215): the
+board is ``referee.views.state_view`` for the chosen viewer, the log is
+``projections.transcript.log_rows`` for that viewer, and the decision is
+``referee.views.decision_view`` (the legal actions go to the judge and to the
+player whose decision it is, each card named as they may know it). The
+rewind preview is the judge's; the tables page uses the public view.
 
 Speed: a match page at event N of a long match costs one snapshot load
 (``MatchStore.state_at`` of the first event of the log window, which folds
 fewer than the snapshot interval) and a fold of the window; never a replay
-from event 1. For that the reader keeps each open match's log in memory and
+from event 1. The log page is paged the same way (``LOG_PAGE`` rows a page,
+with links to older and newer pages), so its size and cost do not grow with
+the match. For that the reader keeps each open match's log in memory and
 only reads the events written since (``LogCache``): the retracted flags of
 rule 410 depend on the rewinds after a position, so they come from the whole
 log, which is read once per match and server, then grown.
@@ -28,17 +29,15 @@ from typing import Any
 from events.game import Event, StepSkipped, ViolationRecorded
 from projections.lineage import retracted_positions
 from projections.state import GameState, evolve
-from projections.transcript import describe
+from projections.transcript import describe, log_rows
 from projections.views import check_viewer
-from referee.views import state_view
-from referee.notation import describe_action
-from referee.rules import current_decision, legal_actions
-from referee.rules import KINDS
+from referee.views import decision_view, state_view
 from referee.store import MatchStore, PositionError
 from referee.store.mapper import MatchEvent
 
 LOG_BEFORE = 30  # log rows shown up to the position: what happened just before
 LOG_AFTER = 10  # and after it, greyed: what comes next on the timeline
+LOG_PAGE = 200  # rows of one page of the log page
 CACHED_MATCHES = 32  # match logs kept in memory
 
 # The keys of ``state_view`` the board draws in its own place; any other key
@@ -117,22 +116,7 @@ def log_row(position: int, event: Event, before: GameState, viewer: str, retract
 
 def decision_of(state: GameState, viewer: str) -> dict[str, Any] | None:
     """Whose decision it is, and the legal actions for those who may read them."""
-    decision = current_decision(state) if state.position else None
-    if decision is None:
-        return None
-    shown = viewer == "judge" or viewer == decision.player
-    text = KINDS[decision.kind].text if decision.kind in KINDS else decision.kind
-    if decision.kind == "reveal":  # a table-dealt match: say what the table turned and why
-        from referee.rules.harem_master.hidden import pending
-
-        found = pending(state)
-        text += f": {found.why}" if found is not None else ""
-    return {
-        "player": decision.player,
-        "kind": decision.kind,
-        "text": text,
-        "actions": [describe_action(state, a) for a in legal_actions(state)] if shown else None,
-    }
+    return decision_view(state, viewer)
 
 
 class BoardReader:
@@ -153,14 +137,11 @@ class BoardReader:
             raise PositionError(f"match {log.key} has {version} events: there is no event {position}")
         first = max(0, position - LOG_BEFORE)
         state = self.store.state_at(log.key, first)
-        rows: list[dict[str, Any]] = []
+        last = min(version, position + LOG_AFTER)
+        rows = log_rows(events, state, viewer, first, last, log.retracted)
         board = state
-        for pos in range(first + 1, min(version, position + LOG_AFTER) + 1):
-            event = events[pos - 1]
-            rows.append(log_row(pos, event, state, viewer, log.retracted))
-            state = evolve(state, event)
-            if pos == position:
-                board = state
+        for event in events[first:position]:
+            board = evolve(board, event)
         view = state_view(board, viewer)
         view["match"] = log.key
         return {
@@ -177,17 +158,28 @@ class BoardReader:
             "log_starts": first + 1,
         }
 
-    def full_log(self, match_id: str, viewer: str) -> dict[str, Any]:
-        """The whole log for ``viewer`` (the log page: one fold of every event)."""
+    def full_log(self, match_id: str, viewer: str, start: int | None = None) -> dict[str, Any]:
+        """One page of the log for ``viewer``: ``LOG_PAGE`` rows from event
+        ``start`` (default: the latest page), with the first event of the
+        pages before and after it (None at either end). One snapshot load
+        and a fold of the page, however long the match."""
         check_viewer(viewer)
         log = self.logs.get(match_id)
-        state = self.store.state_at(log.key, 0)
-        rows = []
-        for pos, event in enumerate(log.events, start=1):
-            rows.append(log_row(pos, event, state, viewer, log.retracted))
-            state = evolve(state, event)
-        return {"match": log.key, "title": log.name, "names": dict(state.names), "viewer": viewer, "log": rows,
-                "version": len(log.events)}
+        version = len(log.events)
+        if start is None:
+            start = max(1, version - LOG_PAGE + 1)
+        if version and not 1 <= start <= version:
+            raise PositionError(f"match {log.key} has {version} events: there is no event {start}")
+        first = start - 1
+        state = self.store.state_at(log.key, first)
+        rows = log_rows(log.events, state, viewer, first, first + LOG_PAGE, log.retracted)
+        return {
+            "match": log.key, "title": log.name, "names": dict(state.names), "viewer": viewer, "log": rows,
+            "version": version, "start": start, "page": LOG_PAGE,
+            "older": max(1, start - LOG_PAGE) if start > 1 else None,
+            "newer": start + LOG_PAGE if start + LOG_PAGE <= version else None,
+            "latest": max(1, version - LOG_PAGE + 1),
+        }
 
     def events(self) -> list[dict[str, str]]:
         """Every tournament in the store, for the first page's list."""
