@@ -163,7 +163,7 @@ def _card_revealed(e: CardRevealed, s: GameState, see: Sight) -> str:
     return text + "."
 
 
-@says(MatchStarted, castles=WHERE)
+@says(MatchStarted, cards=WHERE, castles=WHERE)
 def _match_started(e: MatchStarted, s: GameState, see: Sight) -> str:
     counts = {p: sum(1 for c in e.cards if c.startswith(p + ":")) for p in PLAYERS}
     players = " and ".join(
@@ -178,7 +178,7 @@ def _match_started(e: MatchStarted, s: GameState, see: Sight) -> str:
     return text + "."
 
 
-@says(PositionSetUp, zones=WHERE)
+@says(PositionSetUp, cards=WHERE, zones=WHERE)
 def _position_set_up(e: PositionSetUp, s: GameState, see: Sight) -> str:
     field = {p: sum(1 for f in e.field if f.controller == p) for p in PLAYERS}
     castles = {p: len(e.zones.get(f"{p}.castle", [])) for p in PLAYERS}
@@ -334,7 +334,7 @@ def _until(until: str | None) -> str:
     return {"end_of_turn": " until end of turn", "end_of_battle": " until end of battle"}.get(until or "", "")
 
 
-@says(AbilityActivated, card=SHOWN, targets=OUTCOME)
+@says(AbilityActivated, card=SHOWN, targets=OUTCOME, it=WHERE)
 def _ability_activated(e: AbilityActivated, s: GameState, see: Sight) -> str:
     text = f"{e.player} uses {_ability_name(see, e.card, e.ability)} (cost {e.definition.cost}"
     if e.n is not None:
