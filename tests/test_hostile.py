@@ -314,3 +314,31 @@ def test_a_log_of_many_notes_is_read_a_page_at_a_time(tmp_path: Path) -> None:
             log = http.app.state.board.reader.logs.get(match)
             assert log.version == version and not hasattr(log, "events")
     assert abs(sizes[5000] - sizes[1000]) < 2000  # the page does not grow with the match
+
+
+# --- the version a judge decided on ---------------------------------------------------------
+
+
+def test_judge_commands_decided_on_an_old_version_record_nothing(db: str) -> None:
+    """`rewind`, `note`, `accept` and `skip-step` take `--expect-version` as
+    `act` does: decided on version N while the match moved on, they record
+    nothing and exit 1 saying so; on the current version they are recorded."""
+    match = json.loads(referee("new", "--deck", f"A={DECKS / 'vanilla-a.yaml'}", "--deck",
+                               f"B={DECKS / 'vanilla-b.yaml'}", "--mode", "record", "--seed", "2", "--db", db,
+                               "--json"))["match"]
+    referee("act", match, "A", "choose_opening", "Little Page", "--db", db)
+    version = json.loads(referee("legal", match, "--db", db, "--json"))["version"]
+    referee("act", match, "B", "choose_opening", "Stable Boy", "--db", db)  # another station, meanwhile
+    with MatchStore(db, read_only=True) as store:
+        now = store.load(match)[1]
+    for argv in (["note", match, "a judge's note"], ["accept", match, "--reason", "stands"],
+                 ["skip-step", match, "303", "--reason", "forgot"],
+                 ["rewind", match, "--to", "2", "--rule", "410.1", "--reason", "wrong opening"]):
+        code, out, err = run(*argv, "--expect-version", str(version), "--db", db, "--json")
+        assert code == 1 and json.loads(out)["stale"] == {
+            "chosen": version, "current": now, "rewound": False, "message": json.loads(out)["stale"]["message"]}
+        with MatchStore(db, read_only=True) as store:
+            assert store.load(match)[1] == now
+    referee("note", match, "now it is current", "--expect-version", str(now), "--db", db)
+    with MatchStore(db, read_only=True) as store:
+        assert isinstance(store.events(match)[-1], NoteAdded)
