@@ -89,10 +89,15 @@ def reveals(event_type: type[Event], **fields: Audience) -> None:
     REVEALS[event_type] = dict(fields)
 
 
+_LOADED: list[bool] = []
+
+
 def declarations() -> dict[type[Event], dict[str, Audience]]:
     """Every declaration (they live beside the sentences, so those are loaded first)."""
-    import projections.transcript  # noqa: F401 - its @says decorators fill REVEALS
+    if not _LOADED:
+        import projections.transcript  # noqa: F401 - its @says decorators fill REVEALS
 
+        _LOADED.append(True)
     return REVEALS
 
 
@@ -161,12 +166,25 @@ def _ids(value: Any) -> Iterator[str]:
             yield from _ids(v)
 
 
+_RANK = {WHERE: 0, OUTCOME: 1, SHOWN: 2}
+_NOT_WHERE: dict[type[Event], tuple[tuple[str, Audience], ...]] = {}
+
+
+def _plan(event_type: type[Event]) -> tuple[tuple[str, Audience], ...]:
+    """The declared fields of an event kind whose audience is not plain ``WHERE``."""
+    plan = _NOT_WHERE.get(event_type)
+    if plan is None:
+        fields = declarations().get(event_type, {})
+        plan = _NOT_WHERE[event_type] = tuple((f, a) for f, a in fields.items() if a != WHERE)
+    return plan
+
+
 def audiences(event: Event) -> dict[str, str]:
-    """The audience of each card ``event`` holds in a declared field (the
-    widest, where a card is in two)."""
+    """The audience of each card ``event`` holds in a declared field, but
+    those that are ``WHERE`` (the default): the widest, where a card is in two."""
     out: dict[str, str] = {}
-    rank = {WHERE: 0, OUTCOME: 1, SHOWN: 2}
-    for field, audience in declarations().get(type(event), {}).items():
+    rank = _RANK
+    for field, audience in _plan(type(event)):
         value = getattr(event, field, None)
         given = audience(event) if callable(audience) else audience
         if isinstance(given, str):
@@ -209,7 +227,7 @@ class Sight:
 
     def _states(self, card: str) -> tuple[GameState, ...]:
         """The states in which the viewer may look for ``card``."""
-        if self.audience(card) == OUTCOME and self.outcome is not None:
+        if self.outcome is not None and self.audience(card) == OUTCOME:
             return (self.before, self.after, self.outcome)
         return (self.before, self.after)
 
@@ -217,13 +235,20 @@ class Sight:
         """May the viewer know which card ``card`` is, in this event?"""
         if self.viewer == "judge" or self.audience(card) == SHOWN:
             return True
-        return any(sees_card(s, card, self.viewer) for s in self._states(card))
+        viewer = self.viewer
+        if sees_card(self.before, card, viewer):
+            return True
+        return any(sees_card(s, card, viewer) for s in self._states(card)[1:])
 
     def name(self, card: str, hidden: str = HIDDEN) -> str:
         """``card``'s name for this viewer: ``hidden`` where they may not know
         it, ``UNKNOWN`` where nobody does (a table-dealt card not revealed)."""
         if not self.sees(card):
             return hidden
+        before = self.before
+        if not before.unknown:  # a seeded match: every card is known
+            cd = before.cards.get(card)
+            return cd.name if cd is not None else card
         for s in self._states(card):
             if card not in s.unknown:
                 cd = s.cards.get(card)
