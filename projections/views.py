@@ -4,8 +4,10 @@ A judge sees everything; a player sees their own hand but no castle or
 action-cost stack faces (215.2, 215.4: nobody may look at those, not even the
 owner), and neither player sees the other's hand (215.3) nor the opponent's
 face-down opening character before 101.6. Anyone may count any pile, so every
-view gives every count. ``state_view`` returns the shape of
-``referee state --json`` (spec/cli.md); ``render_state`` prints it for people.
+view gives every count. Who may read which place is
+``projections.visibility`` (the one function every output asks);
+``state_view`` returns the shape of ``referee state --json`` (spec/cli.md)
+and ``render_state`` prints it for people.
 """
 
 from __future__ import annotations
@@ -13,32 +15,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from projections.state import PILES, PLAYERS, Character, GameState
-
-VIEWERS = ("judge", "A", "B", "public")
+from projections.visibility import VIEWERS, check_viewer, sees_character, sees_pile
 
 FACE_DOWN = "face-down"  # shown in place of a card name nobody in this view may read
-
-
-def check_viewer(viewer: str) -> None:
-    """Refuse a typo early: silently showing the judge view to "a" would leak."""
-    if viewer not in VIEWERS:
-        raise ValueError(f"unknown viewer {viewer!r}: expected one of {', '.join(VIEWERS)}")
-
-
-def sees_pile(viewer: str, player: str, pile: str) -> bool:
-    """215.2-215.9: may ``viewer`` read the faces in ``player``'s ``pile``?"""
-    if viewer == "judge":
-        return True
-    if pile in ("castle", "action_stack"):
-        return False
-    if pile == "hand":
-        return viewer == player
-    return True
-
-
-def sees_character(viewer: str, ch: Character) -> bool:
-    """101.1/101.6: a face-down opening character is known to its controller only."""
-    return not ch.face_down or viewer == "judge" or viewer == ch.controller
 
 
 def result_json(state: GameState) -> dict[str, Any] | None:
@@ -98,15 +77,17 @@ def _name(state: GameState, card: str) -> str:
 
 
 def state_view(
-    state: GameState, viewer: str, reader: Reader | None = None, agenda: Callable[[GameState], Any] | None = None
+    state: GameState, viewer: str, reader: Reader | None = None, agenda: Callable[[GameState, str], Any] | None = None
 ) -> dict[str, Any]:
     """The position as ``viewer`` may see it: the JSON of ``referee state --json``.
 
     Current values need the rules (card text changes them): ``reader`` gives
     a character's current name and values and how they were reached, and
-    ``agenda`` what waits to resolve; the referee passes its own
-    (``referee.views``). Without them the values are the printed ones."""
+    ``agenda`` what waits to resolve, as ``viewer`` may know it; the referee
+    passes its own (``referee.views``). Without them the values are the
+    printed ones."""
     check_viewer(viewer)
+    waiting = agenda(state, viewer) if agenda is not None else None
     zones: dict[str, dict[str, Any]] = {}
     for player in PLAYERS:
         z = state.zones[player]
@@ -137,7 +118,7 @@ def state_view(
         "mode": state.mode,
         "draw_offer": state.draw_offer,
         **(_table(state, viewer) if state.deal == "table" else {}),
-        **({"agenda": agenda(state)} if agenda is not None and agenda(state) is not None else {}),
+        **({"agenda": waiting} if waiting is not None else {}),
     }
 
 
@@ -254,3 +235,17 @@ def render_state(view: dict[str, Any]) -> str:
     for v in view.get("violations") or []:
         lines.append(f"OPEN VIOLATION ({v['rule']}) at event {v['position']}: {v['reason'].rstrip('.')} (a judge must rule)")
     return "\n".join(lines)
+
+
+__all__ = [
+    "FACE_DOWN",
+    "SHOWN_PER_PILE",
+    "UNKNOWN",
+    "VIEWERS",
+    "check_viewer",
+    "render_state",
+    "result_json",
+    "sees_character",
+    "sees_pile",
+    "state_view",
+]

@@ -206,8 +206,12 @@ def action_from_mapping(data: dict[str, Any]) -> Action:
     )
 
 
-def describe_action(state: GameState, action: Action) -> dict[str, Any]:
-    """An action with card names instead of ids, as people write it."""
+def describe_action(state: GameState, action: Action, viewer: str = "judge") -> dict[str, Any]:
+    """An action with card names instead of ids, as people write it, for
+    ``viewer`` (215): a card the viewer may not see where it lies is
+    ``"a card"``, its id withheld too (ids follow the deck list's order)."""
+    from projections.visibility import HIDDEN, sees_card
+
     out: dict[str, Any] = {"player": action.player, "do": action.do}
 
     # A table-dealt match: an unknown card is "?" unless the action names it
@@ -215,7 +219,12 @@ def describe_action(state: GameState, action: Action) -> dict[str, Any]:
     kind = ACTIONS.get(action.do)
     names_it = action.do in ("discard", "reveal") or (kind is not None and kind.card_from == "hand")
 
+    def seen(c: str) -> bool:
+        return action.do == "reveal" or sees_card(state, c, viewer)
+
     def name(c: str) -> str:
+        if not seen(c):
+            return HIDDEN
         if c in state.unknown and not names_it:
             return "?"
         cd = state.cards.get(c)
@@ -224,10 +233,10 @@ def describe_action(state: GameState, action: Action) -> dict[str, Any]:
     for key, value in action.arguments().items():
         if key in ("card", "target"):
             out[key] = name(value)  # type: ignore[arg-type]
-            out[key + "_id"] = value
+            out[key + "_id"] = value if seen(value) else None  # type: ignore[arg-type]
         elif key in ("cards", "targets"):
             out[key] = [name(c) for c in value]  # type: ignore[union-attr]
-            out[key + "_ids"] = value
+            out[key + "_ids"] = [c if seen(c) else None for c in value]  # type: ignore[union-attr]
         else:
             out[key] = value
     from referee.rules.harem_master.describe import cost_of

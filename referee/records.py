@@ -111,7 +111,7 @@ def parse_record(doc: Document) -> Record:
     fmt = data["format"]
     if fmt != FORMAT:
         raise reader.err(("format",), f"expected {FORMAT}, got {fmt!r}")
-    seed = reader.int_(data["seed"], ("seed",))
+    seed = reader.int_(data["seed"], ("seed",), -(2**63), 2**63 - 1)  # as `new --seed`: fits in 64 bits
     mode = reader.choice(data.get("mode", "strict"), ("mode",), MODES)
     deal_mode = reader.choice(data.get("deal", "seeded"), ("deal",), DEALS)
     rulings_given = data.get("rulings")

@@ -23,6 +23,7 @@ from referee.inputs import (
     TITLE_LENGTH,
     Document,
     InputError,
+    card_number_problem,
     kind_of,
     load_document,
     text_problem,
@@ -152,7 +153,11 @@ class Dealer:
         r = self.reader
         if isinstance(value, dict) and "random" in value:
             r.mapping(value, path, ("random",), ("random",))
-            return self.new(owner, filler(r.int_(value["random"], path + ("random",))), path)
+            rnd = r.int_(value["random"], path + ("random",))
+            problem = card_number_problem(rnd)
+            if problem is not None:
+                raise r.err(path + ("random",), problem)
+            return self.new(owner, filler(rnd), path)
         if isinstance(value, dict):
             r.mapping(value, path, ("card", "label", "owner"), ("card",))
             name = r.str_(value["card"], path + ("card",))
@@ -217,7 +222,7 @@ def build_setup(
     mode = reader.choice(setup.get("mode", "strict"), path + ("mode",), ("strict", "record"))
     rulings = _rulings(reader, setup.get("rulings", {}), path + ("rulings",))
     auto_pass = reader.bool_(setup.get("auto_pass", True), path + ("auto_pass",))
-    seed = reader.int_(setup.get("seed", 0), path + ("seed",))
+    seed = reader.int_(setup.get("seed", 0), path + ("seed",), -(2**63), 2**63 - 1)  # as `new --seed`
     deal_mode = reader.choice(setup.get("deal", "seeded"), path + ("deal",), ("seeded", "table"))
     names = {"A": "A", "B": "B"}
     if "names" in setup:
@@ -357,7 +362,8 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
                 raise reader.err(path + ("to",), "expected one of {action: K}, {event: N} or {turn: T, step: \"303\"}")
             for key in ("action", "event", "turn"):
                 if key in to:
-                    reader.int_(to[key], path + ("to", key), 0 if key == "event" else 1)
+                    # No match reaches a billion events, actions or turns.
+                    reader.int_(to[key], path + ("to", key), 0 if key == "event" else 1, 10**9)
             if "step" in to:
                 reader.str_(to["step"], path + ("to", "step"))
         if do == "rewind":
@@ -384,9 +390,9 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
                 reader.str_(v, path + (key, i))
     if "order" in a:
         reader.choice(a["order"], path + ("order",), ("first", "second"))
-    for key in ("n", "ability"):
+    for key, most in (("n", MAX_CARDS), ("ability", 99)):  # as `act --n` and `--ability` take them
         if key in a:
-            reader.int_(a[key], path + (key,), 0)
+            reader.int_(a[key], path + (key,), 0, most)
     expect = a.get("expect")
     if expect is not None:
         check_expect_shape(reader, expect, path + ("expect",))

@@ -27,6 +27,8 @@ from events.game import (
     GameEnded,
         MatchStarted,
     SituationProceeds,
+    SituationReplaced,
+    TriggerFired,
     ViolationRecorded,
 )
 from projections.state import GameState, evolve, initial_state, other
@@ -318,10 +320,52 @@ def push(state: GameState, batch: list[Event], out: list[Event]) -> GameState:
     return state
 
 
+# Ruling A30: a loop nobody can stop. One ability triggering (or replacing)
+# this often in the automatic steps after one action, with no decision in
+# between, repeats without end: no finite chain of 102 cards comes near it.
+LOOP_REPEATS = 200
+# And whatever card text does, one action's automatic steps stop here: the
+# action is refused and nothing is written (a station never hangs).
+ACTION_EVENTS = 50_000
+
+
+class EndlessLoop(IllegalAction):
+    """Card text repeats without end after an action (ruling A30): ``card``'s
+    ability ``ability`` went round ``LOOP_REPEATS`` times with no decision in
+    between, or (``card`` None) the steps passed ``ACTION_EVENTS`` events."""
+
+    def __init__(self, state: GameState, card: str | None = None, ability: int | None = None) -> None:
+        self.card = card
+        self.ability = ability
+        if card is not None:
+            name = state.cards[card].name if card in state.cards else card
+            self.what = f"{name}'s ability {ability} went round {LOOP_REPEATS} times"
+        else:
+            self.what = f"the automatic steps after it passed {ACTION_EVENTS} events"
+        super().__init__(Refusal("ruling:A30", f"This action sets off card text that never ends ({self.what}, "
+                                              "with no decision any player could make to stop it)."))
+
+
+def _loop_check(state: GameState, events: list[Event], seen: int, start: int, repeats: dict[tuple[str, int], int]) -> None:
+    """Ruling A30, counted over ``events[seen:]`` (the steps just pushed)."""
+    if len(events) - start > ACTION_EVENTS:
+        raise EndlessLoop(state)
+    for ev in events[seen:]:
+        if isinstance(ev, (TriggerFired, SituationReplaced)):
+            key = (ev.card, ev.ability)
+            repeats[key] = repeats.get(key, 0) + 1
+            if repeats[key] > LOOP_REPEATS:
+                raise EndlessLoop(state, ev.card, ev.ability)
+
+
 def advance(state: GameState, out: list[Event] | None = None) -> tuple[list[Event], GameState]:
-    """Run the automatic rule steps up to the next decision (or the end)."""
+    """Run the automatic rule steps up to the next decision (or the end);
+    ``EndlessLoop`` if card text makes them endless (ruling A30)."""
     events: list[Event] = [] if out is None else out
+    start = len(events)
+    repeats: dict[tuple[str, int], int] = {}
     while state.result is None:
+        seen = len(events)
         ev = checks.state_check(state)
         if ev is not None:
             state = push(state, [ev], events)
@@ -334,6 +378,7 @@ def advance(state: GameState, out: list[Event] | None = None) -> tuple[list[Even
         if not steps:
             break
         state = push(state, steps, events)
+        _loop_check(state, events, seen, start, repeats)
     return events, state
 
 
@@ -377,7 +422,20 @@ def apply(state: GameState, action: Action, *, strict: bool = False) -> Applied:
     own = own_events(state, action, strict=strict)
     events: list[Event] = []
     state = push(state, own, events)
-    events, state = advance(state, events)
+    done = len(events)
+    try:
+        events, state = advance(state, events)
+    except EndlessLoop as loop:
+        if loop.card is None:
+            raise
+        # Ruling A30: the loop nobody can stop ends the game as a draw, right
+        # after the action that set it off (its endless steps are not written).
+        del events[done:]
+        ended = GameEnded(rule="102", ruling="A30", draw=True, card=loop.card, step="over",
+                          reason=f"A loop nobody can stop: {loop.what}, with no decision any player "
+                                 "could make to end it")
+        state = evolve(state, ended)
+        events.append(ended)
     return Applied(events, state)
 
 
