@@ -520,7 +520,8 @@ def _effects_ended(e: EffectsEnded, s: GameState, see: Sight) -> str:
 
 @says(BattleInterrupted, card=WHERE)
 def _battle_interrupted(e: BattleInterrupted, s: GameState, see: Sight) -> str:
-    return f"{see.name(e.card)} left the field or changed controller: the battle ends (go to 306.5n)."
+    who = see.name(e.card)  # "a card" once it is somewhere this viewer cannot see
+    return f"{who[:1].upper()}{who[1:]} left the field or changed controller: the battle ends (go to 306.5n)."
 
 
 @says(ItemPlayed, card=WHERE, target=WHERE)

@@ -507,7 +507,7 @@ def test_every_refusal_reads_as_a_sentence(refusals: Collected, library: Library
     bad = {}
     for (file, line), refusal in sorted(refusals.by_line.items()):
         found = problems(refusal.reason, names)
-        if not re.fullmatch(r"(ruling:)?[0-9]{3}(\.[0-9]+[a-z]?)?|judge", refusal.rule):
+        if not re.fullmatch(r"(ruling:)?[0-9]{3}(\.[0-9]+[a-z]?)?|ruling:A[0-9]+|judge", refusal.rule):
             found.append(f"cites {refusal.rule!r}, not a rule")
         if found:
             bad[f"{file}:{line}: {refusal}"] = "; ".join(found)
