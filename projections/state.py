@@ -772,6 +772,8 @@ def _triggers_ordered(s: GameState, e: TriggersOrdered) -> None:
 
 
 def _trigger_resolving(s: GameState, e: TriggerResolving) -> None:
+    if not 0 <= e.index < len(s.triggers):
+        return  # a log folded onto a state it does not follow (evolve is total)
     fired = s.triggers[e.index]
     s.triggers = s.triggers[: e.index] + s.triggers[e.index + 1 :]
     s.agenda = s.agenda + (
@@ -823,6 +825,10 @@ def _situation_replaced(s: GameState, e: SituationReplaced) -> None:
             _replace_entry(s, e.about, countered=True)
         elif isinstance(target, Proposal) and e.fact is not None:
             _replace_entry(s, e.about, pending=target.pending[: e.fact] + target.pending[e.fact + 1 :])
+            if e.fact < len(target.pending) and target.pending[e.fact].get("type") == "CardMilled":
+                # 306.5m: the castle attack's card was dealt with all the same
+                # (replaced, not milled): the attack goes on to the next one.
+                s.to_move = max(0, s.to_move - 1)
         elif target is not None:
             _drop_entry(s, e.about)
     s.agenda = s.agenda + (

@@ -55,10 +55,12 @@ def host_of(state: GameState, item: str) -> str | None:
 
 
 def on_field(state: GameState, card: str) -> bool:
+    """On the field, as a character or an item; an item whose character has
+    left is still there until 214.4f puts it into the discard."""
     for ch in state.field:
         if ch.card == card or card in ch.items:
             return True
-    return False
+    return card in state.orphans
 
 
 def zone_of(state: GameState, card: str) -> str | None:
