@@ -129,20 +129,24 @@ def test_a_rewind_dry_run_says_which_revealed_cards_it_cannot_hide_again(tmp_pat
 def test_card_text_that_turns_a_decks_last_unknown_cards_face_up_lists_their_names() -> None:
     """When card text puts the last unknown cards of a deck face up (a mill of
     the castle's top cards), the table must still be able to name them: the
-    names left are those very cards'. (This game, from a random run, once
-    stopped with no legal action but conceding.)"""
-    reached = []
+    names left are those very cards'. (A game from a random run once stopped
+    here with no legal action but conceding; the position is now written as
+    a scenario, so that it does not depend on which decks a seed draws.)"""
+    from referee.notation import action_from_mapping, resolve
+    from referee.rules import apply, legal_actions
+    from referee.scenario import load_scenario
 
-    def check(state, events, legal) -> None:
-        _check(state, events, legal)
+    sc = load_scenario("scenarios/table/215-table-card-text-mills-the-last-unknown-cards.yaml")
+    state = sc.state
+    reached = 0
+    for raw, _ in sc.actions:
         waiting = pending(state)
         if waiting is not None and waiting.rule == "215":
             hidden = {c for z in state.zones.values() for pile in HIDDEN_PILES for c in getattr(z, pile)}
-            if not any(c in hidden for c in state.unknown if c[0] == waiting.player):
-                reached.append(len(events))
-                assert [a for a in legal if a.do == "reveal"]
-
-    seed = 193016889
-    game = play_game(seed, decks_for(seed, bundled_pool(), None), deal_mode="table", check=check)
-    assert reached, "the game no longer reaches the position this test is about: find another seed"
-    assert game.state.result is not None
+            assert not any(c in hidden for c in state.unknown if c[0] == waiting.player)
+            named = sorted(state.cards[a.card].name for a in legal_actions(state) if a.do == "reveal" and a.card)
+            left = sorted(set(state.cards[c].name for c in state.unknown if c[0] == waiting.player))
+            assert named == left
+            reached += 1
+        state = apply(state, resolve(state, action_from_mapping(raw), sc.labels)).state
+    assert reached == 2

@@ -20,7 +20,7 @@ from events.game import (
 from projections.state import GameState, other
 from referee.actions import Action
 from referee.rules.harem_master.abilities import battle_type_usable, forbidden
-from referee.rules.harem_master.agenda import propose, propose_moment
+from referee.rules.harem_master.agenda import pipeline, propose_moment
 from referee.rules.harem_master.characteristics import chars, gender, has_text, identity
 from referee.rules.harem_master.characteristics import mental as mental_of
 from referee.rules.harem_master.characteristics import physical as physical_of
@@ -258,11 +258,7 @@ def _capture(state: GameState) -> list[Event]:
         zone="execution" if male else "harem",
         step="306.5n",
     )
-    if has_text(state):
-        held = propose(state, [captured], "captured", b.loser, other(b.winner))
-        if held:
-            return held
-    return [captured]
+    return pipeline(state, [captured], "captured", b.loser, other(b.winner))
 
 
 @step("306.5m", decision=reveal_decision)
@@ -274,14 +270,12 @@ def _castle_attack(state: GameState) -> list[Event]:
     if state.to_move == 0:
         amount = physical_of(state, b.attacker)
         attacked = CastleAttacked(player=target, amount=amount, step="306.5m" if amount > 0 else "306.5n")
-        if has_text(state):
-            held = propose(state, [attacked], "castle_attack", b.attacker, b.player)
-            if held:
-                return held
-        return [attacked]
-    return [CardMilled(
-        player=target, card=state.zones[target].castle[0], step="306.5n" if state.to_move == 1 else "306.5m"
-    )]
+        return pipeline(state, [attacked], "castle_attack", b.attacker, b.player)
+    # Each card through the pipeline of every move: a replacement of its
+    # milling (409) still counts it as one of the attack's cards.
+    card = state.zones[target].castle[0]
+    milled = CardMilled(player=target, card=card, step="306.5n" if state.to_move == 1 else "306.5m")
+    return pipeline(state, [milled], "mill", card, b.player)
 
 
 @step("306.5n")

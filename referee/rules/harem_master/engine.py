@@ -322,9 +322,9 @@ def advance(state: GameState, out: list[Event] | None = None) -> tuple[list[Even
     """Run the automatic rule steps up to the next decision (or the end)."""
     events: list[Event] = [] if out is None else out
     while state.result is None:
-        ev = checks.state_check(state)
-        if ev is not None:
-            state = push(state, [ev], events)
+        checked = checks.state_check(state)
+        if checked is not None:
+            state = push(state, checked, events)
             continue
         if checks.same_name_pending(state) is not None:
             break
