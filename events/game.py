@@ -436,10 +436,25 @@ class CardTapped(Event):
     card: str
 
 
+class LastKnown(BaseModel):
+    """403.2: a card as it last was on the field, for the abilities it
+    triggered by leaving: its controller and its values then (printed,
+    effects, statics and the faction modifier)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    controller: Player
+    physical: int
+    mental: int
+    random: int
+
+
 class TriggerFired(Event):
     """403.1, 408.1: a triggered ability's condition is met; it waits to
     resolve (408.2 orders several). ``it`` is the card the situation is about;
-    ``player`` is the ability's controller (403.2: as it last was on the field)."""
+    ``player`` is the ability's controller (403.2: as it last was on the field).
+    ``known``: the cards that left the field, as they last were there (403.2);
+    left out of the stored JSON when empty."""
 
     rule: str = "403.1b"
     player: Player
@@ -448,6 +463,14 @@ class TriggerFired(Event):
     definition: Ability
     situation: str
     it: str | None = None
+    known: dict[str, LastKnown] = {}
+
+    @model_serializer(mode="wrap")
+    def _omit_known(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("known"):
+            data.pop("known", None)
+        return data
 
 
 class TriggersOrdered(Event):

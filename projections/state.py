@@ -227,6 +227,7 @@ class Use(NamedTuple):
     choices: tuple[tuple[str, Any], ...] = ()
     countered: bool = False
     exempt: tuple[str, ...] = ()  # 409.3: replacements that may not apply to what this one does
+    known: tuple[tuple[str, Any], ...] = ()  # 403.2: cards that left the field, as they last were there
 
 
 class Window(NamedTuple):
@@ -270,6 +271,7 @@ class Fired(NamedTuple):
     situation: str
     it: str | None = None
     ordered: bool = False  # its player has put their simultaneous triggers in order (408.2)
+    known: tuple[tuple[str, Any], ...] = ()  # 403.2: (card, LastKnown) of cards that left the field
 
 
 class Effect(NamedTuple):
@@ -757,7 +759,8 @@ def _card_tapped(s: GameState, e: CardTapped) -> None:
 
 
 def _trigger_fired(s: GameState, e: TriggerFired) -> None:
-    s.triggers = s.triggers + (Fired(s.position, e.player, e.card, e.ability, e.definition, e.situation, e.it),)
+    known = tuple(e.known.items()) if e.known else ()
+    s.triggers = s.triggers + (Fired(s.position, e.player, e.card, e.ability, e.definition, e.situation, e.it, False, known),)
     if e.situation == "turn_end":
         s.turn_end_fired = s.turn_end_fired + (f"{e.card}#{e.ability}",)
         if e.rule == "308.1":  # a trigger carried from the turn before resolves now
@@ -777,7 +780,7 @@ def _trigger_resolving(s: GameState, e: TriggerResolving) -> None:
     fired = s.triggers[e.index]
     s.triggers = s.triggers[: e.index] + s.triggers[e.index + 1 :]
     s.agenda = s.agenda + (
-        Use(s.position, "triggered", fired.player, fired.card, (fired.definition,), it=fired.it),
+        Use(s.position, "triggered", fired.player, fired.card, (fired.definition,), it=fired.it, known=fired.known),
     )
 
 

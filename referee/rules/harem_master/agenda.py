@@ -129,7 +129,7 @@ def _ask(choice: Choice) -> Look:
 
 
 def reader_of(use: Use) -> Reader:
-    return Reader(use.card, use.player, use.it, use.n)
+    return Reader(use.card, use.player, use.it, use.n, use.known)
 
 
 def _resolve(state: GameState, use: Use) -> Look:

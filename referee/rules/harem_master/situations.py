@@ -44,6 +44,7 @@ from events.game import (
     InterceptorChosen,
     ItemDiscarded,
     ItemPlayed,
+    LastKnown,
     MulliganTaken,
     OpeningChosen,
     RandomNumberApplied,
@@ -53,8 +54,8 @@ from events.game import (
     UseResolved,
 )
 from projections.state import GameState, other
-from referee.rules.harem_master.characteristics import abilities, has_text, match, memo, statics_give
-from referee.rules.harem_master.selectors import Reader, controller_of, field_cards, holds, picks, zone_of
+from referee.rules.harem_master.characteristics import abilities, chars, has_text, match, memo, statics_give
+from referee.rules.harem_master.selectors import Reader, controller_of, field_cards, holds, on_field, picks, zone_of
 
 # Situations whose card is leaving where it was: they are read in the state
 # just before (403.2).
@@ -315,10 +316,23 @@ def fire(sits: Iterable[tuple[Sit, GameState]], timing: str = "after") -> list[E
                 TriggerFired(
                     rule="403.1a" if timing == "before" else "403.1b",
                     player=src.controller, card=src.card, ability=src.index, definition=ab,
-                    situation=sit.event, it=sit.card,
+                    situation=sit.event, it=sit.card, known=_last_known(state, sit),
                 )
             )
     return out
+
+
+def _last_known(state: GameState, sit: Sit) -> dict[str, LastKnown]:
+    """403.2: the card leaving the field in ``sit`` (read in the state just
+    before it leaves), as it is there, for the abilities its leaving
+    triggers: its own ("this") and others' ("it")."""
+    if sit.event not in ("leave_field", "captured") and not (sit.event == "discard" and sit.detail("from") == "field"):
+        return {}
+    card = sit.card
+    if card is None or not on_field(state, card):
+        return {}
+    c = chars(state, card)
+    return {card: LastKnown(controller=controller_of(state, card), physical=c.physical, mental=c.mental, random=c.random)}
 
 
 def fire_after(before: GameState, after: GameState, events: list[Event]) -> list[Event]:
