@@ -335,6 +335,9 @@ class GameState:
     log_format: int  # 1: steps derived by projections.legacy; 2: recorded in events
     deal: str  # seeded | table (a paper match logged as it is played)
     unknown: frozenset[str]  # table deal: cards whose identity nobody has revealed (their id's name means nothing)
+    # The last castle emptied, and the player whose castle attack or card took
+    # its last card out (None when its owner did): ruling A1 ``felled``.
+    emptied: tuple[str, str | None] | None
 
     def copy(self) -> "GameState":
         new = _new(GameState)
@@ -417,6 +420,7 @@ def initial_state() -> GameState:
         log_format=2,
         deal="seeded",
         unknown=frozenset(),
+        emptied=None,
     )
     return s
 
@@ -691,6 +695,8 @@ def _card_moved_to_stack(s: GameState, e: CardMovedToStack) -> None:
     z.castle = _without(z.castle, e.card)
     z.action_stack = (e.card,) + z.action_stack
     s.to_move = max(0, s.to_move - 1)
+    if not z.castle:
+        s.emptied = (e.player, None)  # 303: its owner emptied it
 
 
 def _step_performed(s: GameState, e: StepPerformed) -> None:
@@ -896,7 +902,14 @@ def _characters_tapped(s: GameState, e: CharactersTapped) -> None:
 
 
 def _card_moved(s: GameState, e: CardMoved) -> None:
+    owner_ = e.target[0]
+    from_castle = e.target in s.zones[owner_].castle
     _remove_anywhere(s, e.target)
+    if from_castle and not s.zones[owner_].castle:
+        # The player whose card's ability took the castle's last card out.
+        use = next((f for f in s.agenda if f.id == e.use), None) if e.use is not None else None
+        mover = use.player if isinstance(use, Use) else e.card[0]
+        s.emptied = (owner_, mover if mover != owner_ else None)
     if e.to == "field":
         # 214.2f: a character entering the field from another zone is tapped.
         s.field = s.field + (_Character(e.target, e.player, False, (), False, s.position),)
@@ -1014,6 +1027,9 @@ def _castle_attacked(s: GameState, e: CastleAttacked) -> None:
 def _card_milled(s: GameState, e: CardMilled) -> None:
     z = _piles(s, e.player)
     z.castle = _without(z.castle, e.card)
+    if not z.castle:
+        attacker = s.battle.player if s.battle is not None else None
+        s.emptied = (e.player, attacker if attacker != e.player else None)
     _onto_discard(s, z, e.player, e.card)
     s.to_move = max(0, s.to_move - 1)
 

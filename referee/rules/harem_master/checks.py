@@ -44,12 +44,14 @@ def end_check(state: GameState) -> Event | None:
     scores = {p: state.score(p) for p in ("A", "B")}
     if state.rulings.get("A1", "not_fallen") == "felled":
         rule = "102.3"
-        b = state.battle
-        # Milling is the only way one player empties the other's castle; the
-        # step has moved on to 306.5n when the last planned card was the last.
-        milled = state.step in ("306.5m", "306.5n") and b is not None and b.kind == "castle"
-        if milled and fallen == [other(b.player)]:
-            scores[b.player] += 5
+        # The player who made the opponent's castle fall: whose castle attack
+        # milled its last card, or whose card's ability (an event, an
+        # activated, triggered or replacement ability they control) moved it
+        # out (ruling A1). Nobody when its owner emptied it (303, own text).
+        if len(fallen) == 1 and state.emptied is not None and state.emptied[0] == fallen[0]:
+            by = state.emptied[1]
+            if by is not None and by == other(fallen[0]):
+                scores[by] += 5
     else:
         rule = "103.2"
         for p in ("A", "B"):
