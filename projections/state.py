@@ -338,6 +338,10 @@ class GameState:
     # The last castle emptied, and the player whose castle attack or card took
     # its last card out (None when its owner did): ruling A1 ``felled``.
     emptied: tuple[str, str | None] | None
+    # 306.5c: the table just before the referee found that the defender could
+    # not intercept and went on by itself, kept until the next player action
+    # (record mode takes those automatic steps back for a late interception).
+    passed_over: "GameState | None"
 
     def copy(self) -> "GameState":
         new = _new(GameState)
@@ -421,6 +425,7 @@ def initial_state() -> GameState:
         deal="seeded",
         unknown=frozenset(),
         emptied=None,
+        passed_over=None,
     )
     return s
 
@@ -979,7 +984,10 @@ def _attacker_chosen(s: GameState, e: AttackerChosen) -> None:
 
 
 def _interception_declined(s: GameState, e: InterceptionDeclined) -> None:
-    pass
+    if not e.able:  # the state just before this event (s is already one further)
+        before = s.copy()
+        before.position -= 1
+        s.passed_over = before
 
 
 def _interceptor_chosen(s: GameState, e: InterceptorChosen) -> None:
@@ -1069,6 +1077,8 @@ def _game_ended(s: GameState, e: GameEnded) -> None:
 def _action_taken(s: GameState, e: ActionTaken) -> None:
     if s.draw_offer is not None and e.do not in ("propose_draw", "accept_draw"):
         s.draw_offer = None  # 102.8: playing on declines the offer
+    if s.passed_over is not None:
+        s.passed_over = None  # a player acted: the referee's steps are no longer its own to take back
 
 
 def _violation_recorded(s: GameState, e: ViolationRecorded) -> None:

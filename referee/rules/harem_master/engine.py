@@ -181,12 +181,12 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
             raise refuse("102.8", f"{other(p)} has not proposed a draw, so there is nothing to accept.")
         return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
 
-    d = current_decision(state)
-    if d is None:
-        raise refuse("406.1", "Nobody can act now: the referee is between steps.")
     late = battle.late_interception(state, action, waive)
     if late is not None:
         return late
+    d = current_decision(state)
+    if d is None:
+        raise refuse("406.1", "Nobody can act now: the referee is between steps.")
     if p != d.player:
         late = _out_of_turn(state, action, d, waive)
         if late is not None:
@@ -342,7 +342,14 @@ def own_events(state: GameState, action: Action, *, strict: bool = False) -> lis
     violations recorded in record mode), without the automatic steps after it.
     These are one indivisible whole: a rewind can go back to before them or
     after them, never into them. ``strict`` refuses physical violations even
-    in record mode (a replay after a correction applies only legal actions)."""
+    in record mode (a replay after a correction applies only legal actions).
+
+    A late interception (306.5c) first takes back the referee's own steps
+    since it passed the interception over: that ``Rewound`` comes before the
+    ``ActionTaken``, whose events are then those of the restored state."""
+    back = battle.retraction(state, action) if state.passed_over is not None else None
+    if back is not None:
+        return [back, *own_events(evolve(state, back), action, strict=strict)]
     try:
         events = decide(state, action)
         violations: list[Event] = []
