@@ -1077,8 +1077,10 @@ def _game_ended(s: GameState, e: GameEnded) -> None:
 def _action_taken(s: GameState, e: ActionTaken) -> None:
     if s.draw_offer is not None and e.do not in ("propose_draw", "accept_draw"):
         s.draw_offer = None  # 102.8: playing on declines the offer
-    if s.passed_over is not None:
-        s.passed_over = None  # a player acted: the referee's steps are no longer its own to take back
+    if s.passed_over is not None and e.do != "reveal":
+        # A player acted: the referee's steps are no longer its own to take
+        # back (a reveal only answers what those steps turned face up).
+        s.passed_over = None
 
 
 def _violation_recorded(s: GameState, e: ViolationRecorded) -> None:
