@@ -109,8 +109,12 @@ class CardRevealed(Event):
     (101.3, 306.5i, 306.5m, 309, a card used from the hand): the unknown card
     at ``card``'s place is ``identity``, an unknown card of its owner's deck
     with that ``name`` (the two swap places; ``identity`` is known from now
-    on). Record mode only: ``identity`` None and ``definition`` given for a
-    card the deck list does not have left (a 100.2 violation)."""
+    on). Record mode only, for a card the deck list does not have left (a
+    100.2 violation): ``identity`` None and ``definition`` given; with
+    ``unlisted``, the card is a new one of that id at ``card``'s place, and
+    the unknown card that stood there leaves every zone but stays
+    unaccounted for (the deck differs from its list by it; written before
+    ``unlisted`` existed, the card at the place was given the definition)."""
 
     rule: str
     player: Player  # the card's owner
@@ -118,6 +122,14 @@ class CardRevealed(Event):
     name: str
     identity: str | None = None
     definition: CardDef | None = None
+    unlisted: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_unlisted(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("unlisted") is None:
+            data.pop("unlisted", None)
+        return data
 
 
 class OpeningChosen(Event):

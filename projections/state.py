@@ -594,6 +594,16 @@ def _card_revealed(s: GameState, e: CardRevealed) -> None:
     """The unknown card at ``e.card``'s place is ``e.identity``: the two swap
     places (both unknown until now, so nothing anyone knew moves)."""
     x, y = e.card, e.identity
+    if y is None and e.unlisted is not None and e.definition is not None:
+        # A card the deck list does not account for (record mode): a new card
+        # at x's place; x leaves every zone and stays unknown, so the names
+        # the list has left keep one more than the unknown cards in play.
+        new = e.unlisted
+        cards = dict(s.cards)
+        cards[new] = e.definition
+        s.cards = cards
+        _swap_ids(s, x, new)
+        return
     if y is None:
         if e.definition is not None:
             cards = dict(s.cards)
@@ -602,29 +612,35 @@ def _card_revealed(s: GameState, e: CardRevealed) -> None:
         s.unknown = s.unknown - {x}
         return
     if x != y:
-        def swap(c: str) -> str:
-            return y if c == x else x if c == y else c  # type: ignore[return-value]
-
-        zones = dict(s.zones)
-        for p, z in s.zones.items():
-            changed = {}
-            for pile in PILES:
-                cur = getattr(z, pile)
-                if x in cur or y in cur:
-                    changed[pile] = tuple(swap(c) for c in cur)
-            if changed:
-                nz = _new(Zones)
-                nz.__dict__ = {**z.__dict__, **changed}
-                zones[p] = nz
-        s.zones = zones
-        # An unknown card an ability put face up somewhere (hidden.face_up).
-        if any(ch.card in (x, y) or x in ch.items or y in ch.items for ch in s.field):
-            s.field = tuple(
-                ch._replace(card=swap(ch.card), items=tuple(swap(i) for i in ch.items)) for ch in s.field
-            )
-        if x in s.orphans or y in s.orphans:
-            s.orphans = tuple(swap(c) for c in s.orphans)
+        _swap_ids(s, x, y)
     s.unknown = s.unknown - {y}
+
+
+def _swap_ids(s: GameState, x: str, y: str) -> None:
+    """Cards ``x`` and ``y`` exchange places, wherever they are."""
+
+    def swap(c: str) -> str:
+        return y if c == x else x if c == y else c
+
+    zones = dict(s.zones)
+    for p, z in s.zones.items():
+        changed = {}
+        for pile in PILES:
+            cur = getattr(z, pile)
+            if x in cur or y in cur:
+                changed[pile] = tuple(swap(c) for c in cur)
+        if changed:
+            nz = _new(Zones)
+            nz.__dict__ = {**z.__dict__, **changed}
+            zones[p] = nz
+    s.zones = zones
+    # An unknown card an ability put face up somewhere (hidden.face_up).
+    if any(ch.card in (x, y) or x in ch.items or y in ch.items for ch in s.field):
+        s.field = tuple(
+            ch._replace(card=swap(ch.card), items=tuple(swap(i) for i in ch.items)) for ch in s.field
+        )
+    if x in s.orphans or y in s.orphans:
+        s.orphans = tuple(swap(c) for c in s.orphans)
 
 
 def _turn_order_cards_turned(s: GameState, e: TurnOrderCardsTurned) -> None:

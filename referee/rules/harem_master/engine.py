@@ -219,8 +219,8 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
                 place = next((c for c in state.zones[action.player].hand if c in state.unknown), None)
                 if place is None:
                     raise refuse(kind.refusal_rule, f"There is no {action.card} in {action.player}'s hand.")
-                ev = hidden.reveal_as(state, action.player, place, action.card, kind.rule, waive)
-                action = replace(action, card=ev.identity or place)
+                ev = hidden.reveal_as(state, action.player, place, action.card, kind.rule, waive, action.definitions)
+                action = replace(action, card=ev.unlisted or ev.identity or place)
                 return [ev, *then(evolve(state, ev), action)]
             named = [action.card]
         pre = hidden.hand_reveals(state, action.player, named, kind.rule) if named else []
