@@ -170,6 +170,8 @@ def _resolve_many(state: GameState, raw: Action, labels: dict[str, str]) -> Iter
         opts = candidates(state, ref, pool, labels)
         if raw.do == "discard" and state.unknown:
             opts += _hidden_matches(state, ref, pool, labels)
+            if not opts and any(cd.name == ref for cd in raw.definitions):
+                opts = [ref]  # on neither deck list: the engine refuses it citing 100.2 (or records it)
         opts = opts or candidates(state, ref, everywhere(state), labels)
         if not opts:
             raise IllegalAction(

@@ -223,11 +223,33 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
                 action = replace(action, card=ev.unlisted or ev.identity or place)
                 return [ev, *then(evolve(state, ev), action)]
             named = [action.card]
-        pre = hidden.hand_reveals(state, action.player, named, kind.rule) if named else []
-        if pre:
-            after = state
-            for ev in pre:
+        pre: list[Event] = []
+        after = state
+        if any(c not in state.cards for c in named):
+            # Names no unaccounted copy answers to (a discard at 309): each
+            # takes the place of an unknown hand card, refused citing 100.2
+            # or, in record mode, recorded with that violation.
+            taken: dict[str, str] = {}
+            for c in named:
+                if c in after.cards:
+                    continue
+                place = next(
+                    (h for h in after.zones[action.player].hand
+                     if h in after.unknown and h not in named and h not in taken.values()), None,
+                )
+                if place is None:
+                    raise refuse(kind.refusal_rule, f"There is no {c} in {action.player}'s hand.")
+                ev = hidden.reveal_as(after, action.player, place, c, kind.rule, waive, action.definitions)
+                pre.append(ev)
                 after = evolve(after, ev)
+                taken[c] = ev.unlisted or ev.identity or place
+            named = [taken.get(c, c) for c in named]
+            action = replace(action, cards=tuple(taken.get(c, c) for c in action.cards or ()))
+        more = hidden.hand_reveals(after, action.player, named, kind.rule) if named else []
+        for ev in more:
+            after = evolve(after, ev)
+        pre += more
+        if pre:
             return [*pre, *then(after, action)]
     return then(state, action)
 
