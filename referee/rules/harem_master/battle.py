@@ -145,7 +145,7 @@ def retraction(state: GameState, a: Action) -> Rewound | None:
         to=before.position,
         reason=(
             f"{a.player} intercepted at the table with {name_of(state, ch.card)} after the referee had gone on by itself "
-            f"({a.player}'s characters were all tapped): the referee takes back its own steps since then"
+            f"({a.player}'s characters were all tapped)"
         ),
         state=encode_state(before, omit=("cards",)),
     )
