@@ -212,3 +212,21 @@ def test_every_kind_of_move_happens_in_the_library_and_no_other_event_moves_card
     declared = {cls.__name__ for cls in MOVES}
     assert movers - declared - set(NOT_MOVES) == set(), "an event moves cards without being declared in MOVES"
     assert declared - seen == set(), "a kind of move no scenario makes: the log check above never saw it"
+
+
+def test_the_moves_listed_without_a_route_are_no_situation() -> None:
+    """The places PLACES lists with no route make moves that ``happened`` names
+    no situation for (nothing in play could care); EventPlayed's is its use."""
+    unrouted = {cls for (_, _, cls), (route, _) in PLACES.items() if route is None}
+    found: dict[str, set[str]] = {}
+    for path in LIBRARY:
+        state: GameState | None = None
+        for ev in _log(path):
+            prev = state if state is not None else initial_state()
+            after = evolve(prev, ev)
+            name = type(ev).__name__
+            if name in unrouted:
+                found.setdefault(name, set()).update(s.event for s, _ in happened(prev, after, ev))
+            state = after
+    assert set(found) == unrouted
+    assert {k: v for k, v in found.items() if v - {"use"} or (v and k != "EventPlayed")} == {}
