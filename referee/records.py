@@ -486,6 +486,14 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
         checked = False  # its events compared with the log already
         if isinstance(ev, ActionTaken):
             entry = _player_action(state, ev, by_name)
+        elif (
+            isinstance(ev, Rewound) and ev.judge is None and not ev.rule.startswith("410")
+            and i + 1 < len(log) and isinstance(log[i + 1], ActionTaken)
+        ):
+            # 306.5c: the referee took its own steps back for the action that
+            # follows (a late interception), which makes this rewind again.
+            entry = _player_action(state, log[i + 1], by_name)
+            n = 2
         elif isinstance(ev, Rewound):
             entry = {"judge": True, "do": "rewind", "to": {"event": ev.to}, "rule": ev.rule, "reason": ev.reason}
             replayed = _replayed(state, log, i, states)
