@@ -852,6 +852,9 @@ class ViolationsAccepted(Event):
 
 class Rewound(Event):
     """410.1/410.2: the game goes back to the position just after event ``to``.
+    With ``rule`` 306.5c and no ``judge``: the referee takes back its own
+    automatic steps for an interception the table made after it had passed it
+    over (record mode; the ``ActionTaken`` of that interception follows).
 
     The restored state itself is in the event (as ``projections.codec``
     writes it), so folding the log stays one pure step per event; the events
