@@ -145,7 +145,7 @@ def _table(state: GameState, viewer: str) -> dict[str, Any]:
     """A table-dealt match: the deal, and for the judge the names each deck
     list still has unaccounted for (one per unknown card, 100.2; a card the
     table showed that the list lacks leaves the name it stood for here,
-    in no zone, ruling A34)."""
+    in no zone, ruling A35)."""
     out: dict[str, Any] = {"deal": "table"}
     if viewer == "judge":
         left: dict[str, dict[str, int]] = {}

@@ -47,7 +47,7 @@ PLACES: dict[tuple[str, str, str], tuple[str | None, str]] = {
     ("turn", "_fill_stack", "CardMovedToStack"): (None, "303: castle to stack"),
     ("common", "pay", "CostPaid"): (None, "215.4c: stack to castle"),
     ("abilities", "declare_event", "EventPlayed"): (
-        None, "306.2, 214.3e, ruling A32: putting the card into the discard is using it; its moment before is the use's"
+        None, "306.2, 214.3e, ruling A33: putting the card into the discard is using it; its moment before is the use's"
     ),
     ("turn", "_decide_main", "CharacterPlayed"): ("turn._held", "306.1: use, enter_field"),
     ("turn", "_decide_main", "ItemPlayed"): ("turn._held", "306.3: use, enter_field"),

@@ -161,7 +161,7 @@ def test_a_card_on_neither_deck_list_at_a_paper_table(tmp_path, mode: str) -> No
     """100.2: a card the table reveals that is in the pool but on neither deck
     list: strict mode refuses it naming the deck list that lacks it (exit 1,
     nothing recorded); record mode records it with its 100.2 violation
-    (exit 0) and the list's own names stay unaccounted for (ruling A34). A
+    (exit 0) and the list's own names stay unaccounted for (ruling A35). A
     name in no pool at all is a typo: exit 2 with a suggestion."""
     url = f"sqlite:///{tmp_path / 'referee.db'}"
     runner = CliRunner()
