@@ -753,6 +753,12 @@ def _violations_accepted(e: ViolationsAccepted, s: GameState, see: Sight) -> str
 
 @says(Rewound)
 def _rewound(e: Rewound, s: GameState, see: Sight) -> str:
+    if e.judge is None and not e.rule.startswith("410"):
+        # 306.5c: the referee takes back its own automatic steps (record mode).
+        return (
+            f"The referee takes back its own steps after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "
+            f"events {e.to + 1} to {s.position} are retracted."
+        )
     who = _judge(e.judge, "The judge")
     return (
         f"{who} rewinds the game to just after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "

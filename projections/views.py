@@ -124,18 +124,18 @@ def state_view(
 
 def _table(state: GameState, viewer: str) -> dict[str, Any]:
     """A table-dealt match: the deal, and for the judge the names each deck
-    list still has unaccounted for (one per unknown card, 100.2)."""
+    list still has unaccounted for (one per unknown card, 100.2; a card the
+    table showed that the list lacks leaves the name it stood for here,
+    in no zone, ruling A35)."""
     out: dict[str, Any] = {"deal": "table"}
     if viewer == "judge":
         left: dict[str, dict[str, int]] = {}
         for player in PLAYERS:
-            z = state.zones[player]
             counts: dict[str, int] = {}
-            for pile in ("castle", "hand", "action_stack"):
-                for c in getattr(z, pile):
-                    if c in state.unknown:
-                        name = state.cards[c].name
-                        counts[name] = counts.get(name, 0) + 1
+            for c in state.unknown:
+                if c[0] == player:
+                    name = state.cards[c].name
+                    counts[name] = counts.get(name, 0) + 1
             left[player] = dict(sorted(counts.items()))
         out["unaccounted"] = left
     return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from projections.state import PILES, GameState
 from referee.actions import Action, IllegalAction, Refusal
@@ -170,6 +170,8 @@ def _resolve_many(state: GameState, raw: Action, labels: dict[str, str]) -> Iter
         opts = candidates(state, ref, pool, labels)
         if raw.do == "discard" and state.unknown:
             opts += _hidden_matches(state, ref, pool, labels)
+            if not opts and any(cd.name == ref for cd in raw.definitions):
+                opts = [ref]  # on neither deck list: the engine refuses it citing 100.2 (or records it)
         opts = opts or candidates(state, ref, everywhere(state), labels)
         if not opts:
             raise IllegalAction(
@@ -185,6 +187,24 @@ def _resolve_many(state: GameState, raw: Action, labels: dict[str, str]) -> Iter
                 return
     if produced == 0:
         yield tuple(o[0] for o in options)
+
+
+def with_unlisted(state: GameState, action: Action, lookup: Callable[[str], Any]) -> Action:
+    """In a table-dealt match, the action with the definitions (from a pool:
+    ``lookup``) of the cards it names that are on neither deck list, so that
+    the rules can refuse such a card citing 100.2, or record mode record it
+    with that violation. Other actions and matches are returned as they are."""
+    if state.deal != "table" or action.player is None:
+        return action
+    names = {cd.name for cd in state.cards.values()}
+    found = []
+    for ref in (action.card, *(action.cards or ())):
+        if ref is None or ref in names or INSTANCE_ID.match(ref):
+            continue
+        cd = lookup(ref)
+        if cd is not None:
+            found.append(cd)
+    return replace(action, definitions=tuple(found)) if found else action
 
 
 def action_from_mapping(data: dict[str, Any]) -> Action:

@@ -29,7 +29,7 @@ from referee.inputs import (
     text_problem,
 )
 from referee import ruleset as rulesets
-from referee.notation import JUDGE_DOS, PLAYER_DOS, action_from_mapping, matches, resolve
+from referee.notation import JUDGE_DOS, PLAYER_DOS, action_from_mapping, matches, resolve, with_unlisted
 from referee.rules import advance, apply, current_decision, start
 
 # --- checking the file's shape ---------------------------------------------------
@@ -737,6 +737,7 @@ class Scenario:
     labels: dict[str, str]
     actions: list[tuple[dict[str, Any], dict | None]]
     expect: dict
+    catalog: Any = field(default=None, repr=False)  # where its card names get definitions (section 1)
 
 
 def load_scenario(file: str | Path) -> Scenario:
@@ -761,7 +762,7 @@ def load_scenario(file: str | Path) -> Scenario:
     actions = [read_action(reader, a, ("actions", i)) for i, a in enumerate(raw_actions)]
     expect = data.get("expect") or {}
     check_expect_shape(reader, expect, ("expect",))
-    return Scenario(doc, name, rules, events, state, labels, actions, expect)
+    return Scenario(doc, name, rules, events, state, labels, actions, expect, catalog)
 
 
 def _other_game(doc: Document) -> Any:
@@ -811,7 +812,10 @@ def run_scenario(file: str | Path | Scenario) -> ScenarioReport:
             if raw.get("judge") is True:
                 applied = judge_action(state, log, raw, before_action)
             else:
-                resolved = resolve(state, action_from_mapping(raw), labels)
+                action = action_from_mapping(raw)
+                if sc.catalog is not None:
+                    action = with_unlisted(state, action, sc.catalog.get)
+                resolved = resolve(state, action, labels)
                 applied = apply(state, resolved)
         except IllegalAction as exc:
             last_refusal = exc.refusal

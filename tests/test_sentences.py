@@ -494,6 +494,13 @@ def extra_refusals(library: Library) -> list[Any]:
                 out.append(lambda s=s, p=p, do=do: decide(s, Action(p, do, card="Unheard Of")))
                 out.append(lambda s=s, p=p, do=do: decide(s, Action(p, do, card="Unheard Of"), frozenset({"100.2"})))
             out.append(lambda s=s, p=p: decide(s, Action(p, "reveal", cards=tuple(s.zones[p].castle[:3]))))
+    # A discard at 309 naming a card with no unknown hand card left to be it.
+    discards = [s for s, _ in table if (d := current_decision(s)) is not None and d.kind == "hand_limit"]
+    for s in discards[:1]:
+        p = current_decision(s).player
+        known = s.copy()
+        known.unknown = s.unknown - set(s.zones[p].hand)
+        out.append(lambda known=known, p=p: decide(known, Action(p, "discard", cards=("Iron Knight",))))
     return out
 
 

@@ -199,13 +199,15 @@ CARDS_ACTIONS = ("discard", "choose")
 @click.option("--n", type=click.IntRange(0, MAX_CARDS), help="The n of an [n] cost (503.2).")
 @click.option("--ability", type=click.IntRange(1, 99), help="For activate: which of the card's abilities, counted from 1 (default: its first activated one).")
 @click.option("--option", type=CARD, help='For choose: yes or no for a "may" (401.7), or the card whose replacement applies (409.3); also answers a "may" in advance.')
+@click.option("--pool", type=FILE, help="A table-dealt match: a card pool file where a card on neither deck list is found (the bundled rules-test pool is searched after it), so that it is refused citing 100.2 or, in record mode, recorded with that violation.")
 @expect_version_option
 @click.option("--as", "viewer", type=click.Choice(VIEWERS), default="judge", show_default=True,
               help="Whose view of the events printed (hidden cards are not named to players, rule 215).")
 @db_option
 @json_option
 def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple[str, ...], order: str | None,
-        n: int | None, ability: int | None, option: str | None, expect_version: int | None, viewer: str,
+        n: int | None, ability: int | None, option: str | None, pool: str | None, expect_version: int | None,
+        viewer: str,
         db: str | None, as_json: bool) -> None:
     """Apply one player action (refused actions exit 1 with the rule).
 
@@ -243,7 +245,11 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple
     from referee.store.errors import StaleVersion
 
     with open_store(db) as store:
-        _check_cards(store.load(match)[0], [*cards, *targets], match)
+        unlisted = _check_cards(store.load(match)[0], [*cards, *targets], match, pool)
+        if unlisted:
+            from dataclasses import replace
+
+            raw = replace(raw, definitions=unlisted)
         try:
             applied = store.update(match, decide, expected_version=expect_version)
         except IllegalAction as exc:
@@ -262,18 +268,41 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple
     _say_next(state)
 
 
-def _check_cards(state: GameState, refs: list[str], match: str) -> None:
+def _check_cards(state: GameState, refs: list[str], match: str, pool: str | None = None) -> tuple[Any, ...]:
     """A name that is no card of this match at all is a typo (bad input, exit
-    2); a card that exists but cannot be used so is for the rules to refuse."""
+    2); a card that exists but cannot be used so is for the rules to refuse.
+    In a table-dealt match a name that is on neither deck list but in the
+    pool (``--pool``, then the bundled one) is a deck-list problem at the
+    table: its definition goes to the rules, which refuse it citing 100.2
+    or, in record mode, record it with that violation."""
     from referee.notation import INSTANCE_ID
 
     names = {cd.name for cd in state.cards.values()}
+    found: list[Any] = []
+    catalog = None
     for ref in refs:
         if ref in names or (INSTANCE_ID.match(ref) and ref in state.cards):
             continue
-        close = sorted(n for n in names if n.lower() == ref.lower() or ref.lower() in n.lower())[:3]
+        known = sorted(names)
+        if state.deal == "table":
+            from referee.pool import CardCatalog, bundled_pool, load_pool
+
+            if catalog is None:
+                catalog = CardCatalog(*([load_pool(pool)] if pool else []), bundled_pool())
+            cd = catalog.get(ref)
+            if cd is not None:
+                found.append(cd)
+                continue
+            known = sorted(set(known) | set(catalog.names()))
+        close = sorted(n for n in known if n.lower() == ref.lower() or ref.lower() in n.lower())[:3]
+        if not close:
+            import difflib
+
+            close = difflib.get_close_matches(ref, known, n=3)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        raise click.BadParameter(f"no card {ref!r} in match {match}{hint}", param_hint="CARD")
+        where = " or its pool" if state.deal == "table" else ""
+        raise click.BadParameter(f"no card {ref!r} in match {match}{where}{hint}", param_hint="CARD")
+    return tuple(found)
 
 
 def _apply(state: GameState, raw: Any) -> Any:

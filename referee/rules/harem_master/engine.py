@@ -183,12 +183,12 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
             raise refuse("102.8", f"{other(p)} has not proposed a draw, so there is nothing to accept.")
         return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
 
-    d = current_decision(state)
-    if d is None:
-        raise refuse("406.1", "Nobody can act now: the referee is between steps.")
     late = battle.late_interception(state, action, waive)
     if late is not None:
         return late
+    d = current_decision(state)
+    if d is None:
+        raise refuse("406.1", "Nobody can act now: the referee is between steps.")
     if p != d.player:
         late = _out_of_turn(state, action, d, waive)
         if late is not None:
@@ -221,15 +221,37 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
                 place = next((c for c in state.zones[action.player].hand if c in state.unknown), None)
                 if place is None:
                     raise refuse(kind.refusal_rule, f"There is no {action.card} in {action.player}'s hand.")
-                ev = hidden.reveal_as(state, action.player, place, action.card, kind.rule, waive)
-                action = replace(action, card=ev.identity or place)
+                ev = hidden.reveal_as(state, action.player, place, action.card, kind.rule, waive, action.definitions)
+                action = replace(action, card=ev.unlisted or ev.identity or place)
                 return [ev, *then(evolve(state, ev), action)]
             named = [action.card]
-        pre = hidden.hand_reveals(state, action.player, named, kind.rule) if named else []
-        if pre:
-            after = state
-            for ev in pre:
+        pre: list[Event] = []
+        after = state
+        if any(c not in state.cards for c in named):
+            # Names no unaccounted copy answers to (a discard at 309): each
+            # takes the place of an unknown hand card, refused citing 100.2
+            # or, in record mode, recorded with that violation.
+            taken: dict[str, str] = {}
+            for c in named:
+                if c in after.cards:
+                    continue
+                place = next(
+                    (h for h in after.zones[action.player].hand
+                     if h in after.unknown and h not in named and h not in taken.values()), None,
+                )
+                if place is None:
+                    raise refuse(kind.refusal_rule, f"There is no {c} in {action.player}'s hand.")
+                ev = hidden.reveal_as(after, action.player, place, c, kind.rule, waive, action.definitions)
+                pre.append(ev)
                 after = evolve(after, ev)
+                taken[c] = ev.unlisted or ev.identity or place
+            named = [taken.get(c, c) for c in named]
+            action = replace(action, cards=tuple(taken.get(c, c) for c in action.cards or ()))
+        more = hidden.hand_reveals(after, action.player, named, kind.rule) if named else []
+        for ev in more:
+            after = evolve(after, ev)
+        pre += more
+        if pre:
             return [*pre, *then(after, action)]
     return then(state, action)
 
@@ -366,9 +388,9 @@ def advance(state: GameState, out: list[Event] | None = None) -> tuple[list[Even
     repeats: dict[tuple[str, int], int] = {}
     while state.result is None:
         seen = len(events)
-        ev = checks.state_check(state)
-        if ev is not None:
-            state = push(state, [ev], events)
+        checked = checks.state_check(state)
+        if checked is not None:
+            state = push(state, checked, events)
             continue
         if checks.same_name_pending(state) is not None:
             break
@@ -387,7 +409,14 @@ def own_events(state: GameState, action: Action, *, strict: bool = False) -> lis
     violations recorded in record mode), without the automatic steps after it.
     These are one indivisible whole: a rewind can go back to before them or
     after them, never into them. ``strict`` refuses physical violations even
-    in record mode (a replay after a correction applies only legal actions)."""
+    in record mode (a replay after a correction applies only legal actions).
+
+    A late interception (306.5c) first takes back the referee's own steps
+    since it passed the interception over: that ``Rewound`` comes before the
+    ``ActionTaken``, whose events are then those of the restored state."""
+    back = battle.retraction(state, action) if state.passed_over is not None else None
+    if back is not None:
+        return [back, *own_events(evolve(state, back), action, strict=strict)]
     try:
         events = decide(state, action)
         violations: list[Event] = []

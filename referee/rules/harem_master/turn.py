@@ -30,10 +30,10 @@ from events.game import (
     WindowOpened,
     WindowPassed,
 )
-from projections.state import GameState, other
+from projections.state import GameState, evolve, other
 from referee.actions import Action
 from referee.rules.harem_master.abilities import Moment, can_use, declare, forbidden, usable
-from referee.rules.harem_master.agenda import propose
+from referee.rules.harem_master.agenda import pipeline, propose
 from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum, has_text
 from referee.rules.harem_master.hidden import hand_candidates
 from referee.rules.harem_master.common import a_card, cost_check, in_hand, pay, physical, refuse, stack_size
@@ -220,23 +220,34 @@ def _decide_main(state: GameState, a: Action, waive: frozenset[str]) -> list[Eve
             raise refuse("103.1", why)
         cost_check(state, p, card)
         played: list[Event] = [ItemPlayed(player=p, card=card, target=a.target, step="306")]
+        then: tuple[tuple[str, list[Event]], ...] = ()
         if not equip_fits(state, card, a.target):
             # 214.4g (ruling A14): used on a character it does not suit, it is
             # paid for and enters the field, then goes to the discard at once.
-            played.append(ItemDiscarded(rule="214.4g", ruling="A14", card=card))
-        return _held(state, played, pay(state, p, cd.cost), card, p)
+            then = (("discard", [ItemDiscarded(rule="214.4g", ruling="A14", card=card)]),)
+        return _held(state, played, pay(state, p, cd.cost), card, p, then)
     if do == "attack":
         return declare_attack(state, a, waive)
     return [EndDeclared(player=p, step="307")]  # end_turn
 
 
-def _held(state: GameState, played: list[Event], costs: list[Event], card: str, player: str) -> list[Event]:
+def _held(
+    state: GameState, played: list[Event], costs: list[Event], card: str, player: str,
+    then: tuple[tuple[str, list[Event]], ...] = (),
+) -> list[Event]:
     """A character or item card used (306.1, 306.3): paid for, then at the
-    moment before it enters the field (403.1a, 214.3c, 409) if anything cares."""
-    proposal = propose(state, played, "use", card, player)
-    if proposal is None:
+    moment before it enters the field (403.1a, 214.3c, 409) if anything cares;
+    ``then``: what happens to it next (214.4g), in its own moment."""
+    proposal = propose(state, played, "use", card, player, then=then)
+    if proposal is not None:
+        return costs + proposal
+    if not then:
         return played + costs
-    return costs + proposal
+    after = state
+    for ev in played + costs:
+        after = evolve(after, ev)
+    (situation, events), *rest = then
+    return played + costs + pipeline(after, events, situation, card, player, then=tuple(rest))
 
 
 def _legal_main(state: GameState, p: str) -> list[Action]:
@@ -374,7 +385,10 @@ def _decide_hand_limit(state: GameState, a: Action, waive: frozenset[str]) -> li
     if 1 < len(cards) < excess:
         raise refuse("309", f"Discard one card at a time, or all {excess} at once (in the order they go to the discard).")
     done = len(hand) - len(cards) <= limit
-    return [HandLimitDiscarded(player=p, cards=cards, step="310" if done else "309")]
+    # Through the pipeline of every move (409: a replacement of a discard
+    # from the hand applies to each card, 403.1a).
+    discarded = HandLimitDiscarded(player=p, cards=cards, step="310" if done else "309")
+    return pipeline(state, [discarded], "discard", cards[0] if len(cards) == 1 else None, p)
 
 
 def _legal_hand_limit(state: GameState, p: str) -> list[Action]:
