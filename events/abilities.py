@@ -72,8 +72,8 @@ class Filter(_Model):
 
     type: CardType | None = None
     zone: Zone | None = None
-    controller: Side | None = None
-    owner: Side | None = None
+    controller: Player | None = None
+    owner: Player | None = None
     gender: Literal["female", "male"] | None = None
     faction: str | None = None
     name: str | None = None
@@ -95,11 +95,13 @@ class All(_Model):
 
 
 class Top(_Model):
-    """The top cards of a pile (``player``: whose, default the card's owner)."""
+    """The top cards of a pile (``player``: whose, default the card's owner;
+    ``each``: of both players' piles). ``of: field`` reads the field as the
+    scenario format's expectations do: a player's characters in field order."""
 
     top: "Amount"
-    of: Literal["castle", "hand", "action_stack", "discard", "harem", "execution", "side"]
-    player: Side | None = None
+    of: Zone
+    player: Player | None = None
 
 
 Named = Literal["self", "this", "equipped", "attacker", "interceptor", "it"]
@@ -133,7 +135,7 @@ Selector = Annotated[
         custom_error_type="unknown_selector",
         custom_error_message=(
             "not a known selector; expected self, this, equipped, attacker, interceptor, it, "
-            "{target: FILTER}, {all: FILTER} or {top: AMOUNT, of: ZONE}"
+            "{target: FILTER}, {all: FILTER} or {top: AMOUNT, of: ZONE, player: PLAYER}"
         ),
     ),
 ]
@@ -386,7 +388,7 @@ class Modify(_Model):
 class Move(_Model):
     what: Selector
     to: Zone
-    player: Side | None = None
+    player: Player | None = None  # each: every card to its own owner's
     position: Literal["top", "bottom"] = "top"
 
 
@@ -409,7 +411,7 @@ class LoseAbilities(_Model):
 
 class Control(_Model):
     what: Selector
-    player: Side
+    player: Player  # each: every character to its own owner
     until: Until | None = None
 
 

@@ -109,8 +109,12 @@ class CardRevealed(Event):
     (101.3, 306.5i, 306.5m, 309, a card used from the hand): the unknown card
     at ``card``'s place is ``identity``, an unknown card of its owner's deck
     with that ``name`` (the two swap places; ``identity`` is known from now
-    on). Record mode only: ``identity`` None and ``definition`` given for a
-    card the deck list does not have left (a 100.2 violation)."""
+    on). Record mode only, for a card the deck list does not have left (a
+    100.2 violation): ``identity`` None and ``definition`` given; with
+    ``unlisted``, the card is a new one of that id at ``card``'s place, and
+    the unknown card that stood there leaves every zone but stays
+    unaccounted for (the deck differs from its list by it; written before
+    ``unlisted`` existed, the card at the place was given the definition)."""
 
     rule: str
     player: Player  # the card's owner
@@ -118,6 +122,14 @@ class CardRevealed(Event):
     name: str
     identity: str | None = None
     definition: CardDef | None = None
+    unlisted: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_unlisted(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("unlisted") is None:
+            data.pop("unlisted", None)
+        return data
 
 
 class OpeningChosen(Event):
@@ -436,10 +448,25 @@ class CardTapped(Event):
     card: str
 
 
+class LastKnown(BaseModel):
+    """403.2: a card as it last was on the field, for the abilities it
+    triggered by leaving: its controller and its values then (printed,
+    effects, statics and the faction modifier)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    controller: Player
+    physical: int
+    mental: int
+    random: int
+
+
 class TriggerFired(Event):
     """403.1, 408.1: a triggered ability's condition is met; it waits to
     resolve (408.2 orders several). ``it`` is the card the situation is about;
-    ``player`` is the ability's controller (403.2: as it last was on the field)."""
+    ``player`` is the ability's controller (403.2: as it last was on the field).
+    ``known``: the cards that left the field, as they last were there (403.2);
+    left out of the stored JSON when empty."""
 
     rule: str = "403.1b"
     player: Player
@@ -448,6 +475,14 @@ class TriggerFired(Event):
     definition: Ability
     situation: str
     it: str | None = None
+    known: dict[str, LastKnown] = {}
+
+    @model_serializer(mode="wrap")
+    def _omit_known(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("known"):
+            data.pop("known", None)
+        return data
 
 
 class TriggersOrdered(Event):
@@ -831,6 +866,9 @@ class ViolationsAccepted(Event):
 
 class Rewound(Event):
     """410.1/410.2: the game goes back to the position just after event ``to``.
+    With ``rule`` 306.5c and no ``judge``: the referee takes back its own
+    automatic steps for an interception the table made after it had passed it
+    over (record mode; the ``ActionTaken`` of that interception follows).
 
     The restored state itself is in the event (as ``projections.codec``
     writes it), so folding the log stays one pure step per event; the events

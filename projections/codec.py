@@ -38,7 +38,7 @@ class IncompatibleSnapshot(ValueError):
 # Fields added after snapshots and rewinds were first stored: written only when
 # they differ from these values, and read as these values when absent, so a
 # seeded match's snapshots and rewinds are what they always were.
-OPTIONAL: dict[str, Any] = {"deal": "seeded", "unknown": frozenset()}
+OPTIONAL: dict[str, Any] = {"deal": "seeded", "unknown": frozenset(), "emptied": None, "passed_over": None}
 
 
 def encode_state(state: GameState, omit: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -72,6 +72,9 @@ def decode_state(data: dict[str, Any], base: GameState | None = None) -> GameSta
         raise IncompatibleSnapshot(f"snapshot fields differ (missing {missing}, unknown {extra})")
     state = GameState.__new__(GameState)
     state.__dict__.update({k: v.value if isinstance(v, _Raw) else _dec(v) for k, v in fields.items()})
+    inner = state.__dict__.get("passed_over")
+    if isinstance(inner, GameState) and "cards" not in inner.__dict__:
+        inner.cards = state.cards  # written without them: a match's cards never change
     return state
 
 
@@ -108,6 +111,8 @@ def _resolve(topic: str) -> type:
 def _enc(v: Any) -> Any:
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
+    if isinstance(v, GameState):  # a state kept inside the state: its cards are the outer one's
+        return {"$state": {k: _enc(x) for k, x in v.__dict__.items() if k != "cards"}}
     if isinstance(v, tuple):
         if hasattr(v, "_fields"):  # a NamedTuple
             return {"$nt": [_topic(type(v)), [_enc(x) for x in v]]}
@@ -167,4 +172,8 @@ def _dec_tagged(tag: str, body: Any) -> Any:
         return {_dec(x) for x in body}
     if tag == "$frozenset":
         return frozenset(_dec(x) for x in body)
+    if tag == "$state":
+        inner = GameState.__new__(GameState)
+        inner.__dict__.update({k: _dec(x) for k, x in body.items()})
+        return inner
     raise ValueError(f"unknown snapshot tag {tag!r}")

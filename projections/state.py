@@ -227,6 +227,7 @@ class Use(NamedTuple):
     choices: tuple[tuple[str, Any], ...] = ()
     countered: bool = False
     exempt: tuple[str, ...] = ()  # 409.3: replacements that may not apply to what this one does
+    known: tuple[tuple[str, Any], ...] = ()  # 403.2: cards that left the field, as they last were there
 
 
 class Window(NamedTuple):
@@ -270,6 +271,7 @@ class Fired(NamedTuple):
     situation: str
     it: str | None = None
     ordered: bool = False  # its player has put their simultaneous triggers in order (408.2)
+    known: tuple[tuple[str, Any], ...] = ()  # 403.2: (card, LastKnown) of cards that left the field
 
 
 class Effect(NamedTuple):
@@ -333,6 +335,13 @@ class GameState:
     log_format: int  # 1: steps derived by projections.legacy; 2: recorded in events
     deal: str  # seeded | table (a paper match logged as it is played)
     unknown: frozenset[str]  # table deal: cards whose identity nobody has revealed (their id's name means nothing)
+    # The last castle emptied, and the player whose castle attack or card took
+    # its last card out (None when its owner did): ruling A1 ``felled``.
+    emptied: tuple[str, str | None] | None
+    # 306.5c: the table just before the referee found that the defender could
+    # not intercept and went on by itself, kept until the next player action
+    # (record mode takes those automatic steps back for a late interception).
+    passed_over: "GameState | None"
 
     def copy(self) -> "GameState":
         new = _new(GameState)
@@ -415,6 +424,8 @@ def initial_state() -> GameState:
         log_format=2,
         deal="seeded",
         unknown=frozenset(),
+        emptied=None,
+        passed_over=None,
     )
     return s
 
@@ -583,6 +594,16 @@ def _card_revealed(s: GameState, e: CardRevealed) -> None:
     """The unknown card at ``e.card``'s place is ``e.identity``: the two swap
     places (both unknown until now, so nothing anyone knew moves)."""
     x, y = e.card, e.identity
+    if y is None and e.unlisted is not None and e.definition is not None:
+        # A card the deck list does not account for (record mode): a new card
+        # at x's place; x leaves every zone and stays unknown, so the names
+        # the list has left keep one more than the unknown cards in play.
+        new = e.unlisted
+        cards = dict(s.cards)
+        cards[new] = e.definition
+        s.cards = cards
+        _swap_ids(s, x, new)
+        return
     if y is None:
         if e.definition is not None:
             cards = dict(s.cards)
@@ -591,29 +612,35 @@ def _card_revealed(s: GameState, e: CardRevealed) -> None:
         s.unknown = s.unknown - {x}
         return
     if x != y:
-        def swap(c: str) -> str:
-            return y if c == x else x if c == y else c  # type: ignore[return-value]
-
-        zones = dict(s.zones)
-        for p, z in s.zones.items():
-            changed = {}
-            for pile in PILES:
-                cur = getattr(z, pile)
-                if x in cur or y in cur:
-                    changed[pile] = tuple(swap(c) for c in cur)
-            if changed:
-                nz = _new(Zones)
-                nz.__dict__ = {**z.__dict__, **changed}
-                zones[p] = nz
-        s.zones = zones
-        # An unknown card an ability put face up somewhere (hidden.face_up).
-        if any(ch.card in (x, y) or x in ch.items or y in ch.items for ch in s.field):
-            s.field = tuple(
-                ch._replace(card=swap(ch.card), items=tuple(swap(i) for i in ch.items)) for ch in s.field
-            )
-        if x in s.orphans or y in s.orphans:
-            s.orphans = tuple(swap(c) for c in s.orphans)
+        _swap_ids(s, x, y)
     s.unknown = s.unknown - {y}
+
+
+def _swap_ids(s: GameState, x: str, y: str) -> None:
+    """Cards ``x`` and ``y`` exchange places, wherever they are."""
+
+    def swap(c: str) -> str:
+        return y if c == x else x if c == y else c
+
+    zones = dict(s.zones)
+    for p, z in s.zones.items():
+        changed = {}
+        for pile in PILES:
+            cur = getattr(z, pile)
+            if x in cur or y in cur:
+                changed[pile] = tuple(swap(c) for c in cur)
+        if changed:
+            nz = _new(Zones)
+            nz.__dict__ = {**z.__dict__, **changed}
+            zones[p] = nz
+    s.zones = zones
+    # An unknown card an ability put face up somewhere (hidden.face_up).
+    if any(ch.card in (x, y) or x in ch.items or y in ch.items for ch in s.field):
+        s.field = tuple(
+            ch._replace(card=swap(ch.card), items=tuple(swap(i) for i in ch.items)) for ch in s.field
+        )
+    if x in s.orphans or y in s.orphans:
+        s.orphans = tuple(swap(c) for c in s.orphans)
 
 
 def _turn_order_cards_turned(s: GameState, e: TurnOrderCardsTurned) -> None:
@@ -689,6 +716,8 @@ def _card_moved_to_stack(s: GameState, e: CardMovedToStack) -> None:
     z.castle = _without(z.castle, e.card)
     z.action_stack = (e.card,) + z.action_stack
     s.to_move = max(0, s.to_move - 1)
+    if not z.castle:
+        s.emptied = (e.player, None)  # 303: its owner emptied it
 
 
 def _step_performed(s: GameState, e: StepPerformed) -> None:
@@ -757,7 +786,8 @@ def _card_tapped(s: GameState, e: CardTapped) -> None:
 
 
 def _trigger_fired(s: GameState, e: TriggerFired) -> None:
-    s.triggers = s.triggers + (Fired(s.position, e.player, e.card, e.ability, e.definition, e.situation, e.it),)
+    known = tuple(e.known.items()) if e.known else ()
+    s.triggers = s.triggers + (Fired(s.position, e.player, e.card, e.ability, e.definition, e.situation, e.it, False, known),)
     if e.situation == "turn_end":
         s.turn_end_fired = s.turn_end_fired + (f"{e.card}#{e.ability}",)
         if e.rule == "308.1":  # a trigger carried from the turn before resolves now
@@ -772,10 +802,12 @@ def _triggers_ordered(s: GameState, e: TriggersOrdered) -> None:
 
 
 def _trigger_resolving(s: GameState, e: TriggerResolving) -> None:
+    if not 0 <= e.index < len(s.triggers):
+        return  # a log folded onto a state it does not follow (evolve is total)
     fired = s.triggers[e.index]
     s.triggers = s.triggers[: e.index] + s.triggers[e.index + 1 :]
     s.agenda = s.agenda + (
-        Use(s.position, "triggered", fired.player, fired.card, (fired.definition,), it=fired.it),
+        Use(s.position, "triggered", fired.player, fired.card, (fired.definition,), it=fired.it, known=fired.known),
     )
 
 
@@ -823,6 +855,10 @@ def _situation_replaced(s: GameState, e: SituationReplaced) -> None:
             _replace_entry(s, e.about, countered=True)
         elif isinstance(target, Proposal) and e.fact is not None:
             _replace_entry(s, e.about, pending=target.pending[: e.fact] + target.pending[e.fact + 1 :])
+            if e.fact < len(target.pending) and target.pending[e.fact].get("type") == "CardMilled":
+                # 306.5m: the castle attack's card was dealt with all the same
+                # (replaced, not milled): the attack goes on to the next one.
+                s.to_move = max(0, s.to_move - 1)
         elif target is not None:
             _drop_entry(s, e.about)
     s.agenda = s.agenda + (
@@ -887,7 +923,14 @@ def _characters_tapped(s: GameState, e: CharactersTapped) -> None:
 
 
 def _card_moved(s: GameState, e: CardMoved) -> None:
+    owner_ = e.target[0]
+    from_castle = e.target in s.zones[owner_].castle
     _remove_anywhere(s, e.target)
+    if from_castle and not s.zones[owner_].castle:
+        # The player whose card's ability took the castle's last card out.
+        use = next((f for f in s.agenda if f.id == e.use), None) if e.use is not None else None
+        mover = use.player if isinstance(use, Use) else e.card[0]
+        s.emptied = (owner_, mover if mover != owner_ else None)
     if e.to == "field":
         # 214.2f: a character entering the field from another zone is tapped.
         s.field = s.field + (_Character(e.target, e.player, False, (), False, s.position),)
@@ -957,7 +1000,10 @@ def _attacker_chosen(s: GameState, e: AttackerChosen) -> None:
 
 
 def _interception_declined(s: GameState, e: InterceptionDeclined) -> None:
-    pass
+    if not e.able:  # the state just before this event (s is already one further)
+        before = s.copy()
+        before.position -= 1
+        s.passed_over = before
 
 
 def _interceptor_chosen(s: GameState, e: InterceptorChosen) -> None:
@@ -1005,6 +1051,9 @@ def _castle_attacked(s: GameState, e: CastleAttacked) -> None:
 def _card_milled(s: GameState, e: CardMilled) -> None:
     z = _piles(s, e.player)
     z.castle = _without(z.castle, e.card)
+    if not z.castle:
+        attacker = s.battle.player if s.battle is not None else None
+        s.emptied = (e.player, attacker if attacker != e.player else None)
     _onto_discard(s, z, e.player, e.card)
     s.to_move = max(0, s.to_move - 1)
 
@@ -1044,6 +1093,10 @@ def _game_ended(s: GameState, e: GameEnded) -> None:
 def _action_taken(s: GameState, e: ActionTaken) -> None:
     if s.draw_offer is not None and e.do not in ("propose_draw", "accept_draw"):
         s.draw_offer = None  # 102.8: playing on declines the offer
+    if s.passed_over is not None and e.do != "reveal":
+        # A player acted: the referee's steps are no longer its own to take
+        # back (a reveal only answers what those steps turned face up).
+        s.passed_over = None
 
 
 def _violation_recorded(s: GameState, e: ViolationRecorded) -> None:

@@ -4,8 +4,10 @@ A judge sees everything; a player sees their own hand but no castle or
 action-cost stack faces (215.2, 215.4: nobody may look at those, not even the
 owner), and neither player sees the other's hand (215.3) nor the opponent's
 face-down opening character before 101.6. Anyone may count any pile, so every
-view gives every count. ``state_view`` returns the shape of
-``referee state --json`` (spec/cli.md); ``render_state`` prints it for people.
+view gives every count. Who may read which place is
+``projections.visibility`` (the one function every output asks);
+``state_view`` returns the shape of ``referee state --json`` (spec/cli.md)
+and ``render_state`` prints it for people.
 """
 
 from __future__ import annotations
@@ -13,32 +15,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from projections.state import PILES, PLAYERS, Character, GameState
-
-VIEWERS = ("judge", "A", "B", "public")
+from projections.visibility import VIEWERS, check_viewer, sees_character, sees_pile
 
 FACE_DOWN = "face-down"  # shown in place of a card name nobody in this view may read
-
-
-def check_viewer(viewer: str) -> None:
-    """Refuse a typo early: silently showing the judge view to "a" would leak."""
-    if viewer not in VIEWERS:
-        raise ValueError(f"unknown viewer {viewer!r}: expected one of {', '.join(VIEWERS)}")
-
-
-def sees_pile(viewer: str, player: str, pile: str) -> bool:
-    """215.2-215.9: may ``viewer`` read the faces in ``player``'s ``pile``?"""
-    if viewer == "judge":
-        return True
-    if pile in ("castle", "action_stack"):
-        return False
-    if pile == "hand":
-        return viewer == player
-    return True
-
-
-def sees_character(viewer: str, ch: Character) -> bool:
-    """101.1/101.6: a face-down opening character is known to its controller only."""
-    return not ch.face_down or viewer == "judge" or viewer == ch.controller
 
 
 def result_json(state: GameState) -> dict[str, Any] | None:
@@ -98,15 +77,17 @@ def _name(state: GameState, card: str) -> str:
 
 
 def state_view(
-    state: GameState, viewer: str, reader: Reader | None = None, agenda: Callable[[GameState], Any] | None = None
+    state: GameState, viewer: str, reader: Reader | None = None, agenda: Callable[[GameState, str], Any] | None = None
 ) -> dict[str, Any]:
     """The position as ``viewer`` may see it: the JSON of ``referee state --json``.
 
     Current values need the rules (card text changes them): ``reader`` gives
     a character's current name and values and how they were reached, and
-    ``agenda`` what waits to resolve; the referee passes its own
-    (``referee.views``). Without them the values are the printed ones."""
+    ``agenda`` what waits to resolve, as ``viewer`` may know it; the referee
+    passes its own (``referee.views``). Without them the values are the
+    printed ones."""
     check_viewer(viewer)
+    waiting = agenda(state, viewer) if agenda is not None else None
     zones: dict[str, dict[str, Any]] = {}
     for player in PLAYERS:
         z = state.zones[player]
@@ -137,24 +118,24 @@ def state_view(
         "mode": state.mode,
         "draw_offer": state.draw_offer,
         **(_table(state, viewer) if state.deal == "table" else {}),
-        **({"agenda": agenda(state)} if agenda is not None and agenda(state) is not None else {}),
+        **({"agenda": waiting} if waiting is not None else {}),
     }
 
 
 def _table(state: GameState, viewer: str) -> dict[str, Any]:
     """A table-dealt match: the deal, and for the judge the names each deck
-    list still has unaccounted for (one per unknown card, 100.2)."""
+    list still has unaccounted for (one per unknown card, 100.2; a card the
+    table showed that the list lacks leaves the name it stood for here,
+    in no zone, ruling A35)."""
     out: dict[str, Any] = {"deal": "table"}
     if viewer == "judge":
         left: dict[str, dict[str, int]] = {}
         for player in PLAYERS:
-            z = state.zones[player]
             counts: dict[str, int] = {}
-            for pile in ("castle", "hand", "action_stack"):
-                for c in getattr(z, pile):
-                    if c in state.unknown:
-                        name = state.cards[c].name
-                        counts[name] = counts.get(name, 0) + 1
+            for c in state.unknown:
+                if c[0] == player:
+                    name = state.cards[c].name
+                    counts[name] = counts.get(name, 0) + 1
             left[player] = dict(sorted(counts.items()))
         out["unaccounted"] = left
     return out
@@ -252,5 +233,19 @@ def render_state(view: dict[str, Any]) -> str:
         names = ", ".join(f"{n} x{k}" if k > 1 else n for n, k in left.items())
         lines.append(f"Unaccounted for in {player}'s deck list ({total} unknown cards, 100.2): {names or 'none'}")
     for v in view.get("violations") or []:
-        lines.append(f"OPEN VIOLATION ({v['rule']}) at event {v['position']}: {v['reason']} (a judge must rule)")
+        lines.append(f"OPEN VIOLATION ({v['rule']}) at event {v['position']}: {v['reason'].rstrip('.')} (a judge must rule)")
     return "\n".join(lines)
+
+
+__all__ = [
+    "FACE_DOWN",
+    "SHOWN_PER_PILE",
+    "UNKNOWN",
+    "VIEWERS",
+    "check_viewer",
+    "render_state",
+    "result_json",
+    "sees_character",
+    "sees_pile",
+    "state_view",
+]

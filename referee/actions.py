@@ -7,6 +7,7 @@ labels that people write into ids is ``referee.notation``'s job.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,12 +24,16 @@ class Action:
     n: int | None = None
     option: str | None = None
     ability: int | None = None
+    # Not an argument: the definitions of cards it names that are on neither
+    # deck list of a table-dealt match (from the pool the caller reads), so
+    # that record mode can record such a card with its 100.2 violation.
+    definitions: tuple[Any, ...] = field(default=(), compare=False, hash=False, repr=False)
 
     def arguments(self) -> dict[str, object]:
         """The arguments that are set, as the notation writes them."""
         out: dict[str, object] = {}
         for f in fields(self):
-            if f.name in ("player", "do"):
+            if f.name in ("player", "do", "definitions"):
                 continue
             value = getattr(self, f.name)
             if value is not None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from events.cards import CardDef, filler
-from referee.inputs import MAX_CARDS, Document, InputError, format_path, kind_of, load_document
+from referee.inputs import MAX_CARDS, Document, InputError, card_number_problem, format_path, kind_of, load_document
 from referee.pool import CardCatalog
 
 DECK_SIZE = 51  # 100.2
@@ -90,6 +90,9 @@ def parse_deck(
             rnd = entry["random"]
             if not _is_int(rnd):
                 raise doc.error(here + ("random",), f"expected a whole number (the filler's random number), got {kind_of(rnd)}")
+            problem = card_number_problem(rnd)
+            if problem is not None:
+                raise doc.error(here + ("random",), problem)
             cards.extend(filler(rnd) for _ in range(count))
     return cards
 

@@ -39,6 +39,11 @@ BYTES_PER_VALUE = 8
 MAX_DEPTH = 64  # nesting levels; real files use fewer than ten
 MAX_CARDS = 1000  # cards in one deck or one position; a whole game has 102 (100.2)
 MAX_ACTIONS = 100_000  # actions in one scenario or record; a long match has a few thousand
+# Every whole number a card carries (its cost, random number, values, and each
+# amount in its text) and a filler's random number: printed cards have one or
+# two digits, so three leave room for any card while keeping a typo such as
+# ``random: 99999999999999999999`` out of the arithmetic of every battle.
+MAX_CARD_NUMBER = 999
 
 _SIZE = re.compile(r"^\s*(\d+)\s*([KMG]?)I?B?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
@@ -253,7 +258,20 @@ def load_document(file: str | Path) -> Document:
     text = read_text(path)
     if path.suffix.lower() == ".json":
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_unique_keys)
+        except _DuplicateKey as exc:
+            # The line: JSON is YAML, and composing it as YAML finds the key.
+            try:
+                loader = _new_loader(text)
+                try:
+                    _compose(loader, path, _max_values())
+                finally:
+                    loader.dispose()
+            except InputError as found:
+                raise found from None
+            except Exception:  # noqa: BLE001 - the line is a help, not a must
+                pass
+            raise InputError(path, "", f"the key {exc.key!r} is written twice in one mapping; write each key once") from None
         except json.JSONDecodeError as exc:
             raise InputError(path, "", f"is not valid JSON: {exc.msg}", exc.lineno) from None
         except RecursionError:
@@ -286,6 +304,45 @@ def load_document(file: str | Path) -> Document:
     except ValueError as exc:  # a number of thousands of digits
         raise InputError(path, "", f"holds a value that cannot be read ({_short(exc)})") from None
     return Document(path, data, None, node)
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def card_number_problem(value: int) -> str | None:
+    """Why ``value`` cannot be a number on a card, or None (``MAX_CARD_NUMBER``)."""
+    if -MAX_CARD_NUMBER <= value <= MAX_CARD_NUMBER:
+        return None
+    shown = str(value) if len(str(value)) <= 30 else str(value)[:27] + "..."
+    return f"is {shown}; a number on a card is between -{MAX_CARD_NUMBER} and {MAX_CARD_NUMBER}"
+
+
+def check_card_numbers(doc: Document, data: Any, path: Iterable[Any] = ()) -> None:
+    """Refuse any whole number in a card definition (``data``, as written)
+    past ``MAX_CARD_NUMBER``, naming its place."""
+    todo: list[tuple[Any, tuple[Any, ...]]] = [(data, tuple(path))]
+    while todo:
+        value, here = todo.pop()
+        if isinstance(value, dict):
+            todo.extend((v, here + (k,)) for k, v in value.items())
+        elif isinstance(value, list):
+            todo.extend((v, here + (i,)) for i, v in enumerate(value))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            problem = card_number_problem(value)
+            if problem is not None:
+                raise doc.error(here, problem)
 
 
 def _short(exc: BaseException) -> str:
@@ -354,7 +411,8 @@ def _compose(loader: Any, path: Path, max_values: int) -> Any:
     loader.get_event()  # the document's start
     anchors: dict[str, Any] = {}
     size: dict[int, int] = {}  # id(anchored node) -> its expanded size, once complete
-    # Open collections: [node, expanded size so far, key waiting for its value, anchored].
+    # Open collections: [node, expanded size so far, key waiting for its value,
+    # anchored, and for a mapping the line of each key seen in it].
     stack: list[list[Any]] = []
     total = 0
     root = None
@@ -393,6 +451,14 @@ def _compose(loader: Any, path: Path, max_values: int) -> Any:
         if isinstance(parent, SequenceNode):
             parent.value.append(node)
         elif top[2] is None:
+            if isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:merge":
+                # A key written twice: YAML would keep the last value silently.
+                key = (node.tag, node.value)
+                first = top[4].get(key)
+                if first is not None:
+                    raise refuse(node.start_mark, f"the key {node.value!r} is written twice in one mapping "
+                                                  f"(first on line {first}); write each key once")
+                top[4][key] = node.start_mark.line + 1
             top[2] = node
         else:
             parent.value.append((top[2], node))
@@ -428,9 +494,9 @@ def _compose(loader: Any, path: Path, max_values: int) -> Any:
             node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
             anchor(event.anchor, node, event.start_mark)
             count(1, event.start_mark)
-            stack.append([node, 1, None, event.anchor is not None])
+            stack.append([node, 1, None, event.anchor is not None, {}])
         elif isinstance(event, (SequenceEndEvent, MappingEndEvent)):
-            node, n, _, anchored = stack.pop()
+            node, n, _, anchored, _ = stack.pop()
             node.end_mark = event.end_mark
             if anchored:
                 size[id(node)] = n

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from projections.state import PILES, GameState
 from referee.actions import Action, IllegalAction, Refusal
@@ -170,6 +170,8 @@ def _resolve_many(state: GameState, raw: Action, labels: dict[str, str]) -> Iter
         opts = candidates(state, ref, pool, labels)
         if raw.do == "discard" and state.unknown:
             opts += _hidden_matches(state, ref, pool, labels)
+            if not opts and any(cd.name == ref for cd in raw.definitions):
+                opts = [ref]  # on neither deck list: the engine refuses it citing 100.2 (or records it)
         opts = opts or candidates(state, ref, everywhere(state), labels)
         if not opts:
             raise IllegalAction(
@@ -185,6 +187,24 @@ def _resolve_many(state: GameState, raw: Action, labels: dict[str, str]) -> Iter
                 return
     if produced == 0:
         yield tuple(o[0] for o in options)
+
+
+def with_unlisted(state: GameState, action: Action, lookup: Callable[[str], Any]) -> Action:
+    """In a table-dealt match, the action with the definitions (from a pool:
+    ``lookup``) of the cards it names that are on neither deck list, so that
+    the rules can refuse such a card citing 100.2, or record mode record it
+    with that violation. Other actions and matches are returned as they are."""
+    if state.deal != "table" or action.player is None:
+        return action
+    names = {cd.name for cd in state.cards.values()}
+    found = []
+    for ref in (action.card, *(action.cards or ())):
+        if ref is None or ref in names or INSTANCE_ID.match(ref):
+            continue
+        cd = lookup(ref)
+        if cd is not None:
+            found.append(cd)
+    return replace(action, definitions=tuple(found)) if found else action
 
 
 def action_from_mapping(data: dict[str, Any]) -> Action:
@@ -206,8 +226,12 @@ def action_from_mapping(data: dict[str, Any]) -> Action:
     )
 
 
-def describe_action(state: GameState, action: Action) -> dict[str, Any]:
-    """An action with card names instead of ids, as people write it."""
+def describe_action(state: GameState, action: Action, viewer: str = "judge") -> dict[str, Any]:
+    """An action with card names instead of ids, as people write it, for
+    ``viewer`` (215): a card the viewer may not see where it lies is
+    ``"a card"``, its id withheld too (ids follow the deck list's order)."""
+    from projections.visibility import HIDDEN, sees_card
+
     out: dict[str, Any] = {"player": action.player, "do": action.do}
 
     # A table-dealt match: an unknown card is "?" unless the action names it
@@ -215,7 +239,12 @@ def describe_action(state: GameState, action: Action) -> dict[str, Any]:
     kind = ACTIONS.get(action.do)
     names_it = action.do in ("discard", "reveal") or (kind is not None and kind.card_from == "hand")
 
+    def seen(c: str) -> bool:
+        return action.do == "reveal" or sees_card(state, c, viewer)
+
     def name(c: str) -> str:
+        if not seen(c):
+            return HIDDEN
         if c in state.unknown and not names_it:
             return "?"
         cd = state.cards.get(c)
@@ -224,10 +253,10 @@ def describe_action(state: GameState, action: Action) -> dict[str, Any]:
     for key, value in action.arguments().items():
         if key in ("card", "target"):
             out[key] = name(value)  # type: ignore[arg-type]
-            out[key + "_id"] = value
+            out[key + "_id"] = value if seen(value) else None  # type: ignore[arg-type]
         elif key in ("cards", "targets"):
             out[key] = [name(c) for c in value]  # type: ignore[union-attr]
-            out[key + "_ids"] = value
+            out[key + "_ids"] = [c if seen(c) else None for c in value]  # type: ignore[union-attr]
         else:
             out[key] = value
     from referee.rules.harem_master.describe import cost_of

@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping
 from pydantic import ValidationError
 
 from events.cards import CardDef
-from referee.inputs import NAME_LENGTH, Document, format_path, kind_of, load_document, text_problem
+from referee.inputs import NAME_LENGTH, Document, check_card_numbers, format_path, kind_of, load_document, text_problem
 
 BUNDLED_POOL_PATH = Path(__file__).with_name("data") / "rules-test-pool.yaml"
 
@@ -54,6 +54,7 @@ def parse_cards(entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[s
                 "unknown key (fillers are written {random: N} where a card is expected, "
                 "not defined in a card list)",
             )
+        check_card_numbers(doc, entry, here)
         try:
             card = CardDef.model_validate(entry)
         except ValidationError as exc:

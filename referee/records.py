@@ -36,6 +36,7 @@ import yaml
 from events.cards import CardDef, filler
 from events.game import (
     ActionTaken,
+    CardRevealed,
     Event,
     GameEnded,
     MatchStarted,
@@ -87,6 +88,7 @@ class Record:
     # 16 hex digits) after the start and after each action, and the full head.
     chain: list[str] | None = None
     head: str | None = None
+    catalog: Any = field(default=None, repr=False)  # cards:, pool:, bundled: for cards on neither deck list (100.2)
 
     def line_of_action(self, k: int) -> int | None:
         """The line of record action ``k`` (from 1), if known."""
@@ -112,7 +114,7 @@ def parse_record(doc: Document) -> Record:
     fmt = data["format"]
     if fmt != FORMAT:
         raise reader.err(("format",), f"expected {FORMAT}, got {fmt!r}")
-    seed = reader.int_(data["seed"], ("seed",))
+    seed = reader.int_(data["seed"], ("seed",), -(2**63), 2**63 - 1)  # as `new --seed`: fits in 64 bits
     mode = reader.choice(data.get("mode", "strict"), ("mode",), MODES)
     deal_mode = reader.choice(data.get("deal", "seeded"), ("deal",), DEALS)
     rulings_given = data.get("rulings")
@@ -138,7 +140,7 @@ def parse_record(doc: Document) -> Record:
     if data.get("chain") is not None:
         chain = [_hash(reader, h, ("chain", i)) for i, h in enumerate(reader.seq(data["chain"], ("chain",), MAX_ACTIONS + 1, "hashes"))]
     head = _hash(reader, data["head"], ("head",)) if data.get("head") is not None else None
-    return Record(doc.file, seed, mode, rulings, auto_pass, names, decks, actions, doc, deal_mode, chain, head)
+    return Record(doc.file, seed, mode, rulings, auto_pass, names, decks, actions, doc, deal_mode, chain, head, catalog)
 
 
 def _hash(reader: Any, value: Any, path: tuple[Any, ...]) -> str:
@@ -319,7 +321,7 @@ def replay(record: Record) -> Replay:
 def _replay(record: Record) -> Replay:
     from referee.corrections import states_along
     from referee.decks import deal
-    from referee.notation import action_from_mapping, resolve
+    from referee.notation import action_from_mapping, resolve, with_unlisted
     from referee.rules import apply, start
     from referee.scenario import judge_action
 
@@ -339,7 +341,10 @@ def _replay(record: Record) -> Replay:
             if raw.get("judge") is True:
                 applied = judge_action(state, log, raw, before, states)
             else:
-                applied = apply(state, resolve(state, action_from_mapping(raw)))
+                action = action_from_mapping(raw)
+                if record.catalog is not None:
+                    action = with_unlisted(state, action, record.catalog.get)
+                applied = apply(state, resolve(state, action))
         except IllegalAction as exc:
             violation = {"action": k, "rule": exc.refusal.rule, "message": exc.refusal.reason}
             break
@@ -375,6 +380,17 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
     if not isinstance(first, MatchStarted):
         raise ExportError(f"the match starts with {type(first).__name__}, not MatchStarted")
     cards, decks = _decks(first)
+    # Cards the table showed that neither deck list has (100.2, record mode):
+    # their definitions go with the record, so that it replays.
+    unlisted = {
+        ev.definition.name: ev.definition for ev in log
+        if isinstance(ev, CardRevealed) and ev.unlisted is not None and ev.definition is not None
+    }
+    listed = {c["name"] for c in cards}
+    cards += [
+        {"name": cd.name, **cd.model_dump(mode="json", exclude_defaults=True, exclude={"name"})}
+        for name, cd in unlisted.items() if name not in listed
+    ]
     out: dict[str, Any] = {
         "format": FORMAT,
         "seed": first.seed,
@@ -387,7 +403,7 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
         out["cards"] = cards
     out["players"] = {p: {"name": first.names.get(p, p), "deck": decks[p]} for p in ("A", "B")}
     if not verify:
-        out["actions"] = _actions(log, by_name, None)
+        out["actions"] = _actions(log, by_name, None, unlisted.get)
         return out
     # Verified in the same pass that writes the actions: the record's decks
     # must start the very same match, and each action written, applied as a
@@ -396,7 +412,7 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
     header = _parsed({**out, "actions": []})
     started = _started(header)
     _check_same(started.events, log, 0)
-    out["actions"] = _actions(log, by_name, len(started.events))
+    out["actions"] = _actions(log, by_name, len(started.events), unlisted.get)
     _parsed(out)  # the whole record, as `referee import` will read it
     return out
 
@@ -436,7 +452,9 @@ def _decks(first: MatchStarted) -> tuple[list[dict[str, Any]], dict[str, list[An
     return cards, decks
 
 
-def _actions(log: list[Event], by_name: bool, verify_from: int | None) -> list[dict[str, Any]]:
+def _actions(
+    log: list[Event], by_name: bool, verify_from: int | None, unlisted: Any = lambda name: None
+) -> list[dict[str, Any]]:
     """The record's actions for ``log``, walking it once with the state after
     every event kept (``corrections.states_along``), so a rewind re-made to
     see whether it replayed looks its target up instead of refolding.
@@ -448,12 +466,12 @@ def _actions(log: list[Event], by_name: bool, verify_from: int | None) -> list[d
     from referee.corrections import collector_paused
 
     with collector_paused():
-        return _walk(log, by_name, verify_from)
+        return _walk(log, by_name, verify_from, unlisted)
 
 
-def _walk(log: list[Event], by_name: bool, verify_from: int | None) -> list[dict[str, Any]]:
+def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: Any) -> list[dict[str, Any]]:
     from referee.corrections import states_along
-    from referee.notation import action_from_mapping, resolve
+    from referee.notation import action_from_mapping, resolve, with_unlisted
     from referee.rules import apply
     from referee.scenario import judge_action
 
@@ -469,6 +487,14 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None) -> list[dict
         checked = False  # its events compared with the log already
         if isinstance(ev, ActionTaken):
             entry = _player_action(state, ev, by_name)
+        elif (
+            isinstance(ev, Rewound) and ev.judge is None and not ev.rule.startswith("410")
+            and i + 1 < len(log) and isinstance(log[i + 1], ActionTaken)
+        ):
+            # 306.5c: the referee took its own steps back for the action that
+            # follows (a late interception), which makes this rewind again.
+            entry = _player_action(state, log[i + 1], by_name)
+            n = 2
         elif isinstance(ev, Rewound):
             entry = {"judge": True, "do": "rewind", "to": {"event": ev.to}, "rule": ev.rule, "reason": ev.reason}
             replayed = _replayed(state, log, i, states)
@@ -496,7 +522,8 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None) -> list[dict
                 if entry.get("judge") is True:
                     made = judge_action(state, log[:i], entry, [], states)
                 else:
-                    made = apply(state, resolve(state, action_from_mapping(entry)))
+                    action = with_unlisted(state, action_from_mapping(entry), unlisted)
+                    made = apply(state, resolve(state, action))
             except IllegalAction as exc:
                 raise ExportError(
                     f"the exported record does not replay: action {len(out)} is refused "

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from events.cards import CardDef, filler
-from events.game import Event, FieldCard, PositionSetUp
+from events.game import Event, FieldCard, PositionSetUp, WindowPassed
 from projections.state import PILES, GameState, evolve, initial_state
 from referee.actions import IllegalAction, Refusal
 from referee.inputs import (
@@ -23,12 +23,14 @@ from referee.inputs import (
     TITLE_LENGTH,
     Document,
     InputError,
+    card_number_problem,
     kind_of,
     load_document,
     text_problem,
 )
-from referee.notation import JUDGE_DOS, PLAYER_DOS, action_from_mapping, matches, resolve
-from referee.rules import advance, apply, start
+from referee import ruleset as rulesets
+from referee.notation import JUDGE_DOS, PLAYER_DOS, action_from_mapping, matches, resolve, with_unlisted
+from referee.rules import advance, apply, current_decision, start
 
 # --- checking the file's shape ---------------------------------------------------
 
@@ -151,7 +153,11 @@ class Dealer:
         r = self.reader
         if isinstance(value, dict) and "random" in value:
             r.mapping(value, path, ("random",), ("random",))
-            return self.new(owner, filler(r.int_(value["random"], path + ("random",))), path)
+            rnd = r.int_(value["random"], path + ("random",))
+            problem = card_number_problem(rnd)
+            if problem is not None:
+                raise r.err(path + ("random",), problem)
+            return self.new(owner, filler(rnd), path)
         if isinstance(value, dict):
             r.mapping(value, path, ("card", "label", "owner"), ("card",))
             name = r.str_(value["card"], path + ("card",))
@@ -196,6 +202,10 @@ SETUP_KEYS = (
 )
 PLAYER_KEYS = ("field", "hand", "action_stack", "castle", "discard", "harem", "execution", "side")
 RULING_OPTIONS = {"A1": ("not_fallen", "felled"), "A4": ("bottom", "top")}
+# Where a position stands: `main` at 306 with 301-305 done (the active player
+# acts), `"305"` with the 305 window open (the non-active player first),
+# `start` at 301 (the referee runs the turn up to its first decision).
+SETUP_STEPS = ("main", "305", "start")
 
 
 def _rulings(reader: Reader, value: Any, path: Path_) -> dict[str, str]:
@@ -204,7 +214,7 @@ def _rulings(reader: Reader, value: Any, path: Path_) -> dict[str, str]:
 
 
 def build_setup(
-    reader: Reader, data: dict, catalog: Any, fmt: int = 1
+    reader: Reader, data: dict, catalog: Any
 ) -> tuple[list[Event], GameState, dict[str, str]]:
     """The events that set the scenario's position up, the state, and the labels."""
     path: Path_ = ("setup",)
@@ -212,7 +222,7 @@ def build_setup(
     mode = reader.choice(setup.get("mode", "strict"), path + ("mode",), ("strict", "record"))
     rulings = _rulings(reader, setup.get("rulings", {}), path + ("rulings",))
     auto_pass = reader.bool_(setup.get("auto_pass", True), path + ("auto_pass",))
-    seed = reader.int_(setup.get("seed", 0), path + ("seed",))
+    seed = reader.int_(setup.get("seed", 0), path + ("seed",), -(2**63), 2**63 - 1)  # as `new --seed`
     deal_mode = reader.choice(setup.get("deal", "seeded"), path + ("deal",), ("seeded", "table"))
     names = {"A": "A", "B": "B"}
     if "names" in setup:
@@ -283,7 +293,7 @@ def build_setup(
     first = reader.player(setup.get("first", "A"), path + ("first",))
     turn = reader.int_(setup.get("turn", 1), path + ("turn",), 1)
     active = reader.player(setup.get("active", first if turn % 2 == 1 else ("B" if first == "A" else "A")), path + ("active",))
-    step = reader.choice(setup.get("step", "main"), path + ("step",), ("main", "start"))
+    step = reader.choice(str(setup.get("step", "main")), path + ("step",), SETUP_STEPS)
     played = reader.int_(setup.get("characters_played", 0), path + ("characters_played",), 0)
     event = PositionSetUp(
         seed=seed,
@@ -294,7 +304,7 @@ def build_setup(
         turn=turn,
         active=active,
         first=first,
-        step="306" if step == "main" else "301",
+        step="301" if step == "start" else "306",
         characters_played=played,
         mode=mode,
         rulings=rulings,
@@ -303,15 +313,18 @@ def build_setup(
         deal=deal_mode,
     )
     state = evolve(initial_state(), event)
-    setup_events: list[Event] = [event]
-    if fmt >= 2 and step == "main":
-        # Format 2: at `main` the 305 window is over; the active player acts.
-        from events.game import WindowPassed
-
-        passed = WindowPassed(rule="305", player="B" if active == "A" else "A")
-        state = evolve(state, passed)
-        setup_events.append(passed)
-    events, state = advance(state, setup_events)
+    events, state = advance(state, [event])
+    if step == "main":
+        # `main`: steps 301-305 are done, so the active player acts (306). A
+        # 305 window that would ask the non-active player (who holds a usable
+        # [OT] card, or passes by hand with automatic passing off) is recorded
+        # as passed; one that passes by itself needs no event, so the log of
+        # such a position is what it always was. `"305"` leaves it open.
+        decision = current_decision(state)
+        if decision is not None and decision.kind == "window" and state.step == "306":
+            passed = WindowPassed(rule="305", player=decision.player)
+            state = evolve(state, passed)
+            events, state = advance(state, events + [passed])
     return events, state, dealer.labels
 
 
@@ -352,7 +365,8 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
                 raise reader.err(path + ("to",), "expected one of {action: K}, {event: N} or {turn: T, step: \"303\"}")
             for key in ("action", "event", "turn"):
                 if key in to:
-                    reader.int_(to[key], path + ("to", key), 0 if key == "event" else 1)
+                    # No match reaches a billion events, actions or turns.
+                    reader.int_(to[key], path + ("to", key), 0 if key == "event" else 1, 10**9)
             if "step" in to:
                 reader.str_(to["step"], path + ("to", "step"))
         if do == "rewind":
@@ -381,9 +395,9 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
                 reader.str_(v, path + (key, i))
     if "order" in a:
         reader.choice(a["order"], path + ("order",), ("first", "second"))
-    for key in ("n", "ability"):
+    for key, most in (("n", MAX_CARDS), ("ability", 99)):  # as `act --n` and `--ability` take them
         if key in a:
-            reader.int_(a[key], path + (key,), 0)
+            reader.int_(a[key], path + (key,), 0, most)
     expect = a.get("expect")
     if expect is not None:
         check_expect_shape(reader, expect, path + ("expect",))
@@ -710,9 +724,9 @@ class ScenarioReport:
         }
 
 
-TOP_KEYS = ("format", "name", "rules", "question", "cards", "pool", "setup", "actions", "expect")
-# 1 (default): `step: main` stands at 306 with the 305 window still to come;
-# 2: `step: main` means 305 is done, so the active player acts first.
+TOP_KEYS = ("format", "name", "rules", "question", "cards", "pool", "setup", "actions", "expect", "game")
+# A scenario may say `format: 1` or `format: 2`; neither changes anything now
+# (format 2 once made `step: main` mean what it always means now).
 SCENARIO_FORMATS = (1, 2)
 
 
@@ -728,10 +742,14 @@ class Scenario:
     labels: dict[str, str]
     actions: list[tuple[dict[str, Any], dict | None]]
     expect: dict
+    catalog: Any = field(default=None, repr=False)  # where its card names get definitions (section 1)
 
 
 def load_scenario(file: str | Path) -> Scenario:
     doc = load_document(file)
+    other = _other_game(doc)
+    if other is not None:
+        return other.load_scenario(doc)
     reader = Reader(doc)
     data = reader.mapping(doc.data, (), TOP_KEYS, ("name", "rules", "setup"))
     name = reader.text(data["name"], ("name",), TITLE_LENGTH)
@@ -744,19 +762,49 @@ def load_scenario(file: str | Path) -> Scenario:
     fmt = data.get("format", 1)
     if fmt not in SCENARIO_FORMATS or isinstance(fmt, bool):
         raise reader.err(("format",), f"expected a scenario format, 1 or 2, got {fmt!r}")
-    events, state, labels = build_setup(reader, data, catalog, fmt)
+    events, state, labels = build_setup(reader, data, catalog)
     raw_actions = reader.seq(data.get("actions", []) or [], ("actions",), MAX_ACTIONS, "actions")
     actions = [read_action(reader, a, ("actions", i)) for i, a in enumerate(raw_actions)]
     expect = data.get("expect") or {}
     check_expect_shape(reader, expect, ("expect",))
-    return Scenario(doc, name, rules, events, state, labels, actions, expect)
+    return Scenario(doc, name, rules, events, state, labels, actions, expect, catalog)
+
+
+def _other_game(doc: Document) -> Any:
+    """The ruleset of a scenario that names another game than Harem Master
+    (``game: scp-tcg-s4``), which reads and runs it; None for Harem Master's."""
+    game = doc.data.get("game") if isinstance(doc.data, dict) else None
+    if game is None or game == rulesets.DEFAULT_GAME:
+        return None
+    if game not in rulesets.games():
+        raise Reader(doc).err(("game",), f"expected one of {', '.join(rulesets.games())}, got {game!r}")
+    return rulesets.get(game)
+
+
+def unreadable(file: str | Path, error: InputError) -> ScenarioReport:
+    """A file that could not be read, as a failed scenario of its own, so
+    that one bad file in a folder does not hide what the others answer. Its
+    name and rules are taken from the file where they can be read."""
+    name, rules = Path(file).name, []
+    try:
+        data = load_document(file).data
+    except InputError:
+        data = None
+    if isinstance(data, dict):
+        if isinstance(data.get("name"), str) and text_problem(data["name"], TITLE_LENGTH) is None:
+            name = data["name"]
+        if isinstance(data.get("rules"), list):
+            rules = [str(r) for r in data["rules"] if isinstance(r, (str, int, float)) and not isinstance(r, bool)]
+    return ScenarioReport(str(file), name, rules, False, [f"not read: {error.describe()}"])
 
 
 def run_scenario(file: str | Path | Scenario) -> ScenarioReport:
     """Run one scenario, loading it first (InputError on a bad file) unless
     it was loaded already (``scenario check`` checks every file before it
     runs any, and reads each once)."""
-    sc = file if isinstance(file, Scenario) else load_scenario(file)
+    sc = load_scenario(file) if isinstance(file, (str, Path)) else file
+    if not isinstance(sc, Scenario):  # another game's (``game:``): its ruleset runs it
+        return rulesets.get(sc.game).run_scenario(sc)
     state, log, labels = sc.state, list(sc.events), sc.labels
     fails: list[str] = []
     last_refusal: Refusal | None = None
@@ -769,7 +817,10 @@ def run_scenario(file: str | Path | Scenario) -> ScenarioReport:
             if raw.get("judge") is True:
                 applied = judge_action(state, log, raw, before_action)
             else:
-                resolved = resolve(state, action_from_mapping(raw), labels)
+                action = action_from_mapping(raw)
+                if sc.catalog is not None:
+                    action = with_unlisted(state, action, sc.catalog.get)
+                resolved = resolve(state, action, labels)
                 applied = apply(state, resolved)
         except IllegalAction as exc:
             last_refusal = exc.refusal

@@ -1,9 +1,10 @@
 """The position as each viewer may see it, with the values the rules compute.
 
-``projections.views`` hides what rule 215 hides; card text changes names
-and values, which only the rules can read, so every command and page that
-shows a position asks here: the same view with current values explained
-and the agenda.
+``projections.views`` hides what rule 215 hides (``projections.visibility``
+says who may know which card); card text changes names and values, which
+only the rules can read, so every command and page that shows a position
+asks here: the same view with current values explained and the agenda, and
+the decision in front of the table with its legal actions.
 """
 
 from __future__ import annotations
@@ -22,4 +23,30 @@ def state_view(state: GameState, viewer: str) -> dict[str, Any]:
     return _state_view(state, viewer, reader=character, agenda=agenda)
 
 
-__all__ = ["VIEWERS", "check_viewer", "render_state", "result_json", "state_view"]
+def decision_view(state: GameState, viewer: str) -> dict[str, Any] | None:
+    """Whose decision it is and what they must do (None: nobody's), with the
+    legal actions for those who may read them: the judge and the deciding
+    player, each card named as that viewer may know it (215). A table-dealt
+    match's reveal says what the table turned and why (``reveal``)."""
+    from referee.notation import describe_action
+    from referee.rules import KINDS, current_decision, legal_actions
+    from referee.rules.harem_master.hidden import pending
+
+    check_viewer(viewer)
+    decision = current_decision(state) if state.position else None
+    if decision is None:
+        return None
+    shown = viewer == "judge" or viewer == decision.player
+    text = KINDS[decision.kind].text if decision.kind in KINDS else decision.kind
+    out: dict[str, Any] = {"player": decision.player, "kind": decision.kind}
+    if decision.kind == "reveal":  # a table-dealt match: say what the table turned and why
+        found = pending(state)
+        if found is not None:
+            text += f": {found.why}"
+            out["reveal"] = {"player": found.player, "rule": found.rule, "why": found.why, "at_most": found.count}
+    out["text"] = text
+    out["actions"] = [describe_action(state, a, viewer) for a in legal_actions(state)] if shown else None
+    return out
+
+
+__all__ = ["VIEWERS", "check_viewer", "decision_view", "render_state", "result_json", "state_view"]

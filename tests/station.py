@@ -53,10 +53,14 @@ def random_action(url: str, match: str, rng: random.Random) -> list[str] | None:
     """``P DO [CARDS...]`` of a random legal action that keeps the game going,
     or None when there is none (the game is over)."""
     from referee.bench import _act_arguments
-    from referee.store import MatchStore
+    from referee.store import MatchStore, StoreError
 
-    with MatchStore(url, read_only=True) as store:
-        state, _ = store.load(match)
+    try:
+        with MatchStore(url, read_only=True) as store:
+            state, _ = store.load(match)
+    except StoreError as exc:  # as `referee` would say it: one line, exit 2
+        sys.stderr.write(f"station: load {match}: StoreError: {exc}\n")
+        sys.exit(2)
     if state.result is not None:
         return None
     legal = json.loads(run("legal", match, "--db", url, "--json"))["actions"]

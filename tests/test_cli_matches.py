@@ -106,6 +106,8 @@ def test_record_mode_violation_until_a_judge_rewinds(run, tmp_path: Path) -> Non
     assert played["violations"] == ["306.1a"]
     # The open violation shows in state, legal and log until a judge rules.
     assert [v["rule"] for v in j(run("state", match, "--json"))["violations"]] == ["306.1a"]
+    flagged = next(line for line in run("state", match).splitlines() if line.startswith("OPEN VIOLATION"))
+    assert flagged.endswith("so Bold Squire cannot be played (a judge must rule)"), flagged
     assert j(run("legal", match, "--json"))["violations"] == ["306.1a"]
     log = j(run("log", match, "--json"))["events"]
     assert any(r["type"] == "ViolationRecorded" and r["rule"] == "306.1a" for r in log)
@@ -222,3 +224,42 @@ def test_act_with_an_older_expected_version_records_nothing(run) -> None:
     out = j(run("act", match, "B", "choose_opening", "Stable Boy", "--expect-version", str(seen), "--json", code=1))
     assert out["stale"]["chosen"] == seen and out["stale"]["current"] == len(after)
     assert j(run("log", match, "--json"))["events"] == after
+
+
+LATE_INTERCEPTION = "scenarios/410-corrections/306.5d-record-late-interception-takes-back-the-castle-attack.yaml"
+
+
+@pytest.mark.parametrize("mode", ["record", "strict"])
+def test_a_late_interception_after_the_referee_resolved_the_castle_attack(run, tmp_path: Path, mode: str) -> None:
+    """306.5c-d: B's only character was tapped, so the referee resolved the
+    castle attack by itself; the table says B intercepted. Record mode takes
+    the referee's own steps back and records the interception with its
+    violation (exit 0); strict mode refuses it citing 306.5d (exit 1)."""
+    from referee import corrections
+    from referee.store import MatchStore
+
+    position = tmp_path / "late.yaml"
+    position.write_text((ROOT / LATE_INTERCEPTION).read_text(encoding="utf-8").replace("mode: record", f"mode: {mode}"))
+    match = j(run("new", "--position", str(position), "--json"))["match"]
+    run("act", match, "A", "attack", "Iron Knight")
+    assert j(run("state", match, "--json"))["zones"]["B.castle"]["count"] == 7
+    before = j(run("log", match, "--json"))["events"]
+    if mode == "strict":
+        out = j(run("act", match, "B", "intercept", "Border Guard", "--json", code=1))
+        assert out["refused"]["rule"] == "306.5d"
+        assert j(run("log", match, "--json"))["events"] == before
+        return
+    out = j(run("act", match, "B", "intercept", "Border Guard", "--json"))
+    assert out["violations"] == ["306.5d"]
+    assert out["events"][0]["type"] == "Rewound" and out["events"][0]["rule"] == "306.5c"
+    state = j(run("state", match, "--json"))
+    assert state["zones"]["B.castle"]["count"] == 10 and state["zones"]["B.discard"]["count"] == 0
+    assert [v["rule"] for v in state["violations"]] == ["306.5d"]
+    rows = j(run("log", match, "--json"))["events"]
+    milled = [r for r in rows if r["type"] == "CardMilled"]
+    assert len(milled) == 3 and all(r["retracted"] for r in milled)
+    rewound = next(r for r in rows if r["type"] == "Rewound")
+    assert rewound["text"].startswith("The referee takes back its own steps") and not rewound["retracted"]
+    # The log is consistent: its rewind restores exactly the state its target had.
+    with MatchStore(f"sqlite:///{tmp_path / 'matches.db'}") as store:
+        assert corrections.rewinds_consistent(store.events(match)) == []

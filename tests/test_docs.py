@@ -43,8 +43,16 @@ def test_every_key_and_action_of_the_formats_is_documented(keys: tuple[str, ...]
 
 def test_every_ruling_is_described() -> None:
     rulings = text("rulings.md")
-    for n in range(1, 30):
+    for n in range(1, 35):
         assert f"**A{n}. " in rulings, f"A{n}"
+
+
+def test_every_ruling_a_scenario_cites_is_described() -> None:
+    rulings = text("rulings.md")
+    cited = set()
+    for path in (ROOT / "scenarios").rglob("*.yaml"):
+        cited |= set(re.findall(r"ruling:(A\d+)", path.read_text(encoding="utf-8")))
+    assert cited and not [a for a in sorted(cited) if f"**{a}. " not in rulings]
 
 
 def test_no_user_document_points_at_the_teams_shared_folder() -> None:

@@ -30,6 +30,8 @@ def states(events: list[Event]) -> list[dict]:
         s = evolve(s, e)
         d = dict(s.__dict__)
         d.pop("log_format")
+        if d.get("passed_over") is not None:  # the state kept for a late interception (306.5c)
+            d["passed_over"] = {k: v for k, v in d["passed_over"].__dict__.items() if k != "log_format"}
         out.append(d)
     return out
 

@@ -544,3 +544,36 @@ def test_auditing_several_records_at_once() -> None:
     assert doc["legal"] is False
     assert [(r["record"], r["legal"]) for r in doc["records"]] == [(files[0], True), (files[1], False)]
     assert doc["records"][1]["violation"]["rule"] == "306.1a"
+
+
+def test_a_late_interception_exports_as_the_players_action_and_replays() -> None:
+    """306.5c: the referee's own retraction before a late interception is no
+    judge's rewind: the record holds only B's interception, whose replay takes
+    the same steps back, so the record replays to the very same log."""
+    from referee.rules import apply
+    from referee.simulate import decks_for, vanilla
+
+    cards, castles = deal(decks_for(1, vanilla(bundled_pool()), None))
+    applied = start(cards, castles, seed=1, mode="record")
+    state, log = applied.state, list(applied.events)
+    rng = random.Random(1)
+    while True:  # random play up to an attack on a player whose characters are all tapped
+        assert state.result is None
+        legal = legal_actions(state)
+        nap = "B" if state.active == "A" else "A"
+        theirs = [ch for ch in state.field if ch.controller == nap]
+        attacks = [a for a in legal if a.do == "attack"]
+        if attacks and theirs and not any(ch.ready for ch in theirs):
+            break
+        action = rng.choice([a for a in legal if a.do not in ("concede", "propose_draw", "accept_draw")])
+        applied = apply(state, action)
+        state, log = applied.state, log + applied.events
+    applied = apply(state, attacks[0])
+    state, log = applied.state, log + applied.events
+    applied = apply(state, Action(nap, "intercept", card=theirs[0].card))
+    log += applied.events
+    assert type(applied.events[0]).__name__ == "Rewound" and applied.events[0].rule == "306.5c"
+    record = export_record(log)
+    assert not [a for a in record["actions"] if a.get("do") == "rewind"]
+    assert record["actions"][-1] == {"player": nap, "do": "intercept", "card": theirs[0].card}
+    assert replay(record_from_dict(record)).events == log

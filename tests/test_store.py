@@ -215,6 +215,26 @@ def test_game_state_round_trip_is_exact_at_every_position():
     assert all(seen.values()), f"the game did not reach every kind of value: {seen}"
 
 
+def test_a_state_kept_inside_the_state_round_trips_without_its_cards():
+    """306.5c: the state the referee passed an interception over in is kept
+    (``passed_over``) until a player acts; a snapshot holds it without a
+    second copy of the cards, and a rewind's restored state likewise."""
+    from referee.notation import action_from_mapping, resolve
+    from referee.rules import apply
+    from referee.scenario import load_scenario
+
+    sc = load_scenario("scenarios/410-corrections/306.5d-record-late-interception-takes-back-the-castle-attack.yaml")
+    raw, _ = sc.actions[0]
+    state = apply(sc.state, resolve(sc.state, action_from_mapping(raw), sc.labels)).state
+    assert state.passed_over is not None and state.passed_over.step == "306.5c"
+    data = json.loads(json.dumps(encode_state(state)))
+    assert "cards" not in data["fields"]["passed_over"]["$state"]
+    restored = decode_state(data)
+    assert restored == state and restored.passed_over.cards is restored.cards
+    partial = decode_state(json.loads(json.dumps(encode_state(state, omit=("cards",)))), base=state)
+    assert partial == state
+
+
 def test_a_snapshot_of_a_differently_shaped_state_is_not_used():
     data = encode_state(new_game(1).state)
     del data["fields"]["turn"]

@@ -165,6 +165,7 @@ def test_the_log_cites_rules_strikes_retracted_events_and_flags_violations(db: s
         before = http.get(f"/matches/{mid}").text
     assert "OPEN VIOLATION (306.1a)" in before
     assert "OPEN VIOLATION (306.1a) at event 7" in before
+    assert "cannot be played. A judge must rule" in before and ".. A judge" not in before
     flagged = re.findall(r'<li class="row[^"]* violation" data-position="(\d+)">\s*<a[^>]*>\d+</a>\s*'
                          r'<span class="rule">([^<]+)</span>', before)
     assert flagged == [("7", "306.1a")]

@@ -125,6 +125,12 @@ def new(decks: dict[str, str], position: str | None, pool: str | None, seed: int
         from referee.scenario import load_scenario
 
         setup = load_scenario(position)
+        if getattr(setup, "game", "harem-master") != "harem-master":
+            raise click.BadParameter(
+                f"{position} is a position of {setup.game}, whose matches are not stored yet "
+                "(docs/rulesets.md); `referee scenario check` runs it",
+                param_hint="--position",
+            )
         with open_store(db, create=True) as store:
             mid = store.create(setup.events, name=title or setup.name, match_id=match_id)
         links = _player_links(db, mid)
@@ -185,6 +191,11 @@ def _say_links(links: dict[str, str] | None) -> None:
 
 # --- act ---------------------------------------------------------------------------
 
+expect_version_option = click.option(
+    "--expect-version", type=click.IntRange(0), default=None, metavar="N",
+    help="The match's event count when this was decided (as `legal --json` shows it as \"version\"): "
+         "if anything was recorded since, nothing is recorded and the command exits 1.")
+
 CARDS_ACTIONS = ("discard", "choose")
 
 
@@ -199,14 +210,16 @@ CARDS_ACTIONS = ("discard", "choose")
 @click.option("--n", type=click.IntRange(0, MAX_CARDS), help="The n of an [n] cost (503.2).")
 @click.option("--ability", type=click.IntRange(1, 99), help="For activate: which of the card's abilities, counted from 1 (default: its first activated one).")
 @click.option("--option", type=CARD, help='For choose: yes or no for a "may" (401.7), or the card whose replacement applies (409.3); also answers a "may" in advance.')
-@click.option("--expect-version", type=click.IntRange(0), default=None, metavar="N",
-              help="The match's event count when the action was chosen (as `legal --json` shows it as \"version\"): "
-              "if anything was recorded since, nothing is recorded and the command exits 1.")
+@click.option("--pool", type=FILE, help="A table-dealt match: a card pool file where a card on neither deck list is found (the bundled rules-test pool is searched after it), so that it is refused citing 100.2 or, in record mode, recorded with that violation.")
+@expect_version_option
+@click.option("--as", "viewer", type=click.Choice(VIEWERS), default="judge", show_default=True,
+              help="Whose view of the events printed (hidden cards are not named to players, rule 215).")
 @db_option
 @json_option
 def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple[str, ...], order: str | None,
-        n: int | None, ability: int | None, option: str | None, expect_version: int | None, db: str | None,
-        as_json: bool) -> None:
+        n: int | None, ability: int | None, option: str | None, pool: str | None, expect_version: int | None,
+        viewer: str,
+        db: str | None, as_json: bool) -> None:
     """Apply one player action (refused actions exit 1 with the rule).
 
     DO is an action of the scenario notation (choose_opening, choose_order,
@@ -243,7 +256,11 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple
     from referee.store.errors import StaleVersion
 
     with open_store(db) as store:
-        _check_cards(store.load(match)[0], [*cards, *targets], match)
+        unlisted = _check_cards(store.load(match)[0], [*cards, *targets], match, pool)
+        if unlisted:
+            from dataclasses import replace
+
+            raw = replace(raw, definitions=unlisted)
         try:
             applied = store.update(match, decide, expected_version=expect_version)
         except IllegalAction as exc:
@@ -252,7 +269,7 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple
             stale(exc, as_json)
         _written(store, match)
     state = applied.state
-    rows = rows_for(applied.events, before[0])
+    rows = rows_for(applied.events, before[0], viewer)
     d = current_decision(state)
     if as_json:
         echo_json({"match": match, "events": rows, "next": d.player if d else None,
@@ -263,18 +280,41 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple
     _say_next(state)
 
 
-def _check_cards(state: GameState, refs: list[str], match: str) -> None:
+def _check_cards(state: GameState, refs: list[str], match: str, pool: str | None = None) -> tuple[Any, ...]:
     """A name that is no card of this match at all is a typo (bad input, exit
-    2); a card that exists but cannot be used so is for the rules to refuse."""
+    2); a card that exists but cannot be used so is for the rules to refuse.
+    In a table-dealt match a name that is on neither deck list but in the
+    pool (``--pool``, then the bundled one) is a deck-list problem at the
+    table: its definition goes to the rules, which refuse it citing 100.2
+    or, in record mode, record it with that violation."""
     from referee.notation import INSTANCE_ID
 
     names = {cd.name for cd in state.cards.values()}
+    found: list[Any] = []
+    catalog = None
     for ref in refs:
         if ref in names or (INSTANCE_ID.match(ref) and ref in state.cards):
             continue
-        close = sorted(n for n in names if n.lower() == ref.lower() or ref.lower() in n.lower())[:3]
+        known = sorted(names)
+        if state.deal == "table":
+            from referee.pool import CardCatalog, bundled_pool, load_pool
+
+            if catalog is None:
+                catalog = CardCatalog(*([load_pool(pool)] if pool else []), bundled_pool())
+            cd = catalog.get(ref)
+            if cd is not None:
+                found.append(cd)
+                continue
+            known = sorted(set(known) | set(catalog.names()))
+        close = sorted(n for n in known if n.lower() == ref.lower() or ref.lower() in n.lower())[:3]
+        if not close:
+            import difflib
+
+            close = difflib.get_close_matches(ref, known, n=3)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        raise click.BadParameter(f"no card {ref!r} in match {match}{hint}", param_hint="CARD")
+        where = " or its pool" if state.deal == "table" else ""
+        raise click.BadParameter(f"no card {ref!r} in match {match}{where}{hint}", param_hint="CARD")
+    return tuple(found)
 
 
 def _apply(state: GameState, raw: Any) -> Any:
@@ -314,29 +354,36 @@ def _say_next(state: GameState) -> None:
 
 @click.command()
 @click.argument("match", type=MATCH)
+@click.option("--as", "viewer", type=click.Choice(VIEWERS), default="judge", show_default=True,
+              help="Whose view: the actions are listed to the judge and to the player who must act, "
+                   "each card named as that viewer may know it (rule 215); to anyone else, only who must act.")
 @db_option
 @json_option
-def legal(match: str, db: str | None, as_json: bool) -> None:
+def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
     """Who must act now, and every legal action.
 
     Example: referee legal m-1a2b3c4d --json
     """
     from referee.notation import describe_action
-    from referee.rules import current_decision, legal_actions
+    from referee.rules import legal_actions
+    from referee.views import decision_view
 
     with open_store(db, read_only=True) as store:
         state, version = store.load(match)
-    d = current_decision(state)
-    actions = [describe_action(state, a) for a in legal_actions(state)]
+    d = decision_view(state, viewer)
+    if d is not None:
+        actions = d["actions"]
+    else:  # nobody's decision (the game is over): whatever the rules still list
+        actions = [describe_action(state, a, viewer) for a in legal_actions(state)] if viewer == "judge" else []
     if as_json:
-        from referee.rules.harem_master.hidden import pending
-
-        found = pending(state) if d is not None and d.kind == "reveal" else None
-        reveal = {"reveal": {"player": found.player, "rule": found.rule, "why": found.why, "at_most": found.count}} if found else {}
-        echo_json({"player": d.player if d else None, "kind": d.kind if d else None, **reveal, "actions": actions,
+        reveal = {"reveal": d["reveal"]} if d is not None and "reveal" in d else {}
+        echo_json({"player": d["player"] if d else None, "kind": d["kind"] if d else None, **reveal, "actions": actions,
                    "violations": [v.rule for v in state.violations], "version": version})
         return
     _say_next(state)
+    if actions is None:
+        click.echo(f"(the legal actions are shown to {d['player'] if d else 'the player who must act'} and to the judge)")
+        return
     for i, (line, ids) in enumerate(_grouped(actions), start=1):
         shown = ids[0] if len(ids) == 1 else f"{len(ids)} copies: {', '.join(ids)}"
         click.echo(f"{i:>3}. {line}" + (f"   [{shown}]" if ids and ids[0] else ""))
@@ -367,9 +414,9 @@ def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
         ids = lines.setdefault(" ".join(words), [])
         if a["do"] == "reveal":
             continue  # a name the deck list has left, not yet any one card
-        if "card_id" in a:
-            ids.append(a["card_id"] + (f" on {a['target_id']}" if "target_id" in a else ""))
-        elif "cards_ids" in a:
+        if a.get("card_id"):
+            ids.append(a["card_id"] + (f" on {a['target_id']}" if a.get("target_id") else ""))
+        elif a.get("cards_ids") and all(a["cards_ids"]):
             ids.append("+".join(a["cards_ids"]))
     return [(line, ids or [""]) for line, ids in lines.items()]
 
@@ -462,10 +509,11 @@ def matches_(db: str | None, as_json: bool) -> None:
 @click.option("--by", "judge", type=JUDGE, help="The judge's name, for the log.")
 @click.option("--dry-run", is_flag=True, help="Only report what the rewind would undo.")
 @click.option("--replay", is_flag=True, help="After the rewind, apply again the player actions that followed, stopping at the first one no longer allowed.")
+@expect_version_option
 @db_option
 @json_option
 def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_run: bool, replay: bool,
-           db: str | None, as_json: bool) -> None:
+           expect_version: int | None, db: str | None, as_json: bool) -> None:
     """A judge's correction (rule 410): go back to just after an event.
 
     Nothing is erased: a Rewound event restores the earlier state and the
@@ -501,11 +549,16 @@ def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_r
             hidden = sum(r["reveals"] for r in rows)
             click.echo(f"{hidden} of them revealed hidden information." if hidden else "None of them revealed hidden information.")
             return
+        from referee.store.errors import StaleVersion
+
         try:
             done = store.update(match, lambda s: corrections.rewind(
-                s, store.events(match), to, rule=rule, reason=reason, judge=judge, replay=replay))
+                s, store.events(match), to, rule=rule, reason=reason, judge=judge, replay=replay),
+                expected_version=expect_version)
         except IllegalAction as exc:
             refused(exc, as_json)
+        except StaleVersion as exc:
+            stale(exc, as_json)
         state, _ = store.load(match)
         _written(store, match)
     report = done.replay.to_json() if done.replay else None
@@ -523,24 +576,31 @@ def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_r
     _say_next(state)
 
 
-def _judge_update(match: str, db: str | None, as_json: bool, decide: Callable[[Any, list], Any]) -> None:
+def _judge_update(match: str, db: str | None, as_json: bool, decide: Callable[[Any, list], Any],
+                  expect_version: int | None = None) -> None:
+    from projections.transcript import rows_for
     from referee.actions import IllegalAction
+    from referee.store.errors import StaleVersion
+
+    before: list[GameState] = []
+
+    def decided(state: GameState) -> Any:
+        before[:] = [state]  # the last attempt's state is the one written on
+        return decide(state, store.events(match))
 
     with open_store(db) as store:
         try:
-            done = store.update(match, lambda s: decide(s, store.events(match)))
+            done = store.update(match, decided, expected_version=expect_version)
         except IllegalAction as exc:
             refused(exc, as_json)
+        except StaleVersion as exc:
+            stale(exc, as_json)
         state, _ = store.load(match)
         _written(store, match)
     if as_json:
         echo_json({"match": match, "event": state.position, "violations": [v.rule for v in state.violations]})
         return
-    from projections.transcript import transcript
-
-    with open_store(db) as store:
-        rows = transcript(store.events(match))[-len(done.events):]
-    for row in rows:
+    for row in rows_for(done.events, before[0]):
         click.echo(_line(row))
     _say_next(state)
 
@@ -549,41 +609,45 @@ def _judge_update(match: str, db: str | None, as_json: bool, decide: Callable[[A
 @click.argument("match", type=MATCH)
 @click.argument("text", type=NOTE)
 @click.option("--by", "judge", type=JUDGE, help="The judge's name.")
+@expect_version_option
 @db_option
 @json_option
-def note(match: str, text: str, judge: str | None, db: str | None, as_json: bool) -> None:
+def note(match: str, text: str, judge: str | None, expect_version: int | None, db: str | None, as_json: bool) -> None:
     """Add a judge's note to the log (it changes nothing on the table).
 
     Example: referee note m-1a2b3c4d "Player B called a judge about the stack count" --by Kim
     """
     from referee import corrections
 
-    _judge_update(match, db, as_json, lambda s, log: corrections.note(s, text, judge))
+    _judge_update(match, db, as_json, lambda s, log: corrections.note(s, text, judge), expect_version)
 
 
 @click.command()
 @click.argument("match", type=MATCH)
 @click.option("--reason", type=REASON, required=True, help="Why the violations stand.")
 @click.option("--by", "judge", type=JUDGE, help="The judge's name.")
+@expect_version_option
 @db_option
 @json_option
-def accept(match: str, reason: str, judge: str | None, db: str | None, as_json: bool) -> None:
+def accept(match: str, reason: str, judge: str | None, expect_version: int | None, db: str | None,
+           as_json: bool) -> None:
     """Leave the open violations standing (the game is too far along to rewind).
 
     Example: referee accept m-1a2b3c4d --reason "noticed three turns later" --by Kim
     """
     from referee import corrections
 
-    _judge_update(match, db, as_json, lambda s, log: corrections.accept(s, reason, judge))
+    _judge_update(match, db, as_json, lambda s, log: corrections.accept(s, reason, judge), expect_version)
 
 
 @click.command("skip-step")
 @click.argument("match", type=MATCH)
 @click.argument("rule", type=click.Choice(["301", "302", "303", "309", "214.2e"]))
 @click.option("--reason", type=REASON, default="", help="What happened at the table.")
+@expect_version_option
 @db_option
 @json_option
-def skip_step(match: str, rule: str, reason: str, db: str | None, as_json: bool) -> None:
+def skip_step(match: str, rule: str, reason: str, expect_version: int | None, db: str | None, as_json: bool) -> None:
     """Record mode: the table skipped a mandatory step (an open violation).
 
     Record it when it happens, before the next action; a judge later rewinds
@@ -593,4 +657,4 @@ def skip_step(match: str, rule: str, reason: str, db: str | None, as_json: bool)
     """
     from referee import corrections
 
-    _judge_update(match, db, as_json, lambda s, log: corrections.skip_step(s, log, rule, reason))
+    _judge_update(match, db, as_json, lambda s, log: corrections.skip_step(s, log, rule, reason), expect_version)

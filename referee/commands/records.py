@@ -18,8 +18,8 @@ from typing import Any, Iterator
 
 import click
 
-from referee.commands.params import MATCH, TITLE, db_option, json_option
-from referee.inputs import printable
+from referee.commands.params import JUDGE, MATCH, REASON, TITLE, db_option, json_option
+from referee.inputs import TEXT_LENGTH, printable
 
 
 @contextmanager
@@ -140,18 +140,33 @@ def export_one(match: str, db: str | None, by_name: bool = False) -> tuple[dict[
 @click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
 @db_option
 @click.option("--name", type=TITLE, help="A name for the new match, e.g. 'Round 3, table 4'.")
+@click.option("--accept-broken-chain", is_flag=True,
+              help="A judge's decision: store a record whose hash chain does not fit (it was changed after it "
+                   "was exported) anyway; the log keeps where it breaks and who decided. Needs --by and --reason.")
+@click.option("--by", "judge", type=JUDGE, help="With --accept-broken-chain: the judge's name, for the log.")
+@click.option("--reason", type=REASON, help="With --accept-broken-chain: why, for the log.")
 @json_option
-def import_(record_file: str, db: str | None, name: str | None, as_json: bool) -> None:
+def import_(record_file: str, db: str | None, name: str | None, accept_broken_chain: bool, judge: str | None,
+            reason: str | None, as_json: bool) -> None:
     """Replay a match record and store it as a new match; print its id.
 
     Every action must be legal: if one is refused, nothing is stored and the
-    command exits 1 naming the action and the rule. `--json` prints
-    {"match": ID} (or {"match": null, "violation": {...}}).
+    command exits 1 naming the action and the rule. A record that carries a
+    hash chain (`referee export` writes one) must fit it: a record changed
+    after it was exported is refused the same way, naming the first action
+    that does not fit, unless a judge accepts it with --accept-broken-chain
+    --by NAME --reason TEXT (the log then keeps a note of where the chain
+    broke and who accepted it). `--json` prints {"match": ID} (or
+    {"match": null, "violation": {...}} or {"match": null, "chain": {...}}).
 
     Example: referee import scenarios/records/complete-legal-game.yaml --name "Demo"
     """
-    from referee.records import load_record, replay
+    from referee.records import chain_check, load_record, replay
 
+    if accept_broken_chain and not (judge and reason):
+        raise click.UsageError("--accept-broken-chain is a judge's decision: give --by JUDGE and --reason TEXT too")
+    if (judge or reason) and not accept_broken_chain:
+        raise click.UsageError("--by and --reason go with --accept-broken-chain")
     with _one_line_errors():
         record = load_record(record_file)
         played = replay(record)
@@ -167,12 +182,58 @@ def import_(record_file: str, db: str | None, name: str | None, as_json: bool) -
                 )
                 click.echo("Nothing was stored.", err=True)
             sys.exit(1)
+        chain = chain_check(record, played)
+        events = list(played.events)
+        if chain is not None and chain["status"] == "broken":
+            where = _chain_place(record, chain)
+            if not accept_broken_chain:
+                if as_json:
+                    _echo_json({"match": None, "chain": {**chain, "where": where}})
+                else:
+                    click.echo(printable(f"{record_file}: its hash chain does not fit at {where}: {chain['reason']}."),
+                               err=True)
+                    click.echo("Nothing was stored. A judge may store it anyway with --accept-broken-chain "
+                               "--by NAME --reason TEXT; the log then says where the chain broke.", err=True)
+                sys.exit(1)
+            events.append(_broken_chain_note(record_file, record, chain, where, judge, reason))
         with _store(db, create=True) as store:
-            match = store.create(played.events, name=name)
+            match = store.create(events, name=name)
     if as_json:
-        _echo_json({"match": match})
+        _echo_json({"match": match, **({"chain": chain} if chain is not None else {})})
     else:
         click.echo(match)
+
+
+def _chain_place(record: Any, chain: dict[str, Any]) -> str:
+    """The first entry of a record that does not fit its chain, for people."""
+    at = chain["broken_at"]
+    if at is None:
+        return "the head (the hash of the whole record)"
+    if at["action"] == 0:
+        return "the start (the seed, the decks and the settings)"
+    return _action_text(record, at["action"])
+
+
+def _broken_chain_note(file: str, record: Any, chain: dict[str, Any], where: str, judge: str | None,
+                       reason: str | None) -> Any:
+    """The judge's note that keeps the evidence of a broken chain in the log:
+    where it broke, the hashes the record claimed and those of its replay."""
+    from pathlib import Path
+
+    from events.game import NoteAdded
+
+    at = chain["broken_at"]
+    claimed = ""
+    if at is not None and record.chain is not None and at["action"] < len(record.chain):
+        claimed = f"; the record's chain hash there is {record.chain[at['action']]}"
+    text = (f"Imported from {Path(file).name} although its hash chain does not fit at {where} "
+            f"(events {at['events'][0]}-{at['events'][1]}){claimed}" if at is not None else
+            f"Imported from {Path(file).name} although its hash chain does not fit at {where}")
+    text += f"; record head {record.head or 'none'}, replay head {chain['head']}. Accepted by the judge: "
+    room = TEXT_LENGTH - len(text)  # a note stays one a record can carry (export, import)
+    reason = reason or ""
+    text += reason if len(reason) <= room else reason[: room - 3] + "..."
+    return NoteAdded(judge=judge, text=printable(text))
 
 
 # --- audit -------------------------------------------------------------------------------
@@ -281,7 +342,8 @@ def audit_one(target: str, db: str | None) -> tuple[dict[str, Any], list[str]]:
         else:
             from referee.chain import check_stored
 
-            with _store(db) as store:
+            with _store(db) as store, store._db_errors(f"audit match {target}"):
+                # A damaged database file is a store problem: one line, exit 2.
                 key = store._key(target)
                 report = check_stored(store.application, key)
                 chain = report.to_json()

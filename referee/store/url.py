@@ -114,6 +114,14 @@ class Database:
                 f"no such database: {self.path!r} does not exist (check --db or REFEREE_DB; "
                 "`referee new`, `referee import` or `referee event new` creates it)"
             )
+        if not create and not read_only and os.path.getsize(self.path) == 0:
+            # Opening it to write would write SQLite's header into it before
+            # anything else failed: a command that may not create a database
+            # leaves an empty file (a typo, a failed copy) as it found it.
+            raise NoSuchDatabase(
+                f"{self.path!r} is an empty file, not a referee database: it holds no matches "
+                "(check --db or REFEREE_DB; `referee new`, `referee import` or `referee event new` creates one)"
+            )
         if not read_only:
             # SQLite writes the file and, beside it, its -wal and -shm files.
             target = self.path if os.path.exists(self.path) else directory

@@ -23,6 +23,7 @@ import binascii
 import contextlib
 import hmac
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,12 +171,15 @@ def _viewer(request: Request, board: Board) -> str:
     return viewer
 
 
+EVENT_NUMBER = re.compile(r"[0-9]{1,12}")  # ASCII digits only: str.isdigit also takes "²"
+
+
 def _position(request: Request, name: str = "at") -> int | None:
     text = request.query_params.get(name, "").strip()
     if not text:
         return None
-    if not text.isdigit():
-        raise HTTPException(400, f"{name}={text!r}: expected an event number (0 or more).")
+    if not EVENT_NUMBER.fullmatch(text):
+        raise HTTPException(400, f"{name}={text[:40]!r}: expected an event number (0 or more).")
     return int(text)
 
 
@@ -227,7 +231,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         match = _match_key(request)
         viewer = _viewer(request, board)
         board.require(request, match, viewer)
-        page = board.reader.full_log(match, viewer)
+        page = board.reader.full_log(match, viewer, _position(request, "from"))
         token = request.query_params.get("token") if viewer in ("A", "B") else None
         return render(request, "log.html", {**page, "token": token, "judge": viewer == "judge"})
 
@@ -298,11 +302,20 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
         return EventSourceResponse(stream(), ping=15)
 
+    def told(exc: Exception) -> str:
+        """A store's message for a page: on a protected board, whoever asks
+        learns nothing of where the store is (its URL, file or host)."""
+        message = str(exc)
+        if settings.protect:
+            message = message.replace(board.store.url, "this board's store")
+        return message
+
     async def not_found(request: Request, exc: Exception) -> Response:
-        return render(request, "error.html", {"status": 404, "message": str(exc)}, status=404)
+        return render(request, "error.html", {"status": 404, "message": told(exc)}, status=404)
 
     async def store_failed(request: Request, exc: Exception) -> Response:
-        return render(request, "error.html", {"status": 503, "message": str(exc)}, status=503)
+        message = "The match store cannot be read just now; try again." if settings.protect else str(exc)
+        return render(request, "error.html", {"status": 503, "message": message}, status=503)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)

@@ -1,20 +1,22 @@
 """What the board pages show, read from the match store: plain data for the templates.
 
-Every hiding decision is made by the projections (rule 215): the board is
-``projections.views.state_view`` for the chosen viewer and the log is
-``projections.transcript.describe`` for that viewer. This module only picks
-the viewer and, where the projections have no viewer at all, withholds:
-the legal actions go to the judge and to the player whose decision it is
-(they name that player's hand), the rewind preview to the judge (it is the
-judge's view of the log), and the tables page uses the public view.
+Every hiding decision is made by ``projections.visibility`` (rule 215): the
+board is ``referee.views.state_view`` for the chosen viewer, the log is
+``projections.transcript.log_rows`` for that viewer, and the decision is
+``referee.views.decision_view`` (the legal actions go to the judge and to the
+player whose decision it is, each card named as they may know it). The
+rewind preview is the judge's; the tables page uses the public view.
 
 Speed: a match page at event N of a long match costs one snapshot load
 (``MatchStore.state_at`` of the first event of the log window, which folds
 fewer than the snapshot interval) and a fold of the window; never a replay
-from event 1. For that the reader keeps each open match's log in memory and
-only reads the events written since (``LogCache``): the retracted flags of
-rule 410 depend on the rewinds after a position, so they come from the whole
-log, which is read once per match and server, then grown.
+from event 1. The log page is paged the same way (``LOG_PAGE`` rows a page,
+with links to older and newer pages), so its size and cost do not grow with
+the match. The retracted flags of rule 410 depend on the rewinds after a
+position, so the reader keeps, for each open match, its length and its
+rewinds (``LogCache``): the stored rows are scanned once per match and
+server, decoding only the rewinds, then grown by the rows written since;
+a page decodes only its own events.
 """
 
 from __future__ import annotations
@@ -25,20 +27,16 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from events.game import Event, StepSkipped, ViolationRecorded
-from projections.lineage import retracted_positions
+from events.game import Event, Rewound, StepSkipped, ViolationRecorded
 from projections.state import GameState, evolve
-from projections.transcript import describe
+from projections.transcript import describe, log_rows
 from projections.views import check_viewer
-from referee.views import state_view
-from referee.notation import describe_action
-from referee.rules import current_decision, legal_actions
-from referee.rules import KINDS
+from referee.views import decision_view, state_view
 from referee.store import MatchStore, PositionError
-from referee.store.mapper import MatchEvent
 
 LOG_BEFORE = 30  # log rows shown up to the position: what happened just before
 LOG_AFTER = 10  # and after it, greyed: what comes next on the timeline
+LOG_PAGE = 200  # rows of one page of the log page
 CACHED_MATCHES = 32  # match logs kept in memory
 
 # The keys of ``state_view`` the board draws in its own place; any other key
@@ -50,32 +48,60 @@ CHARACTER_KEYS = frozenset({"card", "id", "controller", "ready", "face_down", "i
 VIOLATION_EVENTS = frozenset({ViolationRecorded.__name__, StepSkipped.__name__})  # flagged in the log
 
 
+REWOUND_TOPIC = f"{Rewound.__module__}:{Rewound.__name__}"
+LOOK_AHEAD = 200  # events read past a page, to see where its last action ends (projections.visibility)
+
+
 @dataclass(frozen=True)
 class MatchLog:
-    """One match's whole log as this server last read it. Never changed: a
-    longer log is a new ``MatchLog``, so a page rendering from one sees its
-    events and their retracted flags agree (pages run in threads)."""
+    """What this server knows of one match's log: its length and its rewinds
+    (position -> the event it went back to), from which the retracted flags
+    of rule 410 follow. Never changed: a longer log is a new ``MatchLog``, so
+    a page rendering from one sees a length and flags that agree (pages run
+    in threads). The events themselves are read a page at a time."""
 
     key: str  # the match id as stored
     name: str | None
     created: datetime
-    events: tuple[Event, ...]
-    retracted: frozenset[int]
+    version: int
+    rewinds: tuple[tuple[int, int], ...] = ()
+    retracted: frozenset[int] = frozenset()
 
-    def grown(self, records: list[MatchEvent]) -> "MatchLog":
-        """This log with the records after its end (any it already has are skipped)."""
-        new = [r.event for r in records if r.originator_version > len(self.events)]
-        if not new:
+    def grown(self, rows: list[Any], decode: Any) -> "MatchLog":
+        """This log with the stored rows after its end: only the rewinds
+        among them are decoded (``decode``: the store's mapper)."""
+        rows = [r for r in rows if r.originator_version > self.version]
+        if not rows:
             return self
-        events = self.events + tuple(new)
-        return replace(self, events=events, retracted=frozenset(retracted_positions(events)))
+        rewinds = self.rewinds + tuple(
+            (r.originator_version, decode(r).event.to) for r in rows if r.topic == REWOUND_TOPIC
+        )
+        version = rows[-1].originator_version
+        return replace(self, version=version, rewinds=rewinds, retracted=_retracted(version, dict(rewinds)))
+
+
+def _retracted(version: int, rewinds: dict[int, int]) -> frozenset[int]:
+    """``projections.lineage.retracted_positions`` from the rewinds alone."""
+    if not rewinds:
+        return frozenset()
+    out: set[int] = set()
+    pos = version
+    while pos >= 1:
+        to = rewinds.get(pos)
+        if to is not None and 0 <= to < pos:
+            out.update(range(to + 1, pos))
+            pos = to
+        else:
+            pos -= 1
+    return frozenset(out)
 
 
 class LogCache:
-    """Each open match's log, read once and then grown by the events written
-    since. The store answers ``records`` from the start only; the growth reads
-    the library's event store directly, after the last known position, as
-    ``MatchStore.load`` itself does."""
+    """Each open match's log index, read once and then grown by the rows
+    written since, read straight from the library's recorder after the last
+    known position (as ``MatchStore.load`` itself does). Only a rewind is
+    decoded; a page reads its own events (``events``), so neither the memory
+    kept nor the work of a page grows with the match."""
 
     def __init__(self, store: MatchStore, size: int = CACHED_MATCHES) -> None:
         self.store = store
@@ -85,22 +111,30 @@ class LogCache:
 
     def get(self, match_id: str) -> MatchLog:
         """The log as it is now in the store (``MatchNotFound`` if none)."""
+        store = self.store
         with self._lock:
             known = self._logs.get(match_id.strip().lower())
         if known is None:
-            records = self.store.records(match_id)
-            first = records[0]
-            read = MatchLog(first.match_id, first.name, first.timestamp, (), frozenset()).grown(records)
-        else:
-            read = known.grown(list(self.store.application.events.get(known.key, gt=len(known.events))))
+            first = store.records(match_id, 1)[0]
+            known = MatchLog(first.match_id, first.name, first.timestamp, 0)
+        with store._db_errors(f"read match {known.key}"):
+            rows = store.application.recorder.select_events(known.key, gt=known.version)
+            read = known.grown(rows, store.application.mapper.to_domain_event)
         with self._lock:
             current = self._logs.get(read.key)
-            if current is None or len(current.events) < len(read.events):
+            if current is None or current.version < read.version:
                 current = self._logs[read.key] = read  # another thread may have read further: keep the longer
             self._logs.move_to_end(read.key)
             while len(self._logs) > self.size:
                 self._logs.popitem(last=False)
         return current
+
+    def events(self, log: MatchLog, first: int, last: int) -> list[Event]:
+        """Events ``first + 1`` to ``last`` of ``log`` (positions from 1)."""
+        if last <= first:
+            return []
+        with self.store._db_errors(f"read match {log.key}"):
+            return [r.event for r in self.store.application.events.get(log.key, gt=first, lte=last)]
 
 
 def log_row(position: int, event: Event, before: GameState, viewer: str, retracted: frozenset[int]) -> dict[str, Any]:
@@ -117,22 +151,7 @@ def log_row(position: int, event: Event, before: GameState, viewer: str, retract
 
 def decision_of(state: GameState, viewer: str) -> dict[str, Any] | None:
     """Whose decision it is, and the legal actions for those who may read them."""
-    decision = current_decision(state) if state.position else None
-    if decision is None:
-        return None
-    shown = viewer == "judge" or viewer == decision.player
-    text = KINDS[decision.kind].text if decision.kind in KINDS else decision.kind
-    if decision.kind == "reveal":  # a table-dealt match: say what the table turned and why
-        from referee.rules.harem_master.hidden import pending
-
-        found = pending(state)
-        text += f": {found.why}" if found is not None else ""
-    return {
-        "player": decision.player,
-        "kind": decision.kind,
-        "text": text,
-        "actions": [describe_action(state, a) for a in legal_actions(state)] if shown else None,
-    }
+    return decision_view(state, viewer)
 
 
 class BoardReader:
@@ -146,21 +165,18 @@ class BoardReader:
         """Everything the match page shows at event ``at`` (None: the latest)."""
         check_viewer(viewer)
         log = self.logs.get(match_id)
-        events = log.events
-        version = len(events)
+        version = log.version
         position = version if at is None else at
         if not 0 <= position <= version:
             raise PositionError(f"match {log.key} has {version} events: there is no event {position}")
         first = max(0, position - LOG_BEFORE)
         state = self.store.state_at(log.key, first)
-        rows: list[dict[str, Any]] = []
+        last = min(version, position + LOG_AFTER)
+        events = self.logs.events(log, first, min(version, last + LOOK_AHEAD))
+        rows = log_rows(events, state, viewer, 0, last - first, log.retracted)
         board = state
-        for pos in range(first + 1, min(version, position + LOG_AFTER) + 1):
-            event = events[pos - 1]
-            rows.append(log_row(pos, event, state, viewer, log.retracted))
-            state = evolve(state, event)
-            if pos == position:
-                board = state
+        for event in events[: position - first]:
+            board = evolve(board, event)
         view = state_view(board, viewer)
         view["match"] = log.key
         return {
@@ -177,17 +193,30 @@ class BoardReader:
             "log_starts": first + 1,
         }
 
-    def full_log(self, match_id: str, viewer: str) -> dict[str, Any]:
-        """The whole log for ``viewer`` (the log page: one fold of every event)."""
+    def full_log(self, match_id: str, viewer: str, start: int | None = None) -> dict[str, Any]:
+        """One page of the log for ``viewer``: ``LOG_PAGE`` rows from event
+        ``start`` (default: the latest page), with the first event of the
+        pages before and after it (None at either end). One snapshot load,
+        the page's events read and folded, however long the match."""
         check_viewer(viewer)
         log = self.logs.get(match_id)
-        state = self.store.state_at(log.key, 0)
-        rows = []
-        for pos, event in enumerate(log.events, start=1):
-            rows.append(log_row(pos, event, state, viewer, log.retracted))
-            state = evolve(state, event)
-        return {"match": log.key, "title": log.name, "names": dict(state.names), "viewer": viewer, "log": rows,
-                "version": len(log.events)}
+        version = log.version
+        if start is None:
+            start = max(1, version - LOG_PAGE + 1)
+        if version and not 1 <= start <= version:
+            raise PositionError(f"match {log.key} has {version} events: there is no event {start}")
+        first = start - 1
+        state = self.store.state_at(log.key, first)
+        last = min(version, first + LOG_PAGE)
+        events = self.logs.events(log, first, min(version, last + LOOK_AHEAD))
+        rows = log_rows(events, state, viewer, 0, last - first, log.retracted)
+        return {
+            "match": log.key, "title": log.name, "names": dict(state.names), "viewer": viewer, "log": rows,
+            "version": version, "start": start, "page": LOG_PAGE,
+            "older": max(1, start - LOG_PAGE) if start > 1 else None,
+            "newer": start + LOG_PAGE if start + LOG_PAGE <= version else None,
+            "latest": max(1, version - LOG_PAGE + 1),
+        }
 
     def events(self) -> list[dict[str, str]]:
         """Every tournament in the store, for the first page's list."""
@@ -234,9 +263,10 @@ class BoardReader:
         from referee.actions import IllegalAction
 
         log = self.logs.get(match_id)
+        events = self.logs.events(log, 0, log.version)  # the judge's preview walks the whole log
         try:
-            undo = corrections.impact(log.events, to)
-            back = corrections.brought_back(log.events, to)
+            undo = corrections.impact(events, to)
+            back = corrections.brought_back(events, to)
         except IllegalAction as exc:
             return {"match": log.key, "to": to, "refused": {"rule": exc.refusal.rule, "message": exc.refusal.reason}}
         return {

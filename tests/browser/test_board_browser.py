@@ -178,3 +178,58 @@ def test_a_screenshot_of_the_board_is_kept(page, serve, cli, store_url: str, art
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
     width, height = int.from_bytes(shot.read_bytes()[16:20], "big"), int.from_bytes(shot.read_bytes()[20:24], "big")
     assert (width, height) == (1280, 900)
+
+
+# A card chosen from A's hidden hand and put on A's castle: no page B or the
+# public may open ever names it (rule 215), in the log line of the choice,
+# the move that follows, or anywhere else.
+HIDDEN_CHOICE = """
+name: A card chosen from a hidden hand
+rules: ["215.3"]
+cards:
+  - name: Stash
+    type: event
+    cost: 0
+    text: "Put target card from your hand on top of your castle."
+    abilities:
+      - kind: use
+        effects:
+          - move: {what: {target: {zone: hand, owner: you}}, to: castle, position: top}
+  - {name: Secret Weapon, type: item, cost: 1}
+setup:
+  turn: 3
+  active: A
+  players:
+    A:
+      hand: [Stash, Secret Weapon]
+      field: [Bold Squire]
+      castle: 20
+    B:
+      field: [Helman Ranger]
+      castle: 20
+"""
+
+
+def test_a_card_chosen_from_a_hidden_hand_is_named_on_no_page_of_the_opponent(page, serve, cli, store_url: str,
+                                                                               tmp_path: Path) -> None:
+    position = tmp_path / "choice.yaml"
+    position.write_text(HIDDEN_CHOICE)
+    made = json.loads(cli(store_url, "new", "--position", str(position), "--json"))
+    match, links = made["match"], made["links"]
+    cli(store_url, "act", match, "A", "play_event", "Stash", "--target", "Secret Weapon")
+    judge_log = cli(store_url, "log", match)
+    assert "targeting Secret Weapon" in judge_log and "moves Secret Weapon" in judge_log  # the judge knows it
+    with serve(store_url, REFEREE_JUDGE_PASSWORD="a judge's secret") as base:
+        for url in (base + links["B"].lstrip("/"), f"{base}matches/{match}?as=public"):
+            page.goto(url)
+            board = page.locator("#board .position")
+            expect(board).to_have_attribute("data-live", "yes")
+            assert "Secret Weapon" not in page.content()
+            assert "targeting a card" in page.locator(".log").inner_text()
+            for _ in range(3):  # back along the timeline, each position fetched from the server
+                page.keyboard.press("ArrowLeft")
+                expect(board).to_have_attribute("data-live", "no")
+                assert "Secret Weapon" not in page.content()
+            page.get_by_role("link", name="full log").first.click()
+            expect(page.locator("ol.full-log")).to_be_visible()
+            assert "Secret Weapon" not in page.content() and "Stash" in page.content()

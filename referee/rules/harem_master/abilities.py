@@ -22,7 +22,7 @@ from events.game import AbilityActivated, CardTapped, Event, EventPlayed
 from projections.state import GameState, Proposal, Use, Window, other
 from referee.actions import Action, IllegalAction
 from referee.rules.harem_master.characteristics import abilities, has_text, match, memo, statics
-from referee.rules.harem_master.common import name_of, pay, physical, refuse, stack_size
+from referee.rules.harem_master.common import a_card, in_hand, name_of, pay, physical, refuse, stack_size
 from referee.rules.harem_master.hidden import as_played, hand_candidates
 from referee.rules.harem_master.selectors import Reader, candidates, controller_of, holds, on_field, players, select, zone_of
 from referee.rules.harem_master.situations import Sit, meets, use_situation
@@ -110,12 +110,23 @@ def forbidden(state: GameState, action: str, player: str, card: str | None = Non
             if type(e).__name__ != "ForbidEffect" or e.forbid.action != action:
                 continue
             who = e.forbid.who
+            source = name_of(state, st.card)
             if isinstance(who, str) and who in ("you", "opponent", "active", "each"):
                 if player in players(state, st.reader, who):
-                    return f"{name_of(state, st.card)} forbids {player} to {action.replace('_', ' ')} (103.1)."
+                    return f"{source} forbids {player} to {_FORBIDDEN[action]} (103.1)."
             elif card is not None and card in select(state, st.reader, who):
-                return f"{name_of(state, st.card)} forbids {name_of(state, card)} to {action.replace('_', ' ')} (103.1)."
+                if action in ("attack", "intercept"):
+                    return f"{source} forbids {name_of(state, card)} to {action} (103.1)."
+                what = f"{name_of(state, card)}'s abilities" if action == "activate" else name_of(state, card)
+                return f"{source} forbids using {what} (103.1)."
     return None
+
+
+# What a player may be forbidden to do (103.1), in words.
+_FORBIDDEN = {
+    "attack": "attack", "intercept": "intercept", "play_character": "use character cards",
+    "play_event": "use event cards", "play_item": "use item cards", "activate": "use abilities",
+}
 
 
 # --- event cards -----------------------------------------------------------------------
@@ -132,7 +143,7 @@ def check_event(
     """The cards an event card costs now (its cost plus n), or the refusal."""
     cd = state.cards[card]
     if cd.type != "event":
-        raise refuse("306.2", f"{cd.name} is a {cd.type} card, not an event.")
+        raise refuse("306.2", f"{cd.name} is {a_card(cd.type)}, not an event.")
     why = forbidden(state, "play_event", player, card)
     if why:
         raise refuse("103.1", why)
@@ -161,7 +172,7 @@ def _payable(state: GameState, player: str, card: str, cost: int, n: int) -> int
     have = stack_size(state, player)
     total = cost + n
     if n < 0:
-        raise refuse("503.2", "n is a whole number, 0 or more.")
+        raise refuse("503.2", "The n of [n] is a whole number, 0 or more.")
     if total > have:
         what = f"{cost} + n={n}" if n else str(cost)
         raise refuse(
@@ -233,7 +244,7 @@ def check_activated(
     if cost.tap:
         ch = state.character(card)
         if ch is None:
-            raise refuse("402.1a", f"[T] turns {cname} from untapped to tapped, and only a character on the field can be.")
+            raise refuse("402.1a", f"{cname} cannot pay [T]: only a character on the field turns from untapped to tapped.")
         if not ch.ready:
             raise refuse("402.1a", f"{cname} is already tapped; tapping a tapped card does not pay [T].")
     if n is not None and not cost.n:
@@ -269,7 +280,9 @@ def _check_targets(state: GameState, player: str, card: str, effects: list[Any],
 def declare_event(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> list[Event]:
     """306.2, 407.2: the event card goes to the discard, its cost is paid;
     its ``use`` abilities then wait on the agenda to resolve."""
-    p, card = a.player, a.card
+    # 306.2, 407.2: an event card is used from its user's hand, in a response
+    # window (407.3) as in the main phase
+    p, card = a.player, in_hand(state, a.player, a.card, "306.2", "event card")
     total = check_event(state, p, card, moment, a.n, waive)
     uses = event_uses(state, card)
     about, it = _responding(moment)

@@ -44,7 +44,7 @@ from events.game import (
 from projections.state import GameState, Proposal, Use, Window, evolve, other
 from referee.actions import Action
 from referee.rules.harem_master.abilities import anyone_can_respond, can_use, declare, moment_of, usable
-from referee.rules.harem_master.characteristics import memo
+from referee.rules.harem_master.characteristics import has_text, memo
 from referee.rules.harem_master.common import name_of, refuse
 from referee.rules.harem_master.effects import Slot, describe_slot, facts, groups, walk
 from referee.rules.harem_master.registry import Decision, decision_kind
@@ -55,6 +55,8 @@ from referee.rules.harem_master.situations import (
     fire,
     happened,
     hold,
+    moved,
+    one_card_each,
     replacements,
     sources,
     use_situation,
@@ -127,7 +129,7 @@ def _ask(choice: Choice) -> Look:
 
 
 def reader_of(use: Use) -> Reader:
-    return Reader(use.card, use.player, use.it, use.n)
+    return Reader(use.card, use.player, use.it, use.n, use.known)
 
 
 def _resolve(state: GameState, use: Use) -> Look:
@@ -199,17 +201,75 @@ def _responders(state: GameState) -> bool:
 
 def propose(
     state: GameState, pending: list[Event], situation: str, it: str | None, player: str | None,
-    exempt: tuple[str, ...] = (),
+    exempt: tuple[str, ...] = (), then: tuple[tuple[str, list[Event]], ...] = (),
 ) -> list[Event] | None:
     """The moment before ``pending`` happens: a ``SituationProposed`` holding
     them back if anything cares about their situations, else None (they
     happen at once). ``exempt``: when these are a replacement's own effects,
     that replacement (and those that lost to it, 409.3) may not replace them
-    again, or "instead of leaving the field, move it" would never end."""
+    again, or "instead of leaving the field, move it" would never end.
+    ``then``: later moments (their situation and events) that follow these
+    one after the other, each at its own moment before, held with them."""
+    if not _anyone_could_care(state):
+        return None
     if not any(cares(state, sit) for ev in pending for sit, _ in _sits(state, ev)):
         return None
-    held = [hold(ev, _zone_of_event(state, ev)) for ev in pending]
+    held = [hold(part, _zone_of_event(state, part)) for ev in pending for part in one_card_each(ev)]
+    for later, events in then:
+        parts = [part for ev in events for part in one_card_each(ev)]
+        held += [hold(part, None, later if i == 0 else None) for i, part in enumerate(parts)]
     return [SituationProposed(situation=situation, it=it, player=player, pending=held, exempt=list(exempt))]
+
+
+def pipeline(
+    state: GameState, events: list[Event], situation: str, it: str | None, player: str | None,
+    exempt: tuple[str, ...] = (), then: tuple[tuple[str, list[Event]], ...] = (),
+) -> list[Event]:
+    """The one way a rule step or a card moves cards: the proposal, held at
+    the moment before it if a replacement (409), a ``before`` trigger
+    (403.1a) or a use only usable then cares, else the events themselves;
+    once they have happened the engine fires the ``after`` triggers (403.1b)
+    and makes its checks. ``then``: later moves that happen after these,
+    each through the pipeline in its turn (214.4g: an item enters the field,
+    then goes to the discard)."""
+    held = propose(state, events, situation, it, player, exempt, then)
+    if held is not None:
+        return held
+    if not then:
+        return events
+    out = list(events)
+    after = state
+    for ev in events:
+        after = evolve(after, ev)
+    (later, more), *rest = then
+    return out + pipeline(after, more, later, it, player, exempt, tuple(rest))
+
+
+def _anyone_could_care(state: GameState) -> bool:
+    """Is there anything in play at all that could care about a situation?"""
+    return has_text(state) and bool(
+        sources(state, "replacement") or sources(state, "triggered") or _responders(state)
+    )
+
+
+def held_cards(state: GameState) -> frozenset[str]:
+    """The cards whose move is under way: held back by a proposal on the
+    agenda, or replaced by a replacement that has yet to resolve (409.1).
+    The checks that would move them again (214.2e, 214.4f) wait for it."""
+    if not state.agenda:
+        return frozenset()
+    m = memo(state)
+    found = m.get("held")
+    if found is None:
+        held: set[str] = set()
+        for f in state.agenda:
+            if isinstance(f, Proposal):
+                held.update(c for ev in events_of(f.pending) for c in moved(ev))
+            elif isinstance(f, Use) and f.kind == "replacement" and f.it:
+                held.add(f.it)
+        found = frozenset(held)
+        m["held"] = found
+    return found
 
 
 def propose_moment(state: GameState, sit: Sit) -> list[Event] | None:
@@ -220,10 +280,13 @@ def propose_moment(state: GameState, sit: Sit) -> list[Event] | None:
     return [SituationProposed(situation=sit.event, it=sit.card, player=sit.player)]
 
 
+# Proposals of a moment that holds no event back (propose_moment).
+MOMENTS = ("attack", "intercept")
+
+
 def _zone_of_event(state: GameState, ev: Event) -> str | None:
-    card = getattr(ev, "target", None) or (getattr(ev, "card", None) if type(ev).__name__ in (
-        "CharacterCaptured", "CardMilled", "ItemDiscarded") else None)
-    return zone_of(state, card) if card else None
+    cards = moved(ev)
+    return zone_of(state, cards[0]) if len(cards) == 1 else None
 
 
 def _exempt(state: GameState, entry: Any) -> tuple[str, ...]:
@@ -317,6 +380,15 @@ def _before_use(state: GameState, use: Use) -> Look:
     return _auto(first or [resolving])
 
 
+def _now(pending: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The events of a proposal's own moment: those before the first that
+    starts a later moment (``then``)."""
+    for i, held in enumerate(pending):
+        if held.get("then"):
+            return pending[:i]
+    return pending
+
+
 def _proposal_sits(state: GameState, prop: Proposal) -> tuple[Sit, list[tuple[Sit, int | None, str | None]]]:
     main = Sit(prop.situation, prop.it, prop.player)
     if prop.situation == "use" and prop.it:
@@ -324,7 +396,7 @@ def _proposal_sits(state: GameState, prop: Proposal) -> tuple[Sit, list[tuple[Si
     out: list[tuple[Sit, int | None, str | None]] = []
     if not prop.pending:
         out.append((main, None, "306.5n"))  # a replaced attack or interception ends the battle
-    for i, ev in enumerate(events_of(prop.pending)):
+    for i, ev in enumerate(events_of(_now(prop.pending))):
         for sit, _ in _sits(state, ev):
             out.append((sit, i, ev.step))
     return main, out
@@ -332,6 +404,9 @@ def _proposal_sits(state: GameState, prop: Proposal) -> tuple[Sit, list[tuple[Si
 
 def _before_proposal(state: GameState, prop: Proposal) -> Look:
     if prop.stage == "ready":
+        return _auto(_proceed(state, prop))
+    if not _now(prop.pending) and prop.situation not in MOMENTS:
+        # 409.2: what it held was replaced; nothing is left to happen now.
         return _auto(_proceed(state, prop))
     main, sits = _proposal_sits(state, prop)
     replaced = _replacement_step(state, prop, sits)
@@ -342,14 +417,28 @@ def _before_proposal(state: GameState, prop: Proposal) -> Look:
 
 
 def _proceed(state: GameState, prop: Proposal) -> list[Event]:
-    """The proposal's events happen, those whose card is still where it was."""
+    """The proposal's events happen, those whose card is still where it was;
+    a later moment it holds (``then``) comes next, through the pipeline."""
     out: list[Event] = [SituationProceeds(about=prop.id)]
-    for held, ev in zip(prop.pending, events_of(prop.pending)):
+    now = _now(prop.pending)
+    for held, ev in zip(now, events_of(now)):
         zone = held.get("zone")
-        card = getattr(ev, "target", None) or getattr(ev, "card", None)
-        if zone is not None and card is not None and zone_of(state, card) != zone:
+        cards = moved(ev)
+        if zone is not None and cards and zone_of(state, cards[0]) != zone:
             continue  # it is no longer where it was: this part cannot happen
         out.append(_reread(state, ev))
+    later = prop.pending[len(now):]
+    if later:
+        after = state
+        for ev in out:
+            after = evolve(after, ev)
+        steps: list[tuple[str, list[Event]]] = []
+        for held, ev in zip(later, events_of(later)):
+            if held.get("then"):
+                steps.append((held["then"], []))
+            steps[-1][1].append(ev)
+        (situation, events), *rest = steps
+        out += pipeline(after, events, situation, prop.it, prop.player, prop.exempt, tuple(rest))
     return out
 
 
@@ -431,7 +520,7 @@ def _decide_choose(state: GameState, a: Action, waive: frozenset[str]) -> list[E
     c = _choice(state)
     if c.kind == "may":
         if a.option not in ("yes", "no"):
-            raise refuse("401.7", f"{c.text}: answer with option yes or no.")
+            raise refuse("401.7", f"{c.text.split(':')[0]}: answer the \"may\" with option yes or no (401.7).")
         return [Chosen(rule="401.7", player=a.player, use=c.entry, option=a.option)]
     if c.kind == "replacement":
         picked = [o for o in c.options if a.option in (o, o.partition("#")[0], name_of(state, o.partition("#")[0]))]
@@ -517,4 +606,7 @@ def choice_text(state: GameState) -> str | None:
     return found.choice.text if found is not None and found.choice is not None else None
 
 
-__all__ = ["Choice", "agenda_decision", "agenda_events", "cares", "choice_text", "look", "propose", "propose_moment"]
+__all__ = [
+    "Choice", "agenda_decision", "agenda_events", "cares", "choice_text", "held_cards", "look", "pipeline", "propose",
+    "propose_moment",
+]

@@ -15,12 +15,13 @@ from events.game import (
     InterceptionDeclined,
     InterceptorChosen,
     RandomNumberApplied,
+    Rewound,
     StepPerformed,
 )
 from projections.state import GameState, other
 from referee.actions import Action
 from referee.rules.harem_master.abilities import battle_type_usable, forbidden
-from referee.rules.harem_master.agenda import propose, propose_moment
+from referee.rules.harem_master.agenda import pipeline, propose_moment
 from referee.rules.harem_master.characteristics import chars, gender, has_text, identity
 from referee.rules.harem_master.characteristics import mental as mental_of
 from referee.rules.harem_master.characteristics import physical as physical_of
@@ -61,8 +62,9 @@ def _combatant(state: GameState, a: Action, waive: frozenset[str], rule: str, ac
     p = a.player
     ch = state.character(a.card) if a.card else None
     if ch is None or ch.controller != p:
-        shown = name_of(state, a.card) if a.card else "no character"
-        raise refuse(rule, f"The {role} must be a character {p} controls on the field; {shown} is not.")
+        if not a.card:
+            raise refuse(rule, f"The {role} must be a character {p} controls on the field, and none was named.")
+        raise refuse(rule, f"The {role} must be a character {p} controls on the field; {name_of(state, a.card)} is not.")
     why = forbidden(state, act, p, ch.card)
     if why:
         raise refuse("103.1", why)
@@ -84,18 +86,22 @@ def _decide_intercept(state: GameState, a: Action, waive: frozenset[str]) -> lis
 
 def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> list[Event] | None:
     """306.5c-d: an interception the referee passed over because the
-    non-active player's characters were all tapped (306.5c), entered once
-    the castle attack has begun but before any card was milled (in a
-    table-dealt match the referee is then waiting for the first milled card).
-    The table intercepted with a tapped character: refused citing 306.5d (a
-    physical violation), or in record mode the battle becomes what the table
-    played. None when the action is not that."""
+    non-active player's characters were all tapped (306.5c), entered at the
+    table all the same: at 306.5c itself (where the referee would decline it
+    by itself), or once the castle attack has begun but before any card was
+    milled (in a table-dealt match the referee is then waiting for the first
+    milled card). The table intercepted with a tapped character: refused
+    citing 306.5d (a physical violation), or in record mode the battle
+    becomes what the table played. None when the action is not that."""
     b = state.battle
-    if (
-        a.do != "intercept" or b is None or a.player == b.player or b.interceptor is not None
-        or b.kind != "castle" or state.step != "306.5m" or state.to_move <= 0
-        or state.to_move != max(0, physical_of(state, b.attacker))
-    ):
+    if a.do != "intercept" or b is None or a.player == b.player or b.interceptor is not None:
+        return None
+    at_c = state.step == "306.5c" and b.attacker is not None and not _can_intercept(state, a.player)
+    before_milling = (
+        b.kind == "castle" and state.step == "306.5m" and state.to_move > 0
+        and state.to_move == max(0, physical_of(state, b.attacker))
+    )
+    if not (at_c or before_milling):
         return None
     ch = state.character(a.card) if a.card else None
     if ch is None or ch.controller != a.player or ch.ready:
@@ -107,6 +113,43 @@ def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> lis
             "(so the referee went on to the castle attack, 306.5c).",
         )
     return [InterceptorChosen(player=a.player, card=ch.card, step="306.5e")]
+
+
+def retraction(state: GameState, a: Action) -> Rewound | None:
+    """306.5c: the defender's characters were all tapped, so the referee went
+    on by itself, and the table says the defender intercepted after all
+    (with a tapped character: a 306.5d violation). Every step since was the
+    referee's own (no player has acted since): they are taken back, to just
+    before the referee passed over the interception, where the interception
+    is then recorded (``late_interception``). None when the action is not
+    that, or nothing needs taking back (nothing was milled yet: the
+    interception is recorded where the battle stands)."""
+    before = state.passed_over
+    if a.do != "intercept" or before is None or before.battle is None:
+        return None
+    b = before.battle
+    if a.player == b.player or b.attacker is None:
+        return None
+    ch = before.character(a.card) if a.card else None
+    if ch is None or ch.controller != a.player:
+        return None
+    now = state.battle
+    if (
+        now is not None and now.kind == "castle" and state.step == "306.5m" and state.to_move > 0
+        and state.to_move == max(0, physical_of(state, now.attacker))
+    ):
+        return None  # nothing milled yet: late_interception records it as it stands
+    from projections.codec import encode_state
+
+    return Rewound(
+        rule="306.5c",
+        to=before.position,
+        reason=(
+            f"{a.player} intercepted at the table with {name_of(state, ch.card)} after the referee had gone on by itself "
+            f"({a.player}'s characters were all tapped)"
+        ),
+        state=encode_state(before, omit=("cards",)),
+    )
 
 
 def _can_intercept(state: GameState, p: str) -> list[str]:
@@ -258,11 +301,7 @@ def _capture(state: GameState) -> list[Event]:
         zone="execution" if male else "harem",
         step="306.5n",
     )
-    if has_text(state):
-        held = propose(state, [captured], "captured", b.loser, other(b.winner))
-        if held:
-            return held
-    return [captured]
+    return pipeline(state, [captured], "captured", b.loser, other(b.winner))
 
 
 @step("306.5m", decision=reveal_decision)
@@ -274,14 +313,12 @@ def _castle_attack(state: GameState) -> list[Event]:
     if state.to_move == 0:
         amount = physical_of(state, b.attacker)
         attacked = CastleAttacked(player=target, amount=amount, step="306.5m" if amount > 0 else "306.5n")
-        if has_text(state):
-            held = propose(state, [attacked], "castle_attack", b.attacker, b.player)
-            if held:
-                return held
-        return [attacked]
-    return [CardMilled(
-        player=target, card=state.zones[target].castle[0], step="306.5n" if state.to_move == 1 else "306.5m"
-    )]
+        return pipeline(state, [attacked], "castle_attack", b.attacker, b.player)
+    # Each card through the pipeline of every move: a replacement of its
+    # milling (409) still counts it as one of the attack's cards.
+    card = state.zones[target].castle[0]
+    milled = CardMilled(player=target, card=card, step="306.5n" if state.to_move == 1 else "306.5m")
+    return pipeline(state, [milled], "mill", card, b.player)
 
 
 @step("306.5n")

@@ -9,6 +9,7 @@ import itertools
 from events.game import BattleInterrupted, CharactersDiscarded, EffectsEnded, Event, GameEnded, ItemDiscarded
 from projections.state import GameState, other
 from referee.actions import Action
+from referee.rules.harem_master.agenda import held_cards, pipeline
 from referee.rules.harem_master.characteristics import equip_fits, field_names, has_text, memo
 from referee.rules.harem_master.characteristics import name as name_now
 from referee.rules.harem_master.common import CHARACTER_LIMIT, IMMEDIATE_WIN, SETUP_STEPS, refuse
@@ -43,12 +44,14 @@ def end_check(state: GameState) -> Event | None:
     scores = {p: state.score(p) for p in ("A", "B")}
     if state.rulings.get("A1", "not_fallen") == "felled":
         rule = "102.3"
-        b = state.battle
-        # Milling is the only way one player empties the other's castle; the
-        # step has moved on to 306.5n when the last planned card was the last.
-        milled = state.step in ("306.5m", "306.5n") and b is not None and b.kind == "castle"
-        if milled and fallen == [other(b.player)]:
-            scores[b.player] += 5
+        # The player who made the opponent's castle fall: whose castle attack
+        # milled its last card, or whose card's ability (an event, an
+        # activated, triggered or replacement ability they control) moved it
+        # out (ruling A1). Nobody when its owner emptied it (303, own text).
+        if len(fallen) == 1 and state.emptied is not None and state.emptied[0] == fallen[0]:
+            by = state.emptied[1]
+            if by is not None and by == other(fallen[0]):
+                scores[by] += 5
     else:
         rule = "103.2"
         for p in ("A", "B"):
@@ -72,6 +75,9 @@ def same_name_excess(state: GameState, player: str) -> int:
     mine = [ch.card for ch in state.field if ch.controller == player and not ch.face_down]
     if len(mine) < 2:
         return 0
+    if state.agenda:  # those whose discard is under way are gone already
+        waiting = held_cards(state)
+        mine = [c for c in mine if c not in waiting]
     known = field_names(state)
     names = {known[c] for c in mine}  # names given by card text count (202.2, ruling A7)
     return len(mine) - min(len(names), CHARACTER_LIMIT)
@@ -83,7 +89,8 @@ def same_name_choices(state: GameState, player: str) -> list[tuple[str, ...]]:
     excess = same_name_excess(state, player)
     if excess <= 0:
         return []
-    mine = [ch.card for ch in state.field if ch.controller == player and not ch.face_down]
+    waiting = held_cards(state) if state.agenda else frozenset()
+    mine = [ch.card for ch in state.field if ch.controller == player and not ch.face_down and ch.card not in waiting]
     choices = []
     for combo in itertools.combinations(mine, excess):
         rest = [c for c in mine if c not in combo]
@@ -125,7 +132,9 @@ def _decide_same_name(state: GameState, a: Action, waive: frozenset[str]) -> lis
             f"{p} must discard exactly {excess} of their characters so that no two share a name "
             f"and at most {CHARACTER_LIMIT} remain.",
         )
-    return [CharactersDiscarded(player=p, cards=list(chosen))]
+    # 214.2e through the pipeline of every move: 403.2a and 409.1a take away
+    # only its leaving of the field (situations.happened), not its discard.
+    return pipeline(state, [CharactersDiscarded(player=p, cards=list(chosen))], "discard", None, p)
 
 
 decision_kind(
@@ -156,14 +165,21 @@ def combatant_gone(state: GameState) -> Event | None:
     return None
 
 
-def unsuited_item(state: GameState) -> Event | None:
+def unsuited_item(state: GameState, waiting: frozenset[str] = frozenset()) -> list[Event] | None:
     """214.4f (ruling A14): an item whose character no longer meets its
     restriction goes to its owner's discard."""
     for ch in state.field:
         for item in ch.items:
-            if state.cards[item].equip is not None and not equip_fits(state, item, ch.card):
-                return ItemDiscarded(rule="214.4f", ruling="A14", card=item)
+            if item not in waiting and state.cards[item].equip is not None and not equip_fits(state, item, ch.card):
+                return _discard_item(state, ItemDiscarded(rule="214.4f", ruling="A14", card=item))
     return None
+
+
+def _discard_item(state: GameState, ev: ItemDiscarded) -> list[Event]:
+    """214.4f: the item goes to its owner's discard through the pipeline of
+    every move (409 replacements and 403.1a triggers see it; 409.1a exempts
+    only the characters of 214.2e, not their items: ruling A7)."""
+    return pipeline(state, [ev], "discard", ev.card, ev.card[0])
 
 
 def gone_objects(state: GameState) -> Event | None:
@@ -178,19 +194,26 @@ def gone_objects(state: GameState) -> Event | None:
     return EffectsEnded(rule="215.10", ids=gone) if gone else None
 
 
-def state_check(state: GameState) -> Event | None:
+def state_check(state: GameState) -> list[Event] | None:
     """The first check that has something to do: the game's end, a combatant
     gone (A18), an item left without its character or unsuited to it (214.4f),
-    effects on cards that left (215.10)."""
+    effects on cards that left (215.10). An item whose discard a proposal
+    already holds back (its moment before is under way) is not moved again."""
     end = end_check(state)
     if end is not None:
-        return end
-    if state.orphans:
-        return ItemDiscarded(card=state.orphans[0])
+        return [end]
+    waiting = held_cards(state) if state.agenda else frozenset()
+    for item in state.orphans:
+        if item not in waiting:
+            return _discard_item(state, ItemDiscarded(card=item))
     if state.battle is not None:
         gone = combatant_gone(state)
         if gone is not None:
-            return gone
+            return [gone]
     if has_text(state):
-        return unsuited_item(state) or (gone_objects(state) if state.effects else None)
+        unsuited = unsuited_item(state, waiting)
+        if unsuited is not None:
+            return unsuited
+        ended = gone_objects(state) if state.effects else None
+        return [ended] if ended is not None else None
     return None

@@ -34,6 +34,11 @@ def name_of(state: GameState, card: str) -> str:
     return cd.name if cd is not None else card
 
 
+def a_card(card_type: str) -> str:
+    """"a character card", "an event card", "an item card": refusals name a card's type in a sentence."""
+    return f"{'an' if card_type[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {card_type} card"
+
+
 def stack_size(state: GameState, player: str) -> int:
     return len(state.zones[player].action_stack)
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from events.abilities import SITUATIONS, effect_key, walk
 from projections.state import GameState, Proposal, Use, Window, other
+from projections.visibility import UNKNOWN, card_name
 from referee.rules.harem_master.characteristics import chars, hand_maximum, has_text
 from referee.rules.harem_master.common import name_of
 from referee.rules.harem_master.effects import groups
@@ -58,32 +59,41 @@ def character(state: GameState, card: str) -> dict[str, Any]:
     return out
 
 
-def agenda(state: GameState) -> dict[str, Any] | None:
-    """The agenda for people: what waits to resolve, open windows, fired
-    triggers, continuous effects and carried triggers (None when all empty)."""
+def _shown(state: GameState, card: str) -> str:
+    """A card whose ability was used or triggered: shown to everyone (402, 403;
+    see ``projections.visibility``), unless nobody knows it yet."""
+    return UNKNOWN if card in state.unknown else name_of(state, card)
+
+
+def agenda(state: GameState, viewer: str = "judge") -> dict[str, Any] | None:
+    """The agenda for people, as ``viewer`` may know it (215): what waits to
+    resolve, open windows, fired triggers, continuous effects and carried
+    triggers (None when all empty). The cards whose abilities these are were
+    shown when used or triggered; any other card is named only where the
+    viewer sees it (``projections.visibility.card_name``)."""
     if not (state.agenda or state.triggers or state.effects or state.carried):
         return None
     rows = []
     for entry in reversed(state.agenda):  # the top first
-        rows.append({"id": entry.id, "kind": type(entry).__name__.lower(), "text": _entry_text(state, entry)})
+        rows.append({"id": entry.id, "kind": type(entry).__name__.lower(), "text": _entry_text(state, entry, viewer)})
     out: dict[str, Any] = {"agenda": rows}
     out["triggers"] = [
-        {"id": t.id, "player": t.player, "card": name_of(state, t.card), "ability": t.ability,
+        {"id": t.id, "player": t.player, "card": _shown(state, t.card), "ability": t.ability,
          "situation": t.situation}
         for t in state.triggers
     ]
-    out["effects"] = [_effect_text(state, e) for e in state.effects]
-    out["carried"] = [{"player": c.player, "card": name_of(state, c.card), "ability": c.ability} for c in state.carried]
+    out["effects"] = [_effect_text(state, e, viewer) for e in state.effects]
+    out["carried"] = [{"player": c.player, "card": _shown(state, c.card), "ability": c.ability} for c in state.carried]
     if has_text(state):
         out["hand_max"] = {p: hand_maximum(state, p) for p in ("A", "B")}
     return out
 
 
-def _entry_text(state: GameState, entry: Any) -> str:
+def _entry_text(state: GameState, entry: Any, viewer: str) -> str:
     if isinstance(entry, Use):
         what = {"event": "event", "activated": "ability", "triggered": "triggered ability",
                 "replacement": "replacement"}[entry.kind]
-        text = f"{entry.player}'s {what} of {name_of(state, entry.card)} (event {entry.id})"
+        text = f"{entry.player}'s {what} of {_shown(state, entry.card)} (event {entry.id})"
         if entry.countered:
             text += ", countered"
         elif entry.stage == "resolving":
@@ -100,18 +110,18 @@ def _entry_text(state: GameState, entry: Any) -> str:
         turn = other(entry.first) if entry.passes == 1 and entry.last == entry.first else entry.first
         return f"a window for {kind}: {turn} to act, {entry.passes} pass(es) in a row"
     if isinstance(entry, Proposal):
-        it = f" of {name_of(state, entry.it)}" if entry.it else ""
+        it = f" of {card_name(state, entry.it, viewer)}" if entry.it else ""
         return f"the moment before {SITUATIONS.get(entry.situation, entry.situation)}{it} (event {entry.id})"
     return str(entry)
 
 
-def _effect_text(state: GameState, e: Any) -> dict[str, Any]:
+def _effect_text(state: GameState, e: Any, viewer: str) -> dict[str, Any]:
     until = {"end_of_turn": "until end of turn", "end_of_battle": "until end of battle"}.get(e.until or "", "")
-    target = name_of(state, e.target) if e.target else None
+    target = card_name(state, e.target, viewer) if e.target else None
     if e.kind == "modify":
         what = ", ".join(f"{v:+d} {k}" for k, v in zip(("physical", "mental", "random"), e.values) if v)
     elif e.kind == "copy":
-        what = f"copy of {name_of(state, e.values[0])}"
+        what = f"copy of {card_name(state, e.values[0], viewer)}"
     elif e.kind == "gain":
         what = f"gains {len(e.values)} ability(ies)"
     elif e.kind == "lose":
@@ -122,7 +132,7 @@ def _effect_text(state: GameState, e: Any) -> dict[str, Any]:
         what = f"{e.values[0]}'s hand maximum " + (f"is {e.values[1]}" if e.values[1] is not None else f"{e.values[2]:+d}")
     else:
         what = "no random number"
-    return {"id": e.id, "source": name_of(state, e.source), "target": target, "effect": what, "until": until}
+    return {"id": e.id, "source": _shown(state, e.source), "target": target, "effect": what, "until": until}
 
 
 def cost_of(state: GameState, action: Any) -> str | None:

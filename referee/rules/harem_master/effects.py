@@ -51,7 +51,7 @@ from events.game import (
 )
 from projections.state import GameState, Proposal, Use, other
 from referee.rules.harem_master.common import name_of
-from referee.rules.harem_master.selectors import Reader, amount, candidates, players, select, side
+from referee.rules.harem_master.selectors import Reader, amount, candidates, players, select
 
 # --- steps and choices ------------------------------------------------------------------
 
@@ -107,13 +107,50 @@ class Slot(NamedTuple):
 PILES_IN_ORDER = ("harem", "execution")  # 215.7c, 215.8c: several cards at once are put in an order chosen
 
 
-def pile_order_slots(state: GameState, effect: Any, moved: list[str], chosen: list[tuple[str, ...]]) -> list[Slot]:
+def pile_groups(state: GameState, reader: Reader, effect: Any, moved: list[str]) -> list[list[str]]:
+    """The cards a move puts into each pile, by the player whose pile it is
+    (the cards' owners' by default, so one move may fill several piles)."""
+    groups: dict[str, list[str]] = {}
+    for c in moved:
+        groups.setdefault(_whose(state, reader, effect.move.player, c, c[0]), []).append(c)
+    return list(groups.values())
+
+
+def pile_order_slots(
+    state: GameState, reader: Reader, effect: Any, moved: list[str], chosen: list[tuple[str, ...]]
+) -> list[Slot]:
     """215.7c / 215.8c (ruling A25): cards an effect puts into a harem or an
     execution pile at the same time go in an order their owners choose, each
-    their own, and the active player interleaves the two owners' cards. The
-    slots are asked in that order; ``chosen`` are the answers so far, so that
-    the interleaving is offered with each owner's cards already in their
-    order."""
+    their own, and the active player interleaves two owners' cards going
+    into one pile. The slots are asked pile by pile, in that order;
+    ``chosen`` are the answers so far, so that the interleaving is offered
+    with each owner's cards already in their order."""
+    slots: list[Slot] = []
+    rest = list(chosen)
+    for group in pile_groups(state, reader, effect, moved):
+        mine = _one_pile_slots(state, effect, group, rest)
+        slots += mine
+        rest = rest[len(mine):]
+    return slots
+
+
+def pile_order(
+    state: GameState, reader: Reader, effect: Any, moved: list[str], orders: list[tuple[str, ...]]
+) -> list[str]:
+    """The cards in the order they are put, pile by pile: a pile's last
+    answer is its whole order, top first, so the card named first is put
+    there last and ends on top."""
+    out: list[str] = []
+    rest = list(orders)
+    for group in pile_groups(state, reader, effect, moved):
+        n = len(_one_pile_slots(state, effect, group, []))
+        out += list(reversed(rest[n - 1])) if n else group
+        rest = rest[n:]
+    return out
+
+
+def _one_pile_slots(state: GameState, effect: Any, moved: list[str], chosen: list[tuple[str, ...]]) -> list[Slot]:
+    """The order choices of the cards going into one pile."""
     if len(moved) < 2:
         return []
     owners = [o for o in (other(state.active), state.active) if any(c[0] == o for c in moved)]
@@ -194,8 +231,9 @@ def walk(state: GameState, use: Use, reader: Reader, effects: list[Any]) -> Walk
                     answers.append(a)
             if isinstance(e, MoveEffect) and e.move.to in PILES_IN_ORDER and not isinstance(e.move.what, Target):
                 orders: list[tuple[str, ...]] = []
-                for k in range(len(pile_order_slots(state, e, select(state, reader, e.move.what), []))):
-                    slot = pile_order_slots(state, e, select(state, reader, e.move.what), orders)[k]
+                moving = select(state, reader, e.move.what)
+                for k in range(len(pile_order_slots(state, reader, e, moving, []))):
+                    slot = pile_order_slots(state, reader, e, moving, orders)[k]
                     if recorded and recorded[0][0] == "cards":
                         a = tuple(recorded.pop(0)[1])
                     else:
@@ -233,11 +271,9 @@ def facts(state: GameState, use: Use, reader: Reader, effects: list[Any], answer
                 continue
             if isinstance(e, MoveEffect) and e.move.to in PILES_IN_ORDER and not isinstance(e.move.what, Target):
                 moved = select(state, reader, e.move.what)
-                orders = [chosen() for _ in pile_order_slots(state, e, moved, [])]
+                orders = [chosen() for _ in pile_order_slots(state, reader, e, moved, [])]
                 if orders:
-                    # the last answer is the whole order, top first: the card
-                    # named first is put there last, so that it ends on top
-                    final = list(reversed(orders[-1]))
+                    final = pile_order(state, reader, e, moved, orders)
                     out.extend(_effect(state, use, reader, e, lambda sel, final=final: final))
                     continue
             if isinstance(e, WinEffect):
@@ -273,9 +309,9 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
             if mv.to == "field":
                 if state.cards[t].type != "character" or state.character(t) is not None:
                     continue  # only a character can be put onto the field by itself
-                dest = side(reader, mv.player) if mv.player else reader.controller  # 214.2d
+                dest = _whose(state, reader, mv.player, t, reader.controller)  # 214.2d
             elif mv.to in ("harem", "execution", "side"):
-                dest = side(reader, mv.player) if mv.player else t[0]
+                dest = _whose(state, reader, mv.player, t, t[0])
             else:
                 dest = t[0]  # 215.1b: castle, hand, stack and discard hold their owner's cards
             out.append(CardMoved(card=src, use=uid, target=t, to=mv.to, player=dest, position=mv.position))
@@ -332,11 +368,12 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
         return [AbilitiesLost(card=src, use=uid, target=t, until=lo.until) for t in cards(lo.what)]
     if isinstance(e, ControlEffect):
         c = e.control
-        to = side(reader, c.player)
-        return [
-            ControlChanged(card=src, use=uid, target=t, player=to, until=c.until)
-            for t in cards(c.what) if (ch := state.character(t)) is not None and ch.controller != to
-        ]
+        out = []
+        for t in cards(c.what):
+            to = _whose(state, reader, c.player, t, reader.controller)
+            if (ch := state.character(t)) is not None and ch.controller != to:
+                out.append(ControlChanged(card=src, use=uid, target=t, player=to, until=c.until))
+        return out
     if isinstance(e, HandMaxEffect):
         h = e.hand_max
         out = []
@@ -347,6 +384,18 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
                 out.append(HandMaximumChanged(card=src, use=uid, player=p, by=amount(state, reader, h.by), until=h.until))
         return out
     return []  # name and forbid are static only
+
+
+def _whose(state: GameState, reader: Reader, who: str | None, card: str, default: str) -> str:
+    """The one player a ``move`` or ``control`` gives ``card`` to: ``you``,
+    ``opponent``, ``active``; ``each``: the card's own owner (each player
+    takes their own cards); unwritten: ``default``."""
+    if who is None:
+        return default
+    if who == "each":
+        return card[0]
+    found = players(state, reader, who)
+    return found[0] if found else default
 
 
 def _game_end(use: Use, reader: Reader, won: list[str], lost: list[str]) -> GameEnded | None:

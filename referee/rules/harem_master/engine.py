@@ -27,6 +27,8 @@ from events.game import (
     GameEnded,
         MatchStarted,
     SituationProceeds,
+    SituationReplaced,
+    TriggerFired,
     ViolationRecorded,
 )
 from projections.state import GameState, evolve, initial_state, other
@@ -181,12 +183,12 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
             raise refuse("102.8", f"{other(p)} has not proposed a draw, so there is nothing to accept.")
         return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
 
-    d = current_decision(state)
-    if d is None:
-        raise refuse("406.1", "Nobody can act now: the referee is between steps.")
     late = battle.late_interception(state, action, waive)
     if late is not None:
         return late
+    d = current_decision(state)
+    if d is None:
+        raise refuse("406.1", "Nobody can act now: the referee is between steps.")
     if p != d.player:
         late = _out_of_turn(state, action, d, waive)
         if late is not None:
@@ -219,15 +221,37 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
                 place = next((c for c in state.zones[action.player].hand if c in state.unknown), None)
                 if place is None:
                     raise refuse(kind.refusal_rule, f"There is no {action.card} in {action.player}'s hand.")
-                ev = hidden.reveal_as(state, action.player, place, action.card, kind.rule, waive)
-                action = replace(action, card=ev.identity or place)
+                ev = hidden.reveal_as(state, action.player, place, action.card, kind.rule, waive, action.definitions)
+                action = replace(action, card=ev.unlisted or ev.identity or place)
                 return [ev, *then(evolve(state, ev), action)]
             named = [action.card]
-        pre = hidden.hand_reveals(state, action.player, named, kind.rule) if named else []
-        if pre:
-            after = state
-            for ev in pre:
+        pre: list[Event] = []
+        after = state
+        if any(c not in state.cards for c in named):
+            # Names no unaccounted copy answers to (a discard at 309): each
+            # takes the place of an unknown hand card, refused citing 100.2
+            # or, in record mode, recorded with that violation.
+            taken: dict[str, str] = {}
+            for c in named:
+                if c in after.cards:
+                    continue
+                place = next(
+                    (h for h in after.zones[action.player].hand
+                     if h in after.unknown and h not in named and h not in taken.values()), None,
+                )
+                if place is None:
+                    raise refuse(kind.refusal_rule, f"There is no {c} in {action.player}'s hand.")
+                ev = hidden.reveal_as(after, action.player, place, c, kind.rule, waive, action.definitions)
+                pre.append(ev)
                 after = evolve(after, ev)
+                taken[c] = ev.unlisted or ev.identity or place
+            named = [taken.get(c, c) for c in named]
+            action = replace(action, cards=tuple(taken.get(c, c) for c in action.cards or ()))
+        more = hidden.hand_reveals(after, action.player, named, kind.rule) if named else []
+        for ev in more:
+            after = evolve(after, ev)
+        pre += more
+        if pre:
             return [*pre, *then(after, action)]
     return then(state, action)
 
@@ -318,13 +342,55 @@ def push(state: GameState, batch: list[Event], out: list[Event]) -> GameState:
     return state
 
 
+# Ruling A30: a loop nobody can stop. One ability triggering (or replacing)
+# this often in the automatic steps after one action, with no decision in
+# between, repeats without end: no finite chain of 102 cards comes near it.
+LOOP_REPEATS = 200
+# And whatever card text does, one action's automatic steps stop here: the
+# action is refused and nothing is written (a station never hangs).
+ACTION_EVENTS = 50_000
+
+
+class EndlessLoop(IllegalAction):
+    """Card text repeats without end after an action (ruling A30): ``card``'s
+    ability ``ability`` went round ``LOOP_REPEATS`` times with no decision in
+    between, or (``card`` None) the steps passed ``ACTION_EVENTS`` events."""
+
+    def __init__(self, state: GameState, card: str | None = None, ability: int | None = None) -> None:
+        self.card = card
+        self.ability = ability
+        if card is not None:
+            name = state.cards[card].name if card in state.cards else card
+            self.what = f"{name}'s ability {ability} went round {LOOP_REPEATS} times"
+        else:
+            self.what = f"the automatic steps after it passed {ACTION_EVENTS} events"
+        super().__init__(Refusal("ruling:A30", f"This action sets off card text that never ends ({self.what}, "
+                                              "with no decision any player could make to stop it)."))
+
+
+def _loop_check(state: GameState, events: list[Event], seen: int, start: int, repeats: dict[tuple[str, int], int]) -> None:
+    """Ruling A30, counted over ``events[seen:]`` (the steps just pushed)."""
+    if len(events) - start > ACTION_EVENTS:
+        raise EndlessLoop(state)
+    for ev in events[seen:]:
+        if isinstance(ev, (TriggerFired, SituationReplaced)):
+            key = (ev.card, ev.ability)
+            repeats[key] = repeats.get(key, 0) + 1
+            if repeats[key] > LOOP_REPEATS:
+                raise EndlessLoop(state, ev.card, ev.ability)
+
+
 def advance(state: GameState, out: list[Event] | None = None) -> tuple[list[Event], GameState]:
-    """Run the automatic rule steps up to the next decision (or the end)."""
+    """Run the automatic rule steps up to the next decision (or the end);
+    ``EndlessLoop`` if card text makes them endless (ruling A30)."""
     events: list[Event] = [] if out is None else out
+    start = len(events)
+    repeats: dict[tuple[str, int], int] = {}
     while state.result is None:
-        ev = checks.state_check(state)
-        if ev is not None:
-            state = push(state, [ev], events)
+        seen = len(events)
+        checked = checks.state_check(state)
+        if checked is not None:
+            state = push(state, checked, events)
             continue
         if checks.same_name_pending(state) is not None:
             break
@@ -334,6 +400,7 @@ def advance(state: GameState, out: list[Event] | None = None) -> tuple[list[Even
         if not steps:
             break
         state = push(state, steps, events)
+        _loop_check(state, events, seen, start, repeats)
     return events, state
 
 
@@ -342,7 +409,14 @@ def own_events(state: GameState, action: Action, *, strict: bool = False) -> lis
     violations recorded in record mode), without the automatic steps after it.
     These are one indivisible whole: a rewind can go back to before them or
     after them, never into them. ``strict`` refuses physical violations even
-    in record mode (a replay after a correction applies only legal actions)."""
+    in record mode (a replay after a correction applies only legal actions).
+
+    A late interception (306.5c) first takes back the referee's own steps
+    since it passed the interception over: that ``Rewound`` comes before the
+    ``ActionTaken``, whose events are then those of the restored state."""
+    back = battle.retraction(state, action) if state.passed_over is not None else None
+    if back is not None:
+        return [back, *own_events(evolve(state, back), action, strict=strict)]
     try:
         events = decide(state, action)
         violations: list[Event] = []
@@ -377,7 +451,20 @@ def apply(state: GameState, action: Action, *, strict: bool = False) -> Applied:
     own = own_events(state, action, strict=strict)
     events: list[Event] = []
     state = push(state, own, events)
-    events, state = advance(state, events)
+    done = len(events)
+    try:
+        events, state = advance(state, events)
+    except EndlessLoop as loop:
+        if loop.card is None:
+            raise
+        # Ruling A30: the loop nobody can stop ends the game as a draw, right
+        # after the action that set it off (its endless steps are not written).
+        del events[done:]
+        ended = GameEnded(rule="102", ruling="A30", draw=True, card=loop.card, step="over",
+                          reason=f"A loop nobody can stop: {loop.what}, with no decision any player "
+                                 "could make to end it")
+        state = evolve(state, ended)
+        events.append(ended)
     return Applied(events, state)
 
 

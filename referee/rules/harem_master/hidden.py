@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
+from events.cards import CardDef
 from events.game import CardRevealed, Event
 from projections.state import HIDDEN_PILES, GameState, evolve, other
 from referee.actions import Action
@@ -180,12 +181,17 @@ def _no_copy(state: GameState, player: str, name: str, rule: str) -> str:
 
 
 def reveal_as(
-    state: GameState, player: str, place: str, name: str, rule: str, waive: frozenset[str]
+    state: GameState, player: str, place: str, name: str, rule: str, waive: frozenset[str],
+    definitions: tuple[CardDef, ...] = (),
 ) -> CardRevealed:
     """The unknown card at ``place`` revealed as ``name``: it takes the identity
     of an unaccounted copy (itself if it already carries that name). Refused
-    citing 100.2 if the deck list has none left; in record mode the table's
-    card is recorded anyway, with its violation."""
+    citing 100.2 if the deck list has none left (or never had one); in record
+    mode the table's card is recorded anyway, with its violation: a new card
+    at that place (its definition from the match, or from the pool the
+    action brought: ``definitions``), while the unknown card that stood there
+    stays unaccounted for, so that no copy the list does have is taken away
+    by a card it does not have (a judge then rewinds or accepts)."""
     cards = state.cards
     if cards[place].name == name:
         return CardRevealed(rule=rule, player=player, card=place, name=name, identity=place)
@@ -196,8 +202,18 @@ def reveal_as(
         raise physical("100.2", _no_copy(state, player, name, rule))
     definition = next((cd for cd in cards.values() if cd.name == name), None)
     if definition is None:
-        raise refuse("100.2", f"No card named {name} is defined in this match, so the referee cannot record it.")
-    return CardRevealed(rule=rule, player=player, card=place, name=name, definition=definition)
+        definition = next((cd for cd in definitions if cd.name == name), None)
+    if definition is None:
+        raise refuse("100.2", f"No card named {name} is defined in this match or its pool, so the referee cannot record it.")
+    return CardRevealed(
+        rule=rule, player=player, card=place, name=name, definition=definition, unlisted=new_id(state, player)
+    )
+
+
+def new_id(state: GameState, player: str) -> str:
+    """An instance id no card of the match has: the owner's next number."""
+    numbers = [int(c.partition(":")[2]) for c in state.cards if c[0] == player and c.partition(":")[2].isdigit()]
+    return f"{player}:{max(numbers, default=0) + 1}"
 
 
 def _named(state: GameState, a: Action) -> list[str]:
@@ -235,7 +251,7 @@ def _decide_reveal(state: GameState, a: Action, waive: frozenset[str]) -> list[E
     shown = face_up(state)
     for i, name in enumerate(names):
         place = shown if shown is not None else st.zones[p].castle[i]
-        ev = reveal_as(st, p, place, name, found.rule, waive)
+        ev = reveal_as(st, p, place, name, found.rule, waive, a.definitions)
         out.append(ev)
         st = evolve(st, ev)
     return out

@@ -35,12 +35,25 @@ from projections.state import PILES, PLAYERS, GameState, other
 
 
 class Reader(NamedTuple):
-    """Who reads card text: its card and controller, and what its words mean now."""
+    """Who reads card text: its card and controller, and what its words mean
+    now; ``known``: cards that left the field, as they last were there (403.2)."""
 
     card: str
     controller: str
     it: str | None = None
     n: int | None = None
+    known: tuple[tuple[str, Any], ...] = ()
+
+
+def last_known(state: GameState, reader: Reader, card: str) -> Any:
+    """403.2: the card as it last was on the field, if the ability reading it
+    was triggered by its leaving and it is not on the field now; else None."""
+    if not reader.known:
+        return None
+    for c, found in reader.known:
+        if c == card:
+            return None if on_field(state, card) else found
+    return None
 
 
 # --- where cards are ---------------------------------------------------------------
@@ -55,10 +68,12 @@ def host_of(state: GameState, item: str) -> str | None:
 
 
 def on_field(state: GameState, card: str) -> bool:
+    """On the field, as a character or an item; an item whose character has
+    left is still there until 214.4f puts it into the discard."""
     for ch in state.field:
         if ch.card == card or card in ch.items:
             return True
-    return False
+    return card in state.orphans
 
 
 def zone_of(state: GameState, card: str) -> str | None:
@@ -82,6 +97,14 @@ def controller_of(state: GameState, card: str) -> str:
     return card[0]
 
 
+def pile_of(state: GameState, player: str, zone: str) -> list[str]:
+    """A player's pile, top first; ``field``: the characters they control, in
+    field order (how the scenario format reads the top of ``A.field``)."""
+    if zone == "field":
+        return [ch.card for ch in state.field if ch.controller == player and not ch.face_down]
+    return list(getattr(state.zones[player], zone))
+
+
 def field_cards(state: GameState) -> list[str]:
     """Characters and the items on them, in field order."""
     out: list[str] = []
@@ -101,7 +124,7 @@ def side(reader: Reader, who: str) -> str:
 
 
 def players(state: GameState, reader: Reader, who: str) -> list[str]:
-    """``you``, ``opponent``, ``active`` or ``each``."""
+    """``you``, ``opponent``, ``active`` or ``each`` (both, A first)."""
     if who == "each":
         return list(PLAYERS)
     if who == "active":
@@ -138,9 +161,12 @@ def matches(state: GameState, reader: Reader, card: str, f: Filter, zone: str | 
         return False
     if f.cost_at_most is not None and ident.cost > f.cost_at_most:
         return False
-    if f.controller is not None and controller_of(state, card) != side(reader, f.controller):
-        return False
-    if f.owner is not None and card[0] != side(reader, f.owner):
+    if f.controller is not None:
+        known = last_known(state, reader, card)  # 403.2: as it last was on the field
+        controller = known.controller if known is not None else controller_of(state, card)
+        if controller not in players(state, reader, f.controller):
+            return False
+    if f.owner is not None and card[0] not in players(state, reader, f.owner):
         return False
     if f.ready is not None:
         ch = state.character(card)
@@ -193,9 +219,9 @@ def select(state: GameState, reader: Reader, selector: Any, chosen: Iterable[str
     if isinstance(selector, Filter):
         return candidates(state, reader, selector)
     if isinstance(selector, Top):
-        whose = side(reader, selector.player) if selector.player else reader.card[0]
+        whose = players(state, reader, selector.player) if selector.player else [reader.card[0]]
         k = max(0, amount(state, reader, selector.top))
-        return list(getattr(state.zones[whose], selector.of)[:k])
+        return [c for p in whose for c in pile_of(state, p, selector.of)[:k]]
     raise TypeError(f"not a selector: {selector!r}")
 
 
@@ -229,7 +255,7 @@ def amount(state: GameState, reader: Reader, value: Any) -> int:
         sel = value.physical if isinstance(value, PhysicalOf) else value.mental
         total = 0
         for card in select(state, reader, sel):
-            c = chars(state, card)
+            c = last_known(state, reader, card) or chars(state, card)  # 403.2
             total += c.physical if isinstance(value, PhysicalOf) else c.mental
         return total * value.times
     raise TypeError(f"not an amount: {value!r}")

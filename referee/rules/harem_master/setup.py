@@ -35,9 +35,10 @@ action_kind("keep", "101.5")
 
 def _decide_opening(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
     card = a.card
-    if card is None or card not in state.zones[a.player].castle:
-        shown = name_of(state, card) if card else "nothing"
-        raise refuse("101.1", f"The opening character must come from {a.player}'s own deck, not {shown}.")
+    if card is None:
+        raise refuse("101.1", f"Name the opening character: a cost-1 character from {a.player}'s own deck.")
+    if card not in state.zones[a.player].castle:
+        raise refuse("101.1", f"The opening character must come from {a.player}'s own deck, not {name_of(state, card)}.")
     cd = state.cards[card]
     if (cd.type != "character" or cd.cost != 1) and "101.1" not in waive:
         raise physical(

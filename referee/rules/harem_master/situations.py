@@ -6,7 +6,10 @@ with the card it is about and the player whose action or card it is.
 
 - ``happened`` turns the events of one step into the situations they are
   (a capture is ``captured`` and ``leave_field``; 214.2e discards are none,
-  403.2a), for the triggers that fire after them (403.1b).
+  403.2a), for the triggers that fire after them (403.1b);
+- ``moved`` names the cards an event moves from one zone to another: every
+  such event of a rule step or a card goes through the one pipeline of
+  ``agenda.pipeline`` (proposal, 409, 403.1a, the move, 403.1b, checks);
 - ``listeners`` says whether anything in play cares about a situation
   before it happens (a ``before`` trigger, 403.1a; a use only usable then,
   214.3c/402.2a; a replacement, 409): only then does the referee stop at
@@ -27,24 +30,32 @@ from events.game import (
     BattleTypeSet,
     CardMilled,
     CardMoved,
+    CardMovedToStack,
     CastleAttacked,
     CharacterCaptured,
     CharacterPlayed,
+    CharactersDiscarded,
+    CostPaid,
     Event,
     EventPlayed,
+    HandDrawn,
     HandLimitDiscarded,
     InterceptionDeclined,
     InterceptorChosen,
     ItemDiscarded,
     ItemPlayed,
+    LastKnown,
+    MulliganTaken,
+    OpeningChosen,
     RandomNumberApplied,
+    StackReturnedToHand,
     TriggerFired,
     TriggerResolving,
     UseResolved,
 )
 from projections.state import GameState, other
-from referee.rules.harem_master.characteristics import abilities, has_text, match, memo, statics_give
-from referee.rules.harem_master.selectors import Reader, controller_of, field_cards, holds, picks, zone_of
+from referee.rules.harem_master.characteristics import abilities, chars, has_text, match, memo, statics_give
+from referee.rules.harem_master.selectors import Reader, controller_of, field_cards, holds, on_field, picks, zone_of
 
 # Situations whose card is leaving where it was: they are read in the state
 # just before (403.2).
@@ -143,6 +154,10 @@ def happened(before: GameState, after: GameState, event: Event) -> list[tuple[Si
             (Sit("leave_field", event.card, event.card[0], (("to", "discard"),)), before),
             (Sit("discard", event.card, event.card[0], (("from", "field"),)), before),
         ]
+    if t is CharactersDiscarded:
+        # 403.2a, 409.1a: a 214.2e discard is no leaving of the field for
+        # triggers or replacements; it is still a card put into a discard pile.
+        return [(Sit("discard", c, c[0], (("from", "field"),)), before) for c in event.cards]
     if t is AttackerChosen:
         return [(Sit("attack", event.card, event.player), after)]
     if t is InterceptorChosen:
@@ -167,6 +182,51 @@ def happened(before: GameState, after: GameState, event: Event) -> list[tuple[Si
     if t is TriggerResolving:
         return [(Sit("trigger", event.card, event.player), after)]
     return []
+
+
+# --- what moves where ---------------------------------------------------------------
+
+# The events that move cards from one zone to another, each with the cards it
+# moves. Card text and rule steps make every one of them through
+# ``agenda.pipeline``; ``tests/test_card_moves.py`` checks that each one
+# happened through it (or that nothing could have cared), scenario by scenario.
+MOVES: dict[type, Any] = {
+    OpeningChosen: lambda e: (e.card,),  # 101.1
+    HandDrawn: lambda e: tuple(e.cards),  # 101.4
+    MulliganTaken: lambda e: (*e.returned, *e.drawn),  # 101.5
+    StackReturnedToHand: lambda e: tuple(e.cards),  # 302
+    CardMovedToStack: lambda e: (e.card,),  # 303
+    CharacterPlayed: lambda e: (e.card,),  # 306.1
+    EventPlayed: lambda e: (e.card,),  # 306.2, 214.3e
+    ItemPlayed: lambda e: (e.card,),  # 306.3
+    CostPaid: lambda e: (e.card,),  # 215.4c
+    CharacterCaptured: lambda e: (e.card,),  # 306.5k, 306.5l
+    CardMilled: lambda e: (e.card,),  # 306.5m
+    HandLimitDiscarded: lambda e: tuple(e.cards),  # 309
+    CharactersDiscarded: lambda e: tuple(e.cards),  # 214.2e
+    ItemDiscarded: lambda e: (e.card,),  # 214.4f, 214.4g
+    CardMoved: lambda e: (e.target,),  # card text (407.5), 411.1c
+}
+
+
+def moved(ev: Event) -> tuple[str, ...]:
+    """The cards ``ev`` moves from one zone to another (none for other events)."""
+    found = MOVES.get(type(ev))
+    return found(ev) if found is not None else ()
+
+
+def one_card_each(ev: Event) -> list[Event]:
+    """A move of several cards at once as one event per card, so that a
+    replacement (409.1) replaces the move of the card it is about and the
+    others still happen; the step, if any, goes with the last."""
+    t = type(ev)
+    if t is not HandLimitDiscarded and t is not CharactersDiscarded:
+        return [ev]
+    cards = list(ev.cards)
+    if len(cards) < 2:
+        return [ev]
+    last = len(cards) - 1
+    return [ev.model_copy(update={"cards": [c], "step": ev.step if i == last else None}) for i, c in enumerate(cards)]
 
 
 def use_situation(state: GameState, entry: Any) -> Sit:
@@ -256,10 +316,23 @@ def fire(sits: Iterable[tuple[Sit, GameState]], timing: str = "after") -> list[E
                 TriggerFired(
                     rule="403.1a" if timing == "before" else "403.1b",
                     player=src.controller, card=src.card, ability=src.index, definition=ab,
-                    situation=sit.event, it=sit.card,
+                    situation=sit.event, it=sit.card, known=_last_known(state, sit),
                 )
             )
     return out
+
+
+def _last_known(state: GameState, sit: Sit) -> dict[str, LastKnown]:
+    """403.2: the card leaving the field in ``sit`` (read in the state just
+    before it leaves), as it is there, for the abilities its leaving
+    triggers: its own ("this") and others' ("it")."""
+    if sit.event not in ("leave_field", "captured") and not (sit.event == "discard" and sit.detail("from") == "field"):
+        return {}
+    card = sit.card
+    if card is None or not on_field(state, card):
+        return {}
+    c = chars(state, card)
+    return {card: LastKnown(controller=controller_of(state, card), physical=c.physical, mental=c.mental, random=c.random)}
 
 
 def fire_after(before: GameState, after: GameState, events: list[Event]) -> list[Event]:
@@ -304,12 +377,19 @@ def events_of(pending: Iterable[dict[str, Any]]) -> list[Event]:
     return [registry.EVENT_TYPES[p["type"]].model_validate(p["event"]) for p in pending]
 
 
-def hold(ev: Event, zone: str | None) -> dict[str, Any]:
-    return {"type": type(ev).__name__, "event": ev.model_dump(mode="json"), "zone": zone}
+def hold(ev: Event, zone: str | None, then: str | None = None) -> dict[str, Any]:
+    """One event a proposal holds back, with the zone its card must still be
+    in; ``then``: the situation of a later moment that starts with it (it is
+    proposed in its turn, once what comes before it has happened)."""
+    held = {"type": type(ev).__name__, "event": ev.model_dump(mode="json"), "zone": zone}
+    if then is not None:
+        held["then"] = then
+    return held
 
 
 # keep the event classes importable from here for the modules that propose
 __all__ = [
-    "LEAVING", "Sit", "Source", "before_triggers", "events_of", "fire", "fire_after", "happened", "hold",
+    "LEAVING", "MOVES", "Sit", "Source", "before_triggers", "events_of", "fire", "fire_after", "happened", "hold",
+    "moved", "one_card_each",
     "meets", "replacements", "sources", "use_situation", "AbilityActivated", "EventPlayed", "TriggerFired",
 ]

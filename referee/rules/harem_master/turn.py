@@ -30,13 +30,13 @@ from events.game import (
     WindowOpened,
     WindowPassed,
 )
-from projections.state import GameState, other
+from projections.state import GameState, evolve, other
 from referee.actions import Action
 from referee.rules.harem_master.abilities import Moment, can_use, declare, forbidden, usable
-from referee.rules.harem_master.agenda import propose
+from referee.rules.harem_master.agenda import pipeline, propose
 from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum, has_text
 from referee.rules.harem_master.hidden import hand_candidates
-from referee.rules.harem_master.common import cost_check, in_hand, pay, physical, refuse, stack_size
+from referee.rules.harem_master.common import a_card, cost_check, in_hand, pay, physical, refuse, stack_size
 from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
 from referee.rules.harem_master.situations import Sit, fire, replacements
 
@@ -156,9 +156,7 @@ def _start_of_turn(state: GameState) -> list[Event]:
 
 def _use(state: GameState, a: Action, moment_kind: str, waive: frozenset[str]) -> list[Event]:
     """306.2 (an event card) or 306.4 (an activated ability) in the main
-    phase's windows."""
-    if a.do == "play_event":
-        in_hand(state, a.player, a.card, "306.2", "event card")
+    phase's windows (``declare`` checks that an event card is in the hand)."""
     return declare(state, a, Moment(moment_kind), _after_use(state, a.player), waive)
 
 
@@ -192,7 +190,7 @@ def _decide_main(state: GameState, a: Action, waive: frozenset[str]) -> list[Eve
         card = in_hand(state, p, a.card, "306.1", "character card")
         cd = state.cards[card]
         if cd.type != "character":
-            raise refuse("306.1", f"{cd.name} is a {cd.type} card, not a character.")
+            raise refuse("306.1", f"{cd.name} is {a_card(cd.type)}, not a character.")
         why = forbidden(state, "play_character", p, card)
         if why:
             raise refuse("103.1", why)
@@ -211,32 +209,45 @@ def _decide_main(state: GameState, a: Action, waive: frozenset[str]) -> list[Eve
         cd = state.cards[card]
         if cd.type != "item" and not (cd.type == "character" and "PA" in cd.icons):
             rule = "506" if cd.type == "character" else "306.3"
-            raise refuse(rule, f"{cd.name} is a {cd.type} card without [PA], so it cannot be used as an item.")
-        if a.target is None or state.character(a.target) is None:
-            shown = state.cards[a.target].name if a.target in state.cards else (a.target or "no character")
+            raise refuse(rule, f"{cd.name} is {a_card(cd.type)} without [PA], so it cannot be used as an item.")
+        if a.target is None:
+            raise refuse("306.3", "An item is attached to a character on the field, and none was named.")
+        if state.character(a.target) is None:
+            shown = state.cards[a.target].name if a.target in state.cards else a.target
             raise refuse("306.3", f"An item is attached to a character on the field; {shown} is not one.")
         why = forbidden(state, "play_item", p, card)
         if why:
             raise refuse("103.1", why)
         cost_check(state, p, card)
         played: list[Event] = [ItemPlayed(player=p, card=card, target=a.target, step="306")]
+        then: tuple[tuple[str, list[Event]], ...] = ()
         if not equip_fits(state, card, a.target):
             # 214.4g (ruling A14): used on a character it does not suit, it is
             # paid for and enters the field, then goes to the discard at once.
-            played.append(ItemDiscarded(rule="214.4g", ruling="A14", card=card))
-        return _held(state, played, pay(state, p, cd.cost), card, p)
+            then = (("discard", [ItemDiscarded(rule="214.4g", ruling="A14", card=card)]),)
+        return _held(state, played, pay(state, p, cd.cost), card, p, then)
     if do == "attack":
         return declare_attack(state, a, waive)
     return [EndDeclared(player=p, step="307")]  # end_turn
 
 
-def _held(state: GameState, played: list[Event], costs: list[Event], card: str, player: str) -> list[Event]:
+def _held(
+    state: GameState, played: list[Event], costs: list[Event], card: str, player: str,
+    then: tuple[tuple[str, list[Event]], ...] = (),
+) -> list[Event]:
     """A character or item card used (306.1, 306.3): paid for, then at the
-    moment before it enters the field (403.1a, 214.3c, 409) if anything cares."""
-    proposal = propose(state, played, "use", card, player)
-    if proposal is None:
+    moment before it enters the field (403.1a, 214.3c, 409) if anything cares;
+    ``then``: what happens to it next (214.4g), in its own moment."""
+    proposal = propose(state, played, "use", card, player, then=then)
+    if proposal is not None:
+        return costs + proposal
+    if not then:
         return played + costs
-    return costs + proposal
+    after = state
+    for ev in played + costs:
+        after = evolve(after, ev)
+    (situation, events), *rest = then
+    return played + costs + pipeline(after, events, situation, card, player, then=tuple(rest))
 
 
 def _legal_main(state: GameState, p: str) -> list[Action]:
@@ -360,7 +371,7 @@ def _decide_hand_limit(state: GameState, a: Action, waive: frozenset[str]) -> li
     limit = hand_maximum(state, p)
     excess = len(hand) - limit
     if not cards:
-        raise refuse("309", f"{p} must choose {excess} card(s) to discard.")
+        raise refuse("309", f"{p} must choose {excess} card{'' if excess == 1 else 's'} to discard.")
     for c in cards:
         if c not in hand:
             raise refuse("309", f"{state.cards[c].name if c in state.cards else c} is not in {p}'s hand.")
@@ -374,7 +385,10 @@ def _decide_hand_limit(state: GameState, a: Action, waive: frozenset[str]) -> li
     if 1 < len(cards) < excess:
         raise refuse("309", f"Discard one card at a time, or all {excess} at once (in the order they go to the discard).")
     done = len(hand) - len(cards) <= limit
-    return [HandLimitDiscarded(player=p, cards=cards, step="310" if done else "309")]
+    # Through the pipeline of every move (409: a replacement of a discard
+    # from the hand applies to each card, 403.1a).
+    discarded = HandLimitDiscarded(player=p, cards=cards, step="310" if done else "309")
+    return pipeline(state, [discarded], "discard", cards[0] if len(cards) == 1 else None, p)
 
 
 def _legal_hand_limit(state: GameState, p: str) -> list[Action]:

@@ -1,0 +1,244 @@
+"""Harem Master as a ``referee.ruleset.Ruleset``: the interface, answered by the existing modules.
+
+Every member delegates to the module that does the work today (the engine,
+``projections.state``, ``projections.codec``, the views, the transcript,
+``referee.corrections``, the notation, decks, pools and the scenario runner),
+so the kernel can move to the interface one caller at a time while the rules
+stay where they are. ``tests/test_ruleset.py`` plays random games through
+both and checks they agree event for event.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from events.cards import CardDef
+from events.game import CardRevealed, Event, MatchStarted, PositionSetUp
+from projections import codec, transcript
+from projections import state as fold_module
+from projections import views as projection_views
+from projections.state import GameState
+from referee import corrections, notation
+from referee import decks as deck_rules
+from referee import views as referee_views
+from referee.actions import Action, Applied, Refusal
+from referee.inputs import Document
+from referee.rules.harem_master import engine
+from referee.rules.harem_master.registry import ACTIONS, KINDS
+from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started
+
+
+class HaremMasterRewinds:
+    """Rule 410 as ``referee.corrections`` implements it for Harem Master."""
+
+    rules: tuple[str, ...] = corrections.REWIND_RULES
+    skippable: tuple[str, ...] = corrections.SKIPPABLE
+    reveals: Mapping[type, str] = corrections.REVEALS
+
+    def revealed(self, event: Event, restored: GameState) -> str | None:
+        if isinstance(event, CardRevealed):
+            return corrections._cannot_hide(event, restored)
+        return self.reveals.get(type(event))
+
+    def skip_step(self, state: GameState, log: Sequence[Event], rule: str, reason: str) -> Applied:
+        return corrections.skip_step(state, log, rule, reason)
+
+    def position_of_step(
+        self, log: Sequence[Event], turn: int, step: str, states: Sequence[GameState] | None = None
+    ) -> int:
+        return corrections.position_of_step(log, turn, step, states)
+
+
+class HaremMasterRuleset:
+    """The whole game, rules 100-506 (``referee.rules.harem_master``)."""
+
+    id = "harem-master"
+    name = "Harem Master"
+    rules_document = "Harem Master comprehensive rules, 100-506"
+    complete = True
+    seats: tuple[str, ...] = ("A", "B")
+    viewers: tuple[str, ...] = projection_views.VIEWERS
+    record_format: str | None = "harem-master-record/1"
+    first_events: tuple[type, ...] = (MatchStarted, PositionSetUp)
+    event_modules: tuple[str, ...] = ("events.game",)
+    outside = "100.1"  # nothing is outside: the referee knows every rule of the game
+    card_type: type = CardDef
+    state_type: type = GameState
+    rewinds = HaremMasterRewinds()
+    playout_skips: frozenset[str] = frozenset({"concede", "propose_draw", "accept_draw"})  # 102.7, 102.8
+
+    # --- cards and decks ------------------------------------------------------
+
+    def parse_cards(self, entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[str, CardDef]:
+        from referee.pool import parse_cards
+
+        return parse_cards(entries, doc, path)
+
+    def deck_problems(self, cards: Sequence[CardDef]) -> list[str]:
+        return deck_rules.deck_problems(cards)
+
+    def bundled_cards(self) -> Mapping[str, CardDef]:
+        from referee.pool import bundled_pool
+
+        return bundled_pool()
+
+    def random_deck(self, rng: random.Random, cards: Mapping[str, CardDef]) -> list[CardDef]:
+        from referee.simulate import random_deck
+
+        return random_deck(rng, dict(cards))
+
+    # --- starting ---------------------------------------------------------------
+
+    def start(
+        self,
+        decks: Mapping[str, Sequence[CardDef]],
+        *,
+        seed: int,
+        deal: str = "seeded",
+        names: Mapping[str, str] | None = None,
+        mode: str = "strict",
+        options: Mapping[str, Any] | None = None,
+    ) -> Applied:
+        options = dict(options or {})
+        cards, castles = deck_rules.deal(decks)
+        return engine.start(
+            cards,
+            castles,
+            seed=seed,
+            names=dict(names) if names is not None else None,
+            mode=mode,
+            rulings=dict(options.get("rulings") or {}),
+            auto_pass=bool(options.get("auto_pass", True)),
+            deal=deal,
+        )
+
+    def setup_of(self, first_event: Event) -> Setup | None:
+        if not isinstance(first_event, MatchStarted):
+            return None
+        decks = {seat: [first_event.cards[c] for c in ids] for seat, ids in first_event.castles.items()}
+        options = {"rulings": dict(first_event.rulings), "auto_pass": first_event.auto_pass}
+        return Setup(decks, first_event.seed, first_event.deal, dict(first_event.names), first_event.mode, options)
+
+    def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
+        from referee import scenario
+
+        reader = scenario.Reader(doc)
+        catalog = scenario._catalog(reader, dict(data))
+        events, state, labels = scenario.build_setup(reader, dict(data), catalog, data.get("format", 1))
+        return Started(events, state, labels)
+
+    # --- the state and its fold -----------------------------------------------
+
+    def initial_state(self) -> GameState:
+        return fold_module.initial_state()
+
+    def evolve(self, state: GameState, event: Event) -> GameState:
+        return fold_module.evolve(state, event)
+
+    def fold(self, events: Iterable[Event], state: GameState | None = None) -> GameState:
+        return fold_module.fold(events, state)
+
+    def encode_state(self, state: GameState, omit: tuple[str, ...] = ()) -> dict[str, Any]:
+        return codec.encode_state(state, omit)
+
+    def decode_state(self, data: Mapping[str, Any], base: GameState | None = None) -> GameState:
+        return codec.decode_state(dict(data), base)
+
+    # --- the procedure ----------------------------------------------------------
+
+    @property
+    def actions(self) -> Mapping[str, ActionSpec]:
+        """Every ``do`` the engine's rule modules registered, with its rule."""
+        return {do: ActionSpec(do, kind.rule) for do, kind in ACTIONS.items()}
+
+    def decision(self, state: GameState) -> Decision | None:
+        found = engine.current_decision(state)
+        if found is None:
+            return None
+        kind = KINDS[found.kind]
+        if found.kind == "reveal":  # a table-dealt match: the table names a hidden card
+            from referee.rules.harem_master.hidden import pending
+
+            why = pending(state)
+            rule = why.rule if why is not None else kind.rule
+            text = kind.text + (f": {why.why}" if why is not None else "")
+            return Decision(found.player, found.kind, rule, text, chance=True)
+        return Decision(found.player, found.kind, kind.rule, kind.text)
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        return engine.legal_actions(state)
+
+    def chance_outcomes(self, state: GameState) -> list[tuple[Action, float]]:
+        """A table-dealt match's reveal: each unknown card of the owner is
+        equally likely to be the one turned (the true card of a shuffled paper
+        castle), as ``referee.simulate.random_action`` draws it."""
+        found = self.decision(state)
+        if found is None or not found.chance:
+            return []
+        from referee.rules.harem_master.hidden import pending, unknown_of
+
+        why = pending(state)
+        owner = why.player if why is not None else found.player
+        cards = sorted(unknown_of(state, owner))
+        return [(Action(found.player, "reveal", card=c), 1 / len(cards)) for c in cards]
+
+    def decide(self, state: GameState, action: Action) -> list[Event]:
+        return engine.decide(state, action)
+
+    def is_legal(self, state: GameState, action: Action) -> Refusal | None:
+        return engine.is_legal(state, action)
+
+    def canonical(self, state: GameState, action: Action) -> Action:
+        return engine.canonical(state, action)
+
+    def own_events(self, state: GameState, action: Action, *, strict: bool = False) -> list[Event]:
+        return engine.own_events(state, action, strict=strict)
+
+    def advance(self, state: GameState, out: list[Event] | None = None) -> tuple[list[Event], GameState]:
+        return engine.advance(state, out)
+
+    def apply(self, state: GameState, action: Action, *, strict: bool = False) -> Applied:
+        return engine.apply(state, action, strict=strict)
+
+    def action_from_mapping(self, data: Mapping[str, Any]) -> Action:
+        return notation.action_from_mapping(dict(data))
+
+    def resolve(self, state: GameState, action: Action, labels: Mapping[str, str] | None = None) -> Action:
+        return notation.resolve(state, action, dict(labels) if labels is not None else None)
+
+    def describe_action(self, state: GameState, action: Action) -> dict[str, Any]:
+        return notation.describe_action(state, action)
+
+    def result(self, state: GameState) -> Outcome | None:
+        r = state.result
+        if r is None:
+            return None
+        return Outcome(r.winner, r.draw, r.rule, r.ruling, dict(r.scores) if r.scores else None, r.reason)
+
+    # --- what people see ------------------------------------------------------
+
+    def view(self, state: GameState, viewer: str) -> dict[str, Any]:
+        return referee_views.state_view(state, viewer)
+
+    def render_view(self, view: Mapping[str, Any]) -> str:
+        return projection_views.render_state(dict(view))
+
+    def describe(self, event: Event, state_before: GameState, viewer: str = "judge") -> str:
+        return transcript.describe(event, state_before, viewer)
+
+    # --- scenarios --------------------------------------------------------------
+
+    def load_scenario(self, doc: Document) -> Any:
+        from referee.scenario import load_scenario
+
+        return load_scenario(doc.file)
+
+    def run_scenario(self, scenario: Any) -> Any:
+        from referee.scenario import run_scenario
+
+        return run_scenario(scenario)
+
+
+HAREM_MASTER = HaremMasterRuleset()

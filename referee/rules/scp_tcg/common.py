@@ -1,0 +1,136 @@
+"""What every module of the SCP-TCG zone rules shares: the instruction, its declaration, refusals.
+
+An ``Instruction`` is one thing a process (a card's effect, a rule of
+another chapter, a player) tells the table to do with the zones, in the
+notation of docs/scp-tcg.md. Each kind is declared once with
+``instruction(...)``: the rule its record cites, the arguments it takes
+(``ArgSpec``, which the scenario reader and the docs follow), the one
+function that checks it and returns its events, and the function that
+proposes candidates; the legal list is the candidates that check accepts
+(python-chess's ``generate_legal_moves`` filtered by ``is_legal``), so
+refusing and listing can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
+
+from events.game import Event
+from projections.scp_tcg.state import SANDBOXES, SEATS, ZONES, ZoneState, kind_of
+from referee.actions import IllegalAction, Refusal
+from referee.ruleset import ActionSpec, ArgSpec
+
+OUTSIDE = "4"  # cited for what chapter 4 does not decide
+OUTSIDE_WORDS = "outside the zone rules of chapter 4"
+ANY_SANDBOX = "sandbox"  # ``A.sandbox``: "a sandbox", any one of the three (402.1a)
+
+
+def refuse(rule: str, reason: str) -> IllegalAction:
+    return IllegalAction(Refusal(rule, reason))
+
+
+def outside(what: str) -> IllegalAction:
+    """A refusal for a question chapter 4 does not answer."""
+    return refuse(OUTSIDE, f"That is {OUTSIDE_WORDS}: {what}")
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """One instruction, as docs/scp-tcg.md writes it; cards by instance id."""
+
+    player: str | None
+    do: str
+    card: str | None = None
+    cards: tuple[str, ...] | None = None
+    to: str | None = None  # a zone
+    at: str | None = None  # top | bottom (a pile), above | below (401.5)
+    host: str | None = None  # the site card another is stacked on (401.5)
+    zone: str | None = None  # the zone looked at, counted, reordered, damaged, searched
+    n: int | None = None
+    instructed: bool | None = None  # a process tells the player to (402.2)
+    object_class: str | None = None  # the class an effect gives an object (402.1c)
+
+    def arguments(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for f in fields(self):
+            if f.name in ("player", "do"):
+                continue
+            value = getattr(self, f.name)
+            if value is not None:
+                out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def to_dict(self) -> dict[str, object]:
+        return {"player": self.player, "do": self.do, **self.arguments()}
+
+
+ARGUMENTS = tuple(f.name for f in fields(Instruction) if f.name not in ("player", "do"))
+
+Check = Callable[[ZoneState, Instruction], list[Event]]
+Candidates = Callable[[ZoneState, str], Iterable[Instruction]]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A declared instruction: ``check`` returns its events or refuses;
+    ``candidates`` proposes what a seat might send, for ``check`` to filter."""
+
+    spec: ActionSpec
+    check: Check
+    candidates: Candidates
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def instruction(
+    do: str, rule: str, args: tuple[ArgSpec, ...], help: str, candidates: Candidates
+) -> Callable[[Check], Check]:
+    """Declare instruction ``do``, checked by the decorated function."""
+
+    def register(check: Check) -> Check:
+        if do in KINDS:
+            raise TypeError(f"instruction {do!r} is declared twice")
+        KINDS[do] = Kind(ActionSpec(do, rule, args, help), check, candidates)
+        return check
+
+    return register
+
+
+def zone_name(state: ZoneState, zone: str | None, rule: str = "400.1") -> str:
+    """``zone`` checked to be one of the zones 400.1 gives every player."""
+    if zone is not None and kind_of(zone) == ANY_SANDBOX:
+        raise refuse("402.1a", f"{zone} means any one of the three sandboxes (402.1a): name which, e.g. A.keter.")
+    if zone is None or zone not in ZONES:
+        kinds = "site, safe, euclid, keter, tale, personnel, decommissioned, outside"
+        raise refuse(rule, f"There is no zone {zone!r}: each player has {kinds} (400.1), written like A.keter.")
+    return zone
+
+
+def sandbox_name(zone: str | None) -> str:
+    """``zone`` checked to be one of the three sandboxes (402.1)."""
+    if zone is not None and kind_of(zone) == ANY_SANDBOX:
+        raise refuse("402.1a", f"{zone} means any one of the three sandboxes (402.1a): name which, e.g. A.keter.")
+    if zone is None or zone not in ZONES or kind_of(zone) not in SANDBOXES:
+        raise refuse("402.1", f"{zone!r} is not a sandbox: each player has A.safe, A.euclid and A.keter (402.1).")
+    return zone
+
+
+def card_name(state: ZoneState, card: str | None) -> str:
+    """``card`` checked to be a card of this match, wherever it is."""
+    if card is None:
+        raise refuse("400.1", "Which card? Name it by name, label or id (A:3).")
+    if card not in state.cards:
+        raise refuse("400.1", f"There is no card {card!r} in this game.")
+    return card
+
+
+def name(state: ZoneState, card: str) -> str:
+    return state.cards[card].name if card in state.cards else card
+
+
+def seat(player: str | None) -> str:
+    if player not in SEATS:
+        raise refuse("400.1", f"Zones are each player's (400.1), and the players are A and B, not {player!r}.")
+    return player

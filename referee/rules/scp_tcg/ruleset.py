@@ -1,0 +1,160 @@
+"""SCP-TCG-JP-J 購買部版, chapter 4 (zones), as a ``referee.ruleset.Ruleset``: a fragment that says so.
+
+It answers what chapter 4 decides (where a card a process moves ends up,
+who may see and reorder what, protection and breach, the order of
+Decommissioned) and refuses everything else citing ``4``, "outside the
+zone rules of chapter 4": no decks, no turns, no result, nothing of the
+rest of the game invented under its name. Stored matches, corrections and
+the board come once the kernel reaches games only through the interface
+(docs/rulesets.md).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from events.game import Event
+from events.scp_tcg.cards import ScpCard
+from events.scp_tcg.zones import GAME, ZonesSetUp
+from projections.scp_tcg import sentences, views
+from projections.scp_tcg import state as zone_state
+from projections.scp_tcg.state import ZoneState
+from referee.actions import Applied, Refusal
+from referee.inputs import Document
+from referee.rules.scp_tcg import engine, position
+from referee.rules.scp_tcg import resolve as resolving
+from referee.rules.scp_tcg import scenario as scenarios
+from referee.rules.scp_tcg.common import KINDS, OUTSIDE, OUTSIDE_WORDS, Instruction
+from referee.rules.scp_tcg.common import outside as refuse_outside
+from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started
+
+
+class ScpTcgZones:
+    """Chapter 4 of the SCP-TCG-JP-J 購買部版 comprehensive rules, and nothing more."""
+
+    id = GAME
+    name = "SCP-TCG-JP-J 購買部版, chapter 4 (zones)"
+    rules_document = "SCP-TCG-JP-J 購買部版 comprehensive rules, chapter 4 (400-406)"
+    complete = False
+    seats: tuple[str, ...] = zone_state.SEATS
+    viewers: tuple[str, ...] = views.VIEWERS
+    record_format: str | None = None
+    first_events: tuple[type, ...] = (ZonesSetUp,)
+    event_modules: tuple[str, ...] = ("events.scp_tcg.zones",)
+    outside = OUTSIDE
+    card_type: type = ScpCard
+    state_type: type = ZoneState
+    rewinds = None
+    playout_skips: frozenset[str] = frozenset()
+
+    def parse_cards(self, entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[str, ScpCard]:
+        return position.parse_cards(entries, doc, tuple(path))
+
+    def deck_problems(self, cards: Sequence[ScpCard]) -> list[str]:
+        """Chapter 4 says nothing of decks, so no deck can be checked."""
+        return [f"what makes a legal deck is {OUTSIDE_WORDS} (start from a position instead)"]
+
+    def bundled_cards(self) -> Mapping[str, ScpCard]:
+        return {}  # no card list of the game is public: a scenario defines its cards
+
+    def random_deck(self, rng: random.Random, cards: Mapping[str, ScpCard]) -> list[ScpCard]:
+        raise refuse_outside("what makes a legal deck is for other chapters.")
+
+    def start(
+        self,
+        decks: Mapping[str, Sequence[ScpCard]],
+        *,
+        seed: int,
+        deal: str = "seeded",
+        names: Mapping[str, str] | None = None,
+        mode: str = "strict",
+        options: Mapping[str, Any] | None = None,
+    ) -> Applied:
+        raise refuse_outside(
+            "how a game starts from decks is for other chapters; start from a position (docs/scp-tcg.md)."
+        )
+
+    def setup_of(self, first_event: Event) -> Setup | None:
+        return None  # every match of this ruleset starts from a position
+
+    def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
+        return position.start_from_position(data, doc)
+
+    def initial_state(self) -> ZoneState:
+        return zone_state.initial_state()
+
+    def evolve(self, state: ZoneState, event: Event) -> ZoneState:
+        return zone_state.evolve(state, event)
+
+    def fold(self, events: Iterable[Event], state: ZoneState | None = None) -> ZoneState:
+        return zone_state.fold(events, state)
+
+    def encode_state(self, state: ZoneState, omit: tuple[str, ...] = ()) -> dict[str, Any]:
+        return zone_state.encode_state(state, omit)
+
+    def decode_state(self, data: Mapping[str, Any], base: ZoneState | None = None) -> ZoneState:
+        return zone_state.decode_state(dict(data), base)
+
+    @property
+    def actions(self) -> Mapping[str, ActionSpec]:
+        return {do: kind.spec for do, kind in KINDS.items()}
+
+    def decision(self, state: ZoneState) -> Decision | None:
+        return engine.decision(state)
+
+    def legal_actions(self, state: ZoneState) -> list[Instruction]:
+        return engine.legal_actions(state)
+
+    def chance_outcomes(self, state: ZoneState) -> list[tuple[Instruction, float]]:
+        return []  # the referee shuffles from the seed (402.7); the table is never asked
+
+    def decide(self, state: ZoneState, action: Instruction) -> list[Event]:
+        return engine.decide(state, action)
+
+    def is_legal(self, state: ZoneState, action: Instruction) -> Refusal | None:
+        return engine.is_legal(state, action)
+
+    def canonical(self, state: ZoneState, action: Instruction) -> Instruction:
+        return engine.canonical(state, action)
+
+    def own_events(self, state: ZoneState, action: Instruction, *, strict: bool = False) -> list[Event]:
+        return engine.own_events(state, action, strict=strict)
+
+    def advance(self, state: ZoneState, out: list[Event] | None = None) -> tuple[list[Event], ZoneState]:
+        return engine.advance(state, out)
+
+    def apply(self, state: ZoneState, action: Instruction, *, strict: bool = False) -> Applied:
+        return engine.apply(state, action, strict=strict)
+
+    def action_from_mapping(self, data: Mapping[str, Any]) -> Instruction:
+        return resolving.instruction_from_mapping(data)
+
+    def resolve(self, state: ZoneState, action: Instruction, labels: Mapping[str, str] | None = None) -> Instruction:
+        return resolving.resolve(state, action, labels)
+
+    def describe_action(self, state: ZoneState, action: Instruction) -> dict[str, Any]:
+        return resolving.describe(state, action)
+
+    def result(self, state: ZoneState) -> Outcome | None:
+        """Chapter 4 ends no game."""
+        return None
+
+    def view(self, state: ZoneState, viewer: str) -> dict[str, Any]:
+        return views.state_view(state, viewer)
+
+    def render_view(self, view: Mapping[str, Any]) -> str:
+        return views.render_state(dict(view))
+
+    def describe(self, event: Event, state_before: ZoneState, viewer: str = "judge") -> str:
+        return sentences.describe(event, state_before, viewer)
+
+    def load_scenario(self, doc: Document) -> scenarios.ScpScenario:
+        return scenarios.load(doc)
+
+    def run_scenario(self, scenario: Any) -> Any:
+        return scenarios.run(scenario)
+
+
+SCP_TCG_ZONES = ScpTcgZones()

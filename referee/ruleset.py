@@ -1,0 +1,452 @@
+"""The seam between the kernel and a game: the ``Ruleset`` interface and the registry of games.
+
+The kernel (the event store, the chain, corrections, the scenario runner,
+records, notation, simulate, the CLI, the board and tournaments) is meant to
+know a game only through this interface, the way OpenSpiel's ``Game`` /
+``State`` pair is all its algorithms see and python-chess's variants are
+found by name (``chess.variant.find_variant``). A game is found here by the
+id its match's first event records (``game``); a first event without one was
+written before games had ids and is Harem Master's, so old logs and records
+stay readable.
+
+A ruleset may be a fragment of a game (``complete`` False): it then answers
+only what its rules document decides and refuses everything else, saying so,
+rather than inventing the rest; the kernel keeps whole-game features (decks,
+results, tournaments, self-play) for complete rulesets.
+
+``docs/rulesets.md`` maps each place where the kernel still calls Harem
+Master directly to the member below that replaces it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from referee.actions import Applied, Refusal
+    from referee.inputs import Document
+
+DEFAULT_GAME = "harem-master"
+
+# State, Event, Card and Action are each ruleset's own types; the kernel only
+# relies on what ``StateLike`` and ``ActionLike`` say and on events being
+# frozen pydantic models with ``rule``, ``ruling`` and ``step``.
+State = Any
+Event = Any
+Card = Any
+Action = Any
+
+
+# --- what the kernel reads from every game's objects ----------------------------------
+
+
+@runtime_checkable
+class StateLike(Protocol):
+    """The fields of any game's state that the kernel reads: where the log is,
+    who plays, how the match was set up, what a judge must rule on."""
+
+    position: int  # events folded so far
+    names: Mapping[str, str]  # seat -> player's name
+    seed: int
+    mode: str  # strict | record
+    violations: Sequence[Any]  # open violations (record mode), each with ``rule``
+
+
+@runtime_checkable
+class ActionLike(Protocol):
+    """A player's action as the kernel passes it around: who, which kind, and
+    the arguments (``ActionSpec.args`` declares them per kind)."""
+
+    player: str | None
+    do: str
+
+    def arguments(self) -> dict[str, object]: ...
+
+    def to_dict(self) -> dict[str, object]: ...
+
+
+# --- what a game tells the kernel -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Who must act now, what kind of choice it is, and the rule that asks for it.
+
+    ``player`` None means any seat may enter the next action (a fragment with no
+    turn order, where the table enters what a card's process instructs).
+    ``chance`` marks a choice that is the table's, not a strategy: a hidden card
+    turned face up at a table-dealt match, which the table reveals (OpenSpiel's
+    chance node; seeded matches decide those from the seed and never ask)."""
+
+    player: str | None
+    kind: str
+    rule: str
+    text: str  # completes "A must ..."
+    chance: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ArgSpec:
+    """One argument of an action kind: its name in the notation, what it holds
+    (``card``, ``cards``, ``zone``, ``count``, ``choice``, ``flag``), whether it
+    is required and, for a choice, the values it may take."""
+
+    name: str
+    kind: str
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """One ``do`` of a game: the rule its record cites and the arguments it
+    takes. ``args`` None means the game has not declared them yet (Harem Master
+    today: its notation reads every argument of ``referee.actions.Action``)."""
+
+    do: str
+    rule: str
+    args: tuple[ArgSpec, ...] | None = None
+    help: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended, as python-chess's ``Outcome``: a winner or a draw, the
+    rule (and ruling) that decided it, scores where counted."""
+
+    winner: str | None
+    draw: bool
+    rule: str
+    ruling: str | None = None
+    scores: Mapping[str, int] | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A match's first events, the state after them and, for a position written
+    by hand, the labels its cards were given (scenario format)."""
+
+    events: list[Any]
+    state: Any
+    labels: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What a match was started with (``Ruleset.start``'s arguments), read
+    back from its first event: a match record writes it, and replaying the
+    record starts the very same match from it."""
+
+    decks: Mapping[str, Sequence[Any]]  # seat -> cards, top first
+    seed: int
+    deal: str
+    names: Mapping[str, str]
+    mode: str
+    options: Mapping[str, Any]
+
+
+@runtime_checkable
+class RewindRules(Protocol):
+    """What the game tells rule-410-style corrections: the rules a rewind may
+    cite, the steps a table may be recorded as having skipped, and the events
+    that showed someone something hidden (a judge weighing a rewind must know
+    the table has seen them)."""
+
+    rules: tuple[str, ...]
+    skippable: tuple[str, ...]
+    reveals: Mapping[type, str]
+
+    def revealed(self, event: Event, restored: State) -> str | None:
+        """What a rewind to ``restored`` cannot hide again of ``event``, in words."""
+        ...
+
+    def skip_step(self, state: State, log: Sequence[Event], rule: str, reason: str) -> Applied:
+        """Record mode: the table skipped step ``rule``; the events that make
+        the state mirror the table, with the skip as an open violation."""
+        ...
+
+    def position_of_step(
+        self, log: Sequence[Event], turn: int, step: str, states: Sequence[State] | None = None
+    ) -> int:
+        """The position just before step ``step`` of turn ``turn`` began."""
+        ...
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """Everything the kernel needs from one game.
+
+    Checking an action and listing the legal ones must agree (every listed
+    action is accepted; a refused one is never listed), and ``apply`` must be
+    ``decide`` followed by ``advance``: OpenSpiel's random-simulation test
+    holds every ruleset to that (``tests/test_ruleset.py``)."""
+
+    # --- identity -------------------------------------------------------------
+    id: str  # what a first event's ``game`` and a record's format name
+    name: str  # for people
+    rules_document: str  # the rules it implements, for people
+    complete: bool  # False: a fragment, which refuses what its rules do not decide
+    seats: tuple[str, ...]  # the players' seats, in order ("A", "B")
+    viewers: tuple[str, ...]  # who may look: "judge", each seat, "public"
+    record_format: str | None  # a match record's ``format``, None if it has none yet
+    first_events: tuple[type, ...]  # the classes a match of this game may start with
+    event_modules: tuple[str, ...]  # where its stored event classes live (module names)
+    outside: str  # the rule a refusal cites for what its rules do not decide
+
+    # --- cards and decks ------------------------------------------------------
+    card_type: type  # the pydantic model of one card's printed characteristics
+
+    def parse_cards(self, entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[str, Card]:
+        """A card pool's entries (a list of mappings) as cards by name;
+        ``InputError`` placed in ``doc`` for a bad one."""
+        ...
+
+    def deck_problems(self, cards: Sequence[Card]) -> list[str]:
+        """Every way ``cards`` break the game's deck rules, one sentence each."""
+        ...
+
+    def bundled_cards(self) -> Mapping[str, Card]:
+        """The cards shipped with the referee, searched after a file's own."""
+        ...
+
+    def random_deck(self, rng: random.Random, cards: Mapping[str, Card]) -> list[Card]:
+        """A legal deck drawn from ``cards`` (self-play, the bench)."""
+        ...
+
+    # --- starting ---------------------------------------------------------------
+    def start(
+        self,
+        decks: Mapping[str, Sequence[Card]],
+        *,
+        seed: int,
+        deal: str = "seeded",
+        names: Mapping[str, str] | None = None,
+        mode: str = "strict",
+        options: Mapping[str, Any] | None = None,
+    ) -> Applied:
+        """A new match from checked decks (seat -> cards, top first): its first
+        event and every automatic step up to the first decision. ``deal``
+        ``table`` is a paper match whose hidden cards the table reveals;
+        ``options`` are the game's own match settings (Harem Master's
+        ``rulings`` and ``auto_pass``)."""
+        ...
+
+    def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
+        """A position written by hand (a scenario's ``setup`` and ``cards``),
+        checked, as the events that set it up and the state after them."""
+        ...
+
+    def setup_of(self, first_event: Event) -> Setup | None:
+        """What ``start`` was given for the match that begins with
+        ``first_event``; None for a match started from a position."""
+        ...
+
+    # --- the state and its fold -----------------------------------------------
+    state_type: type
+
+    def initial_state(self) -> State:
+        """The empty table before the first event."""
+        ...
+
+    def evolve(self, state: State, event: Event) -> State:
+        """The state after ``event``: pure and total (it never validates)."""
+        ...
+
+    def fold(self, events: Iterable[Event], state: State | None = None) -> State:
+        """``evolve`` over ``events`` from ``state`` (the empty table by default)."""
+        ...
+
+    def encode_state(self, state: State, omit: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The state as JSON-ready data (a snapshot, a rewind's restored state)."""
+        ...
+
+    def decode_state(self, data: Mapping[str, Any], base: State | None = None) -> State:
+        """``encode_state`` undone, fields it omitted taken from ``base``."""
+        ...
+
+    # --- the procedure ----------------------------------------------------------
+    actions: Mapping[str, ActionSpec]  # every ``do`` a player may send
+    playout_skips: frozenset[str]  # ``do``s a random playout never picks (conceding would end it early)
+
+    def decision(self, state: State) -> Decision | None:
+        """Who must act now and on what (None: the game is over, or nobody)."""
+        ...
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """Every action the rules accept now."""
+        ...
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
+        """At a chance decision, each action the table may take and its
+        probability (what a shuffled paper deck would turn up), as OpenSpiel's
+        ``chance_outcomes``; empty at a player's decision."""
+        ...
+
+    def decide(self, state: State, action: Action) -> list[Event]:
+        """The events ``action`` itself causes, or ``IllegalAction`` citing the rule."""
+        ...
+
+    def is_legal(self, state: State, action: Action) -> Refusal | None:
+        """None if ``decide`` accepts ``action``, else its refusal."""
+        ...
+
+    def canonical(self, state: State, action: Action) -> Action:
+        """``action`` as ``legal_actions`` writes it (defaults filled in, hints
+        for later choices dropped), so an accepted action can be found in the list."""
+        ...
+
+    def own_events(self, state: State, action: Action, *, strict: bool = False) -> list[Event]:
+        """``decide``'s events after the action's own record (``ActionTaken``)
+        and any violations record mode keeps: one indivisible whole."""
+        ...
+
+    def advance(self, state: State, out: list[Event] | None = None) -> tuple[list[Event], State]:
+        """The automatic rule steps up to the next decision."""
+        ...
+
+    def apply(self, state: State, action: Action, *, strict: bool = False) -> Applied:
+        """``own_events`` then ``advance``: everything one action causes."""
+        ...
+
+    def action_from_mapping(self, data: Mapping[str, Any]) -> Action:
+        """An action as the notation writes it (``{player: A, do: ..., ...}``)."""
+        ...
+
+    def resolve(self, state: State, action: Action, labels: Mapping[str, str] | None = None) -> Action:
+        """The action with every card named by name or label given as an instance id."""
+        ...
+
+    def describe_action(self, state: State, action: Action) -> dict[str, Any]:
+        """The action as people read it (``legal --json``, the board's
+        controls): card names beside the ids, what it costs."""
+        ...
+
+    def result(self, state: State) -> Outcome | None:
+        """How the game ended, or None while it goes on (always None for a
+        fragment whose rules end no game)."""
+        ...
+
+    # --- what people see ------------------------------------------------------
+    def view(self, state: State, viewer: str) -> dict[str, Any]:
+        """The position as ``viewer`` may see it, as JSON-ready data: what the
+        rules hide stays hidden (Harem Master's 215)."""
+        ...
+
+    def render_view(self, view: Mapping[str, Any]) -> str:
+        """``view`` as text for a terminal."""
+        ...
+
+    def describe(self, event: Event, state_before: State, viewer: str = "judge") -> str:
+        """One sentence for ``event`` as ``viewer`` may know it."""
+        ...
+
+    # --- corrections and scenarios --------------------------------------------
+    rewinds: RewindRules | None  # None: the game has no corrections yet
+
+    def load_scenario(self, doc: Document) -> Any:
+        """A scenario file of this game, read and checked (``InputError`` if not)."""
+        ...
+
+    def run_scenario(self, scenario: Any) -> Any:
+        """Run a loaded scenario: a ``referee.scenario.ScenarioReport``."""
+        ...
+
+
+# --- the registry -----------------------------------------------------------------------
+
+
+class UnknownGame(LookupError):
+    """A game id no ruleset is registered for."""
+
+
+# Game id -> "module:attribute" of its ruleset object, imported on first use so
+# that a command touching one game never imports another. Adding a game is a
+# package and one line here.
+_REGISTERED: dict[str, str] = {
+    "harem-master": "referee.rules.harem_master.ruleset:HAREM_MASTER",
+    "scp-tcg-s4": "referee.rules.scp_tcg.ruleset:SCP_TCG_ZONES",
+}
+_loaded: dict[str, Ruleset] = {}
+
+
+def register(game: str, where: str) -> None:
+    """Register the ruleset at ``where`` ("module:attribute") under ``game``."""
+    if game in _REGISTERED and _REGISTERED[game] != where:
+        raise ValueError(f"game {game!r} is already registered at {_REGISTERED[game]}")
+    _REGISTERED[game] = where
+
+
+def games() -> list[str]:
+    """Every registered game id, in the order they were registered."""
+    return list(_REGISTERED)
+
+
+def get(game: str | None = None) -> Ruleset:
+    """The ruleset registered as ``game`` (Harem Master when None)."""
+    key = DEFAULT_GAME if game is None else game
+    found = _loaded.get(key)
+    if found is not None:
+        return found
+    where = _REGISTERED.get(key)
+    if where is None:
+        raise UnknownGame(f"no game {key!r}: the referee knows {', '.join(repr(g) for g in _REGISTERED)}")
+    module, _, attribute = where.partition(":")
+    found = getattr(importlib.import_module(module), attribute)
+    _loaded[key] = found
+    return found
+
+
+def game_of(first_event: Any) -> str:
+    """The game a match's first event names; Harem Master for logs written
+    before first events named one."""
+    return getattr(first_event, "game", None) or DEFAULT_GAME
+
+
+def of_first_event(first_event: Any) -> Ruleset:
+    """The ruleset a match's log is folded and decided with."""
+    return get(game_of(first_event))
+
+
+def ruleset_fits(ruleset: object) -> list[str]:
+    """The members of ``Ruleset`` that ``ruleset`` lacks (empty: it has them
+    all); ``isinstance`` with a Protocol says only yes or no."""
+    wanted = [name for name in _protocol_members(Ruleset)]
+    missing = [name for name in wanted if not hasattr(ruleset, name)]
+    rewinds = getattr(ruleset, "rewinds", None)
+    if rewinds is not None:
+        missing += [f"rewinds.{name}" for name in _protocol_members(RewindRules) if not hasattr(rewinds, name)]
+    return missing
+
+
+def _protocol_members(protocol: type) -> list[str]:
+    names = set(getattr(protocol, "__annotations__", {}))
+    names.update(name for name, value in vars(protocol).items() if callable(value) and not name.startswith("_"))
+    return sorted(names)
+
+
+__all__ = [
+    "DEFAULT_GAME",
+    "ActionLike",
+    "ActionSpec",
+    "ArgSpec",
+    "Decision",
+    "Outcome",
+    "RewindRules",
+    "Ruleset",
+    "Setup",
+    "Started",
+    "StateLike",
+    "UnknownGame",
+    "game_of",
+    "games",
+    "get",
+    "of_first_event",
+    "register",
+    "ruleset_fits",
+]

@@ -1,0 +1,419 @@
+"""SCP-TCG-JP-J 購買部版, chapter 4 (zones): the second ruleset.
+
+Its scenarios cite every numbered rule of the chapter; every event has its
+fold and its sentence; every rule number belongs to one module; random
+instructions from random positions keep every zone rule true at every step
+(OpenSpiel's random-simulation test), with the listed instructions exactly
+the accepted ones; nothing hidden leaks into a view or a sentence; and
+what chapter 4 does not decide is refused as such."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from events.game import ActionTaken
+from events.scp_tcg import EVENT_TYPES
+from projections.scp_tcg import sentences, state
+from projections.scp_tcg.state import SANDBOXES, SEATS, ZONES, ZoneState, kind_of
+from projections.scp_tcg.views import state_view
+from referee import ruleset
+from referee.actions import IllegalAction
+from referee.cli import cli
+from referee.inputs import Document, InputError
+from referee.rules import scp_tcg
+from referee.rules.scp_tcg import engine, instructions
+from referee.rules.scp_tcg.common import KINDS, OUTSIDE, Instruction
+from referee.rules.scp_tcg.position import start_from_position
+from referee.scenario import load_scenario, run_scenario, scenario_files
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT.parent / "shared" / "rules" / "scp-tcg-s4-zones.ja.txt"
+PRINTED = ROOT / "tests" / "data" / "scp-tcg-s4-rules.txt"
+LIBRARY = ROOT / "scenarios" / "scp-tcg"
+SCP = ruleset.get("scp-tcg-s4")
+
+
+def _from_text(text: str) -> list[str]:
+    """Rule numbers as printed at the start of the text's lines (the contents list's start with "- ")."""
+    ids = []
+    for line in text.splitlines():
+        m = re.match(r"^(\d{3}(?:\.\d+[a-z]?)?)(?:[ .]|$)", line)
+        if m:
+            ids.append(m.group(1))
+    return ids
+
+
+def printed() -> list[str]:
+    return [line for line in PRINTED.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+
+
+# --- coverage and the rule map ------------------------------------------------------
+
+
+def test_the_kept_rule_list_is_the_rules_text() -> None:
+    if not RULES.exists():
+        pytest.skip(f"no rules text at {RULES}: the list in {PRINTED.name} is used as kept")
+    assert printed() == _from_text(RULES.read_text(encoding="utf-8"))
+
+
+def _scenarios() -> list:
+    return [load_scenario(p) for p in scenario_files([str(LIBRARY)])]
+
+
+def test_the_scenarios_cite_every_numbered_rule_of_chapter_4() -> None:
+    """Every rule of chapter 4 but the section titles (400, 401, ... 406, which
+    only head their rules) is cited by a scenario of this game."""
+    ids = printed()
+    assert len(ids) == 46
+    cited = {rule for sc in _scenarios() for rule in sc.rules}
+    missing = [r for r in ids if r not in cited and not re.fullmatch(r"\d{3}", r)]
+    assert missing == []
+    assert sorted(cited - set(ids) - {OUTSIDE} - {r for r in cited if r.startswith("ruling:S")}) == []
+
+
+def test_the_scenarios_are_this_games_and_pass() -> None:
+    found = _scenarios()
+    assert len(found) >= 30
+    for sc in found:
+        assert sc.game == "scp-tcg-s4"
+        report = run_scenario(sc)
+        assert report.passed, (report.file, report.failures)
+
+
+def test_every_rule_belongs_to_exactly_one_module() -> None:
+    owners = {rule: scp_tcg.module_of(rule) for rule in printed()}
+    assert {rule: mods for rule, mods in owners.items() if len(mods) != 1} == {}
+    for module in scp_tcg.RULE_MAP:
+        text = (ROOT / "referee" / "rules" / "scp_tcg" / f"{module}.py").read_text(encoding="utf-8")
+        for rule, mods in owners.items():
+            if mods == [module] and not re.fullmatch(r"\d{3}", rule):
+                assert rule in text, f"{rule} is {module}'s, but {module}.py never names it"
+
+
+def test_every_event_has_a_fold_and_a_sentence() -> None:
+    classes = [*EVENT_TYPES.values(), ActionTaken]
+    assert state.MUTATORS.missing(classes) == []
+    assert sentences.SENTENCES.missing(classes) == []
+
+
+# --- random positions and random instructions -----------------------------------------
+
+CLASSES = ("Safe", "Euclid", "Keter")
+
+
+def random_position(rng: random.Random) -> tuple[ZoneState, list]:
+    cards = [{"name": f"{c} object {i}", "type": "object", "class": c} for c in CLASSES for i in range(2)]
+    cards += [{"name": "Tale 1", "type": "tale"}, {"name": "Incident 1", "type": "incident"}]
+    cards += [{"name": f"Personnel {i}", "type": "personnel"} for i in range(2)]
+    players: dict = {}
+    for seat in SEATS:
+        mine: dict = {k: [] for k in ("site", "safe", "euclid", "keter", "tale", "decommissioned", "outside")}
+        for c in CLASSES:
+            for i in range(2):
+                name = f"{c} object {i}"
+                place = rng.choice(["site", c.lower(), c.lower(), "decommissioned", "outside"])
+                mine[place].append(name)
+        if mine["site"] and rng.random() < 0.6:
+            mine["site"][0] = {"card": mine["site"][0], "partner": True}
+        if len(mine["site"]) > 1:
+            host = mine["site"][-1]
+            mine["site"][-1] = {"card": host, "above": ["Tale 1"], "below": [f"Safe object {rng.randrange(2)}"]}
+        mine["tale"] = ["Incident 1"]
+        mine["personnel"] = [{"card": f"Personnel {rng.randrange(2)}", "face_down": rng.random() < 0.5}]
+        mine["damage"] = {k: rng.randrange(state.INITIAL_PROTECTION[v]) for k, v in SANDBOXES.items()}
+        players[seat] = mine
+    data = {"cards": cards, "setup": {"seed": rng.randrange(1000), "players": players}}
+    started = start_from_position(data, Document(Path("<random>"), data))
+    return started.state, list(started.events)
+
+
+def zone_errors(s: ZoneState) -> list[str]:
+    """What chapter 4 never allows, found in ``s``."""
+    errors = []
+    places = Counter(s.everywhere())
+    errors += [f"{c} is in {n} places" for c, n in places.items() if n > 1]
+    errors += [f"{c} is nowhere" for c in s.cards if c not in places]
+    for zone in ZONES:
+        kind = kind_of(zone)
+        for c in s.zones[zone]:
+            cd = s.cards[c]
+            if kind != "site" and c[0] != zone[0]:
+                errors.append(f"400.2: {c} in {zone}")
+            if kind == "site" and cd.type != "object":
+                errors.append(f"401.1: {c} on {zone}")
+            if kind in SANDBOXES and s.object_class(c) != SANDBOXES[kind]:
+                errors.append(f"402.1c: {c} in {zone}")
+            if kind == "tale" and cd.type not in ("tale", "incident"):
+                errors.append(f"403.2: {c} in {zone}")
+            if kind == "personnel" and cd.type != "personnel":
+                errors.append(f"404.2: {c} in {zone}")
+        if kind == "personnel" and len(s.zones[zone]) > 1:
+            errors.append(f"404.1b: {zone}")
+        if kind in SANDBOXES and s.protection(zone) <= 0:
+            errors.append(f"402.6: {zone} at {s.protection(zone)}")
+        if kind in SANDBOXES and s.protection(zone) > state.INITIAL_PROTECTION[SANDBOXES[kind]]:
+            errors.append(f"402.4: {zone} above its maximum")
+    for c in s.partners:
+        if c not in s.zones[f"{c[0]}.site"]:
+            errors.append(f"401.4a: partner {c} left its site")
+    for table in (s.above, s.below):
+        for host in table:
+            if s.on_site(host) is None and not s.arriving:
+                errors.append(f"401.5c: {host} left the site with cards on it")
+    for c in s.terminated:
+        where = s.place(c)
+        if not (where and (where.arriving or kind_of(where.zone or "") == "decommissioned")):
+            errors.append(f"405.2a: {c} terminated but not in Decommissioned")
+    return errors
+
+
+def _junk(rng: random.Random, s: ZoneState) -> Instruction:
+    """A random instruction, legal or not."""
+    cards = list(s.cards)
+    do = rng.choice([*KINDS, "draw", "attack"])
+    return Instruction(
+        rng.choice(SEATS),
+        do,
+        card=rng.choice(cards) if rng.random() < 0.8 else None,
+        to=rng.choice(ZONES) if rng.random() < 0.6 else None,
+        at=rng.choice(["top", "bottom", "above", "below", None]),
+        host=rng.choice(cards) if rng.random() < 0.3 else None,
+        zone=rng.choice(ZONES) if rng.random() < 0.5 else None,
+        n=rng.randrange(0, 14) if rng.random() < 0.5 else None,
+        instructed=rng.choice([True, None]),
+        object_class=rng.choice([None, None, None, "Safe", "Keter", "Thaumiel"]),
+    )
+
+
+def _listed_in_full(a: Instruction, s: ZoneState) -> bool:
+    """Accepted instructions the legal list holds (all but the unbounded arguments it bounds)."""
+    if a.object_class is not None:
+        return False
+    if a.do in ("damage", "raise_protection"):
+        return a.n is not None and a.n <= 12 and a.n <= instructions.sandbox.maximum(a.zone or "")
+    if a.do == "reorder":
+        return a.zone is not None and len(s.zones[a.zone]) <= instructions.MAX_ORDERED
+    if a.do == "look" and a.instructed is False:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_instructions_keep_every_zone_rule(seed: int) -> None:
+    rng = random.Random(seed)
+    s, log = random_position(rng)
+    assert zone_errors(s) == []
+    for _ in range(30):
+        legal = engine.legal_actions(s)
+        assert legal, "the table can always enter an instruction"
+        listed = set(legal)
+        for _ in range(25):
+            junk = _junk(rng, s)
+            refusal = engine.is_legal(s, junk)
+            if refusal is not None:
+                assert junk not in listed, (junk, refusal)
+            elif _listed_in_full(junk, s):
+                assert engine.canonical(s, junk) in listed, junk
+        action = rng.choice(legal)
+        applied = engine.apply(s, action)
+        before = s
+        for event in applied.events:
+            for viewer in ("judge", "A", "B", "public"):
+                assert sentences.describe(event, before, viewer)
+            before = state.evolve(before, event)
+        s = applied.state
+        log.extend(applied.events)
+        assert zone_errors(s) == [], (action, zone_errors(s))
+        d = engine.decision(s)
+        assert (d.player is None) == (not s.arriving)
+    assert state.fold(log) == s
+    assert SCP.decode_state(SCP.encode_state(s)) == s
+
+
+def test_the_log_never_names_a_card_nobody_may_see() -> None:
+    """215's promise for this game: a sentence names a card only to a viewer
+    who may see it before or after the event (a name a visible card also has
+    may appear, of course)."""
+    rng = random.Random(7)
+    s, _ = random_position(rng)
+    for _ in range(40):
+        action = rng.choice(engine.legal_actions(s))
+        before = s
+        for event in engine.apply(s, action).events:
+            after = state.evolve(before, event)
+            for viewer in ("A", "B", "public"):
+                text = sentences.describe(event, before, viewer)
+                seen = _shown(before, viewer) | _shown(after, viewer)
+                seen_names = {s.cards[c].name for c in seen}
+                secret = {cd.name for c, cd in s.cards.items() if c not in seen} - seen_names
+                assert [n for n in secret if n in text] == [], (viewer, text)
+            before = after
+        s = before
+
+
+def _shown(s: ZoneState, viewer: str) -> set[str]:
+    from projections.scp_tcg.views import sees
+
+    return {c for c in s.cards if sees(s, c, viewer)}
+
+
+def test_views_hide_what_chapter_4_hides() -> None:
+    rng = random.Random(11)
+    s, _ = random_position(rng)
+    for viewer in ("A", "B", "public"):
+        view = state_view(s, viewer)
+        for zone in ZONES:
+            cards = view["zones"][zone]["cards"]
+            assert view["zones"][zone]["count"] == len(s.zones[zone])  # 402.2: anyone counts
+            kind = kind_of(zone)
+            if kind in SANDBOXES:
+                assert all((c is None) == (cid not in s.face_up) for c, cid in zip(cards, s.zones[zone]))
+            elif kind in ("tale", "outside"):
+                assert set(cards) <= {None}
+            elif kind == "personnel":
+                assert all((c is None) == (cid in s.face_down) for c, cid in zip(cards, s.zones[zone]))
+            else:
+                assert None not in cards
+        assert "ids" not in view["zones"]["A.site"]
+    judge = state_view(s, "judge")
+    assert all(None not in judge["zones"][z]["cards"] for z in ZONES)
+
+
+# --- what chapter 4 does not decide ------------------------------------------------------
+
+
+def _position() -> ZoneState:
+    return random_position(random.Random(5))[0]
+
+
+@pytest.mark.parametrize("do", ["draw", "attack", "play", "breach"])
+def test_what_chapter_4_does_not_decide_is_refused_as_such(do: str) -> None:
+    refusal = engine.is_legal(_position(), Instruction("A", do))
+    assert refusal is not None and refusal.rule == OUTSIDE
+    assert "outside the zone rules of chapter 4" in refusal.reason
+
+
+def test_a_fragment_starts_from_a_position_only() -> None:
+    assert SCP.complete is False and SCP.result(_position()) is None
+    with pytest.raises(IllegalAction, match="outside the zone rules of chapter 4"):
+        SCP.start({"A": [], "B": []}, seed=1)
+    assert SCP.deck_problems([]) and "outside the zone rules of chapter 4" in SCP.deck_problems([])[0]
+
+
+def test_a_site_is_for_objects_and_chapter_4_says_no_more() -> None:
+    s = _position()
+    tale = next(c for c in s.zones["A.tale"])
+    refusal = engine.is_legal(s, Instruction("A", "move", card=tale, to="A.site"))
+    assert refusal is not None and refusal.rule == OUTSIDE and "401.1" in refusal.reason
+
+
+# --- the scenario files, read by the same command ------------------------------------------
+
+
+def test_referee_scenario_check_runs_both_games(tmp_path: Path) -> None:
+    hm = next(p for p in scenario_files([str(ROOT / "scenarios" / "215-zones")]))
+    scp = next(iter(scenario_files([str(LIBRARY)])))
+    result = CliRunner().invoke(cli, ["scenario", "check", str(hm), str(scp), "--json"])
+    assert result.exit_code == 0, result.output
+    assert '"passed": 2' in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "words"),
+    [
+        ("game: chess\nname: x\nrules: [x]\nsetup: {}\n", "game", "expected one of harem-master, scp-tcg-s4"),
+        (
+            "game: scp-tcg-s4\nname: x\nrules: ['400.1']\ncards: [{name: K, type: object, class: Keter}]\n"
+            "setup: {players: {A: {safe: [K]}}}\n",
+            "setup.players.A.safe[0]",
+            "402.1c",
+        ),
+        (
+            "game: scp-tcg-s4\nname: x\nrules: ['400.1']\ncards: [{name: T, type: tale}]\n"
+            "setup: {players: {A: {tale: [T]}}}\nactions: [{player: A, do: move, card: T, to: A.hand}]\n",
+            "actions[0].to",
+            "expected one of",
+        ),
+        (
+            "game: scp-tcg-s4\nname: x\nrules: ['400.1']\ncards: [{name: T, type: tale}]\n"
+            "setup: {players: {A: {tale: [T]}}}\nactions: [{player: A, do: damage, zone: A.safe}]\n",
+            "actions[0]",
+            "missing required key 'n'",
+        ),
+        (
+            "game: scp-tcg-s4\nname: x\nrules: ['400.1']\ncards: [{name: O, type: object}]\nsetup: {}\n",
+            "cards[0]",
+            "needs class",
+        ),
+    ],
+)
+def test_a_bad_scenario_file_is_an_error_naming_the_place(tmp_path: Path, text: str, where: str, words: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_scenario(path)
+    message = caught.value.describe()
+    assert where in message and words in message, message
+
+
+def test_the_command_reports_a_bad_file_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("game: scp-tcg-s4\nname: x\nrules: ['400.1']\nsetup: {players: {C: {}}}\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "scenario", "check", str(path)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: ") and "setup.players" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_described_instructions_keep_face_down_cards_face_down() -> None:
+    s = _position()
+    hidden = next(c for z in ZONES if kind_of(z) in SANDBOXES for c in s.zones[z] if c not in s.face_up)
+    shown = next(c for c in s.zones["A.decommissioned"] + s.zones["B.decommissioned"])
+    assert SCP.describe_action(s, Instruction("A", "exile", card=hidden))["card"] == "face-down"
+    assert SCP.describe_action(s, Instruction("A", "exile", card=shown))["card"] == s.cards[shown].name
+
+
+def test_a_position_of_this_game_is_not_stored_yet(tmp_path: Path) -> None:
+    """Stored matches come with the kernel move (docs/rulesets.md): until then
+    `referee new --position` says so instead of storing what it cannot read back."""
+    path = next(iter(scenario_files([str(LIBRARY)])))
+    db = tmp_path / "m.db"
+    result = CliRunner().invoke(cli, ["new", "--position", str(path), "--db", f"sqlite:///{db}"])
+    assert result.exit_code == 2 and "scp-tcg-s4" in result.output and "scenario check" in result.output
+    assert not db.exists()
+
+
+# --- the documentation a user has ------------------------------------------------------
+
+
+def test_the_docs_describe_every_instruction_key_event_and_reading() -> None:
+    from referee.rules.scp_tcg import position, scenario
+
+    doc = (ROOT / "docs" / "scp-tcg.md").read_text(encoding="utf-8")
+    for do, kind in KINDS.items():
+        row = next((line for line in doc.splitlines() if line.startswith(f"| `{do}` |")), None)
+        assert row is not None, do
+        for arg in kind.spec.args or ():
+            assert f"`{arg.name}`" in row, (do, arg.name)
+    keys = [*scenario.EXPECT_KEYS, *scenario.ZONE_CHECK_KEYS, *scenario.TOP_KEYS, *position.SETUP_KEYS]
+    keys += [*position.PLAYER_KEYS, *position.ENTRY_KEYS, *{k for ks in position.EXTRA_KEYS.values() for k in ks}]
+    assert [k for k in keys if not re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", doc)] == []
+    assert [name for name in EVENT_TYPES if f"`{name}`" not in doc] == []
+    rulings = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
+    cited = set(re.findall(r"S\d+", " ".join(r for sc in _scenarios() for r in sc.rules if r.startswith("ruling:"))))
+    for path in [
+        *(ROOT / "referee" / "rules" / "scp_tcg").glob("*.py"),
+        *(ROOT / "projections" / "scp_tcg").glob("*.py"),
+    ]:
+        cited.update(re.findall(r"\bS(\d+)\b", path.read_text(encoding="utf-8")))
+    cited = {c if c.startswith("S") else f"S{c}" for c in cited}
+    assert cited and [s for s in sorted(cited) if f"**{s}. " not in rulings] == []
