@@ -211,10 +211,10 @@ def test_a_whole_event_from_several_stations(database) -> None:
 
 
 def test_an_odd_event_gives_one_bye_a_round_to_the_lowest_without_one(tmp_path: Path) -> None:
-    from referee.store import MatchStore
-    from referee.tournament.service import Station, pair_round, play_round, register
     from referee.decks import load_deck
     from referee.pool import CardCatalog, bundled_pool
+    from referee.store import MatchStore
+    from referee.tournament.service import Station, pair_round, play_round, register
 
     deck = load_deck(DECKS / "alice.yaml", CardCatalog(bundled_pool()))
     with MatchStore(f"sqlite:///{tmp_path / 'e.db'}") as store:
@@ -355,7 +355,7 @@ def test_imported_pairings_and_a_result_entered_by_hand(run, tmp_path: Path) -> 
     bad = tmp_path / "bad.csv"
     bad.write_text("table,A,B\n1,Alice,Bob\n2,Carol,Zed\n")
     out = run("event", "round", event, "--pairings", str(bad), code=2)
-    assert "bad.csv" in out and "line 3" in out and "'Zed' is not registered" in out
+    assert "bad.csv:3: at column 3 (player B): 'Zed' is not registered" in out
     twice = tmp_path / "twice.csv"
     twice.write_text("1,Alice,Bob\n2,Alice,Carol\n")
     assert "already paired at line 1" in run("event", "round", event, "--pairings", str(twice), code=2)
@@ -594,7 +594,7 @@ def test_check_in_restricts_pairing_and_an_event_without_it_pairs_everyone(run, 
     late_import = tmp_path / "r1.csv"
     late_import.write_text("1,Alice,Bob\n2,Carol,Eve\n")
     out = run("event", "round", event, "--pairings", str(late_import), code=2)
-    assert "r1.csv" in out and "line 2" in out and "'Eve' has not checked in" in out
+    assert "r1.csv:2: at column 3 (player B): 'Eve' has not checked in" in out
     paired = json.loads(run("event", "round", event, "--json"))
     seated = {n for p in paired["pairings"] for n in (p["A"], p["B"]) if n}
     assert seated == {"Alice", "Bob", "Carol", "Dan"}
@@ -759,3 +759,28 @@ def test_a_record_with_a_judges_result_audits_imports_and_refuses_play_after_it(
     match = json.loads(run("import", record, "--json"))["match"]
     refused = run("act", match, "A", "concede", code=1)
     assert "refused (TP2)" in refused and "Judge Kim" in refused
+
+
+def test_bad_registration_lists_and_names_are_bad_input_and_write_nothing(run, tmp_path: Path) -> None:
+    """`event register --csv`: each bad line exits 2 naming the file, the
+    line, the column and what was expected, before anything is written; an
+    event or a judge without a name is refused the same way."""
+    assert "is empty: expected a name" in run("event", "new", "  ", code=2)
+    event = json.loads(run("event", "new", "List Cup", "--json"))["event"]
+    illegal = tmp_path / "illegal.yaml"
+    illegal.write_text("- {card: Little Page, count: 4}\n")
+    alice = DECKS / "alice.yaml"
+    cases = {
+        f"name,deck\nAnn,{alice}\nBob,nosuch.yaml\n": "players.csv:3: at column 2 (deck file): expected a deck file: no such file",
+        f"Ann,{alice}\nAnn,{alice}\n": "players.csv:2: at column 1 (name): 'Ann' is already listed at line 1",
+        f"Ann,{alice},x\n": "players.csv:1: expected 'name, deck file' (2 columns), got 3",
+        f"Ann,{illegal}\n": "players.csv:1: at column 2 (deck file): the deck",
+    }
+    players = tmp_path / "players.csv"
+    for text, said in cases.items():
+        players.write_text(text)
+        out = run("event", "register", event, "--csv", str(players), code=2)
+        assert said in out and "Traceback" not in out, out
+    assert "100.2" in out  # the illegal deck says which rule it breaks
+    assert json.loads(run("event", "standings", event, "--json"))["standings"] == []  # nothing was written
+    assert "is empty" in run("event", "extend", event, "1", "--minutes", "5", "--reason", "r", "--judge", "", code=2)

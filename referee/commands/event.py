@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 
 import click
 
-from referee.commands.params import FILE, JUDGE, MATCH, PLAYER_NAME, REASON, TITLE, db_option, json_option
+from referee.commands.params import EVENT_NAME, FILE, JUDGE, MATCH, PLAYER_NAME, REASON, db_option, json_option
 from referee.inputs import printable
 
 
@@ -95,7 +95,7 @@ def event() -> None:
 
 
 @event.command("new")
-@click.argument("name", type=TITLE)
+@click.argument("name", type=EVENT_NAME)
 @click.option("--deal", type=click.Choice(["seeded", "table"]), default="seeded", show_default=True,
               help="seeded: the referee shuffles each match from a seed; table: the event plays on paper.")
 @click.option("--best-of", type=click.IntRange(min=1, max=9), default=1, show_default=True,
@@ -639,6 +639,7 @@ def matches_(event_id: str, db: str | None, as_json: bool) -> None:
 
     Example: referee event matches e-1a2b3c4d
     """
+    from projections.tournament import table_of
     from referee.tournament.service import matches
 
     with _station(db, read_only=True) as st:
@@ -655,7 +656,7 @@ def matches_(event_id: str, db: str | None, as_json: bool) -> None:
         else:
             outcome = r["status"]
             if r.get("current"):
-                outcome += f", game {r['current']}"
+                outcome += f", game {table_of(r['current'])[1]}" + (f" ({r['current']})" if r["current"] != r["match"] else "")
         if r.get("score") and (len(r.get("games", [])) > 1 or (r.get("current") or "").count(".g")):
             sc = r["score"]
             outcome += f" [{sc[r['A']]}-{sc[r['B']]}" + (f"-{sc['draws']}" if sc["draws"] else "") + "]"

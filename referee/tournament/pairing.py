@@ -128,17 +128,16 @@ def read_pairings(file: str | Path, state: TournamentState) -> list[Pairing]:
             continue
         if line == 1 and cells and not cells[0].isdigit():
             continue  # a header
-        where = f"line {line}"
         if len(cells) not in (2, 3):
-            raise InputError(file, where, f"expected 'table, player A, player B' (3 columns), got {len(cells)}", line)
+            raise InputError(file, "", f"expected 'table, player A, player B' (3 columns), got {len(cells)}", line)
         if not cells[0].isdigit() or int(cells[0]) < 1:
-            raise InputError(file, where, f"expected a table number (1 or more), got {cells[0]!r}", line)
+            raise InputError(file, "column 1 (table)", f"expected a table number (1 or more), got {cells[0]!r}", line)
         table = int(cells[0])
         if table in seen_tables:
-            raise InputError(file, where, f"table {table} is listed twice", line)
+            raise InputError(file, "column 1 (table)", f"table {table} is listed twice", line)
         seen_tables.add(table)
         a, b = cells[1], (cells[2] if len(cells) == 3 and cells[2] else None)
-        for name in (a, b):
+        for where, name in (("column 2 (player A)", a), ("column 3 (player B)", b)):
             if name is None:
                 continue
             problem = text_problem(name, NAME_LENGTH)
@@ -157,7 +156,7 @@ def read_pairings(file: str | Path, state: TournamentState) -> list[Pairing]:
                 raise InputError(file, where, f"{name!r} is already paired at line {seen_players[name]}", line)
             seen_players[name] = line
         if a == "":
-            raise InputError(file, where, "player A is empty", line)
+            raise InputError(file, "column 2 (player A)", "player A is empty", line)
         out.append(Pairing(table=table, A=a, B=b))
     if not out:
         raise InputError(file, "", "expected at least one line 'table, player A, player B'")
@@ -188,24 +187,24 @@ def read_registrations(file: str | Path, catalog: Any) -> list[tuple[str, list[A
             continue
         if line == 1 and [c.lower() for c in cells[:2]] in (["name", "deck"], ["player", "deck"]):
             continue  # a header
-        where = f"line {line}"
         if len(cells) != 2 or not cells[0] or not cells[1]:
-            raise InputError(file, where, f"expected 'name, deck file' (2 columns), got {len(cells)}: {','.join(cells)!r}", line)
+            raise InputError(file, "", f"expected 'name, deck file' (2 columns), got {len(cells)}: {','.join(cells)!r}", line)
         name, deck = cells
         problem = text_problem(name, NAME_LENGTH)
         if problem is not None:
-            raise InputError(file, where, f"the player name {problem}", line)
+            raise InputError(file, "column 1 (name)", f"the player name {problem}", line)
         if name in seen:
-            raise InputError(file, where, f"{name!r} is already listed at line {seen[name]}", line)
+            raise InputError(file, "column 1 (name)", f"{name!r} is already listed at line {seen[name]}", line)
         seen[name] = line
         deck_path = Path(deck) if Path(deck).is_absolute() else path.parent / deck
         if deck_path not in decks:
             if not deck_path.is_file():
-                raise InputError(file, where, f"expected a deck file: no such file {str(deck_path)!r}", line)
+                raise InputError(file, "column 2 (deck file)", f"expected a deck file: no such file {str(deck_path)!r}", line)
             try:
                 decks[deck_path] = load_deck(deck_path, catalog)
             except InputError as exc:
-                raise InputError(file, where, f"the deck {deck!r} is not a legal deck: {exc.describe()}", line) from None
+                raise InputError(file, "column 2 (deck file)", f"the deck {deck!r} is not a legal deck: {exc.describe()}",
+                                 line) from None
         out.append((name, decks[deck_path]))
     if not out:
         raise InputError(file, "", "expected at least one line 'name, deck file'")

@@ -799,8 +799,8 @@ def play_round(station: Station, tid: str, rng: random.Random, progress: Any = N
     made stale is decided again on the new state. A game whose result a
     judge entered is over: it is never played (TP1)."""
     from referee.actions import IllegalAction
-    from referee.simulate import random_action
     from referee.rules import legal_actions
+    from referee.simulate import random_action
     from referee.store.errors import StaleVersion
 
     state = station.tournaments.load(tid)

@@ -45,7 +45,7 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
     """The rows of the matches ``notes`` touched, after them. ``known(ids)``
     gives the stored rows of matches not in ``rows`` yet."""
     from projections.state import evolve
-    from projections.views import result_json, state_view
+    from projections.views import result_json
     from referee.web.board import decision_of, log_row
 
     app = store.application
@@ -87,11 +87,10 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
         event = app.mapper.to_domain_event(note).event
         before = store.state_at(key, version - 1)
         state = evolve(before, event)
-        view = state_view(state, "public")
         row.update(
             version=version,
-            turn=view["turn"],
-            step=view["step"],
+            turn=state.turn,
+            step=state.step,
             result=result_json(state),
             decision=decision_of(state, "public"),
             violations=len(state.violations),
