@@ -577,6 +577,61 @@ def test_stations_catching_up_at_once_count_each_event_once(database) -> None:
     station.close()
 
 
+def test_stations_summarising_tables_at_once_count_each_judge_call_once(database) -> None:
+    """The table summaries, caught up by four stations at once from an empty
+    view: each page of notifications is taken in by one station only (its
+    position is checked in the transaction that writes it), so a table's
+    judge calls are counted once, as one station alone counts them."""
+    import threading
+
+    from referee import corrections
+    from referee.decks import load_deck
+    from referee.pool import CardCatalog, bundled_pool
+    from referee.tournament.projection import tracking_key
+    from referee.tournament.service import Station, pair_round, register
+    from referee.tournament.tables import NAME, TablesView
+
+    deck = load_deck(DECKS / "alice.yaml", CardCatalog(bundled_pool()))
+    station = Station(database.open())
+    tid = station.tournaments.create("Note Cup")
+    for n in NAMES[:4]:
+        register(station, tid, n, deck, None)
+    paired, _ = pair_round(station, tid)
+    noted = paired.pairings[0].match
+    for text in ("a judge was called", "the judge ruled", "a second call"):
+        station.store.update(noted, lambda s, text=text: corrections.note(s, text, "Judge Kim"))
+    station.keep_current()
+    alone = TablesView(station.store, create=True)
+    expected = alone.rows([noted])[noted]
+    assert expected["judge_calls"] == 3
+    with alone.recorder._txn(commit=True) as c:
+        alone._x(c, "DELETE FROM {t}")
+        c.execute(alone.recorder.clear_tracking_sql(), (tracking_key(station.store, NAME),))
+    views = [TablesView(database.open(), create=True) for _ in range(4)]
+    barrier = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        try:
+            barrier.wait()
+            views[i].catch_up()
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert alone.rows([noted])[noted] == expected
+    alone.close()
+    for v in views:
+        v.close()
+        v.store.close()
+    station.close()
+
+
 # --- check-in ---------------------------------------------------------------------------------
 
 
