@@ -577,59 +577,35 @@ def test_stations_catching_up_at_once_count_each_event_once(database) -> None:
     station.close()
 
 
-def test_stations_summarising_tables_at_once_count_each_judge_call_once(database) -> None:
-    """The table summaries, caught up by four stations at once from an empty
-    view: each page of notifications is taken in by one station only (its
-    position is checked in the transaction that writes it), so a table's
-    judge calls are counted once, as one station alone counts them."""
-    import threading
+def test_a_page_read_before_another_station_took_in_part_of_it_is_refused(database) -> None:
+    """Two stations catch a read model up at once while a third writes:
+    station A reads notifications 1-2 (the log's end then), the log grows,
+    station B reads 1-3 from the same position; A records its page first.
+    The tracking row alone would then let B record 3 (it only refuses a
+    position at or below its own), taking 1-2 in twice (a judge call
+    counted twice); B's page is refused because the position it read from
+    is no longer the position, and B reads on from A's."""
+    from eventsourcing.persistence import Tracking
 
-    from referee import corrections
-    from referee.decks import load_deck
-    from referee.pool import CardCatalog, bundled_pool
-    from referee.tournament.projection import tracking_key
-    from referee.tournament.service import Station, pair_round, register
-    from referee.tournament.tables import NAME, TablesView
+    from referee.tournament.projection import close_view, open_view
+    from referee.tournament.tables import NAME
 
-    deck = load_deck(DECKS / "alice.yaml", CardCatalog(bundled_pool()))
-    station = Station(database.open())
-    tid = station.tournaments.create("Note Cup")
-    for n in NAMES[:4]:
-        register(station, tid, n, deck, None)
-    paired, _ = pair_round(station, tid)
-    noted = paired.pairings[0].match
-    for text in ("a judge was called", "the judge ruled", "a second call"):
-        station.store.update(noted, lambda s, text=text: corrections.note(s, text, "Judge Kim"))
-    station.keep_current()
-    alone = TablesView(station.store, create=True)
-    expected = alone.rows([noted])[noted]
-    assert expected["judge_calls"] == 3
-    with alone.recorder._txn(commit=True) as c:
-        alone._x(c, "DELETE FROM {t}")
-        c.execute(alone.recorder.clear_tracking_sql(), (tracking_key(station.store, NAME),))
-    views = [TablesView(database.open(), create=True) for _ in range(4)]
-    barrier = threading.Barrier(4)
-    errors: list[BaseException] = []
-
-    def work(i: int) -> None:
-        try:
-            barrier.wait()
-            views[i].catch_up()
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
-    assert alone.rows([noted])[noted] == expected
-    alone.close()
-    for v in views:
-        v.close()
-        v.store.close()
-    station.close()
+    store = database.open()
+    key = "two-stations/" + NAME  # a tracking position of its own
+    view = open_view(store)
+    try:
+        start = view.max_tracking_id(key) or 0
+        taken: list[str] = []
+        assert view.tracked(Tracking(key, start + 2), start, lambda c: taken.append("A: 1-2"))
+        assert not view.tracked(Tracking(key, start + 3), start, lambda c: taken.append("B: 1-3"))
+        assert taken == ["A: 1-2"] and view.max_tracking_id(key) == start + 2
+        assert view.tracked(Tracking(key, start + 3), start + 2, lambda c: taken.append("B: 3"))
+        assert taken == ["A: 1-2", "B: 3"] and view.max_tracking_id(key) == start + 3
+        # What the check prevents: without it, the later position is simply accepted.
+        assert view.tracked(Tracking(key, start + 9), None, lambda c: taken.append("unchecked"))
+    finally:
+        close_view(view)
+        store.close()
 
 
 # --- check-in ---------------------------------------------------------------------------------
