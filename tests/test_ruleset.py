@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import inspect
 import random
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 
