@@ -26,11 +26,13 @@ from referee.notation import action_from_mapping, resolve
 from referee.rules import apply
 from referee.rules.harem_master.agenda import cares
 from referee.rules.harem_master.situations import MOVES, events_of, happened, moved
+from referee.inputs import load_document
 from referee.scenario import judge_action, load_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "referee" / "rules" / "harem_master"
-LIBRARY = scenario_files([str(ROOT / "scenarios")])
+# Harem Master's scenarios (another game's, `game:`, have moves of their own).
+LIBRARY = [p for p in scenario_files([str(ROOT / "scenarios")]) if "game" not in (load_document(p).data or {})]
 
 # Every place in the rules that makes an event moving cards, and how that
 # move goes through the pipeline: the function that hands it to

@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -203,6 +204,15 @@ def test_random_decks_are_legal_decks() -> None:
     assert hm.deck_problems(deck[:-1]) != []
 
 
+def _without_format(state: Any) -> dict[str, Any]:
+    """A state's fields but the log format it was folded from (also in the
+    state kept for a late interception, 306.5c)."""
+    d = {k: v for k, v in state.__dict__.items() if k != "log_format"}
+    if d.get("passed_over") is not None:
+        d["passed_over"] = _without_format(d["passed_over"])
+    return d
+
+
 def test_old_logs_and_records_are_read_as_harem_masters() -> None:
     """Nothing written so far names a game: a log of format 1 (steps derived
     by projections.legacy) and the kept match records are Harem Master's,
@@ -219,9 +229,7 @@ def test_old_logs_and_records_are_read_as_harem_masters() -> None:
     assert "game" not in old[0].model_dump(mode="json")
     found = registry.of_first_event(old[0])
     assert found is HAREM_MASTER
-    assert {k: v for k, v in found.fold(old).__dict__.items() if k != "log_format"} == {
-        k: v for k, v in game.state.__dict__.items() if k != "log_format"
-    }
+    assert _without_format(found.fold(old)) == _without_format(game.state)
     records = sorted((Path(__file__).resolve().parent.parent / "scenarios" / "records").glob("*.yaml"))
     assert records
     for path in records:
