@@ -311,23 +311,40 @@ def legal(match: str, db: str | None, as_json: bool) -> None:
     """
     from referee.notation import describe_action
     from referee.rules import current_decision, legal_actions
+    from referee.views import action_names, card_texts
 
     with open_store(db, read_only=True) as store:
         state, version = store.load(match)
     d = current_decision(state)
     actions = [describe_action(state, a) for a in legal_actions(state)]
+    cards = card_texts(state, action_names(actions))
     if as_json:
         from referee.rules.harem_master.hidden import pending
 
         found = pending(state) if d is not None and d.kind == "reveal" else None
         reveal = {"reveal": {"player": found.player, "rule": found.rule, "why": found.why, "at_most": found.count}} if found else {}
         echo_json({"player": d.player if d else None, "kind": d.kind if d else None, **reveal, "actions": actions,
-                   "violations": [v.rule for v in state.violations], "version": version})
+                   "violations": [v.rule for v in state.violations], "version": version, "cards": cards})
         return
     _say_next(state)
     for i, (line, ids) in enumerate(_grouped(actions), start=1):
         shown = ids[0] if len(ids) == 1 else f"{len(ids)} copies: {', '.join(ids)}"
         click.echo(f"{i:>3}. {line}" + (f"   [{shown}]" if ids and ids[0] else ""))
+    _say_card_text(cards)
+
+
+def _say_card_text(cards: dict[str, dict[str, Any]]) -> None:
+    """The text of the named cards that have abilities: what each says and
+    how the referee reads it (vanilla cards have nothing to add)."""
+    with_text = {n: t for n, t in cards.items() if t.get("abilities")}
+    if not with_text:
+        return
+    click.echo("Card text:")
+    for name, t in with_text.items():
+        if t.get("text"):
+            click.echo(printable(f"  {name}: {t['text']}"))
+        for words in t["abilities"]:
+            click.echo(printable(f"    referee reads: {words}"))
 
 
 def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
@@ -383,10 +400,12 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
             current, _ = store.load(match)
         else:
             current = store.state_at(match, at)
+    from referee.views import card_texts, names_in_view
+
     view = state_view(current, viewer)
     view["match"] = match
     if as_json:
-        echo_json(view)
+        echo_json({**view, "cards": card_texts(current, names_in_view(view))})
         return
     for line in render_state(view).splitlines():  # each line escaped, as stored text may be old
         click.echo(printable(line))
