@@ -38,7 +38,7 @@ class IncompatibleSnapshot(ValueError):
 # Fields added after snapshots and rewinds were first stored: written only when
 # they differ from these values, and read as these values when absent, so a
 # seeded match's snapshots and rewinds are what they always were.
-OPTIONAL: dict[str, Any] = {"deal": "seeded", "unknown": frozenset()}
+OPTIONAL: dict[str, Any] = {"deal": "seeded", "unknown": frozenset(), "judge_call": None}
 
 
 def encode_state(state: GameState, omit: tuple[str, ...] = ()) -> dict[str, Any]:

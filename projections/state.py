@@ -81,6 +81,7 @@ from events.game import (
     MatchStarted,
     MulliganTaken,
     NoteAdded,
+    JudgeCalled,
     OpeningChosen,
     OpeningsRevealed,
     PositionSetUp,
@@ -333,6 +334,7 @@ class GameState:
     log_format: int  # 1: steps derived by projections.legacy; 2: recorded in events
     deal: str  # seeded | table (a paper match logged as it is played)
     unknown: frozenset[str]  # table deal: cards whose identity nobody has revealed (their id's name means nothing)
+    judge_call: str | None  # a judge was called and no judge has answered yet: who called, and why
 
     def copy(self) -> "GameState":
         new = _new(GameState)
@@ -415,6 +417,7 @@ def initial_state() -> GameState:
         log_format=2,
         deal="seeded",
         unknown=frozenset(),
+        judge_call=None,
     )
     return s
 
@@ -1052,6 +1055,11 @@ def _violation_recorded(s: GameState, e: ViolationRecorded) -> None:
 
 def _violations_accepted(s: GameState, e: ViolationsAccepted) -> None:
     s.violations = ()
+    s.judge_call = None  # a judge has ruled
+
+
+def _judge_called(s: GameState, e: JudgeCalled) -> None:
+    s.judge_call = (e.by or "the table") + (f": {e.reason}" if e.reason else "")
 
 
 def _step_skipped(s: GameState, e: StepSkipped) -> None:
@@ -1074,7 +1082,7 @@ def _step_skipped(s: GameState, e: StepSkipped) -> None:
 
 
 def _note_added(s: GameState, e: NoteAdded) -> None:
-    pass
+    s.judge_call = None  # a judge has come to the table
 
 
 def _rewound(s: GameState, e: Rewound) -> None:
@@ -1084,6 +1092,7 @@ def _rewound(s: GameState, e: Rewound) -> None:
     restored = decode_state(e.state, base=s)
     s.__dict__.update(restored.__dict__)
     s.position = position
+    s.judge_call = None  # the judge who rewound has answered any call
 
 
 MUTATORS: dict[type[Event], Callable[[GameState, Any], None]] = {
@@ -1158,6 +1167,7 @@ MUTATORS: dict[type[Event], Callable[[GameState, Any], None]] = {
     ViolationsAccepted: _violations_accepted,
     StepSkipped: _step_skipped,
     NoteAdded: _note_added,
+    JudgeCalled: _judge_called,
     Rewound: _rewound,
 }
 

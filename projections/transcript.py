@@ -76,6 +76,7 @@ from events.game import (
     MatchStarted,
     MulliganTaken,
     NoteAdded,
+    JudgeCalled,
     OpeningChosen,
     OpeningsRevealed,
     PositionSetUp,
@@ -652,6 +653,11 @@ def _note_added(e: NoteAdded, s: GameState, viewer: str) -> str:
     return f"{who} notes: {e.text.rstrip('.')}."
 
 
+def _judge_called(e: JudgeCalled, s: GameState, viewer: str) -> str:
+    who = e.by or "The table"
+    return f"{who[0].upper() + who[1:]} calls a judge" + (f": {e.reason.rstrip('.')}." if e.reason else ".")
+
+
 def _violations_accepted(e: ViolationsAccepted, s: GameState, viewer: str) -> str:
     who = f"Judge {e.judge}" if e.judge else "The judge"
     rules = ", ".join(e.rules) if e.rules else "the open violations"
@@ -704,6 +710,7 @@ DESCRIBERS: dict[type[Event], Describer] = {
     ViolationRecorded: _violation_recorded,
     StepSkipped: _step_skipped,
     NoteAdded: _note_added,
+    JudgeCalled: _judge_called,
     ViolationsAccepted: _violations_accepted,
     Rewound: _rewound,
     MatchStarted: _match_started,

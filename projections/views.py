@@ -136,6 +136,7 @@ def state_view(
         ],
         "mode": state.mode,
         "draw_offer": state.draw_offer,
+        **({"judge_call": state.judge_call} if state.judge_call else {}),
         **(_table(state, viewer) if state.deal == "table" else {}),
         **({"agenda": agenda(state)} if agenda is not None and agenda(state) is not None else {}),
     }

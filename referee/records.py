@@ -39,6 +39,7 @@ from events.game import (
     Event,
     MatchStarted,
     NoteAdded,
+    JudgeCalled,
     PositionSetUp,
     Rewound,
     StepSkipped,
@@ -478,6 +479,9 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None) -> list[dict
                 entry["by"] = ev.judge
         elif isinstance(ev, NoteAdded):
             entry = {"judge": True, "do": "note", "text": ev.text, **({"by": ev.judge} if ev.judge else {})}
+        elif isinstance(ev, JudgeCalled):
+            entry = {"judge": True, "do": "call", **({"reason": ev.reason} if ev.reason else {}),
+                     **({"by": ev.by} if ev.by else {})}
         elif isinstance(ev, ViolationsAccepted):
             entry = {"judge": True, "do": "accept", "reason": ev.reason, **({"by": ev.judge} if ev.judge else {})}
         elif isinstance(ev, StepSkipped):

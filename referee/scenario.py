@@ -324,7 +324,8 @@ ACTION_KEYS = (
 JUDGE_KEYS = ("to", "rule", "reason", "text", "replay", "by")
 PLAYER_KEYS_ONLY = ("card", "cards", "target", "targets", "order", "n", "option", "ability")
 # What each judge action needs (scenario format, section 3).
-JUDGE_REQUIRED = {"rewind": ("to", "rule", "reason"), "note": ("text",), "skip_step": ("rule",), "accept": ("reason",)}
+JUDGE_REQUIRED = {"rewind": ("to", "rule", "reason"), "note": ("text",), "skip_step": ("rule",), "accept": ("reason",),
+                  "call": ()}
 
 
 def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], dict | None]:
@@ -804,6 +805,8 @@ def judge_action(
         return corrections.note(state, str(raw["text"]), judge)
     if do == "accept":
         return corrections.accept(state, str(raw["reason"]), judge)
+    if do == "call":
+        return corrections.call(state, str(raw.get("reason", "")), judge)
     if do == "skip_step":
         return corrections.skip_step(state, log, str(raw["rule"]), str(raw.get("reason", "")))
     to = raw["to"]

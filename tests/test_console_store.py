@@ -44,3 +44,23 @@ def test_a_stale_version_records_nothing_and_says_who_moved_on(database) -> None
     else:
         raise AssertionError("a write chosen on an old version was stored")
     assert all(r.entry != "s-2" for r in store.records(match))
+
+
+def test_a_judge_call_is_shown_until_a_judge_answers_and_survives_export(tmp_path) -> None:
+    from referee import corrections
+    from referee.records import export_record, record_from_dict, replay
+    from referee.store import MatchStore
+    from referee.views import state_view
+
+    with MatchStore(f"sqlite:///{tmp_path / 'call.db'}") as store:
+        match = new_match(store)
+        store.update(match, lambda s: corrections.call(s, "B asks about 302", "B"), by="player B")
+        state, _ = store.load(match)
+        assert state.judge_call == "B: B asks about 302"
+        assert all(state_view(state, v)["judge_call"] == "B: B asks about 302" for v in ("judge", "A", "public"))
+        store.update(match, lambda s: corrections.note(s, "Explained 302", "Kim"))
+        assert store.load(match)[0].judge_call is None
+        events = store.events(match)
+    record = export_record(events)
+    assert {"judge": True, "do": "call", "reason": "B asks about 302", "by": "B"} in record["actions"]
+    assert replay(record_from_dict(record)).events == events

@@ -240,7 +240,7 @@ def matches(station: Station, tid: str, *, details: bool = True) -> list[dict[st
     return out
 
 
-JUDGE_EVENTS = ("Rewound", "NoteAdded", "ViolationsAccepted", "StepSkipped")
+JUDGE_EVENTS = ("Rewound", "NoteAdded", "ViolationsAccepted", "StepSkipped", "JudgeCalled")
 
 
 def _match_details(store: Any, match: str) -> dict[str, Any]:

@@ -45,7 +45,7 @@ CACHED_MATCHES = 32  # match logs kept in memory
 # (value explanations, an agenda, open windows: whatever the view grows) is
 # shown as it comes, never dropped.
 VIEW_KEYS = frozenset({"match", "event", "turn", "active", "step", "result", "zones", "characters", "violations",
-                       "mode", "draw_offer"})
+                       "mode", "draw_offer", "judge_call", "deal", "unaccounted"})
 CHARACTER_KEYS = frozenset({"card", "id", "controller", "ready", "face_down", "items", "physical", "mental"})
 VIOLATION_EVENTS = frozenset({ViolationRecorded.__name__, StepSkipped.__name__})  # flagged in the log
 
