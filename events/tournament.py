@@ -35,6 +35,9 @@ class TournamentCreated(TournamentEvent):
 
     name: str
     deal: Deal = "seeded"
+    # Players may log their own decisions at the board from their player link
+    # (off: only scorekeepers and judges log).
+    players_log: bool = False
 
 
 class PlayerRegistered(TournamentEvent):

@@ -52,6 +52,7 @@ class TournamentState:
     id: str = ""
     name: str = ""
     deal: str = "seeded"
+    players_log: bool = False  # players may log their own decisions at the board
     version: int = 0
     players: dict[str, Player] = field(default_factory=dict)  # registration order
     rounds: list[RoundPaired] = field(default_factory=list)
@@ -86,7 +87,7 @@ def evolve(state: TournamentState, event: Any) -> TournamentState:
     """One event applied (in place: a tournament's state is small and never shared)."""
     state.version += 1
     if isinstance(event, TournamentCreated):
-        state.name, state.deal = event.name, event.deal
+        state.name, state.deal, state.players_log = event.name, event.deal, event.players_log
     elif isinstance(event, PlayerRegistered):
         known = state.players.get(event.player)
         if known is None:

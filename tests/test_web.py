@@ -116,13 +116,16 @@ def test_each_viewer_sees_exactly_the_hands_rule_215_allows(db: str, tmp_path: P
 def test_the_legal_actions_go_to_the_judge_and_the_deciding_player_only(db: str, tmp_path: Path) -> None:
     match = new_hidden_hands(db, tmp_path)["match"]
     with client(db) as http:
-        judge = text_of(http.get(f"/matches/{match}").text)
-        a = text_of(http.get(f"/matches/{match}?as=A").text)
-        b = text_of(http.get(f"/matches/{match}?as=B").text)
+        judge_html = http.get(f"/matches/{match}").text
+        a_html = http.get(f"/matches/{match}?as=A").text
+        b_html = http.get(f"/matches/{match}?as=B").text
+    judge, a, b = text_of(judge_html), text_of(a_html), text_of(b_html)
     for page in (judge, a, b):
         assert "A must take an action or end the turn (306)" in page
-    assert 'A play_event "War Council"' in judge and 'A play_event "War Council"' in a
-    assert "legal actions are shown to A and to the judge" in b and "play_event" not in b
+    # Each legal line is a control carrying it (spec: console.md).
+    assert 'data-action="A play_event &#34;War Council&#34; (cost 2)"' in judge_html
+    assert 'data-action="A play_event &#34;War Council&#34; (cost 2)"' in a_html
+    assert "legal actions are shown to A and to the judge" in b and "play_event" not in b_html
 
 
 def test_the_board_is_the_projections_view_at_every_position(db: str) -> None:

@@ -91,16 +91,19 @@ def event() -> None:
 @click.argument("name", type=TITLE)
 @click.option("--deal", type=click.Choice(["seeded", "table"]), default="seeded", show_default=True,
               help="seeded: the referee shuffles each match from a seed; table: the event plays on paper.")
+@click.option("--players-log", is_flag=True,
+              help="Players may log their own decisions at the board from their player links "
+                   "(otherwise only scorekeepers and judges log).")
 @db_option
 @json_option
 @_one_line
-def new(name: str, deal: str, db: str | None, as_json: bool) -> None:
+def new(name: str, deal: str, players_log: bool, db: str | None, as_json: bool) -> None:
     """Create a tournament; prints its id.
 
     Example: referee event new "Spring Cup 2026"
     """
     with _station(db, create=True) as st:
-        tid = st.tournaments.create(name, deal)
+        tid = st.tournaments.create(name, deal, players_log=players_log)
     if as_json:
         _echo_json({"event": tid})
     else:

@@ -350,26 +350,11 @@ def _say_card_text(cards: dict[str, dict[str, Any]]) -> None:
 def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
     """Actions as people type them, one line per distinct action: copies of
     the same card are one line listing their ids."""
+    from referee.notation import action_line
+
     lines: dict[str, list[str]] = {}
     for a in actions:
-        words = [a["player"], a["do"]]
-        if "card" in a:
-            words.append(f'"{a["card"]}"')
-        if "cards" in a:
-            words += [f'"{c}"' for c in a["cards"]]
-        if "target" in a:
-            words.append(f'--target "{a["target"]}"')
-        if "ability" in a:
-            words.append(f"--ability {a['ability']}")
-        if "n" in a:
-            words.append(f"--n {a['n']}")
-        if "option" in a:
-            words.append(f"--option {a['option']}")
-        if "order" in a:
-            words.append(f"--order {a['order']}")
-        if a.get("cost"):
-            words.append(f"(cost {a['cost']})")
-        ids = lines.setdefault(" ".join(words), [])
+        ids = lines.setdefault(action_line(a), [])
         if a["do"] == "reveal":
             continue  # a name the deck list has left, not yet any one card
         if "card_id" in a:

@@ -44,8 +44,8 @@ class Tournaments:
     def __init__(self, store: Any) -> None:
         self.store = store
 
-    def create(self, name: str, deal: str = "seeded") -> str:
-        first = [TournamentCreated(name=name, deal=deal)]  # type: ignore[arg-type]
+    def create(self, name: str, deal: str = "seeded", *, players_log: bool = False) -> str:
+        first = [TournamentCreated(name=name, deal=deal, players_log=players_log)]  # type: ignore[arg-type]
         for _ in range(8):
             key = f"e-{secrets.token_hex(4)}"
             if self.store.append(key, 0, first, name=name):

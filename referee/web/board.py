@@ -28,14 +28,13 @@ from typing import Any
 from events.game import Event, StepSkipped, ViolationRecorded
 from projections.lineage import retracted_positions
 from projections.state import GameState, evolve
-from projections.transcript import describe
 from projections.views import check_viewer
-from referee.views import state_view
 from referee.notation import describe_action
 from referee.rules import current_decision, legal_actions
 from referee.rules import KINDS
 from referee.store import MatchStore, PositionError
 from referee.store.mapper import MatchEvent
+from referee.web.seen import board_view, card_texts_of, sentence
 
 LOG_BEFORE = 30  # log rows shown up to the position: what happened just before
 LOG_AFTER = 10  # and after it, greyed: what comes next on the timeline
@@ -110,7 +109,7 @@ def log_row(position: int, event: Event, before: GameState, viewer: str, retract
         "type": type(event).__name__,
         "rule": event.rule,
         "ruling": event.ruling,
-        "text": describe(event, before, viewer),
+        "text": sentence(event, before, viewer),
         "retracted": position in retracted,
     }
 
@@ -161,8 +160,12 @@ class BoardReader:
             state = evolve(state, event)
             if pos == position:
                 board = state
-        view = state_view(board, viewer)
+        view = board_view(board, viewer)
         view["match"] = log.key
+        decision = decision_of(board, viewer)
+        reveal_names = []
+        if decision is not None and decision["kind"] == "reveal" and decision["actions"]:
+            reveal_names = [a["card"] for a in decision["actions"] if a["do"] == "reveal"]
         return {
             "match": log.key,
             "title": log.name,
@@ -172,9 +175,11 @@ class BoardReader:
             "version": version,
             "live": at is None or at == version,
             "view": view,
-            "decision": decision_of(board, viewer),
+            "decision": decision,
             "log": rows,
             "log_starts": first + 1,
+            "state": board,
+            "card_text": card_texts_of(board, view, decision["actions"] if decision else None, reveal_names),
         }
 
     def full_log(self, match_id: str, viewer: str) -> dict[str, Any]:
@@ -215,6 +220,9 @@ class BoardReader:
                 game, version = self.store.load(row["match"])
                 seen = self.table_row(row["match"], None, dict(game.names), game, version)
                 row.update(last=seen["last"], turn=seen["turn"], step=seen["step"], decision=seen["decision"])
+                # A judge is wanted at the table: called from the board, or a
+                # violation recorded that a judge must rule on.
+                row["judge_called"] = bool(game.judge_call or game.violations)
             rounds.setdefault(row["round"], []).append(row)
         return {
             "event": state.id,
@@ -264,7 +272,7 @@ class BoardReader:
             before = self.store.state_at(key, version - 1)
             event = list(self.store.application.events.get(key, gt=version - 1, lte=version))[0].event
             last = log_row(version, event, before, "public", frozenset())
-        view = state_view(state, "public")
+        view = board_view(state, "public")
         decision = decision_of(state, "public")
         return {
             "match": key,
