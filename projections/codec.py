@@ -19,6 +19,7 @@ a database can never make us import or build anything else.
 from __future__ import annotations
 
 import importlib
+import json
 from typing import Any
 
 from pydantic import BaseModel
@@ -121,7 +122,10 @@ def _enc(v: Any) -> Any:
     if isinstance(v, list):
         return {"$list": [_enc(x) for x in v]}
     if isinstance(v, frozenset):
-        return {"$frozenset": [_enc(x) for x in v]}
+        # Sorted: a set's order changes with every process's hash seed, and a
+        # rewind stored by one process must read the same in another (export
+        # and audit compare a rewind's restored state with the one they make).
+        return {"$frozenset": sorted((_enc(x) for x in v), key=lambda e: json.dumps(e, sort_keys=True))}
     if isinstance(v, set):
         return {"$set": [_enc(x) for x in v]}
     if type(v).__module__.startswith(_TRUSTED):  # a plain class of ours, e.g. Zones

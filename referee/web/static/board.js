@@ -329,14 +329,14 @@
         if (first) first.scrollIntoView({ block: "center", behavior: "smooth" });
         return;
       }
-      const card = event.target.closest(".table .character[data-name], .card.face[data-name]");
-      if (card) {
-        if (card.classList.contains("pickable")) {
-          pick(card);
-        } else if (!event.target.closest(".values")) {
-          showText(card.dataset.name);
-        }
+      // A lit card (or the lit character an item sits on) is picked; any other shows its text.
+      const lit = event.target.closest(".table .pickable");
+      if (lit) {
+        pick(lit);
+        return;
       }
+      const card = event.target.closest(".table .character[data-name], .card.face[data-name]");
+      if (card && !event.target.closest(".values")) showText(card.dataset.name);
     });
 
     // Resting the mouse on a card shows its text on a desktop (a tap does on a phone).
@@ -426,7 +426,7 @@
     let lost = false;
     stream.addEventListener("version", function (event) {
       const latest = JSON.parse(event.data).version;
-      if (latest === version) return;
+      if (latest <= version) return; // versions only grow (a rewind is an event too): an old message
       if (live) {
         if (!sending) show(null);
       } else {
