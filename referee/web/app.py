@@ -442,9 +442,10 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         form = await _form(request)
         role = board.role(request, match, form)
         if not board.may_log(role, match):
+            # 403, never a Basic challenge: a page's background post would
+            # hang on the browser's password box.
             if role.kind == "public":
-                raise HTTPException(401, "Logging needs the judge password or a scorekeeper's link.",
-                                    headers={"WWW-Authenticate": REALM})
+                raise HTTPException(403, "Logging needs the judge password or a scorekeeper's link: sign in first.")
             raise HTTPException(403, "Players of this event do not log their own decisions: the scorekeeper "
                                      "or a judge does." if role.kind == "player" else "You may not log this match.")
         viewer = _viewer(request, role, form)
@@ -640,7 +641,12 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         if fragment(request):
+            # The page's script asked: no Basic challenge (the browser's
+            # password box would hold the request), the sentence alone.
             response: Response = Response(str(exc.detail), status_code=exc.status_code, media_type="text/plain")
+            headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() != "www-authenticate"}
+            response.headers.update(headers)
+            return response
         else:
             response = render(request, "error.html", {"status": exc.status_code, "message": exc.detail,
                                                       "next": request.url.path}, status=exc.status_code)

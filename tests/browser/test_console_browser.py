@@ -243,7 +243,7 @@ def test_no_csrf_token_or_a_stale_version_records_nothing_and_the_page_says_what
         assert version(phone) == start and int(json.loads(cli(store_url, "legal", match, "--json"))["version"]) == start
         # A second device logs first; this page's tap is then stale. (The live
         # update is held back so the phone still shows the old board.)
-        phone.evaluate("window.EventSource.prototype.addEventListener = () => {}")
+        phone.add_init_script("EventSource.prototype.addEventListener = function () {};")
         phone.reload()
         expect(phone.locator("#board form.console")).to_be_visible()
         cli(store_url, "act", match, "A", "choose_opening", "Bold Squire")

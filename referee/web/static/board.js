@@ -310,7 +310,8 @@
       }
       const button = event.target.closest("[data-preview]");
       if (button && preview) {
-        const response = await fetch(`/matches/${encodeURIComponent(match)}/rewind?to=${button.dataset.preview}`);
+        const response = await fetch(`/matches/${encodeURIComponent(match)}/rewind?to=${button.dataset.preview}`,
+                                     { headers: FRAGMENT });
         preview.innerHTML = await response.text();
         preview.hidden = false;
         return;
