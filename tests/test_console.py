@@ -430,6 +430,10 @@ def test_the_health_of_the_store_and_the_watchers_alarm(db: str, tmp_path: Path)
         finally:
             task.cancel()
 
-    down, up = asyncio.run(down_then_up())
+    # In a thread of its own: a browser test of the same session may hold this thread's loop.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        down, up = pool.submit(asyncio.run, down_then_up()).result()
     assert down["store"] == "down" and "message" in down
     assert up == {"store": "ok"} and watcher.health() == {"store": "ok"}
