@@ -52,6 +52,8 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from projections.views import SHOWN_PER_PILE, VIEWERS
+from eventsourcing.persistence import PersistenceError
+
 from referee.actions import Action, IllegalAction
 from referee.commands.matches import _grouped as action_lines  # the CLI's `legal` lines
 from referee.store import MatchNotFound, MatchStore, PositionError, StoreError
@@ -169,6 +171,74 @@ class Board:
         if role.kind == "scorekeeper":
             return covers(role.scope or "", match)
         return role.kind == "player" and role.scope == match and self.players_log(match)
+
+
+class StoreDeadline:
+    """A page the store cannot answer says so within a few seconds.
+
+    While the live watcher knows the store is not answering, requests that
+    need it get a 503 at once (the page asks again by itself); a request
+    already waiting on the store when it went quiet gets its 503 after
+    ``seconds`` (its thread finishes in the background and its answer is
+    dropped). The live streams, the static files and ``/health`` pass."""
+
+    PASS = ("/static/", "/health")
+
+    def __init__(self, app: ASGIApp, board: "Board", seconds: float = 6.0) -> None:
+        self.app = app
+        self.board = board
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or path.startswith(self.PASS) or path.endswith("/live") or path == "/live":
+            await self.app(scope, receive, send)
+            return
+        down = self.board.watcher.down
+        if down and scope.get("method") == "GET":
+            await self._unavailable(scope, receive, send, down)
+            return
+        started = False
+        late = False
+
+        async def guarded(message: Message) -> None:
+            nonlocal started
+            if late:
+                return  # answered already: the store came back too late for this request
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        task = asyncio.ensure_future(self.app(scope, receive, guarded))
+        done, _ = await asyncio.wait({task}, timeout=self.seconds)
+        if done:
+            task.result()
+            return
+        if started:
+            await task
+            return
+        late = True
+        await self._unavailable(scope, receive, send, self.board.watcher.down or "the match store is not answering")
+
+    async def _unavailable(self, scope: Scope, receive: Receive, send: Send, why: str) -> None:
+        headers = {k.decode().lower(): v.decode() for k, v in scope.get("headers", [])}
+        message = f"The match store is not answering ({why}): nothing was recorded. This page tries again by itself."
+        if headers.get("x-requested-with") == "referee-console":
+            response: Response = Response(message, status_code=503, media_type="text/plain")
+        else:
+            html = ("<!doctype html><html lang=en><head><meta charset=utf-8><meta http-equiv=refresh content=5>"
+                    "<meta name=viewport content='width=device-width, initial-scale=1'>"
+                    "<link rel=stylesheet href=/static/board.css><title>referee · 503</title></head><body><main>"
+                    f"<h1>503</h1><p class=error role=alert>{_escape(message)}</p></main></body></html>")
+            response = Response(html, status_code=503, media_type="text/html")
+        response.headers["Retry-After"] = "5"
+        await response(scope, receive, send)
+
+
+def _escape(text: str) -> str:
+    from html import escape
+
+    return escape(text)
 
 
 class SecurityHeaders:
@@ -584,15 +654,18 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         # page loaded): a write in between is then announced, not lost. An
         # unknown match is a 404 here, before the stream starts.
         watch = board.watcher.subscribe(match)
-        try:
-            _, version = await asyncio.to_thread(board.store.load, match)
-        except BaseException:
-            board.watcher.unsubscribe(watch)
-            raise
+        version = None
+        if not board.watcher.down:  # else the page hears "down" now, and "ok" when the store is back
+            try:
+                _, version = await asyncio.to_thread(board.store.load, match)
+            except BaseException:
+                board.watcher.unsubscribe(watch)
+                raise
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             try:
-                yield {"event": "version", "data": json.dumps({"version": version})}
+                if version is not None:
+                    yield {"event": "version", "data": json.dumps({"version": version})}
                 yield {"event": "store", "data": json.dumps(board.watcher.health())}
                 while True:
                     message = await watch.queue.get()
@@ -629,9 +702,10 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         return render(request, "error.html", {"status": 404, "message": str(exc)}, status=404)
 
     async def store_failed(request: Request, exc: Exception) -> Response:
+        message = _store_message(exc)
         if fragment(request):
-            return Response(str(exc), status_code=503, media_type="text/plain")
-        return render(request, "error.html", {"status": 503, "message": str(exc), "retry": True}, status=503)
+            return Response(message, status_code=503, media_type="text/plain", headers={"Retry-After": "5"})
+        return render(request, "error.html", {"status": 503, "message": message, "retry": True}, status=503)
 
     async def refused_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, IllegalAction)
@@ -671,6 +745,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
                                      www_redirect=False))
     middleware += [
         Middleware(SecurityHeaders),
+        Middleware(StoreDeadline, board=board),
         Middleware(SessionMiddleware, secret_key=board.secret, session_cookie=SESSION_COOKIE,
                    max_age=SESSION_SECONDS, same_site="strict", https_only=settings.https),
     ]
@@ -701,6 +776,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ],
         exception_handlers={
+            PersistenceError: store_failed,
             MatchNotFound: not_found,
             TournamentNotFound: not_found,
             PositionError: not_found,
@@ -722,7 +798,9 @@ def _confirm(request: Request, form: Any) -> dict[str, Any]:
 
 
 def _store_message(exc: Exception) -> str:
-    return str(exc) if isinstance(exc, StoreError) else "the match store is not answering"
+    """A store failure in one line without secrets (``StoreError`` hides the
+    password already; a library error is not shown at all)."""
+    return str(exc) if isinstance(exc, StoreError) else "The match store is not answering: try again in a moment."
 
 
 def _free_action(form: Any) -> Action:

@@ -322,3 +322,65 @@ def test_phone_and_tablet_layouts_keep_the_decision_above_the_fold(serve, cli, d
             assert not small, small
             page.screenshot(path=str(artifacts / f"console-{name}-reveal.png"))
             # Keyboard shortcuts on a desktop: 1 takes the first action (checked on the wide one).
+
+
+def test_a_store_that_stops_answering_is_said_within_seconds_and_the_page_comes_back(
+        serve, cli, device, postgres_url, tmp_path: Path) -> None:
+    """PostgreSQL behind a relay the test cuts: the open page says the store
+    is not answering (today's board waited 42-52 s, then answered 500), new
+    pages answer 503 and retry by themselves, and all come back when it does."""
+    import uuid
+    from urllib.parse import urlsplit
+
+    import psycopg
+
+    from tests.tcpcut import Relay
+
+    server = postgres_url()
+    parts = urlsplit(server)
+    relay = Relay((parts.hostname or "127.0.0.1", parts.port or 5432))
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    db = f"{parts.scheme}://{parts.netloc.split('@')[0]}@127.0.0.1:{relay.port}{parts.path}?schema={schema}"
+    try:
+        match = new_paper_match(cli, db, 2)
+        with serve(db, REFEREE_JUDGE_PASSWORD=PASSWORD, REFEREE_TOKEN_KEY="browser test key") as base:
+            cli_env_key = {"REFEREE_TOKEN_KEY": "browser test key"}
+            link = scorekeeper_link(lambda d, *a: _cli_with(cli, d, cli_env_key, *a), db, match, base)
+            phone = device(PHONE)
+            phone.goto(link)
+            expect(phone.locator("#board form.console")).to_be_visible()
+            relay.cut()
+            banner = phone.locator("#connection")
+            expect(banner).to_contain_text("not answering", timeout=15_000)
+            # A new page says so too, within seconds, and asks again by itself.
+            other = device(PHONE)
+            response = other.goto(f"{base}matches/{match}")
+            assert response is not None and response.status == 503
+            expect(other.locator("p.error")).to_contain_text("not answering")
+            relay.mend()
+            expect(banner).to_be_hidden(timeout=30_000)
+            expect(phone.locator("#board form.console")).to_be_visible()
+            expect(other.locator("#board .position")).to_be_visible(timeout=30_000)  # after its own retries
+            # And logging works again.
+            before = version(phone)
+            action_locator(phone, 'A choose_opening "Little Page"').tap()
+            moved_from(phone, before)
+    finally:
+        relay.close()
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def _cli_with(cli, db: str, env: dict[str, str], *args: str) -> str:
+    import os
+
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        return cli(db, *args)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
