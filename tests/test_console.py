@@ -437,3 +437,15 @@ def test_the_health_of_the_store_and_the_watchers_alarm(db: str, tmp_path: Path)
         down, up = pool.submit(asyncio.run, down_then_up()).result()
     assert down["store"] == "down" and "message" in down
     assert up == {"store": "ok"} and watcher.health() == {"store": "ok"}
+
+
+def test_the_console_bench_runs_its_figures_on_tiny_sizes(tmp_path: Path) -> None:
+    """`referee bench --console` end to end on a small match (the bench's
+    numbers are never asserted: tests do not time anything)."""
+    from referee.consolebench import decision_bench, percentile
+
+    report = decision_bench(str(tmp_path), posts=3, act_runs=1, min_events=300)
+    names = [f.name for f in report.figures]
+    assert "board p95 / act median" in names and all(f.value > 0 for f in report.figures)
+    assert report.info["console"]["match"]["after"] > report.info["console"]["match"]["events"]  # it logged
+    assert percentile([3.0, 1.0, 2.0, 4.0], 50) == 2.0 and percentile([1.0] * 19 + [9.0], 95) == 1.0

@@ -27,12 +27,17 @@ if TYPE_CHECKING:
 @click.option("--audit-events", type=click.IntRange(min=400), default=20000, show_default=True, help="Events of the long match audited (the short one has a quarter as many).")
 @click.option("--startup/--no-startup", default=True, show_default=True, help='Time `referee --version` against `python -c "import click"` in fresh processes.')
 @click.option("--board/--no-board", default=True, show_default=True, help="Time the judges' board: the match page on a 5,000-event match against a 50-event one, and a live update.")
+@click.option("--console/--no-console", default=True, show_default=True, help="Time the console: a logged decision at the board on a 2,000-event match, against `referee act`.")
+@click.option("--console-posts", type=click.IntRange(min=5), default=40, show_default=True, help="Decisions logged at the board for the console figure.")
+@click.option("--tables", type=click.IntRange(min=1), default=50, show_default=True, help="With --postgres: tables logged at once through the board (one scripted client each).")
+@click.option("--load-seconds", type=click.FloatRange(min=1), default=20.0, show_default=True, help="With --postgres: how long the tables are logged, once through one server and once through two.")
 @click.option("--postgres", "postgres", metavar="URL", help="Also time PostgreSQL at URL: one station writing, against four stations on four matches at once (each its own process, in a fresh schema dropped afterwards).")
 @click.option("--postgres-games", type=click.IntRange(min=1), default=10, show_default=True, help="Self-play games whose writes each PostgreSQL station repeats.")
 @click.option("--dir", "directory", type=click.Path(file_okay=False, exists=True), help="Where the temporary SQLite files go (default: the system's temporary directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, runs: int, act_runs: int,
           act: bool, act_events: int, audit: bool, audit_events: int, startup: bool, board: bool,
+          console: bool, console_posts: int, tables: int, load_seconds: float,
           postgres: str | None, postgres_games: int, directory: str | None, as_json: bool) -> None:
     """Measure the engine's and the store's speed (a benchmark, not a test).
 
@@ -59,6 +64,13 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
             actions of self-play games to four matches at once, against one
             station alone (events/s of all together), and the same with
             the library's own insert.
+    console: (7) one decision logged at the board (the POST of a legal
+            line to the new board, real HTTP) on a 2,000-event match:
+            median and 95th percentile, against `referee act`'s median on
+            the same match; (8) with --postgres URL, --tables scripted
+            clients logging a table each (a decision every 0.2 s) through
+            one `referee serve` process, then two: decisions/s held, 95th
+            percentile, errors.
 
     Example: referee bench --games 200 --store-games 20
     """
@@ -77,6 +89,11 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         words.append("--no-startup")
     if not board:
         words.append("--no-board")
+    words += ["--console-posts", str(console_posts)] if console else ["--no-console"]
+    if console and not (store and act):
+        words += ["--act-runs", str(act_runs)]
+    if postgres and console:
+        words += ["--tables", str(tables), "--load-seconds", f"{load_seconds:g}"]
     elif not store:
         words += ["--runs", str(runs)]
     if postgres:
@@ -91,7 +108,7 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         words.append("--json")
     command = shlex.join(words)
     reports: list[tuple[str, BenchReport]] = []
-    if (store and act) or startup:  # fresh processes are timed: give them the bytecode an install has
+    if (store and act) or startup or console:  # fresh processes are timed: give them the bytecode an install has
         from referee.bench import compile_bytecode
 
         compile_bytecode()
@@ -112,6 +129,14 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         from referee.bench import postgres_bench
 
         reports.append(("postgres", postgres_bench(postgres, postgres_games, seed, runs=runs, directory=directory)))
+    if console:
+        from referee.consolebench import decision_bench
+
+        reports.append(("console", decision_bench(directory, posts=console_posts, act_runs=act_runs, seed=seed)))
+        if postgres:
+            from referee.consolebench import load_bench
+
+            reports.append(("load", load_bench(postgres, tables=tables, seconds=load_seconds, seed=seed)))
     if as_json:
         doc: dict[str, object] = {"command": command, "seed": seed}
         for name, report in reports:
@@ -138,6 +163,21 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
             click.echo(f"postgres ({info['url']}; each station writes {info['events_per_station']} events in "
                        f"{info['actions_per_station']} transactions, one per action; median of {info['runs']} runs; "
                        f"{info['cpus']} CPUs here, server included):")
+            for f in report.figures:
+                click.echo(_line(f))
+            continue
+        if name == "console":
+            info = report.info["console"]
+            click.echo(f"console (referee serve, real HTTP; {info['posts']} decisions logged on a "
+                       f"{info['match']['events']}-event match; act: median of {info['act_runs']} fresh processes):")
+            for f in report.figures:
+                click.echo(_line(f))
+            click.echo(f"      $ {info['act']}")
+            continue
+        if name == "load":
+            info = report.info["load"]
+            click.echo(f"load ({info['url']}; {info['tables']} tables, a decision every {info['interval']:g} s each, "
+                       f"{info['seconds']:g} s per run; {info['cpus']} CPUs here, server and clients included):")
             for f in report.figures:
                 click.echo(_line(f))
             continue

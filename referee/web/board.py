@@ -39,6 +39,7 @@ from referee.web.seen import board_view, card_texts_of, sentence
 LOG_BEFORE = 30  # log rows shown up to the position: what happened just before
 LOG_AFTER = 10  # and after it, greyed: what comes next on the timeline
 CACHED_MATCHES = 32  # match logs kept in memory
+ANCHOR_REACH = 60  # events folded from the last window's start, at most, before asking the store
 
 # The keys of ``state_view`` the board draws in its own place; any other key
 # (value explanations, an agenda, open windows: whatever the view grows) is
@@ -140,6 +141,30 @@ class BoardReader:
     def __init__(self, store: MatchStore) -> None:
         self.store = store
         self.logs = LogCache(store)
+        # Per match, the state at the start of the last log window shown: a
+        # console logging a match moves its window a few events at a time,
+        # so the next window's start is that state and the few events since
+        # (not a snapshot and up to 199 events folded on every board).
+        self._anchors: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
+        self._anchor_lock = threading.Lock()
+
+    def state_at(self, log: MatchLog, position: int) -> GameState:
+        """The state after event ``position`` of ``log``, from this reader's
+        anchor when it is just before, else from the store (a snapshot)."""
+        with self._anchor_lock:
+            anchor = self._anchors.get(log.key)
+        if anchor is not None and anchor[0] <= position < anchor[0] + ANCHOR_REACH:
+            state = anchor[1]
+            for event in log.events[anchor[0]:position]:
+                state = evolve(state, event)
+        else:
+            state = self.store.state_at(log.key, position)
+        with self._anchor_lock:
+            self._anchors[log.key] = (position, state)
+            self._anchors.move_to_end(log.key)
+            while len(self._anchors) > CACHED_MATCHES:
+                self._anchors.popitem(last=False)
+        return state
 
     def page(self, match_id: str, at: int | None, viewer: str) -> dict[str, Any]:
         """Everything the match page shows at event ``at`` (None: the latest)."""
@@ -151,7 +176,7 @@ class BoardReader:
         if not 0 <= position <= version:
             raise PositionError(f"match {log.key} has {version} events: there is no event {position}")
         first = max(0, position - LOG_BEFORE)
-        state = self.store.state_at(log.key, first)
+        state = self.state_at(log, first)
         rows: list[dict[str, Any]] = []
         board = state
         for pos in range(first + 1, min(version, position + LOG_AFTER) + 1):
