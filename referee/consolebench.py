@@ -63,8 +63,10 @@ HEADERS = {"X-Requested-With": "referee-console", "Content-Type": "application/x
 
 def percentile(values: list[float], p: float) -> float:
     """The ``p`` percentile (0-100), nearest rank."""
+    import math
+
     ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, int(round(p / 100 * len(ordered) + 0.5)) - 1))
+    k = max(0, min(len(ordered) - 1, math.ceil(p / 100 * len(ordered)) - 1))
     return ordered[k]
 
 
