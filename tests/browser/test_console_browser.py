@@ -321,7 +321,32 @@ def test_phone_and_tablet_layouts_keep_the_decision_above_the_fold(serve, cli, d
                 ".filter(([t, w, h]) => w < 44 || h < 44)")
             assert not small, small
             page.screenshot(path=str(artifacts / f"console-{name}-reveal.png"))
-            # Keyboard shortcuts on a desktop: 1 takes the first action (checked on the wide one).
+        # Keyboard shortcuts on a desktop: 1 takes the first action of the console.
+        desk = device({"viewport": {"width": 1280, "height": 900}})
+        desk.goto(scorekeeper_link(cli, store_url, match, base))
+        before = version(desk)
+        first = lines(desk)[0]
+        desk.keyboard.press("1")
+        moved_from(desk, before)
+        assert first.split()[1] == "reveal"
+
+
+def test_the_event_page_fits_a_phone_and_opens_a_table_ready_to_log(serve, cli, device, store_url: str) -> None:
+    event = cli(store_url, "event", "new", "Paper Cup", "--deal", "table").strip().splitlines()[0]
+    for name, deck in (("Alice", "vanilla-a"), ("Bob", "vanilla-b"), ("Carol", "vanilla-a")):
+        cli(store_url, "event", "register", event, "--player", name, "--deck", str(ROOT / f"scenarios/decks/{deck}.yaml"))
+    cli(store_url, "event", "round", event, "--round", "1")
+    with serve(store_url, **server_env()) as base:
+        out = cli(store_url, "serve", "--scorekeeper", event, "--name", "Sam")
+        link = base.rstrip("/") + re.search(r"https?://[^/\s]+(/scorekeeper/\S+)", out).group(1)  # type: ignore[union-attr]
+        phone = device(PHONE)
+        phone.goto(link)
+        expect(phone).to_have_url(re.compile(rf"/events/{event}$"))
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        table = phone.locator("[data-log-table]").first
+        table.tap()
+        expect(phone.locator("#board form.console")).to_be_visible()
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 def test_a_store_that_stops_answering_is_said_within_seconds_and_the_page_comes_back(
