@@ -118,7 +118,7 @@ class Client:
         self.conn.close()
 
 
-def _legal_line(url: str, match: str, offered: list[str]) -> str:
+def _legal_line(url: str, match: str, offered: list[str]) -> str | None:
     """A line the board offers that does not end the game (the engine says
     which: ``_act_arguments`` picks the first such of a shuffled list)."""
     from referee.notation import describe_action, action_line
@@ -135,7 +135,7 @@ def _legal_line(url: str, match: str, offered: list[str]) -> str:
         line = action_line(d)
         if line in offered:
             return line
-    return next(x for x in offered if x.split()[1] not in NOT_CHOSEN)
+    return next((x for x in offered if x.split()[1] not in NOT_CHOSEN), None)
 
 
 def decision_bench(directory: str | None = None, *, posts: int = 40, act_runs: int = 7,
@@ -182,7 +182,12 @@ def decision_bench(directory: str | None = None, *, posts: int = 40, act_runs: i
             client = Client(address.hostname or "127.0.0.1", address.port or 0, match)
             client.open()
             for _ in range(posts):
-                line = _legal_line(url, match, client.lines)
+                try:
+                    line = _legal_line(url, match, client.lines)
+                except RuntimeError:
+                    break  # every action left would end the game: enough decisions timed
+                if line is None:
+                    break
                 status, seconds, html = client.post(line)
                 if status != 200 or 'data-logged' not in html:
                     raise RuntimeError(f"POST {line!r} answered {status}")
@@ -190,6 +195,8 @@ def decision_bench(directory: str | None = None, *, posts: int = 40, act_runs: i
             client.close()
         with MatchStore(url, read_only=True) as store:
             final = store.load(match)[1]
+    if len(times) < 3:
+        raise RuntimeError(f"only {len(times)} decisions could be logged on the bench match")
     median, p95 = statistics.median(times), percentile(times, 95)
     ratio = p95 / act_s
     report.figures += [
@@ -200,7 +207,7 @@ def decision_bench(directory: str | None = None, *, posts: int = 40, act_runs: i
                section="console"),
         Figure("board median / act median", median / act_s, "x", section="console"),
     ]
-    report.info["console"] = {"match": {"events": events, "rewinds": rewinds, "after": final}, "posts": posts,
+    report.info["console"] = {"match": {"events": events, "rewinds": rewinds, "after": final}, "posts": len(times),
                               "act_runs": act_runs, "act": shlex.join(["referee", "act", match, *argv])}
     return report
 

@@ -449,3 +449,23 @@ def test_the_console_bench_runs_its_figures_on_tiny_sizes(tmp_path: Path) -> Non
     assert "board p95 / act median" in names and all(f.value > 0 for f in report.figures)
     assert report.info["console"]["match"]["after"] > report.info["console"]["match"]["events"]  # it logged
     assert percentile([3.0, 1.0, 2.0, 4.0], 50) == 2.0 and percentile([1.0] * 19 + [9.0], 95) == 1.0
+
+
+def test_the_controls_place_each_card_where_the_state_says_it_is() -> None:
+    """``zones_of`` (all cards at once, for lighting them on the table) agrees
+    with ``GameState.where`` at every 25th position of a self-play game with abilities."""
+    from projections.state import evolve, initial_state
+    from referee.pool import bundled_pool
+    from referee.simulate import decks_for, play_game
+    from referee.web.console import zones_of
+
+    game = play_game(5, decks_for(5, bundled_pool(), None))
+    state = initial_state()
+    checked = 0
+    for i, event in enumerate(game.events):
+        state = evolve(state, event)
+        if i % 25 == 0:
+            where = zones_of(state)
+            assert all((state.where(c) or "") == where.get(c, "") for c in state.cards)
+            checked += 1
+    assert checked > 10

@@ -380,7 +380,8 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         if page["live"] and board.may_log(role, match) and (role.kind != "player" or viewer == role.seat):
             state = page["state"]
             console = {
-                "controls": controls(state, role.seat if role.kind == "player" else None) if shows_actions else None,
+                "controls": controls(state, role.seat if role.kind == "player" else None,
+                                     decision["actions"] if decision else None) if shows_actions else None,
                 "entry": secrets.token_urlsafe(12),  # one per board shown: a second tap is the same entry
                 "record": state.mode == "record" and role.kind != "player",
                 "menus": entry_menus(state) if state.mode == "record" and role.kind != "player" else None,

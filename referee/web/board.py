@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from events.game import Event, StepSkipped, ViolationRecorded
+from events.game import Event, Rewound, StepSkipped, ViolationRecorded
 from projections.lineage import retracted_positions
 from projections.state import GameState, evolve
 from projections.views import check_viewer
@@ -68,6 +68,9 @@ class MatchLog:
         if not new:
             return self
         events = self.events + tuple(new)
+        if not any(isinstance(e, Rewound) for e in new):
+            # Only a rewind retracts anything, and only what came before it.
+            return replace(self, events=events)
         return replace(self, events=events, retracted=frozenset(retracted_positions(events)))
 
 

@@ -115,32 +115,54 @@ class Group:
     controls: list[Control]
 
 
-def _slots(state: GameState, a: dict[str, Any]) -> list[dict[str, str]]:
+def zones_of(state: GameState) -> dict[str, str]:
+    """Where each card is, as ``GameState.where`` says it ("A.hand", "field"), all at once."""
+    from projections.state import PILES
+
+    out: dict[str, str] = {}
+    for player, z in state.zones.items():
+        for pile in PILES:
+            for c in getattr(z, pile):
+                out[c] = f"{player}.{pile}"
+    for c in state.orphans:
+        out[c] = "field"
+    for ch in state.field:
+        out[ch.card] = "field"
+        for item in ch.items:
+            out[item] = "field"
+    return out
+
+
+def _slots(where: dict[str, str], a: dict[str, Any]) -> list[dict[str, str]]:
     out = []
     for key in ("card", "target"):
         ident = a.get(key + "_id")
         if ident:
-            out.append({"i": ident, "n": a[key], "z": state.where(ident) or ""})
+            out.append({"i": ident, "n": a[key], "z": where.get(ident, "")})
     for ident, name in zip(a.get("cards_ids") or (), a.get("cards") or ()):
-        out.append({"i": ident, "n": name, "z": state.where(ident) or ""})
+        out.append({"i": ident, "n": name, "z": where.get(ident, "")})
     return out
 
 
-def controls(state: GameState, seat: str | None = None) -> dict[str, Any] | None:
+def controls(state: GameState, seat: str | None = None,
+             described: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
     """The controls for the decision in front of the table (None: nobody must
-    act). ``seat``: a player's own console shows only that player's lines."""
+    act). ``seat``: a player's own console shows only that player's lines.
+    ``described``: the legal actions already described (the page has them)."""
     d = current_decision(state) if state.position else None
     if d is None or (seat is not None and d.player != seat):
         return None
-    described = [describe_action(state, a) for a in legal_actions(state)]
+    if described is None:
+        described = [describe_action(state, a) for a in legal_actions(state)]
     by_line: dict[str, Control] = {}
+    where = zones_of(state)
     for a in described:
         line = action_line(a)
         found = by_line.get(line)
         if found is None:
             found = by_line[line] = Control(line, a["do"], a["player"], label(a), a.get("cost"))
         if a["do"] != "reveal":
-            slots = _slots(state, a)
+            slots = _slots(where, a)
             if slots:
                 found.copies.append(slots)
     reveal = None
@@ -262,7 +284,11 @@ class Console:
         state, current = self.store.load(match)
         if current != version:
             return self.stale(match, StaleVersion(match, version, current, False), entry, viewer)
+        player, _, rest = line.partition(" ")
+        do = rest.split(" ", 1)[0]
         for a in legal_actions(state):
+            if a.player != player or a.do != do:
+                continue
             described = describe_action(state, a)
             if action_line(described) == line:
                 raw = action_of_line(described)
