@@ -89,13 +89,13 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         words.append("--no-startup")
     if not board:
         words.append("--no-board")
+    elif not store:
+        words += ["--runs", str(runs)]
     words += ["--console-posts", str(console_posts)] if console else ["--no-console"]
     if console and not (store and act):
         words += ["--act-runs", str(act_runs)]
     if postgres and console:
         words += ["--tables", str(tables), "--load-seconds", f"{load_seconds:g}"]
-    elif not store:
-        words += ["--runs", str(runs)]
     if postgres:
         from referee.store import parse_url
 

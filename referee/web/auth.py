@@ -191,6 +191,11 @@ class Guard:
         if wait:
             raise too_many(wait)
         if self.judge_password and hmac.compare_digest(password.encode(), self.judge_password.encode()):
+            # The session remembers it too: the page's own background posts
+            # then count as the judge's whether or not the browser repeats
+            # its Basic credentials on them.
+            if "session" in request.scope and request.session.get("judge") != self._fingerprint():
+                request.session["judge"] = self._fingerprint()
             return True
         self.attempts.failed(client)
         return False
