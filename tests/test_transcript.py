@@ -50,7 +50,7 @@ def test_every_event_of_complete_games_gets_a_sentence(logs: list[list[Event]]) 
         # Judges' corrections, record-mode violations, concessions and draws
         # are never chosen by the random players; they have their own tests.
         "Conceded", "DrawProposed", "PositionSetUp", "EndDeclarationCancelled",
-        "ViolationRecorded", "StepSkipped", "NoteAdded", "ViolationsAccepted", "Rewound",
+        "ViolationRecorded", "StepSkipped", "NoteAdded", "ViolationsAccepted", "Rewound", "JudgeCalled",
     }
     seed = 0
     while not want <= seen and seed < 400:

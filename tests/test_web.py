@@ -258,7 +258,9 @@ def test_a_protected_board_asks_for_the_password_and_the_player_tokens(db: str, 
         assert A_HAND[0] not in judge.text
         assert http.get(f"/matches/{match}?as=judge", headers=judge_auth("wrong")).status_code == 401
         assert http.get(f"/matches/{match}?as=judge", headers=judge_auth()).status_code == 200
-        # Without `as`, a protected board shows the public view.
+        # Without `as`, a protected board shows the public view (to a browser
+        # that has not signed in: the judge's session is left behind).
+        http.cookies.clear()
         default = http.get(f"/matches/{match}")
         assert default.status_code == 200 and 'as <b>public</b>' in default.text
         assert all(name not in default.text for name in A_HAND + B_HAND)
@@ -274,6 +276,7 @@ def test_a_protected_board_asks_for_the_password_and_the_player_tokens(db: str, 
         assert http.get(f"/matches/{match}/log?as=judge").status_code == 401
         assert http.get(f"/matches/{match}?as=B", headers=judge_auth()).status_code == 200
         # The rewind preview is the judge's.
+        http.cookies.clear()
         assert http.get(f"/matches/{match}/rewind?to=1").status_code == 401
         assert http.get(f"/matches/{match}/rewind?to=1", headers=judge_auth()).status_code == 200
         # A's token is for this match only.

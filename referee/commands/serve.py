@@ -31,10 +31,10 @@ PASSWORD_ENV = "REFEREE_JUDGE_PASSWORD"
 def serve(db: str | None, host: str, port: int, allowed_hosts: tuple[str, ...], ssl_certfile: str | None,
           ssl_keyfile: str | None, read_only: bool, links_for: str | None, keeper_for: str | None,
           keeper_name: str) -> None:
-    """Serve the board: every match at any event, live, per viewer, and the
-    console a scorekeeper or a judge logs a match with.
+    """Serve the board and its console: every match at any event, live, per viewer.
 
-    Open the printed URL: the tables page lists the stored matches and
+    The console is the match page for whoever may log it: a scorekeeper or a
+    judge records each decision there from a phone. Open the printed URL: the tables page lists the stored matches and
     events; a match page shows the board as the judge, a player or the
     public may see it (rule 215), with a timeline, the log citing rules and,
     for whoever may log, the decision in front of the table as controls.

@@ -748,7 +748,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         Middleware(SecurityHeaders),
         Middleware(StoreDeadline, board=board),
         Middleware(SessionMiddleware, secret_key=board.secret, session_cookie=SESSION_COOKIE,
-                   max_age=SESSION_SECONDS, same_site="strict", https_only=settings.https),
+                   max_age=SESSION_SECONDS, same_site="lax", https_only=settings.https),
     ]
     app = Starlette(
         routes=[

@@ -19,7 +19,9 @@ Roles, from the most to the least:
 
 Every change is a POST carrying a CSRF token: a random value kept in the
 session (Starlette's ``SessionMiddleware``: a cookie signed with
-itsdangerous under the session key, ``HttpOnly``, ``SameSite=Strict``,
+itsdangerous under the session key, ``HttpOnly``, ``SameSite=Lax`` (a
+scorekeeper's link opened from another site still signs in; no other site
+can post with it),
 ``Secure`` over HTTPS), sent back as the form field ``csrf`` or the header
 ``X-CSRF-Token``, and compared in constant time. A page of another site
 cannot read it, so it cannot forge a write, not even with a judge's HTTP

@@ -23,7 +23,7 @@ violation is shown for a confirmation before anything is written.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from events.game import ActionTaken, JudgeCalled, NoteAdded, Rewound, StepSkipped, ViolationRecorded, ViolationsAccepted
 from projections.state import GameState
@@ -33,8 +33,10 @@ from referee.rules import ACTIONS, current_decision, legal_actions
 from referee.rules import apply as apply_action
 from referee.store import MatchStore
 from referee.store.errors import StaleVersion
-from referee.web.auth import Role
 from referee.web.seen import sentence
+
+if TYPE_CHECKING:
+    from referee.web.auth import Role
 
 # Each kind of action as the console titles its group, in the order shown.
 GROUPS: dict[str, str] = {
