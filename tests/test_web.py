@@ -280,6 +280,7 @@ def test_a_protected_board_asks_for_the_password_and_the_player_tokens(db: str, 
         assert http.get(f"/matches/{match}/rewind?to=1").status_code == 401
         assert http.get(f"/matches/{match}/rewind?to=1", headers=judge_auth()).status_code == 200
         # A's token is for this match only.
+        http.cookies.clear()
         other = new_hidden_hands(db, tmp_path)["match"]
         assert http.get(f"/matches/{other}?as=A&token={a_token}").status_code == 403
         # The tables page is public and names no hidden card.
