@@ -299,6 +299,15 @@ def test_the_judge_signs_in_with_basic_or_the_form_and_wrong_passwords_are_limit
     with app_for(db) as http:
         assert http.get(f"/matches/{match}?as=judge").status_code == 401
         assert http.get(f"/matches/{match}?as=judge", headers=judge_auth()).status_code == 200
+        # /login: the sign-in form; ?basic=1 the browser's own box (HTTP Basic),
+        # and with the password, back to the page.
+        form = http.get(f"/login?next=/matches/{match}")
+        assert form.status_code == 200 and 'name="password"' in form.text
+        challenge = http.get(f"/login?next=/matches/{match}&basic=1")
+        assert challenge.status_code == 401 and challenge.headers["www-authenticate"].startswith("Basic")
+        back = http.get(f"/login?next=/matches/{match}", headers=judge_auth(), follow_redirects=False)
+        assert back.status_code == 303 and back.headers["location"] == f"/matches/{match}"
+        http.cookies.clear()
         csrf = form_of(http.get("/login").text)["csrf"]
         assert http.post("/login", data={"csrf": csrf, "password": "nope"}).status_code == 401
         signed = http.post("/login", data={"csrf": csrf, "password": PASSWORD, "next": f"/matches/{match}"},

@@ -458,10 +458,13 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         target = _safe_next(request.query_params.get("next"))
         scope = request.query_params.get("scope") or None
         if request.method == "GET":
-            if request.query_params.get("basic") and not board.is_judge(request):
-                raise HTTPException(401, "Log in with the judge password.", headers={"WWW-Authenticate": REALM})
             if board.is_judge(request) and settings.protect and request.headers.get("authorization"):
                 return RedirectResponse(target, status_code=303)
+            if request.query_params.get("basic") and settings.protect:
+                # The browser's own password box (HTTP Basic), then back to the page.
+                raise HTTPException(401, "Log in with the judge password.", headers={"WWW-Authenticate": REALM})
+            # The form: a page with a Basic challenge would be the browser's
+            # box instead, which a phone shows badly and a scorekeeper cannot use.
             return render(request, "login.html", {"next": target, "scope": scope, "failed": False})
         form = await _form(request)
         target = _safe_next(form.get("next"))
