@@ -409,3 +409,16 @@ def _cli_with(cli, db: str, env: dict[str, str], *args: str) -> str:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def test_a_judge_signed_in_by_http_basic_logs_from_the_judge_view(serve, cli, device, store_url: str) -> None:
+    match = new_paper_match(cli, store_url, 4)
+    with serve(store_url, **server_env()) as base:
+        judge = device(PHONE, http_credentials={"username": "judge", "password": PASSWORD})
+        judge.goto(f"{base}matches/{match}?as=judge")
+        expect(judge.locator("#board form.console")).to_be_visible()
+        before = version(judge)
+        action_locator(judge, 'A choose_opening "Court Lady"').tap()
+        moved_from(judge, before)
+    with MatchStore(store_url, read_only=True) as store:
+        assert store.records(match)[-1].by == "judge"
