@@ -855,6 +855,17 @@ class NoteAdded(Event):
     text: str
 
 
+class JudgeCalled(Event):
+    """Someone at the table (a player, the scorekeeper) calls a judge. It
+    changes nothing on the table; the match shows the call, and its event's
+    page flags the table, until a judge answers with a note, an acceptance
+    or a rewind."""
+
+    rule: str = "judge"
+    by: str | None = None  # who called, as they gave it ("A", "the scorekeeper")
+    reason: str = ""
+
+
 class ViolationsAccepted(Event):
     """A judge leaves the open violations standing (the game is too far along)."""
 

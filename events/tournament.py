@@ -45,6 +45,9 @@ class TournamentCreated(TournamentEvent):
     at_time: str = "draw"
     late: str = "loss"
     check_in: bool = False
+    # Players may log their own decisions at the board from their player link
+    # (off: only scorekeepers and judges log).
+    players_log: bool = False
 
 
 class PlayerRegistered(TournamentEvent):

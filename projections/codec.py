@@ -19,6 +19,7 @@ a database can never make us import or build anything else.
 from __future__ import annotations
 
 import importlib
+import json
 from typing import Any
 
 from pydantic import BaseModel
@@ -38,7 +39,8 @@ class IncompatibleSnapshot(ValueError):
 # Fields added after snapshots and rewinds were first stored: written only when
 # they differ from these values, and read as these values when absent, so a
 # seeded match's snapshots and rewinds are what they always were.
-OPTIONAL: dict[str, Any] = {"deal": "seeded", "unknown": frozenset(), "emptied": None, "passed_over": None}
+OPTIONAL: dict[str, Any] = {"deal": "seeded", "unknown": frozenset(), "emptied": None, "passed_over": None,
+                            "judge_call": None}
 
 
 def encode_state(state: GameState, omit: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -126,7 +128,10 @@ def _enc(v: Any) -> Any:
     if isinstance(v, list):
         return {"$list": [_enc(x) for x in v]}
     if isinstance(v, frozenset):
-        return {"$frozenset": [_enc(x) for x in v]}
+        # Sorted: a set's order changes with every process's hash seed, and a
+        # rewind stored by one process must read the same in another (export
+        # and audit compare a rewind's restored state with the one they make).
+        return {"$frozenset": sorted((_enc(x) for x in v), key=lambda e: json.dumps(e, sort_keys=True))}
     if isinstance(v, set):
         return {"$set": [_enc(x) for x in v]}
     if type(v).__module__.startswith(_TRUSTED):  # a plain class of ours, e.g. Zones

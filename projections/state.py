@@ -26,78 +26,78 @@ from events.game import (
     AbilitiesGained,
     AbilitiesLost,
     AbilityActivated,
-    BattleTypeChanged,
-    CardMoved,
-    CardTapped,
-    CharacteristicsCopied,
-    CharactersTapped,
-    Chosen,
-    ControlChanged,
-    EffectsApplied,
-    EffectsEnded,
-    HandMaximumChanged,
-    MomentBefore,
-    RandomNumberWaived,
-    SituationProceeds,
-    SituationProposed,
-    SituationReplaced,
-    TriggerCarried,
-    TriggerFired,
-    TriggerResolving,
-    TriggersOrdered,
-    UseCountered,
-    UseResolved,
-    UseResolving,
-    ValuesModified,
-    WindowClosed,
-    WindowOpened,
     ActionTaken,
     AttackDeclared,
     AttackerChosen,
     BattleResolved,
+    BattleTypeChanged,
     BattleTypeSet,
     CardMilled,
+    CardMoved,
     CardMovedToStack,
     CardRevealed,
+    CardTapped,
     CastleAttacked,
     CastlesShuffled,
     CharacterCaptured,
+    CharacteristicsCopied,
     CharacterPlayed,
     CharactersDiscarded,
+    CharactersTapped,
     CharactersUntapped,
+    Chosen,
     Conceded,
+    ControlChanged,
     CostPaid,
     DrawProposed,
+    EffectsApplied,
+    EffectsEnded,
     Event,
     EventPlayed,
     GameEnded,
     HandDrawn,
     HandKept,
     HandLimitDiscarded,
+    HandMaximumChanged,
     InterceptionDeclined,
     InterceptorChosen,
     ItemDiscarded,
     ItemPlayed,
+    JudgeCalled,
     MatchStarted,
+    MomentBefore,
     MulliganTaken,
     NoteAdded,
     OpeningChosen,
     OpeningsRevealed,
     PositionSetUp,
     RandomNumberApplied,
+    RandomNumberWaived,
     Rewound,
+    SituationProceeds,
+    SituationProposed,
+    SituationReplaced,
     StackReturnedToHand,
     StackSizeSet,
     StepPerformed,
     StepSkipped,
+    TriggerCarried,
+    TriggerFired,
+    TriggerResolving,
+    TriggersOrdered,
     TurnOrderCardsTurned,
     TurnOrderChosen,
     TurnStarted,
+    UseCountered,
+    UseResolved,
+    UseResolving,
+    ValuesModified,
     ViolationRecorded,
     ViolationsAccepted,
+    WindowClosed,
+    WindowOpened,
     WindowPassed,
 )
-
 from projections.legacy import LEGACY_STEPS
 
 _new = object.__new__
@@ -342,6 +342,7 @@ class GameState:
     # not intercept and went on by itself, kept until the next player action
     # (record mode takes those automatic steps back for a late interception).
     passed_over: "GameState | None"
+    judge_call: str | None  # a judge was called and no judge has answered yet: who called, and why
 
     def copy(self) -> "GameState":
         new = _new(GameState)
@@ -426,6 +427,7 @@ def initial_state() -> GameState:
         unknown=frozenset(),
         emptied=None,
         passed_over=None,
+        judge_call=None,
     )
     return s
 
@@ -1105,6 +1107,11 @@ def _violation_recorded(s: GameState, e: ViolationRecorded) -> None:
 
 def _violations_accepted(s: GameState, e: ViolationsAccepted) -> None:
     s.violations = ()
+    s.judge_call = None  # a judge has ruled
+
+
+def _judge_called(s: GameState, e: JudgeCalled) -> None:
+    s.judge_call = (e.by or "the table") + (f": {e.reason}" if e.reason else "")
 
 
 def _step_skipped(s: GameState, e: StepSkipped) -> None:
@@ -1127,7 +1134,7 @@ def _step_skipped(s: GameState, e: StepSkipped) -> None:
 
 
 def _note_added(s: GameState, e: NoteAdded) -> None:
-    pass
+    s.judge_call = None  # a judge has come to the table
 
 
 def _rewound(s: GameState, e: Rewound) -> None:
@@ -1137,6 +1144,7 @@ def _rewound(s: GameState, e: Rewound) -> None:
     restored = decode_state(e.state, base=s)
     s.__dict__.update(restored.__dict__)
     s.position = position
+    s.judge_call = None  # the judge who rewound has answered any call
 
 
 MUTATORS: dict[type[Event], Callable[[GameState, Any], None]] = {
@@ -1211,6 +1219,7 @@ MUTATORS: dict[type[Event], Callable[[GameState, Any], None]] = {
     ViolationsAccepted: _violations_accepted,
     StepSkipped: _step_skipped,
     NoteAdded: _note_added,
+    JudgeCalled: _judge_called,
     Rewound: _rewound,
 }
 

@@ -96,6 +96,7 @@ class TournamentState:
     at_time: str = "draw"
     late: str = "loss"
     check_in: bool = False
+    players_log: bool = False  # players may log their own decisions at the board
     version: int = 0
     players: dict[str, Player] = field(default_factory=dict)  # registration order
     rounds: list[RoundPaired] = field(default_factory=list)
@@ -184,6 +185,7 @@ def evolve(state: TournamentState, event: Any) -> TournamentState:
         state.name, state.deal = event.name, event.deal
         state.best_of, state.round_minutes = event.best_of, event.round_minutes
         state.at_time, state.late, state.check_in = event.at_time, event.late, event.check_in
+        state.players_log = event.players_log
     elif isinstance(event, PlayerRegistered):
         known = state.players.get(event.player)
         if known is None:

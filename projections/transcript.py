@@ -17,54 +17,39 @@ from __future__ import annotations
 
 from typing import Any, Callable, Collection, Iterable, Sequence
 
+from events.abilities import SITUATIONS
 from events.game import (
     AbilitiesGained,
     AbilitiesLost,
     AbilityActivated,
-    BattleInterrupted,
-    BattleTypeChanged,
-    CardMoved,
-    CardTapped,
-    CharacteristicsCopied,
-    CharactersTapped,
-    Chosen,
-    ControlChanged,
-    CounterFailed,
-    EffectsApplied,
-    EffectsEnded,
-    HandMaximumChanged,
-    MomentBefore,
-    RandomNumberWaived,
-    SituationProceeds,
-    SituationProposed,
-    SituationReplaced,
-    TriggerCarried,
-    TriggerFired,
-    TriggerResolving,
-    TriggersOrdered,
-    UseCountered,
-    UseResolved,
-    UseResolving,
-    ValuesModified,
-    WindowClosed,
-    WindowOpened,
     ActionTaken,
     AttackDeclared,
     AttackerChosen,
+    BattleInterrupted,
     BattleResolved,
+    BattleTypeChanged,
     BattleTypeSet,
     CardMilled,
-    CardRevealed,
+    CardMoved,
     CardMovedToStack,
+    CardRevealed,
+    CardTapped,
     CastleAttacked,
     CastlesShuffled,
     CharacterCaptured,
+    CharacteristicsCopied,
     CharacterPlayed,
     CharactersDiscarded,
+    CharactersTapped,
     CharactersUntapped,
+    Chosen,
     Conceded,
+    ControlChanged,
     CostPaid,
+    CounterFailed,
     DrawProposed,
+    EffectsApplied,
+    EffectsEnded,
     EndAccepted,
     EndDeclarationCancelled,
     EndDeclared,
@@ -74,30 +59,46 @@ from events.game import (
     HandDrawn,
     HandKept,
     HandLimitDiscarded,
+    HandMaximumChanged,
     InterceptionDeclined,
     InterceptorChosen,
     ItemDiscarded,
     ItemPlayed,
+    JudgeCalled,
     MatchStarted,
+    MomentBefore,
     MulliganTaken,
     NoteAdded,
     OpeningChosen,
     OpeningsRevealed,
     PositionSetUp,
     RandomNumberApplied,
+    RandomNumberWaived,
     Rewound,
+    SituationProceeds,
+    SituationProposed,
+    SituationReplaced,
     StackReturnedToHand,
     StackSizeSet,
     StepPerformed,
     StepSkipped,
+    TriggerCarried,
+    TriggerFired,
+    TriggerResolving,
+    TriggersOrdered,
     TurnOrderCardsTurned,
     TurnOrderChosen,
     TurnStarted,
+    UseCountered,
+    UseResolved,
+    UseResolving,
+    ValuesModified,
     ViolationRecorded,
     ViolationsAccepted,
+    WindowClosed,
+    WindowOpened,
     WindowPassed,
 )
-from events.abilities import SITUATIONS
 from projections.lineage import retracted_positions
 from projections.state import PLAYERS, GameState, initial_state, other, owner
 from projections.visibility import OUTCOME, SHOWN, WHERE, Audience, Sight, reveals, sight, sights
@@ -742,6 +743,12 @@ def _judge(name: str | None, nobody: str) -> str:
 def _note_added(e: NoteAdded, s: GameState, see: Sight) -> str:
     who = _judge(e.judge, "Judge")
     return f"{who} notes: {e.text.rstrip('.')}."
+
+
+@says(JudgeCalled)
+def _judge_called(e: JudgeCalled, s: GameState, see: Sight) -> str:
+    who = e.by or "The table"
+    return f"{who[0].upper() + who[1:]} calls a judge" + (f": {e.reason.rstrip('.')}." if e.reason else ".")
 
 
 @says(ViolationsAccepted)

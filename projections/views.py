@@ -117,6 +117,7 @@ def state_view(
         ],
         "mode": state.mode,
         "draw_offer": state.draw_offer,
+        **({"judge_call": state.judge_call} if state.judge_call else {}),
         **(_table(state, viewer) if state.deal == "table" else {}),
         **({"agenda": waiting} if waiting is not None else {}),
     }

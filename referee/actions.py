@@ -32,17 +32,18 @@ class Action:
     def arguments(self) -> dict[str, object]:
         """The arguments that are set, as the notation writes them."""
         out: dict[str, object] = {}
-        for f in fields(self):
-            if f.name in ("player", "do", "definitions"):
-                continue
-            value = getattr(self, f.name)
+        for name in _ARGUMENTS:
+            value = getattr(self, name)
             if value is not None:
-                out[f.name] = list(value) if isinstance(value, tuple) else value
+                out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
     def to_dict(self) -> dict[str, object]:
         head: dict[str, object] = {"player": self.player, "do": self.do}
         return {**head, **self.arguments()}
+
+
+_ARGUMENTS = tuple(f.name for f in fields(Action) if f.name not in ("player", "do", "definitions"))  # in declaration order
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from events.game import (
     GameEnded,
     HandDrawn,
     ItemPlayed,
+    JudgeCalled,
     MulliganTaken,
     NoteAdded,
     OpeningsRevealed,
@@ -362,6 +363,13 @@ def note(state: GameState, text: str, judge: str | None = None) -> Correction:
     if not text.strip():
         raise _refuse("judge", "A note needs some text.")
     event = NoteAdded(text=text, judge=judge)
+    return Correction([event], evolve(state, event))
+
+
+def call(state: GameState, reason: str = "", by: str | None = None) -> Correction:
+    """Someone at the table calls a judge (a ``JudgeCalled`` event; it changes
+    nothing on the table and stays shown until a judge answers)."""
+    event = JudgeCalled(reason=reason.strip(), by=by)
     return Correction([event], evolve(state, event))
 
 

@@ -19,7 +19,7 @@ from referee.actions import Action, IllegalAction, Refusal
 from referee.rules import ACTIONS, current_decision, is_legal
 
 PLAYER_DOS = tuple(ACTIONS)
-JUDGE_DOS = ("rewind", "note", "skip_step", "accept", "result")
+JUDGE_DOS = ("rewind", "note", "skip_step", "accept", "result", "call")
 
 INSTANCE_ID = re.compile(r"^[AB]:[0-9]+$")
 
@@ -226,10 +226,59 @@ def action_from_mapping(data: dict[str, Any]) -> Action:
     )
 
 
+def action_line(a: dict[str, Any]) -> str:
+    """A described action (``describe_action``) as people type it after
+    ``referee act MATCH``, one line per distinct action: what ``referee
+    legal`` prints (without its number and bracketed ids) and what the
+    board's controls carry as ``data-action`` (spec: console.md)."""
+    words = [a["player"], a["do"]]
+    if "card" in a:
+        words.append(f'"{a["card"]}"')
+    if "cards" in a:
+        words += [f'"{c}"' for c in a["cards"]]
+    if "target" in a:
+        words.append(f'--target "{a["target"]}"')
+    if "ability" in a:
+        words.append(f"--ability {a['ability']}")
+    if "n" in a:
+        words.append(f"--n {a['n']}")
+    if "option" in a:
+        words.append(f"--option {a['option']}")
+    if "order" in a:
+        words.append(f"--order {a['order']}")
+    if a.get("cost"):
+        words.append(f"(cost {a['cost']})")
+    return " ".join(words)
+
+
+def action_of_line(a: dict[str, Any]) -> Action:
+    """The action a described action stands for, named as the line names it
+    (so the board logs a line exactly as ``referee act`` would log it typed
+    out): card names, or instance ids where the line shows "?"."""
+    def ref(name: str, ident: str | None) -> str:
+        return ident if name == "?" and ident else name
+
+    def refs(names: list[str] | None, idents: list[str] | None) -> tuple[str, ...] | None:
+        if names is None:
+            return None
+        idents = list(idents or [None] * len(names))
+        return tuple(ref(n, i) for n, i in zip(names, idents))
+
+    return Action(
+        a["player"], a["do"],
+        card=ref(a["card"], a.get("card_id")) if "card" in a else None,
+        cards=refs(a.get("cards"), a.get("cards_ids")),
+        target=ref(a["target"], a.get("target_id")) if "target" in a else None,
+        targets=refs(a.get("targets"), a.get("targets_ids")),
+        order=a.get("order"), n=a.get("n"), option=a.get("option"), ability=a.get("ability"),
+    )
+
+
 def describe_action(state: GameState, action: Action, viewer: str = "judge") -> dict[str, Any]:
     """An action with card names instead of ids, as people write it, for
     ``viewer`` (215): a card the viewer may not see where it lies is
     ``"a card"``, its id withheld too (ids follow the deck list's order)."""
+    from projections.state import owner
     from projections.visibility import HIDDEN, sees_card
 
     out: dict[str, Any] = {"player": action.player, "do": action.do}
@@ -240,7 +289,9 @@ def describe_action(state: GameState, action: Action, viewer: str = "judge") -> 
     names_it = action.do in ("discard", "reveal") or (kind is not None and kind.card_from == "hand")
 
     def seen(c: str) -> bool:
-        return action.do == "reveal" or sees_card(state, c, viewer)
+        # A player choosing among their own cards looks at them, wherever they
+        # lie (an opening character from their castle, 302; a search).
+        return action.do == "reveal" or sees_card(state, c, viewer) or (viewer == action.player and owner(c) == viewer)
 
     def name(c: str) -> str:
         if not seen(c):

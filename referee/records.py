@@ -39,6 +39,7 @@ from events.game import (
     CardRevealed,
     Event,
     GameEnded,
+    JudgeCalled,
     MatchStarted,
     NoteAdded,
     PositionSetUp,
@@ -505,6 +506,9 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
                 entry["by"] = ev.judge
         elif isinstance(ev, NoteAdded):
             entry = {"judge": True, "do": "note", "text": ev.text, **({"by": ev.judge} if ev.judge else {})}
+        elif isinstance(ev, JudgeCalled):
+            entry = {"judge": True, "do": "call", **({"reason": ev.reason} if ev.reason else {}),
+                     **({"by": ev.by} if ev.by else {})}
         elif isinstance(ev, ViolationsAccepted):
             entry = {"judge": True, "do": "accept", "reason": ev.reason, **({"by": ev.judge} if ev.judge else {})}
         elif isinstance(ev, GameEnded) and ev.judge is not None:

@@ -15,6 +15,7 @@ from typing import Any
 from events.cards import CardDef, filler
 from events.game import Event, FieldCard, PositionSetUp, WindowPassed
 from projections.state import PILES, GameState, evolve, initial_state
+from referee import ruleset as rulesets
 from referee.actions import IllegalAction, Refusal
 from referee.inputs import (
     MAX_ACTIONS,
@@ -28,7 +29,6 @@ from referee.inputs import (
     load_document,
     text_problem,
 )
-from referee import ruleset as rulesets
 from referee.notation import JUDGE_DOS, PLAYER_DOS, action_from_mapping, matches, resolve, with_unlisted
 from referee.rules import advance, apply, current_decision, start
 
@@ -340,6 +340,7 @@ PLAYER_KEYS_ONLY = ("card", "cards", "target", "targets", "order", "n", "option"
 JUDGE_REQUIRED = {
     "rewind": ("to", "rule", "reason"), "note": ("text",), "skip_step": ("rule",), "accept": ("reason",),
     "result": ("winner", "by"),  # a result entered by hand (tournament policy TP1)
+    "call": (),  # a judge call (JudgeCalled)
 }
 
 
@@ -860,6 +861,8 @@ def judge_action(
         return corrections.note(state, str(raw["text"]), judge)
     if do == "accept":
         return corrections.accept(state, str(raw["reason"]), judge)
+    if do == "call":
+        return corrections.call(state, str(raw.get("reason", "")), judge)
     if do == "skip_step":
         return corrections.skip_step(state, log, str(raw["rule"]), str(raw.get("reason", "")))
     if do == "result":

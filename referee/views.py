@@ -49,4 +49,36 @@ def decision_view(state: GameState, viewer: str) -> dict[str, Any] | None:
     return out
 
 
-__all__ = ["VIEWERS", "check_viewer", "decision_view", "render_state", "result_json", "state_view"]
+def names_in_view(view: dict[str, Any]) -> list[str]:
+    """Every card name a view shows (its piles, characters and items): the
+    names its viewer may read, so the only ones whose text it may carry."""
+    names: list[str] = []
+    for ch in view.get("characters", ()):
+        for name in (ch.get("card"), ch.get("printed_name"), *(ch.get("items") or ())):
+            if name:
+                names.append(name)
+    for zone in view.get("zones", {}).values():
+        names += [c for c in zone.get("cards") or () if c]
+    return names
+
+
+def card_texts(state: GameState, names: Any) -> dict[str, dict[str, Any]]:
+    """Printed text and abilities in words of the cards ``names`` names
+    (``referee.rules.harem_master.describe.card_text``): what `state --json`,
+    `legal --json` and the board show on a tap."""
+    from referee.rules.harem_master.describe import cards_named
+
+    return cards_named(state, sorted(set(names)))
+
+
+def action_names(actions: list[dict[str, Any]]) -> list[str]:
+    """The card names of described actions (``notation.describe_action``)."""
+    names: list[str] = []
+    for a in actions:
+        names += [a[k] for k in ("card", "target") if k in a]
+        names += [c for k in ("cards", "targets") for c in a.get(k, ())]
+    return names
+
+
+__all__ = ["VIEWERS", "action_names", "card_texts", "check_viewer", "decision_view", "names_in_view", "render_state", "result_json",
+           "state_view"]

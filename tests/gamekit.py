@@ -4,7 +4,6 @@ vanilla cards, fillers, and the dense ability pool of the self-play fuzz test.""
 
 from __future__ import annotations
 
-
 from pathlib import Path
 
 from events.cards import CardDef

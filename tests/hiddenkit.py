@@ -140,10 +140,14 @@ def knowledge(events: list[Event]) -> Knowledge:
             judge_known.update(shown)
             for v in VIEWERS:
                 known[v].update(shown)
+        opening = not any(isinstance(e, OpeningsRevealed) for e in events[:j])
         for _ in range(i, j):
             out.allowed["judge"].append(frozenset(judge_known))
             for v in VIEWERS:
-                out.allowed[v].append(frozenset(known[v]))
+                # 101.1: before the openings are revealed, each player looks
+                # through their own deck to pick one (known only then).
+                looked = {c for c in states[j].cards if opening and c[0] == v and c not in states[j].unknown}
+                out.allowed[v].append(frozenset(known[v] | looked))
         i = j
     return out
 

@@ -4,10 +4,9 @@ in it and what was expected (exit 2 from the command line)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 

@@ -83,7 +83,7 @@ def test_referee_bench_json_is_one_document_with_the_command(tmp_path):
     result = CliRunner().invoke(
         cli,
         ["bench", "--games", "1", "--store-games", "1", "--runs", "1", "--no-act", "--no-audit", "--no-startup",
-         "--no-board", "--no-event", "--dir", str(tmp_path), "--json"],
+         "--no-board", "--no-event", "--no-console", "--dir", str(tmp_path), "--json"],
     )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
@@ -101,13 +101,13 @@ def test_referee_bench_json_is_one_document_with_the_command(tmp_path):
 def test_referee_bench_prints_the_command_targets_and_verdicts(tmp_path):
     result = CliRunner().invoke(
         cli, ["bench", "--no-engine", "--store-games", "1", "--runs", "1", "--no-act", "--no-audit", "--no-startup",
-              "--no-board", "--no-event", "--dir", str(tmp_path)]
+              "--no-board", "--no-event", "--no-console", "--dir", str(tmp_path)]
     )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == (
         "$ referee bench --seed 1 --no-engine --store-games 1 --runs 1 --no-act --no-audit --no-startup "
-        f"--no-board --no-event --dir {tmp_path}"
+        f"--no-board --no-event --no-console --dir {tmp_path}"
     )
     targeted = [line for line in lines if "(target" in line]
     assert len(targeted) == 2

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli import cli
-from referee.inputs import InputError, TEXT_LENGTH, printable, text_problem
+from referee.inputs import TEXT_LENGTH, InputError, printable, text_problem
 from referee.records import load_record
 
 ROOT = Path(__file__).resolve().parent.parent

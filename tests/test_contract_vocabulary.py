@@ -815,6 +815,7 @@ def _arguments(cell: str) -> list[str]:
     or ``second`` -> card, order (an alternative value after "or" is not an
     argument; ``cards: [...]`` or ``option`` are two)."""
     out: list[str] = []
+    last = ""
     for m in re.finditer(r"(\bor\s+)?`([^`]*)`", no_parens(cell)):
         after_or, token = m.group(1), m.group(2)
         if after_or and ":" not in token and out and re.fullmatch(r'[^:]+:\s*"?[\w.]+"?', last):

@@ -42,10 +42,10 @@ from projections.transcript import render_transcript, transcript
 from referee import corrections
 from referee.actions import Action, IllegalAction
 from referee.corrections import (
-    action_span,
-    brought_back,
     REVEALS,
     accept,
+    action_span,
+    brought_back,
     impact,
     note,
     position_before_action,

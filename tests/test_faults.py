@@ -21,12 +21,11 @@ import uuid
 from pathlib import Path
 
 import pytest
+from faultkit import command
+from test_store_venue import STATION, assert_sound, new_match
 
 from events.game import ActionTaken, Rewound
 from referee.store import MatchStore
-
-from faultkit import command
-from test_store_venue import STATION, assert_sound, new_match
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "scenarios" / "decks"

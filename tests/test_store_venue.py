@@ -122,8 +122,9 @@ def test_import_killed_at_random_moments_stores_a_whole_match_or_nothing(databas
 def _make_role(admin_url: str, schema: str, rights: str) -> str:
     """A login role with ``rights`` on the schema's tables and nothing else;
     its URL (the test server's role needs CREATEROLE: .ci/postgres.sh grants it)."""
-    import psycopg
     from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
 
     role = f"station_{uuid.uuid4().hex[:10]}"
     password = uuid.uuid4().hex

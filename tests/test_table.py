@@ -59,7 +59,7 @@ def test_a_seeded_match_writes_no_deal_and_its_states_no_unknown_cards() -> None
     from projections.codec import OPTIONAL
 
     left_out = {k for k, v in OPTIONAL.items() if game.state.__dict__[k] == v}
-    assert {"deal", "unknown"} <= left_out
+    assert {"deal", "unknown", "judge_call"} <= left_out
     assert set(encode_state(game.state)["fields"]) == set(game.state.__dict__) - left_out
 
 

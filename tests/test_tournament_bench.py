@@ -74,11 +74,11 @@ def test_referee_bench_prints_the_event_section(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(bench, "event_bench", lambda directory, runs, tables, seed: real(
         directory, runs, tables=20, small=10, many=4, few=2, seed=seed))
     result = CliRunner().invoke(cli, ["bench", "--no-engine", "--no-store", "--no-audit", "--no-startup", "--no-board",
-                                      "--runs", "1", "--dir", str(tmp_path)])
+                                      "--no-console", "--runs", "1", "--dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == (f"$ referee bench --seed 1 --no-engine --no-store --no-audit --no-startup --no-board "
-                        f"--event-tables 1000 --runs 1 --dir {tmp_path}")
+                        f"--event-tables 1000 --runs 1 --no-console --dir {tmp_path}")
     assert lines[1].startswith("event (referee serve, real HTTP; 20 tables: 20 players, 2 rounds; 10 tables")
     targeted = [line for line in lines if "(target" in line]
     assert len(targeted) == 3 and all(line.endswith(("  ok", "  BELOW TARGET")) for line in targeted)

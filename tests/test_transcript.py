@@ -6,6 +6,7 @@ import json
 import time
 
 import pytest
+from gamekit import ABILITY_POOL, FILLER, POOL, play
 
 import events
 from events.cards import CardDef
@@ -26,8 +27,6 @@ from projections.transcript import DESCRIBERS, describe, render_transcript, tran
 from projections.views import VIEWERS
 from referee.actions import Action
 from referee.rules import apply
-
-from gamekit import ABILITY_POOL, FILLER, POOL, play
 
 NAMES = [cd.name for cd in POOL + ABILITY_POOL] + [FILLER]
 
@@ -50,7 +49,7 @@ def test_every_event_of_complete_games_gets_a_sentence(logs: list[list[Event]]) 
         # Judges' corrections, record-mode violations, concessions and draws
         # are never chosen by the random players; they have their own tests.
         "Conceded", "DrawProposed", "PositionSetUp", "EndDeclarationCancelled",
-        "ViolationRecorded", "StepSkipped", "NoteAdded", "ViolationsAccepted", "Rewound",
+        "ViolationRecorded", "StepSkipped", "NoteAdded", "ViolationsAccepted", "Rewound", "JudgeCalled",
     }
     seed = 0
     while not want <= seen and seed < 400:

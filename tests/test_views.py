@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from gamekit import POOL, play
 
 from events.cards import CardDef
 from events.game import Event, FieldCard, PositionSetUp
@@ -14,7 +15,6 @@ from referee.rules.harem_master.characteristics import mental, physical
 from referee.rules.harem_master.characteristics import name as current_name
 from referee.views import state_view
 
-from gamekit import POOL, play
 
 def random_game(seed: int) -> list[Event]:
     return play(seed)[0]

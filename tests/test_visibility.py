@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hiddenkit import VIEWERS, hidden_choices, knowledge, leaks, random_match, tokens
 
 import events
 from events.game import ActionTaken
@@ -26,8 +27,6 @@ from projections.transcript import transcript
 from projections.visibility import AUDIENCES, REVEALS, declarations
 from referee.cli import cli
 from referee.views import decision_view, state_view
-
-from hiddenkit import VIEWERS, hidden_choices, knowledge, leaks, random_match, tokens
 
 # Fields that hold card ids, by name, in any event kind.
 CARD_FIELDS = {"card", "cards", "target", "targets", "it", "character", "source", "identity", "returned", "drawn",
@@ -132,13 +131,13 @@ def test_the_command_line_and_the_board_name_no_card_their_viewer_may_not_know(t
                                                                               seed: int) -> None:
     import random
 
+    from hiddenkit import unique_decks
+    from starlette.testclient import TestClient
+
     from referee.decks import deal
     from referee.rules import legal_actions, start
     from referee.simulate import random_action
     from referee.store import MatchStore
-    from starlette.testclient import TestClient
-
-    from hiddenkit import unique_decks
     from referee.web.app import Settings, create_app
 
     db = f"sqlite:///{tmp_path / 'referee.db'}"

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import base64
 import json
-from html import unescape
 import os
 import re
 import stat
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -116,13 +116,16 @@ def test_each_viewer_sees_exactly_the_hands_rule_215_allows(db: str, tmp_path: P
 def test_the_legal_actions_go_to_the_judge_and_the_deciding_player_only(db: str, tmp_path: Path) -> None:
     match = new_hidden_hands(db, tmp_path)["match"]
     with client(db) as http:
-        judge = text_of(http.get(f"/matches/{match}").text)
-        a = text_of(http.get(f"/matches/{match}?as=A").text)
-        b = text_of(http.get(f"/matches/{match}?as=B").text)
+        judge_html = http.get(f"/matches/{match}").text
+        a_html = http.get(f"/matches/{match}?as=A").text
+        b_html = http.get(f"/matches/{match}?as=B").text
+    judge, a, b = text_of(judge_html), text_of(a_html), text_of(b_html)
     for page in (judge, a, b):
         assert "A must take an action or end the turn (306)" in page
-    assert 'A play_event "War Council"' in judge and 'A play_event "War Council"' in a
-    assert "legal actions are shown to A and to the judge" in b and "play_event" not in b
+    # Each legal line is a control carrying it (spec: console.md).
+    assert 'data-action="A play_event &#34;War Council&#34; (cost 2)"' in judge_html
+    assert 'data-action="A play_event &#34;War Council&#34; (cost 2)"' in a_html
+    assert "legal actions are shown to A and to the judge" in b and "play_event" not in b_html
 
 
 def test_the_board_is_the_projections_view_at_every_position(db: str) -> None:
@@ -256,7 +259,9 @@ def test_a_protected_board_asks_for_the_password_and_the_player_tokens(db: str, 
         assert A_HAND[0] not in judge.text
         assert http.get(f"/matches/{match}?as=judge", headers=judge_auth("wrong")).status_code == 401
         assert http.get(f"/matches/{match}?as=judge", headers=judge_auth()).status_code == 200
-        # Without `as`, a protected board shows the public view.
+        # Without `as`, a protected board shows the public view (to a browser
+        # that has not signed in: the judge's session is left behind).
+        http.cookies.clear()
         default = http.get(f"/matches/{match}")
         assert default.status_code == 200 and 'as <b>public</b>' in default.text
         assert all(name not in default.text for name in A_HAND + B_HAND)
@@ -272,9 +277,11 @@ def test_a_protected_board_asks_for_the_password_and_the_player_tokens(db: str, 
         assert http.get(f"/matches/{match}/log?as=judge").status_code == 401
         assert http.get(f"/matches/{match}?as=B", headers=judge_auth()).status_code == 200
         # The rewind preview is the judge's.
+        http.cookies.clear()
         assert http.get(f"/matches/{match}/rewind?to=1").status_code == 401
         assert http.get(f"/matches/{match}/rewind?to=1", headers=judge_auth()).status_code == 200
         # A's token is for this match only.
+        http.cookies.clear()
         other = new_hidden_hands(db, tmp_path)["match"]
         assert http.get(f"/matches/{other}?as=A&token={a_token}").status_code == 403
         # The tables page is public and names no hidden card.

@@ -29,14 +29,18 @@ if TYPE_CHECKING:
 @click.option("--board/--no-board", default=True, show_default=True, help="Time the judges' board: the match page on a 5,000-event match against a 50-event one, and a live update.")
 @click.option("--event/--no-event", "event", default=True, show_default=True, help="Time a tournament: the event page and the first page with 1,000 stored tables against 10, and registering 128 players from a CSV against 8.")
 @click.option("--event-tables", type=click.IntRange(min=128), default=1000, show_default=True, help="Stored tables of the large event (a multiple of 8).")
+@click.option("--console/--no-console", default=True, show_default=True, help="Time the console: a logged decision at the board on a 2,000-event match, against `referee act`.")
+@click.option("--console-posts", type=click.IntRange(min=5), default=40, show_default=True, help="Decisions logged at the board for the console figure.")
+@click.option("--tables", type=click.IntRange(min=1), default=50, show_default=True, help="With --postgres: tables logged at once through the board (one scripted client each).")
+@click.option("--load-seconds", type=click.FloatRange(min=1), default=20.0, show_default=True, help="With --postgres: how long the tables are logged, once through one server and once through two.")
 @click.option("--postgres", "postgres", metavar="URL", help="Also time PostgreSQL at URL: one station writing, against four stations on four matches at once (each its own process, in a fresh schema dropped afterwards).")
 @click.option("--postgres-games", type=click.IntRange(min=1), default=10, show_default=True, help="Self-play games whose writes each PostgreSQL station repeats.")
 @click.option("--dir", "directory", type=click.Path(file_okay=False, exists=True), help="Where the temporary SQLite files go (default: the system's temporary directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, runs: int, act_runs: int,
           act: bool, act_events: int, audit: bool, audit_events: int, startup: bool, board: bool,
-          event: bool, event_tables: int, postgres: str | None, postgres_games: int, directory: str | None,
-          as_json: bool) -> None:
+          event: bool, event_tables: int, console: bool, console_posts: int, tables: int, load_seconds: float,
+          postgres: str | None, postgres_games: int, directory: str | None, as_json: bool) -> None:
     """Measure the engine's and the store's speed (a benchmark, not a test).
 
     Every figure is a ratio against a baseline measured in the same run,
@@ -66,10 +70,17 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
             actions of self-play games to four matches at once, against one
             station alone (events/s of all together), and the same with
             the library's own insert.
+    console: (7) one decision logged at the board (the POST of a legal
+            line to the new board, real HTTP) on a 2,000-event match:
+            median and 95th percentile, against `referee act`'s median on
+            the same match; (8) with --postgres URL, --tables scripted
+            clients logging a table each (a decision every 0.2 s) through
+            one `referee serve` process, then two: decisions/s held, 95th
+            percentile, errors.
 
     Example: referee bench --games 200 --store-games 20
     """
-    from referee.bench import DECK_KINDS, BenchReport, board_bench, engine_bench, store_bench
+    from referee.bench import DECK_KINDS, board_bench, engine_bench, store_bench
 
     # The command that repeats this run, every setting spelled out.
     words = ["referee", "bench", "--seed", str(seed)]
@@ -92,6 +103,11 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         words += ["--event-tables", str(event_tables)]
         if not store and not board:
             words += ["--runs", str(runs)]
+    words += ["--console-posts", str(console_posts)] if console else ["--no-console"]
+    if console and not (store and act):
+        words += ["--act-runs", str(act_runs)]
+    if postgres and console:
+        words += ["--tables", str(tables), "--load-seconds", f"{load_seconds:g}"]
     if postgres:
         from referee.store import parse_url
 
@@ -104,7 +120,7 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         words.append("--json")
     command = shlex.join(words)
     reports: list[tuple[str, BenchReport]] = []
-    if (store and act) or startup:  # fresh processes are timed: give them the bytecode an install has
+    if (store and act) or startup or console:  # fresh processes are timed: give them the bytecode an install has
         from referee.bench import compile_bytecode
 
         compile_bytecode()
@@ -114,7 +130,7 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         reports.append(("store", store_bench(store_games, seed, runs=runs, act_runs=act_runs, act=act, min_events=act_events,
                                                 directory=directory)))
     if audit or startup:
-        from referee.bench import AUDIT_SHORT, AUDIT_LONG, input_bench
+        from referee.bench import AUDIT_LONG, AUDIT_SHORT, input_bench
 
         short = max(100, audit_events * AUDIT_SHORT // AUDIT_LONG)
         reports.append(("input", input_bench(short=short, long=audit_events, directory=directory, seed=seed,
@@ -129,6 +145,14 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         from referee.bench import postgres_bench
 
         reports.append(("postgres", postgres_bench(postgres, postgres_games, seed, runs=runs, directory=directory)))
+    if console:
+        from referee.consolebench import decision_bench
+
+        reports.append(("console", decision_bench(directory, posts=console_posts, act_runs=act_runs, seed=seed)))
+        if postgres:
+            from referee.consolebench import load_bench
+
+            reports.append(("load", load_bench(postgres, tables=tables, seconds=load_seconds, seed=seed)))
     if as_json:
         doc: dict[str, object] = {"command": command, "seed": seed}
         for name, report in reports:
@@ -160,6 +184,21 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
             continue
         if name == "event":
             _echo_event(report)
+            continue
+        if name == "console":
+            info = report.info["console"]
+            click.echo(f"console (referee serve, real HTTP; {info['posts']} decisions logged on a "
+                       f"{info['match']['events']}-event match; act: median of {info['act_runs']} fresh processes):")
+            for f in report.figures:
+                click.echo(_line(f))
+            click.echo(f"      $ {info['act']}")
+            continue
+        if name == "load":
+            info = report.info["load"]
+            click.echo(f"load ({info['url']}; {info['tables']} tables, a decision every {info['interval']:g} s each, "
+                       f"{info['seconds']:g} s per run; {info['cpus']} CPUs here, server and clients included):")
+            for f in report.figures:
+                click.echo(_line(f))
             continue
         if name == "board":
             info = report.info["board"]

@@ -107,11 +107,14 @@ def event() -> None:
 @click.option("--late", type=click.Choice(["loss", "bye"]), default="loss", show_default=True,
               help="What a late entrant gets for each round missed (TP5).")
 @click.option("--check-in", is_flag=True, help="Only players checked in (`event checkin`) are paired.")
+@click.option("--players-log", is_flag=True,
+              help="Players may log their own decisions at the board from their player links "
+                   "(otherwise only scorekeepers and judges log).")
 @db_option
 @json_option
 @_one_line
 def new(name: str, deal: str, best_of: int, round_minutes: int | None, at_time: str, late: str, check_in: bool,
-        db: str | None, as_json: bool) -> None:
+        players_log: bool, db: str | None, as_json: bool) -> None:
     """Create a tournament; prints its id.
 
     The event's policies (docs/tournament-policy.md) are chosen here and
@@ -122,7 +125,7 @@ def new(name: str, deal: str, best_of: int, round_minutes: int | None, at_time: 
     """
     with _station(db, create=True) as st:
         tid = st.tournaments.create(name, deal, best_of=best_of, round_minutes=round_minutes, at_time=at_time,
-                                    late=late, check_in=check_in)
+                                    late=late, check_in=check_in, players_log=players_log)
     if as_json:
         _echo_json({"event": tid})
     else:

@@ -366,7 +366,7 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
     """
     from referee.notation import describe_action
     from referee.rules import legal_actions
-    from referee.views import decision_view
+    from referee.views import action_names, card_texts, decision_view
 
     with open_store(db, read_only=True) as store:
         state, version = store.load(match)
@@ -375,10 +375,11 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
         actions = d["actions"]
     else:  # nobody's decision (the game is over): whatever the rules still list
         actions = [describe_action(state, a, viewer) for a in legal_actions(state)] if viewer == "judge" else []
+    cards = card_texts(state, action_names(actions or []))  # only names this viewer's actions may show
     if as_json:
         reveal = {"reveal": d["reveal"]} if d is not None and "reveal" in d else {}
         echo_json({"player": d["player"] if d else None, "kind": d["kind"] if d else None, **reveal, "actions": actions,
-                   "violations": [v.rule for v in state.violations], "version": version})
+                   "violations": [v.rule for v in state.violations], "version": version, "cards": cards})
         return
     _say_next(state)
     if actions is None:
@@ -387,31 +388,31 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
     for i, (line, ids) in enumerate(_grouped(actions), start=1):
         shown = ids[0] if len(ids) == 1 else f"{len(ids)} copies: {', '.join(ids)}"
         click.echo(f"{i:>3}. {line}" + (f"   [{shown}]" if ids and ids[0] else ""))
+    _say_card_text(cards)
+
+
+def _say_card_text(cards: dict[str, dict[str, Any]]) -> None:
+    """The text of the named cards that have abilities: what each says and
+    how the referee reads it (vanilla cards have nothing to add)."""
+    with_text = {n: t for n, t in cards.items() if t.get("abilities")}
+    if not with_text:
+        return
+    click.echo("Card text:")
+    for name, t in with_text.items():
+        if t.get("text"):
+            click.echo(printable(f"  {name}: {t['text']}"))
+        for words in t["abilities"]:
+            click.echo(printable(f"    referee reads: {words}"))
 
 
 def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
     """Actions as people type them, one line per distinct action: copies of
     the same card are one line listing their ids."""
+    from referee.notation import action_line
+
     lines: dict[str, list[str]] = {}
     for a in actions:
-        words = [a["player"], a["do"]]
-        if "card" in a:
-            words.append(f'"{a["card"]}"')
-        if "cards" in a:
-            words += [f'"{c}"' for c in a["cards"]]
-        if "target" in a:
-            words.append(f'--target "{a["target"]}"')
-        if "ability" in a:
-            words.append(f"--ability {a['ability']}")
-        if "n" in a:
-            words.append(f"--n {a['n']}")
-        if "option" in a:
-            words.append(f"--option {a['option']}")
-        if "order" in a:
-            words.append(f"--order {a['order']}")
-        if a.get("cost"):
-            words.append(f"(cost {a['cost']})")
-        ids = lines.setdefault(" ".join(words), [])
+        ids = lines.setdefault(action_line(a), [])
         if a["do"] == "reveal":
             continue  # a name the deck list has left, not yet any one card
         if a.get("card_id"):
@@ -442,10 +443,12 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
             current, _ = store.load(match)
         else:
             current = store.state_at(match, at)
+    from referee.views import card_texts, names_in_view
+
     view = state_view(current, viewer)
     view["match"] = match
     if as_json:
-        echo_json(view)
+        echo_json({**view, "cards": card_texts(current, names_in_view(view))})
         return
     for line in render_state(view).splitlines():  # each line escaped, as stored text may be old
         click.echo(printable(line))

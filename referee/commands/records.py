@@ -123,9 +123,7 @@ def export_one(match: str, db: str | None, by_name: bool = False) -> tuple[dict[
     whole log is in memory until the end, so this runs with the garbage
     collector paused (see ``corrections.collector_paused``)."""
     from referee.corrections import collector_paused
-    from referee.records import export_record
-
-    from referee.records import add_chain
+    from referee.records import add_chain, export_record
 
     with collector_paused():
         with _store(db) as store:

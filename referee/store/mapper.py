@@ -8,8 +8,12 @@ them (match id, position, time); ``StateSnapshot`` is the envelope of a
 
 - topic ``events.game:CardMovedToStack`` (the domain event's class), and
   state = the event's ``model_dump(mode="json")`` plus envelope keys that
-  start with ``_`` (pydantic fields never do): ``_timestamp``, and ``_name``
-  on a match's first event when it was given one;
+  start with ``_`` (pydantic fields never do): ``_timestamp``, ``_name``
+  on a match's first event when it was given one, and on the events of one
+  entry made at the board ``_by`` (who entered it: "judge Kim",
+  "scorekeeper of e-1a2b3c4d", "player A") and ``_entry`` (that submission's
+  id, so a repeated submission is recognised). The envelope is not part of
+  the hash chain: it says who wrote an event, not what happened;
 - topic ``projections.state:GameState`` for a snapshot, with the state
   written by ``statecodec``.
 
@@ -58,6 +62,8 @@ class MatchEvent:
     event: Event
     name: str | None = None  # the match's name, on its first event only
     hash: str | None = None  # the chain hash stored with it (None: stored before chains)
+    by: str | None = None  # who entered it at the board (None: a command-line station)
+    entry: str | None = None  # the board submission it came from
 
     @property
     def match_id(self) -> str:
@@ -207,6 +213,8 @@ class PydanticEventMapper(Mapper[str]):
                 domain_event.timestamp,
                 [domain_event.event],
                 domain_event.name,
+                by=domain_event.by,
+                entry=domain_event.entry,
             )[0]
         if isinstance(domain_event, StateSnapshot):
             if domain_event.state is None:
@@ -253,19 +261,22 @@ class PydanticEventMapper(Mapper[str]):
         return data
 
     def to_stored_events(
-        self, match_id: str, version: int, timestamp: datetime, events: list[Event], name: str | None = None
+        self, match_id: str, version: int, timestamp: datetime, events: list[Event], name: str | None = None,
+        *, by: str | None = None, entry: str | None = None,
     ) -> list[StoredEvent]:
         """The stored events of ``events`` as positions ``version + 1``,
         ``version + 2``... of a match, all written at ``timestamp``, ``name``
         on the first: the same as ``to_stored_event`` of each one's
         ``MatchEvent``, made without the envelopes (see ``to_rows``)."""
-        return [StoredEvent(*row) for row in self.to_rows(match_id, version, timestamp, events, name)]
+        rows = self.to_rows(match_id, version, timestamp, events, name, by=by, entry=entry)
+        return [StoredEvent(*row) for row in rows]
 
     def to_rows(
-        self, match_id: str, version: int, timestamp: datetime, events: list[Event], name: str | None = None
+        self, match_id: str, version: int, timestamp: datetime, events: list[Event], name: str | None = None,
+        *, by: str | None = None, entry: str | None = None,
     ) -> list[tuple[str, int, str, bytes]]:
         """``chained_rows`` without a chain (rows as written before chains)."""
-        return self.chained_rows(match_id, version, timestamp, events, name, None)[0]
+        return self.chained_rows(match_id, version, timestamp, events, name, None, by, entry)[0]
 
     def chained_rows(
         self,
@@ -275,6 +286,8 @@ class PydanticEventMapper(Mapper[str]):
         events: list[Any],
         name: str | None = None,
         prev: str | None = GENESIS,
+        by: str | None = None,
+        entry: str | None = None,
     ) -> tuple[list[tuple[str, int, str, bytes]], str | None]:
         """``to_stored_events`` as plain (match, position, topic, bytes) rows,
         which is what SQLite takes: one tuple per event and nothing else.
@@ -283,8 +296,14 @@ class PydanticEventMapper(Mapper[str]):
         ``model_dump_json`` calls, in Rust: the same JSON as
         ``model_dump(mode="json")`` then ``json.dumps``), and the envelope keys
         are spliced in before its closing brace, so nothing is dumped to
-        Python objects and back."""
-        stamp = b',"_timestamp":"' + timestamp.isoformat().encode() + b'"}'  # ISO digits: nothing to escape
+        Python objects and back. ``by`` and ``entry`` go on every event of
+        the write (one entry at the board)."""
+        stamp = b',"_timestamp":"' + timestamp.isoformat().encode() + b'"'  # ISO digits: nothing to escape
+        if by is not None:
+            stamp += b',"_by":' + json.dumps(by, ensure_ascii=False).encode()
+        if entry is not None:
+            stamp += b',"_entry":' + json.dumps(entry, ensure_ascii=False).encode()
+        stamp += b"}"
         seal = self._seal if (self.compressor or self.cipher) else None
         rows: list[tuple[str, int, str, bytes]] = []
         append = rows.append
@@ -384,4 +403,6 @@ class PydanticEventMapper(Mapper[str]):
             event,
             envelope.get("_name"),
             envelope.get("_hash"),
+            envelope.get("_by"),
+            envelope.get("_entry"),
         )

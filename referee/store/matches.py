@@ -287,15 +287,21 @@ class MatchStore:
             self._take_snapshots(key, marks)
         return key
 
-    def act(self, match_id: str, action: Action, *, expected_version: int | None = None) -> Applied:
+    def act(
+        self, match_id: str, action: Action, *, expected_version: int | None = None, by: str | None = None,
+        entry: str | None = None,
+    ) -> Applied:
         """Apply a player's action to the stored match and store every event it
         causes in one transaction. ``IllegalAction`` if the rules refuse it,
         also when another station's write made it illegal meanwhile;
         ``StaleVersion`` if the match is no longer at ``expected_version``."""
-        return self.update(match_id, lambda state: rules.apply(state, action), expected_version=expected_version)
+        return self.update(
+            match_id, lambda state: rules.apply(state, action), expected_version=expected_version, by=by, entry=entry
+        )
 
     def update(
-        self, match_id: str, decide: Callable[[GameState], Applied], *, expected_version: int | None = None
+        self, match_id: str, decide: Callable[[GameState], Applied], *, expected_version: int | None = None,
+        by: str | None = None, entry: str | None = None,
     ) -> Applied:
         """Run ``decide`` on the current state and store the events it returns,
         all in one transaction; on a conflicting write by another station,
@@ -367,7 +373,7 @@ class MatchStore:
                 marks = self._marks(state, version, events) if folded else []
                 joint = self._snapshot_rows(key, marks) if marks and self._joint_snapshots else []
                 try:
-                    self._write(key, version, events, snapshots=[row for _, _, row in joint])
+                    self._write(key, version, events, snapshots=[row for _, _, row in joint], by=by, entry=entry)
                 except IntegrityError as exc:
                     if self._stored_version(key) == version:
                         # Nobody else wrote: the database refused these rows.
@@ -542,6 +548,8 @@ class MatchStore:
         events: list[Event],
         name: str | None = None,
         snapshots: list[tuple[Any, ...]] | None = None,
+        by: str | None = None,
+        entry: str | None = None,
     ) -> None:
         """All of ``events`` after ``version``, in one transaction: the mapper
         makes the rows in one go and the library's recorder inserts them with
@@ -551,7 +559,7 @@ class MatchStore:
         On SQLite the rows stay plain tuples (``RefereeSQLiteRecorder``)."""
         mapper: PydanticEventMapper = self.application.mapper  # type: ignore[assignment]
         prev = self.head(key, version)
-        rows, head = mapper.chained_rows(key, version, datetime.now(timezone.utc), events, name, prev)
+        rows, head = mapper.chained_rows(key, version, datetime.now(timezone.utc), events, name, prev, by, entry)
         recorder: Any = self.application.recorder
         if snapshots:
             recorder.insert_rows(rows, snapshots=(self._snapshot_table, snapshots))

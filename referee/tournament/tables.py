@@ -36,7 +36,7 @@ from referee.tournament.projection import tournament_of_match, tracking_key
 
 PAGE = 500
 NAME = "tables"
-JUDGE_EVENTS = ("Rewound", "NoteAdded", "ViolationsAccepted", "StepSkipped")
+JUDGE_EVENTS = ("Rewound", "NoteAdded", "ViolationsAccepted", "StepSkipped", "JudgeCalled")
 FIRST = ("MatchStarted", "PositionSetUp")
 COLUMNS = "match_id TEXT PRIMARY KEY, seq BIGINT NOT NULL, tournament TEXT, doc TEXT NOT NULL"
 
@@ -96,6 +96,7 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
             violations=len(state.violations),
             rules=[v.rule for v in state.violations],
             judge_calls=row.get("judge_calls", 0) + calls.get(key, 0),
+            judge_call=state.judge_call,  # an open call (None once a judge answered)
             last=log_row(version, event, before, "public", frozenset()),
         )
         out[key] = row

@@ -1,15 +1,25 @@
-"""The board's web application (Starlette): routes, templates, who may see what.
+"""The board's web application (Starlette): routes, templates, who may see and do what.
 
-Pages are read-only: nothing here writes to the store. Who may see what:
+The board shows every match at any event, per viewer, and is the console a
+scorekeeper or a judge logs a paper match with (``console``). Who may see
+and do what is ``auth``'s (judge, scorekeeper, player, public):
 
 - On a loopback address without ``REFEREE_JUDGE_PASSWORD`` (the default,
-  a judge's own machine), every view is open: whoever can reach the server
-  can already read the database file.
+  a judge's own machine), everyone is the judge: whoever can reach the
+  server can already read and write the database file.
 - Protected (a judge password is set; ``referee serve`` requires one for any
-  other address): the judge view and the rewind preview need the password
-  (HTTP Basic, any user name); a player's view needs that player's token for
-  that match (``tokens``) or the judge password; the public view and the
-  tables page are open, and show only what 215 lets anyone see.
+  other address): the judge view, the rewind preview and every correction
+  need the judge (password by HTTP Basic or the sign-in form); a
+  scorekeeper signed in for an event logs its tables; a player's view needs
+  that player's link; the public view and the tables page are open, and
+  show only what 215 lets anyone see.
+
+Every change is a POST with the session's CSRF token and the version of the
+board it was chosen on (spec: console.md). The server answers only the host
+names it was given (``Settings.allowed_hosts``), so a page elsewhere cannot
+rebind a name of its own to this address. Nothing is kept in the process
+that another server of the same store needs: sessions are signed with a
+shared key, the board and the live updates are read from the store.
 
 A page never shows the database URL's password: the store's messages hide it,
 and the store's URL is shown only on an unprotected server, password masked.
@@ -18,45 +28,52 @@ and the store's URL is shown only on an unprotected server, password masked.
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import contextlib
-import hmac
 import json
 import re
+import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from eventsourcing.persistence import PersistenceError
 from jinja2 import pass_context
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from projections.views import SHOWN_PER_PILE, VIEWERS
+from referee.actions import Action, IllegalAction
+from referee.commands.matches import _grouped as action_lines  # the CLI's `legal` lines
 from referee.store import MatchNotFound, MatchStore, PositionError, StoreError
 from referee.tournament.store import TournamentNotFound
-from referee.commands.matches import _grouped as action_lines  # the CLI's `legal` lines
-from referee.web.board import CHARACTER_KEYS, VIEW_KEYS, VIOLATION_EVENTS, BoardReader
-from referee.web.live import POLL_SECONDS, Watcher
 from referee.web import tournament_pages
-from referee.web.tokens import check_token
+from referee.web.auth import REALM, Guard, Role, check_csrf, covers, csrf_token, event_of
+from referee.web.board import CHARACTER_KEYS, VIEW_KEYS, VIOLATION_EVENTS, BoardReader
+from referee.web.console import Console, Outcome, controls, entry_menus
+from referee.web.live import POLL_SECONDS, Watcher
+from referee.web.tokens import session_secret
 
 HERE = Path(__file__).resolve().parent
-REALM = 'Basic realm="referee judges", charset="UTF-8"'
+SESSION_COOKIE = "referee_session"
+SESSION_SECONDS = 24 * 3600  # a day at the venue
+MAX_FORM = 64 * 1024  # a pasted scenario position is a few KB
 # Everything the pages load comes from this server: no inline script, no
 # framing, no referrer (a player's link carries its token).
 SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; "
+                               "form-action 'self'; base-uri 'none'",
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
@@ -72,61 +89,157 @@ class Settings:
     judge_password: str | None = None
     token_key: bytes | None = None  # None: player views need the judge password
     poll_seconds: float = POLL_SECONDS
+    # The Host names this server answers (None: any, for an app embedded in
+    # tests or tools; ``referee serve`` always gives a list).
+    allowed_hosts: tuple[str, ...] | None = None
+    read_only: bool = False  # a spectators' screen: nothing can be logged
+    https: bool = False  # cookies are then sent over HTTPS only
+    session_key: str | None = None  # None: ``tokens.session_secret(token_key)``
 
     def __post_init__(self) -> None:
         if self.protect and not self.judge_password:
             raise ValueError("a protected board needs a judge password")
 
 
-def open_store(url: str) -> MatchStore:
-    """The store for reading: read-only where the store offers it (pages never
-    write, so a read-only SQLite file or a role without write rights serves)."""
-    import inspect
-
-    if "read_only" in inspect.signature(MatchStore).parameters:
-        return MatchStore(url, read_only=True)  # type: ignore[call-arg]
-    return MatchStore(url)
+def open_store(url: str, read_only: bool = False) -> MatchStore:
+    """The store the board reads and the console writes (``read_only``: a
+    spectators' board, which never writes, so a read-only file or role serves)."""
+    return MatchStore(url, read_only=read_only, create=False)
 
 
 class Board:
-    """The application's state: settings, store, reader, live watcher."""
+    """The application's state: settings, store, reader, console, guard, live watcher."""
 
     def __init__(self, settings: Settings, store: MatchStore | None = None) -> None:
         self.settings = settings
-        self.store = store if store is not None else open_store(settings.url)
+        self.store = store if store is not None else open_store(settings.url, settings.read_only)
         self.reader = BoardReader(self.store)
+        self.console = Console(self.store)
         self.watcher = Watcher(self.store.application.recorder, settings.poll_seconds)
+        secret, self.shared_sessions = (settings.session_key, True) if settings.session_key else session_secret(
+            settings.token_key)
+        self.secret = secret
+        self.guard = Guard(protect=settings.protect, judge_password=settings.judge_password,
+                           token_key=settings.token_key, secret=secret)
 
-    # --- who may see what -------------------------------------------------------
+    # --- who may see and do what -----------------------------------------------------
 
     def is_judge(self, request: Request) -> bool:
-        if not self.settings.protect:
-            return True
-        scheme, _, value = request.headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "basic":
-            return False
-        try:
-            _, _, password = base64.b64decode(value, validate=True).decode("utf-8").partition(":")
-        except (binascii.Error, UnicodeDecodeError):
-            return False
-        return hmac.compare_digest(password.encode(), (self.settings.judge_password or "").encode())
+        return self.guard.is_judge(request)
 
-    def may_see(self, request: Request, match: str, viewer: str) -> bool:
-        if viewer == "public" or self.is_judge(request):
-            return True
-        token = request.query_params.get("token")
-        return viewer in ("A", "B") and check_token(self.settings.token_key, match, viewer, token)
+    def role(self, request: Request, match: str | None = None, form: Any = None) -> Role:
+        params = form if form is not None else request.query_params
+        seat = params.get("as") if params.get("as") in ("A", "B") else None
+        return self.guard.role(request, match, seat, params.get("token"))
 
-    def require(self, request: Request, match: str, viewer: str) -> None:
-        if self.may_see(request, match, viewer):
+    def may_see(self, request: Request, match: str, viewer: str, role: Role | None = None) -> bool:
+        role = role or self.role(request, match)
+        if viewer == "public" or role.kind == "judge":
+            return True
+        if role.kind == "scorekeeper":
+            return covers(role.scope or "", match)
+        return role.kind == "player" and role.scope == match and role.seat == viewer
+
+    def require(self, request: Request, match: str, viewer: str, role: Role | None = None) -> None:
+        if self.may_see(request, match, viewer, role):
             return
         if viewer == "judge":
-            raise HTTPException(401, "The judge view needs the judge password.", headers={"WWW-Authenticate": REALM})
+            raise HTTPException(401, "The judge view needs the judge password (or a scorekeeper's link).",
+                                headers={"WWW-Authenticate": REALM})
         raise HTTPException(
             403,
             f"Player {viewer}'s view shows {viewer}'s hand: open it with {viewer}'s own link "
             f"(printed by `referee new`), or log in as a judge.",
         )
+
+    def players_log(self, match: str) -> bool:
+        """Does the match's event let players log their own decisions?"""
+        event = event_of(match)
+        if event is None:
+            return False
+        from referee.tournament.store import Tournaments
+
+        try:
+            return Tournaments(self.store).load(event).players_log
+        except TournamentNotFound:
+            return False
+
+    def may_log(self, role: Role, match: str) -> bool:
+        if self.settings.read_only:
+            return False
+        if role.kind == "judge":
+            return True
+        if role.kind == "scorekeeper":
+            return covers(role.scope or "", match)
+        return role.kind == "player" and role.scope == match and self.players_log(match)
+
+
+class StoreDeadline:
+    """A page the store cannot answer says so within a few seconds.
+
+    While the live watcher knows the store is not answering, requests that
+    need it get a 503 at once (the page asks again by itself); a request
+    already waiting on the store when it went quiet gets its 503 after
+    ``seconds`` (its thread finishes in the background and its answer is
+    dropped). The live streams, the static files and ``/health`` pass."""
+
+    PASS = ("/static/", "/health")
+
+    def __init__(self, app: ASGIApp, board: "Board", seconds: float = 6.0) -> None:
+        self.app = app
+        self.board = board
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or path.startswith(self.PASS) or path.endswith("/live") or path == "/live":
+            await self.app(scope, receive, send)
+            return
+        down = self.board.watcher.down
+        if down and scope.get("method") == "GET":
+            await self._unavailable(scope, receive, send, down)
+            return
+        started = False
+        late = False
+
+        async def guarded(message: Message) -> None:
+            nonlocal started
+            if late:
+                return  # answered already: the store came back too late for this request
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        task = asyncio.ensure_future(self.app(scope, receive, guarded))
+        done, _ = await asyncio.wait({task}, timeout=self.seconds)
+        if done:
+            task.result()
+            return
+        if started:
+            await task
+            return
+        late = True
+        await self._unavailable(scope, receive, send, self.board.watcher.down or "the match store is not answering")
+
+    async def _unavailable(self, scope: Scope, receive: Receive, send: Send, why: str) -> None:
+        headers = {k.decode().lower(): v.decode() for k, v in scope.get("headers", [])}
+        message = f"The match store is not answering ({why}): nothing was recorded. This page tries again by itself."
+        if headers.get("x-requested-with") == "referee-console":
+            response: Response = Response(message, status_code=503, media_type="text/plain")
+        else:
+            html = ("<!doctype html><html lang=en><head><meta charset=utf-8><meta http-equiv=refresh content=5>"
+                    "<meta name=viewport content='width=device-width, initial-scale=1'>"
+                    "<link rel=stylesheet href=/static/board.css><title>referee · 503</title></head><body><main>"
+                    f"<h1>503</h1><p class=error role=alert>{_escape(message)}</p></main></body></html>")
+            response = Response(html, status_code=503, media_type="text/html")
+        response.headers["Retry-After"] = "5"
+        await response(scope, receive, send)
+
+
+def _escape(text: str) -> str:
+    from html import escape
+
+    return escape(text)
 
 
 class SecurityHeaders:
@@ -163,9 +276,15 @@ def _match_key(request: Request) -> str:
     return str(request.path_params["match"]).strip().lower()
 
 
-def _viewer(request: Request, board: Board) -> str:
-    default = "public" if board.settings.protect else "judge"
-    viewer = request.query_params.get("as") or default
+def _viewer(request: Request, role: Role, params: Any = None) -> str:
+    params = params if params is not None else request.query_params
+    if role.kind in ("judge", "scorekeeper"):
+        default = "judge"
+    elif role.kind == "player":
+        default = str(role.seat)
+    else:
+        default = "public"
+    viewer = params.get("as") or default
     if viewer not in VIEWERS:
         raise HTTPException(400, f"Unknown viewer {viewer!r}: expected one of {', '.join(VIEWERS)}.")
     return viewer
@@ -181,6 +300,35 @@ def _position(request: Request, name: str = "at") -> int | None:
     if not EVENT_NUMBER.fullmatch(text):
         raise HTTPException(400, f"{name}={text[:40]!r}: expected an event number (0 or more).")
     return int(text)
+
+
+def _number(form: Any, name: str, *, required: bool = True) -> int | None:
+    text = str(form.get(name) or "").strip()
+    if not text:
+        if required:
+            raise HTTPException(400, f"{name}: expected a number (the form is incomplete).")
+        return None
+    if not re.fullmatch(r"[0-9]{1,9}", text):  # ASCII digits: str.isdigit also takes "²"
+        raise HTTPException(400, f"{name}={text[:20]!r}: expected a whole number.")
+    return int(text)
+
+
+def _text(form: Any, name: str, limit: int = 500) -> str:
+    from referee.inputs import printable
+
+    text = str(form.get(name) or "").strip()
+    if len(text) > limit:
+        raise HTTPException(400, f"{name}: at most {limit} characters.")
+    if printable(text) != text:
+        raise HTTPException(400, f"{name}: plain text only (no control characters).")
+    return text
+
+
+def _safe_next(target: str | None, default: str = "/") -> str:
+    target = target or default
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return default  # only pages of this server
+    return target
 
 
 # --- the application --------------------------------------------------------------
@@ -207,19 +355,46 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
     env.globals["link"] = link
     env.filters["cite"] = lambda row: row["rule"] + (f" ruling:{row['ruling']}" if row.get("ruling") else "")
+    env.filters["tojson_attr"] = lambda value: json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
     def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
-        base = {"protect": settings.protect, "store_url": None if settings.protect else board.store.url}
+        base = {"protect": settings.protect, "store_url": None if settings.protect else board.store.url,
+                "read_only": settings.read_only, "csrf": csrf_token(request)}
         return templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
 
-    def match_context(request: Request) -> dict[str, Any]:
+    def fragment(request: Request) -> bool:
+        """A request from the page's script, which wants the board alone."""
+        return request.headers.get("x-requested-with") == "referee-console"
+
+    # --- reading ------------------------------------------------------------------
+
+    def match_context(request: Request, params: Any = None, role: Role | None = None,
+                      notice: Outcome | None = None) -> dict[str, Any]:
+        params = params if params is not None else request.query_params
         match = _match_key(request)
-        viewer = _viewer(request, board)
-        board.require(request, match, viewer)
-        page = board.reader.page(match, _position(request), viewer)
-        token = request.query_params.get("token") if viewer in ("A", "B") else None
-        tabs = [v for v in VIEWERS if board.may_see(request, match, v)]
-        return {**page, "token": token, "tabs": tabs, "judge": viewer == "judge"}
+        role = role or board.role(request, match, params if params is not request.query_params else None)
+        viewer = _viewer(request, role, params)
+        board.require(request, match, viewer, role)
+        at = None if notice is not None else _position(request)
+        page = board.reader.page(match, at, viewer)
+        token = params.get("token") if viewer in ("A", "B") else None
+        tabs = [v for v in VIEWERS if board.may_see(request, match, v, role)]
+        console = None
+        decision = page["decision"]
+        shows_actions = viewer == "judge" or (decision is not None and viewer == decision["player"])
+        if page["live"] and board.may_log(role, match) and (role.kind != "player" or viewer == role.seat):
+            state = page["state"]
+            console = {
+                "controls": controls(state, role.seat if role.kind == "player" else None,
+                                     decision["actions"] if decision else None) if shows_actions else None,
+                "entry": secrets.token_urlsafe(12),  # one per board shown: a second tap is the same entry
+                "record": state.mode == "record" and role.kind != "player",
+                "menus": entry_menus(state) if state.mode == "record" and role.kind != "player" else None,
+                "judge": role.kind == "judge",
+                "call": True,
+            }
+        return {**page, "token": token, "tabs": tabs, "judge": role.kind == "judge" and viewer == "judge",
+                "role": role, "console": console, "notice": notice}
 
     def match_page(request: Request) -> Response:
         return render(request, "match.html", match_context(request))
@@ -229,41 +404,259 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
     def full_log(request: Request) -> Response:
         match = _match_key(request)
-        viewer = _viewer(request, board)
-        board.require(request, match, viewer)
+        role = board.role(request, match)
+        viewer = _viewer(request, role)
+        board.require(request, match, viewer, role)
         page = board.reader.full_log(match, viewer, _position(request, "from"))
         token = request.query_params.get("token") if viewer in ("A", "B") else None
         return render(request, "log.html", {**page, "token": token, "judge": viewer == "judge"})
 
     def rewind_preview(request: Request) -> Response:
         match = _match_key(request)
-        board.require(request, match, "judge")
+        role = board.role(request, match)
+        if role.kind != "judge":
+            if role.kind == "scorekeeper" and covers(role.scope or "", match):
+                raise HTTPException(403, "Only a judge rewinds (410): call a judge.")
+            raise HTTPException(401, "The rewind preview needs the judge password.", headers={"WWW-Authenticate": REALM})
         to = _position(request, "to")
         if to is None or to < 1:
             raise HTTPException(400, "to: expected the event to rewind to (1 or more).")
-        return render(request, "rewind.html", board.reader.rewind_preview(match, to))
+        preview = board.reader.rewind_preview(match, to)
+        may = not settings.read_only
+        return render(request, "rewind.html", {**preview, "version": board.reader.logs.get(match).version,
+                                               "may_rewind": may})
 
     # Tournament pages read the read models (referee.web.tournament_pages).
     def tables_page(request: Request) -> Response:
-        return render(request, "index.html", tournament_pages.tables_context(reads, request))
+        role = board.role(request)
+        return render(request, "index.html", {**tournament_pages.tables_context(reads, request), "role": role})
+
+    def event_context(request: Request) -> dict[str, Any]:
+        """The event page's context with the viewer's role: a judge, or a
+        scorekeeper of this event, opens and logs its tables from it."""
+        page = tournament_pages.event_context(reads, request.path_params["event"], request)
+        role = board.role(request)
+        logs = not settings.read_only and (role.kind == "judge" or (role.kind == "scorekeeper" and role.scope == page["event"]))
+        return {**page, "role": role, "logs": logs}
 
     def event_page(request: Request) -> Response:
-        return render(request, "event.html", tournament_pages.event_context(reads, request.path_params["event"], request))
+        return render(request, "event.html", event_context(request))
 
     def event_fragment(request: Request) -> Response:
-        return render(request, "event_tables.html", tournament_pages.event_context(reads, request.path_params["event"], request))
+        return render(request, "event_tables.html", event_context(request))
 
     def tables_fragment(request: Request) -> Response:
         return render(request, "tables.html", tournament_pages.tables_context(reads, request))
 
-    def login(request: Request) -> Response:
-        """Ask for the judge password, then go back where the judge was."""
-        if not board.is_judge(request):
-            raise HTTPException(401, "Log in with the judge password.", headers={"WWW-Authenticate": REALM})
-        target = request.query_params.get("next", "/")
-        if not target.startswith("/") or target.startswith("//"):
-            target = "/"  # only pages of this server
+    def health(request: Request) -> Response:
+        """Is the store answering? (The pages' script asks when the live stream drops.)"""
+        try:
+            board.store.application.recorder.max_notification_id()
+        except Exception as exc:  # noqa: BLE001 - any failure means "not now"
+            return JSONResponse({"store": "down", "message": _store_message(exc)}, status_code=503)
+        return JSONResponse({"store": "ok"})
+
+    # --- signing in -------------------------------------------------------------------
+
+    async def login(request: Request) -> Response:
+        """The sign-in form (judge password, or a scorekeeper's token for the
+        page's event or match); HTTP Basic works as before."""
+        target = _safe_next(request.query_params.get("next"))
+        scope = request.query_params.get("scope") or None
+        if request.method == "GET":
+            if board.is_judge(request) and settings.protect and request.headers.get("authorization"):
+                return RedirectResponse(target, status_code=303)
+            if request.query_params.get("basic") and settings.protect:
+                # The browser's own password box (HTTP Basic), then back to the page.
+                raise HTTPException(401, "Log in with the judge password.", headers={"WWW-Authenticate": REALM})
+            # The form: a page with a Basic challenge would be the browser's
+            # box instead, which a phone shows badly and a scorekeeper cannot use.
+            return render(request, "login.html", {"next": target, "scope": scope, "failed": False})
+        form = await _form(request)
+        target = _safe_next(form.get("next"))
+        scope = str(form.get("scope") or "") or None
+        role = board.guard.sign_in(request, str(form.get("password") or ""), _text(form, "name", 60), scope)
+        if role is None:
+            return render(request, "login.html", {"next": target, "scope": scope, "failed": True}, status=401)
         return RedirectResponse(target, status_code=303)
+
+    async def logout(request: Request) -> Response:
+        form = await _form(request)
+        board.guard.sign_out(request)
+        return RedirectResponse(_safe_next(form.get("next")), status_code=303)
+
+    def scorekeeper_link(request: Request) -> Response:
+        """A scorekeeper's link (``referee serve --scorekeeper SCOPE``): signs
+        in for the scope and opens its page, or the page named in the link."""
+        scope = str(request.path_params["scope"]).strip().lower()
+        params = request.query_params
+        name = params.get("name", "")
+        if not board.guard.enter_by_link(request, scope, params.get("token", ""), name):
+            raise HTTPException(403, "This scorekeeper link is not valid for this board (a typo, or another "
+                                     "store's key): ask the judge for a new one.")
+        default = f"/events/{scope}" if scope.startswith("e-") and "." not in scope else f"/matches/{scope}"
+        return RedirectResponse(_safe_next(params.get("next"), default), status_code=303)
+
+    # --- writing ------------------------------------------------------------------------
+
+    async def _form(request: Request) -> Any:
+        if int(request.headers.get("content-length") or 0) > MAX_FORM:
+            raise HTTPException(413, f"The form is too large (at most {MAX_FORM // 1024} KB).")
+        form = await request.form(max_files=0, max_fields=200)
+        check_csrf(request, form)
+        return form
+
+    def answer(request: Request, form: Any, role: Role, outcome: Outcome) -> Response:
+        """The new board with the outcome's notice: the fragment for the page's
+        script, else the whole page (a phone without JavaScript still logs)."""
+        context = match_context(request, form, role, outcome)
+        name = "board.html" if fragment(request) else "match.html"
+        response = render(request, name, context, status=outcome.http)
+        response.headers["X-Outcome"] = outcome.status
+        return response
+
+    async def writer(request: Request) -> tuple[str, Any, Role, str, int, str]:
+        if settings.read_only:
+            raise HTTPException(403, "This board is read-only (referee serve --read-only): nothing can be logged.")
+        match = _match_key(request)
+        form = await _form(request)
+        role = board.role(request, match, form)
+        if not board.may_log(role, match):
+            # 403, never a Basic challenge: a page's background post would
+            # hang on the browser's password box.
+            if role.kind == "public":
+                raise HTTPException(403, "Logging needs the judge password or a scorekeeper's link: sign in first.")
+            raise HTTPException(403, "Players of this event do not log their own decisions: the scorekeeper "
+                                     "or a judge does." if role.kind == "player" else "You may not log this match.")
+        viewer = _viewer(request, role, form)
+        board.require(request, match, viewer, role)
+        return match, form, role, viewer, int(_number(form, "version") or 0), str(form.get("entry") or "")[:40]
+
+    async def act(request: Request) -> Response:
+        """Log one action: a legal line of the controls (``line``), or in record
+        mode what the table did (``do`` with its cards: ``player``, ``card``,
+        ``cards``, ``target``, ``targets``, ``n``, ``option``, ``order``, ``ability``)."""
+        match, form, role, viewer, version, entry = await writer(request)
+        line = str(form.get("line") or "")
+        if line:
+            outcome = await asyncio.to_thread(board.console.act_line, match, version, line, role, entry, viewer)
+        else:
+            if role.kind == "player":
+                raise HTTPException(403, "Players log from their legal actions only.")
+            raw = _free_action(form)
+            outcome = await asyncio.to_thread(board.console.act_free, match, version, raw, role, entry, viewer,
+                                              form.get("confirm") == "yes")
+            if outcome.status == "preview":
+                outcome.confirm = _confirm(request, form)
+        return answer(request, form, role, outcome)
+
+    async def skip_step(request: Request) -> Response:
+        match, form, role, viewer, version, entry = await writer(request)
+        if role.kind == "player":
+            raise HTTPException(403, "Only the scorekeeper or a judge records a skipped step.")
+        rule = str(form.get("rule") or "")
+        outcome = await asyncio.to_thread(board.console.skip_step, match, version, rule, _text(form, "reason"), role,
+                                          entry, viewer, form.get("confirm") == "yes")
+        if outcome.status == "preview":
+            outcome.confirm = _confirm(request, form)
+        return answer(request, form, role, outcome)
+
+    async def call_judge(request: Request) -> Response:
+        from referee import corrections
+
+        match = _match_key(request)
+        form = await _form(request)
+        role = board.role(request, match, form)
+        if role.kind == "public" or settings.read_only:
+            raise HTTPException(403, "Calling a judge from the board needs a player's link or the scorekeeper's.")
+        viewer = _viewer(request, role, form)
+        board.require(request, match, viewer, role)
+        version, entry, reason = int(_number(form, "version") or 0), str(form.get("entry") or "")[:40], _text(form, "reason")
+        outcome = await asyncio.to_thread(board.console.correction, match, version, role, entry, viewer,
+                                          lambda s, log: corrections.call(s, reason, role.caller))
+        return answer(request, form, role, outcome)
+
+    async def judged(request: Request, what: str) -> tuple[str, Any, Role, str, int, str]:
+        match, form, role, viewer, version, entry = await writer(request)
+        if role.kind != "judge":
+            raise HTTPException(403, f"Only a judge {what}: call a judge.")
+        return match, form, role, viewer, version, entry
+
+    async def note(request: Request) -> Response:
+        from referee import corrections
+
+        match, form, role, viewer, version, entry = await judged(request, "writes notes in the log")
+        text = _text(form, "text")
+        outcome = await asyncio.to_thread(board.console.correction, match, version, role, entry, viewer,
+                                          lambda s, log: corrections.note(s, text, role.name))
+        return answer(request, form, role, outcome)
+
+    async def accept(request: Request) -> Response:
+        from referee import corrections
+
+        match, form, role, viewer, version, entry = await judged(request, "accepts violations (410)")
+        reason = _text(form, "reason")
+        outcome = await asyncio.to_thread(board.console.correction, match, version, role, entry, viewer,
+                                          lambda s, log: corrections.accept(s, reason, role.name))
+        return answer(request, form, role, outcome)
+
+    async def rewind(request: Request) -> Response:
+        from referee import corrections
+
+        match, form, role, viewer, version, entry = await judged(request, "rewinds (410)")
+        to = int(_number(form, "to") or 0)
+        rule = str(form.get("rule") or "")
+        if rule not in ("410.1", "410.2"):
+            raise HTTPException(400, "rule: expected 410.1 (an action that was impossible) or 410.2 (a forgotten step).")
+        reason, replay = _text(form, "reason"), form.get("replay") == "yes"
+        outcome = await asyncio.to_thread(
+            board.console.correction, match, version, role, entry, viewer,
+            lambda s, log: corrections.rewind(s, log, to, rule=rule, reason=reason, judge=role.name, replay=replay))
+        return answer(request, form, role, outcome)
+
+    async def new_match(request: Request) -> Response:
+        """A judge starts a match from a pasted scenario position (its setup;
+        its actions are not applied): "what should happen now" for a game
+        nobody logged."""
+        if request.method == "GET":
+            if not board.is_judge(request):
+                raise HTTPException(401, "Starting a match needs the judge password.", headers={"WWW-Authenticate": REALM})
+            return render(request, "new_match.html", {"error": None, "text": "", "title": ""})
+        if settings.read_only:
+            raise HTTPException(403, "This board is read-only.")
+        form = await _form(request)
+        if not board.is_judge(request):
+            raise HTTPException(401, "Starting a match needs the judge password.", headers={"WWW-Authenticate": REALM})
+        text, title = str(form.get("scenario") or ""), _text(form, "title", 120)
+        try:
+            setup = await asyncio.to_thread(_position_from_text, text)
+        except ValueError as exc:
+            return render(request, "new_match.html", {"error": str(exc), "text": text, "title": title}, status=400)
+        mid = await asyncio.to_thread(board.store.create, setup.events, name=title or setup.name)
+        return RedirectResponse(f"/matches/{mid}", status_code=303)
+
+    async def open_tables(request: Request) -> Response:
+        """Create the current round's matches that do not exist yet (a station
+        stopped half-way), so every table opens ready to log."""
+        from referee.tournament.service import Station, ensure_matches
+
+        event = str(request.path_params["event"]).strip().lower()
+        form = await _form(request)
+        role = board.role(request)
+        if settings.read_only or not (role.kind == "judge" or (role.kind == "scorekeeper" and role.scope == event)):
+            raise HTTPException(403, "Only the event's scorekeeper or a judge opens its tables.")
+
+        def run() -> None:
+            station = Station(board.store)
+            try:
+                ensure_matches(station, station.tournaments.load(event))
+            finally:
+                station.close()
+
+        await asyncio.to_thread(run)
+        return RedirectResponse(_safe_next(form.get("next"), f"/events/{event}"), status_code=303)
+
+    # --- live -----------------------------------------------------------------------------
 
     async def match_live(request: Request) -> Response:
         match = _match_key(request)
@@ -271,22 +664,29 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         # page loaded): a write in between is then announced, not lost. An
         # unknown match is a 404 here, before the stream starts.
         watch = board.watcher.subscribe(match)
-        try:
-            _, version = await asyncio.to_thread(board.store.load, match)
-        except BaseException:
-            board.watcher.unsubscribe(watch)
-            raise
+        version = None
+        if not board.watcher.down:  # else the page hears "down" now, and "ok" when the store is back
+            try:
+                _, version = await asyncio.to_thread(board.store.load, match)
+            except BaseException:
+                board.watcher.unsubscribe(watch)
+                raise
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             try:
-                yield {"event": "version", "data": json.dumps({"version": version})}
+                if version is not None:
+                    yield {"event": "version", "data": json.dumps({"version": version})}
+                yield {"event": "store", "data": json.dumps(board.watcher.health())}
                 while True:
                     message = await watch.queue.get()
-                    yield {"event": "version", "data": json.dumps({"version": message["version"]})}
+                    if "store" in message:
+                        yield {"event": "store", "data": json.dumps(message)}
+                    else:
+                        yield {"event": "version", "data": json.dumps({"version": message["version"]})}
             finally:
                 board.watcher.unsubscribe(watch)
 
-        return EventSourceResponse(stream(), ping=15)
+        return EventSourceResponse(stream(), ping=5)
 
     async def tables_live(request: Request) -> Response:
         watch = board.watcher.subscribe(None)
@@ -294,15 +694,21 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         async def stream() -> AsyncIterator[dict[str, str]]:
             try:
                 yield {"event": "hello", "data": "{}"}
+                yield {"event": "store", "data": json.dumps(board.watcher.health())}
                 while True:
                     message = await watch.queue.get()
-                    yield {"event": "tables", "data": json.dumps(message["matches"])}
+                    if "store" in message:
+                        yield {"event": "store", "data": json.dumps(message)}
+                    else:
+                        yield {"event": "tables", "data": json.dumps(message["matches"])}
             finally:
                 board.watcher.unsubscribe(watch)
 
-        return EventSourceResponse(stream(), ping=15)
+        return EventSourceResponse(stream(), ping=5)
 
-    def told(exc: Exception) -> str:
+    # --- errors ------------------------------------------------------------------------------
+
+    def told(exc: Exception | str) -> str:
         """A store's message for a page: on a protected board, whoever asks
         learns nothing of where the store is (its URL, file or host)."""
         message = str(exc)
@@ -314,12 +720,28 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         return render(request, "error.html", {"status": 404, "message": told(exc)}, status=404)
 
     async def store_failed(request: Request, exc: Exception) -> Response:
-        message = "The match store cannot be read just now; try again." if settings.protect else str(exc)
-        return render(request, "error.html", {"status": 503, "message": message}, status=503)
+        message = told(_store_message(exc))
+        if fragment(request):
+            return Response(message, status_code=503, media_type="text/plain", headers={"Retry-After": "5"})
+        return render(request, "error.html", {"status": 503, "message": message, "retry": True}, status=503)
+
+    async def refused_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, IllegalAction)
+        r = exc.refusal
+        return render(request, "error.html", {"status": 422, "message": f"refused ({r.rule}): {r.reason}"}, status=422)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
-        response = render(request, "error.html", {"status": exc.status_code, "message": exc.detail}, status=exc.status_code)
+        if fragment(request):
+            # The page's script asked: no Basic challenge (the browser's
+            # password box would hold the request), the sentence alone.
+            response: Response = Response(str(exc.detail), status_code=exc.status_code, media_type="text/plain")
+            headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() != "www-authenticate"}
+            response.headers.update(headers)
+            return response
+        else:
+            response = render(request, "error.html", {"status": exc.status_code, "message": exc.detail,
+                                                      "next": request.url.path}, status=exc.status_code)
         response.headers.update(exc.headers or {})
         return response
 
@@ -336,32 +758,110 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             if store is None:
                 board.store.close()
 
+    middleware = []
+    if settings.allowed_hosts is not None:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts),
+                                     www_redirect=False))
+    middleware += [
+        Middleware(SecurityHeaders),
+        Middleware(StoreDeadline, board=board),
+        Middleware(SessionMiddleware, secret_key=board.secret, session_cookie=SESSION_COOKIE,
+                   max_age=SESSION_SECONDS, same_site="lax", https_only=settings.https),
+    ]
     app = Starlette(
         routes=[
             Route("/", tables_page),
             Route("/tables", tables_fragment),
             Route("/live", tables_live),
-            Route("/login", login),
+            Route("/health", health),
+            Route("/login", login, methods=["GET", "POST"]),
+            Route("/logout", logout, methods=["POST"]),
+            Route("/scorekeeper/{scope}", scorekeeper_link),
             Route("/events/{event}", event_page),
             Route("/events/{event}/tables", event_fragment),
             *tournament_pages.routes(reads, render),
+            Route("/events/{event}/open", open_tables, methods=["POST"]),
+            Route("/new", new_match, methods=["GET", "POST"]),
             Route("/matches/{match}", match_page),
             Route("/matches/{match}/board", board_fragment),
             Route("/matches/{match}/log", full_log),
             Route("/matches/{match}/rewind", rewind_preview),
             Route("/matches/{match}/live", match_live),
+            Route("/matches/{match}/act", act, methods=["POST"]),
+            Route("/matches/{match}/skip-step", skip_step, methods=["POST"]),
+            Route("/matches/{match}/call", call_judge, methods=["POST"]),
+            Route("/matches/{match}/note", note, methods=["POST"]),
+            Route("/matches/{match}/accept", accept, methods=["POST"]),
+            Route("/matches/{match}/rewind", rewind, methods=["POST"]),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ],
         exception_handlers={
+            PersistenceError: store_failed,
             MatchNotFound: not_found,
             TournamentNotFound: not_found,
             PositionError: not_found,
             StoreError: store_failed,
+            IllegalAction: refused_error,
             HTTPException: http_error,
         },
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=middleware,
         lifespan=lifespan,
     )
     app.state.board = board
     app.state.templates = templates
     return app
+
+
+def _confirm(request: Request, form: Any) -> dict[str, Any]:
+    """What the preview's confirming form sends again: the same fields, to the same place."""
+    return {"action": request.url.path, "fields": [(k, str(v)) for k, v in form.multi_items() if k not in ("csrf", "confirm")]}
+
+
+def _store_message(exc: Exception) -> str:
+    """A store failure in one line without secrets (``StoreError`` hides the
+    password already; a library error is not shown at all)."""
+    return str(exc) if isinstance(exc, StoreError) else "The match store is not answering: try again in a moment."
+
+
+def _free_action(form: Any) -> Action:
+    """A record-mode entry: whatever the table did, from the form's menus."""
+    from referee.rules import ACTIONS
+
+    player, do = str(form.get("player") or ""), str(form.get("do") or "")
+    if player not in ("A", "B"):
+        raise HTTPException(400, "player: expected A or B.")
+    if do not in ACTIONS:
+        raise HTTPException(400, f"do: {do[:30]!r} is not an action; expected one of {', '.join(sorted(ACTIONS))}.")
+
+    def one(name: str) -> str | None:
+        value = _text(form, name, 120)
+        return value or None
+
+    def many(name: str) -> tuple[str, ...] | None:
+        values = tuple(v for v in (str(x).strip() for x in form.getlist(name)) if v)
+        return values[:60] or None
+
+    order = one("order")
+    if order is not None and order not in ("first", "second"):
+        raise HTTPException(400, "order: expected first or second.")
+    return Action(player, do, card=one("card"), cards=many("cards"), target=one("target"), targets=many("targets"),
+                  order=order, n=_number(form, "n", required=False), option=one("option"),
+                  ability=_number(form, "ability", required=False))
+
+
+def _position_from_text(text: str) -> Any:
+    """A scenario's setup from pasted YAML (``referee new --position``'s input)."""
+    import tempfile
+
+    from referee.inputs import InputError
+    from referee.scenario import load_scenario
+
+    if not text.strip():
+        raise ValueError("Paste a scenario position (YAML: name, rules, setup...), as `referee new --position` reads.")
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        try:
+            return load_scenario(f.name)
+        except InputError as exc:
+            raise ValueError(str(exc).replace(f.name, "the pasted position")) from None

@@ -31,8 +31,9 @@ from events.game import Event, Rewound, StepSkipped, ViolationRecorded
 from projections.state import GameState, evolve
 from projections.transcript import describe, log_rows
 from projections.views import check_viewer
-from referee.views import decision_view, state_view
 from referee.store import MatchStore, PositionError
+from referee.views import decision_view
+from referee.web.seen import board_view, card_texts_of
 
 LOG_BEFORE = 30  # log rows shown up to the position: what happened just before
 LOG_AFTER = 10  # and after it, greyed: what comes next on the timeline
@@ -43,7 +44,7 @@ CACHED_MATCHES = 32  # match logs kept in memory
 # (value explanations, an agenda, open windows: whatever the view grows) is
 # shown as it comes, never dropped.
 VIEW_KEYS = frozenset({"match", "event", "turn", "active", "step", "result", "zones", "characters", "violations",
-                       "mode", "draw_offer"})
+                       "mode", "draw_offer", "judge_call", "deal", "unaccounted"})
 CHARACTER_KEYS = frozenset({"card", "id", "controller", "ready", "face_down", "items", "physical", "mental"})
 VIOLATION_EVENTS = frozenset({ViolationRecorded.__name__, StepSkipped.__name__})  # flagged in the log
 
@@ -177,8 +178,12 @@ class BoardReader:
         board = state
         for event in events[: position - first]:
             board = evolve(board, event)
-        view = state_view(board, viewer)
+        view = board_view(board, viewer)
         view["match"] = log.key
+        decision = decision_of(board, viewer)
+        reveal_names = []
+        if decision is not None and decision["kind"] == "reveal" and decision["actions"]:
+            reveal_names = [a["card"] for a in decision["actions"] if a["do"] == "reveal"]
         return {
             "match": log.key,
             "title": log.name,
@@ -188,9 +193,11 @@ class BoardReader:
             "version": version,
             "live": at is None or at == version,
             "view": view,
-            "decision": decision_of(board, viewer),
+            "decision": decision,
             "log": rows,
             "log_starts": first + 1,
+            "state": board,
+            "card_text": card_texts_of(board, view, decision["actions"] if decision else None, reveal_names),
         }
 
     def full_log(self, match_id: str, viewer: str, start: int | None = None) -> dict[str, Any]:

@@ -7,17 +7,26 @@ PostgreSQL). Only when that grew does it read the new notifications, once,
 to learn which matches reached which version, and it tells the pages
 watching them. A page learns only a match's new version (public: anyone may
 count events); it then asks for its own view with its own credentials.
+
+The poll is also the board's pulse: when the store stops answering (a
+failed poll, or one that takes longer than ``DOWN_AFTER``), every open page
+hears ``{"store": "down"}`` at once, and ``{"store": "ok"}`` when a poll
+succeeds again, so a page says so within a few seconds and comes back by
+itself. Every server polls the same notification log, so a page hears of a
+write whichever server (or station) made it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 POLL_SECONDS = 0.25  # a page hears of a new event within this (plus the page's own fetch)
 PAGE = 500  # notifications read at once when catching up
+DOWN_AFTER = 3.0  # seconds a poll may take before the store counts as not answering
 
 
 @dataclass(eq=False)  # each page its own watch, hashed by identity
@@ -36,6 +45,7 @@ class Watcher:
         self.interval = interval
         self.last_id: int | None = None
         self.polls = 0  # observability, for the tests
+        self.down: str | None = None  # why the store is not answering, while it is not
         self._watches: set[Watch] = set()
         self._lock = threading.Lock()
 
@@ -88,12 +98,43 @@ class Watcher:
             except asyncio.QueueFull:
                 pass  # a stalled page: the next message carries the newest version anyway
 
-    async def run(self) -> None:
-        """Poll until cancelled; a failing poll (database gone) is retried."""
+    def health(self) -> dict[str, str]:
+        """``{"store": "ok"}``, or ``{"store": "down", "message": ...}``."""
+        return {"store": "down", "message": self.down} if self.down else {"store": "ok"}
+
+    def set_down(self, why: str | None) -> None:
+        """Tell every page when the store stops or starts answering again."""
+        if (why is None) == (self.down is None):
+            self.down = why if why is not None else None
+            return
+        self.down = why
+        with self._lock:
+            watches = list(self._watches)
+        for watch in watches:
+            with contextlib.suppress(asyncio.QueueFull):
+                watch.queue.put_nowait(self.health())
+
+    async def run(self, down_after: float = DOWN_AFTER) -> None:
+        """Poll until cancelled; a failing poll (database gone) is retried,
+        and a poll that takes longer than ``down_after`` counts as a failure
+        until it returns (it is never started twice at once)."""
+        from referee.store import StoreError
+
         while True:
+            poll = asyncio.ensure_future(asyncio.to_thread(self.poll))
             try:
-                changed = await asyncio.to_thread(self.poll)
-            except Exception:  # noqa: BLE001 - the pages keep their last board; try again
-                changed = {}
+                done, _ = await asyncio.wait({poll}, timeout=down_after)
+                if not done:
+                    self.set_down("the match store is not answering")
+                    await poll
+                changed = poll.result()
+            except asyncio.CancelledError:
+                poll.cancel()
+                raise
+            except Exception as exc:  # noqa: BLE001 - the pages keep their last board; try again
+                self.set_down(str(exc) if isinstance(exc, StoreError) else "the match store is not answering")
+                await asyncio.sleep(max(self.interval, 1.0))
+                continue
+            self.set_down(None)
             self.publish(changed)
             await asyncio.sleep(self.interval)

@@ -1,5 +1,5 @@
-"""Player tokens: the link that lets a player's phone show that player's view
-of one match, and nothing more.
+"""Player and scorekeeper tokens: the links that open a player's view of one
+match, or let a scorekeeper log the tables of one event, and nothing more.
 
 A token is an HMAC-SHA256 of the match id and the player under a secret key,
 so the server checks it by deriving it again: no token is stored anywhere,
@@ -23,6 +23,9 @@ from pathlib import Path
 KEY_ENV = "REFEREE_TOKEN_KEY"
 PLAYERS = ("A", "B")
 _CONTEXT = b"referee player token v1\x00"
+_KEEPER = b"referee scorekeeper token v1\x00"
+_SESSION = b"referee session key v1\x00"
+SESSION_ENV = "REFEREE_SESSION_KEY"
 
 
 def key_file(database_path: str | None) -> Path | None:
@@ -76,3 +79,51 @@ def check_token(key: bytes | None, match_id: str, player: str, token: str | None
 def player_links(key: bytes, match_id: str) -> dict[str, str]:
     """Each player's path on the board server (the host is the judge's to add)."""
     return {p: f"/matches/{match_id}?as={p}&token={player_token(key, match_id, p)}" for p in PLAYERS}
+
+
+# --- scorekeepers --------------------------------------------------------------------
+#
+# A scorekeeper logs every table of one event (or one match outside any
+# event): the scope. The token is an HMAC of the scope and the scorekeeper's
+# name under the same key, so, like a player's, it is checked by deriving it
+# again and nothing secret is stored; it is both the link's secret and the
+# password a scorekeeper may type on the sign-in form instead.
+
+
+def scorekeeper_token(key: bytes, scope: str, name: str = "") -> str:
+    """The token of a scorekeeper of ``scope`` (an event id, or a match id)."""
+    digest = hmac.new(key, _KEEPER + f"{scope}\x00{name}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:15]).decode()
+
+
+def check_scorekeeper(key: bytes | None, scope: str, name: str, token: str | None) -> bool:
+    if not key or not token or not scope:
+        return False
+    return hmac.compare_digest(scorekeeper_token(key, scope, name), token)
+
+
+def scorekeeper_link(key: bytes, scope: str, name: str = "", to: str | None = None) -> str:
+    """The path that signs a scorekeeper in and opens ``to`` (default: the
+    event's page, or the match's for a match scope)."""
+    from urllib.parse import urlencode
+
+    query = {"token": scorekeeper_token(key, scope, name)}
+    if name:
+        query["name"] = name
+    if to:
+        query["next"] = to
+    return f"/scorekeeper/{scope}?{urlencode(query)}"
+
+
+def session_secret(key: bytes | None) -> tuple[str, bool]:
+    """The key that signs the board's session cookies, and whether every
+    server of the store shares it: ``$REFEREE_SESSION_KEY``, else derived
+    from the token key (shared as it is), else a random key of this process
+    only (sign-ins then last until it stops, and a second server would not
+    know them)."""
+    from_env = os.environ.get(SESSION_ENV, "")
+    if from_env:
+        return from_env, True
+    if key:
+        return hmac.new(key, _SESSION, hashlib.sha256).hexdigest(), True
+    return secrets.token_hex(32), False

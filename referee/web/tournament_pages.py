@@ -55,7 +55,7 @@ class Reads:
 
 def _page(request: Request, name: str = "page") -> int:
     text = request.query_params.get(name, "1").strip()
-    if not text.isdigit() or int(text) < 1:
+    if not text.isascii() or not text.isdigit() or len(text) > 9 or int(text) < 1:  # "²" is a digit to isdigit
         raise HTTPException(400, f"{name}={text!r}: expected a page number (1 or more).")
     return int(text)
 
@@ -136,7 +136,9 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
             s = summaries.get(row.get("current", ""))
             if s is not None:
                 row.update(turn=s["turn"], step=s["step"], decision=s["decision"], last=s["last"],
-                           violations=s["violations"], judge_calls=s["judge_calls"])
+                           violations=s["violations"], judge_calls=s["judge_calls"],
+                           # a judge is wanted at the table: called from the board, or a violation to rule on
+                           judge_called=bool(s.get("judge_call") or s["violations"]))
             elif row.get("current"):
                 row["waiting"] = True  # its game is not created yet
     bracket = [

@@ -47,12 +47,20 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """One chromium for the session, with a fresh profile (--user-data-dir)."""
+def playwright_chromium() -> Iterator[tuple[Any, str]]:
+    """Playwright (one instance for the session) and the chromium binary."""
     path = chromium_path()
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory(prefix="referee-chromium-") as profile, sync_playwright() as pw:
+    with sync_playwright() as pw:
+        yield pw, path
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_chromium: tuple[Any, str]) -> Iterator[Any]:
+    """One chromium for the session, with a fresh profile (--user-data-dir)."""
+    pw, path = playwright_chromium
+    with tempfile.TemporaryDirectory(prefix="referee-chromium-") as profile:
         context = pw.chromium.launch_persistent_context(
             profile, executable_path=path, headless=True, args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900}
         )
@@ -60,6 +68,39 @@ def browser() -> Iterator[Any]:
         try:
             yield context
         finally:
+            context.close()
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_chromium: tuple[Any, str]) -> Iterator[Any]:
+    """A second chromium whose contexts are separate devices (a phone, a judge's laptop)."""
+    pw, path = playwright_chromium
+    launched = pw.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+TABLET = {"viewport": {"width": 820, "height": 1180}, "has_touch": True, "is_mobile": True, "device_scale_factor": 1}
+
+
+@pytest.fixture
+def device(chromium: Any) -> Iterator[Callable[..., Any]]:
+    """``device(PHONE)``: a new page in a device of its own (own cookies), closed after the test."""
+    opened: list[Any] = []
+
+    def make(options: dict[str, Any] | None = None, **extra: Any) -> Any:
+        context = chromium.new_context(**{**(options or PHONE), **extra})
+        context.set_default_timeout(15_000)
+        opened.append(context)
+        return context.new_page()
+
+    try:
+        yield make
+    finally:
+        for context in opened:
             context.close()
 
 
@@ -88,11 +129,11 @@ def referee(db: str, *args: str) -> str:
 
 
 @contextmanager
-def serving(db: str, **env_extra: str) -> Iterator[str]:
+def serving(db: str, *args: str, **env_extra: str) -> Iterator[str]:
     """`referee serve --port 0` in its own process; yields the URL it printed."""
     env = {k: v for k, v in os.environ.items() if k not in ("REFEREE_DB", "REFEREE_JUDGE_PASSWORD")}
     env.update(env_extra)
-    proc = subprocess.Popen([*referee_command(), "serve", "--db", db, "--port", "0"],
+    proc = subprocess.Popen([*referee_command(), "serve", "--db", db, "--port", "0", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()  # type: ignore[union-attr]

@@ -24,7 +24,16 @@ from referee.actions import Action, IllegalAction
 from referee.rules.harem_master.characteristics import abilities, has_text, match, memo, statics
 from referee.rules.harem_master.common import a_card, in_hand, name_of, pay, physical, refuse, stack_size
 from referee.rules.harem_master.hidden import as_played, hand_candidates
-from referee.rules.harem_master.selectors import Reader, candidates, controller_of, holds, on_field, players, select, zone_of
+from referee.rules.harem_master.selectors import (
+    Reader,
+    candidates,
+    controller_of,
+    holds,
+    on_field,
+    players,
+    select,
+    zone_of,
+)
 from referee.rules.harem_master.situations import Sit, meets, use_situation
 
 
@@ -267,7 +276,6 @@ def _check_targets(state: GameState, player: str, card: str, effects: list[Any],
     """407.4: targets are chosen at resolution; one named in advance must at
     least be something the text could target now."""
     from events.abilities import Target
-
     from referee.rules.harem_master.effects import _selectors
 
     filters = [s.target for e in walk(effects) for s in _selectors(e) if isinstance(s, Target)]

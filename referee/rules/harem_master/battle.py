@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from events.game import (
-    WindowOpened,
     AttackDeclared,
     AttackerChosen,
     BattleResolved,
@@ -17,6 +16,7 @@ from events.game import (
     RandomNumberApplied,
     Rewound,
     StepPerformed,
+    WindowOpened,
 )
 from projections.state import GameState, other
 from referee.actions import Action

@@ -35,8 +35,8 @@ from referee.actions import Action
 from referee.rules.harem_master.abilities import Moment, can_use, declare, forbidden, usable
 from referee.rules.harem_master.agenda import pipeline, propose
 from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum, has_text
-from referee.rules.harem_master.hidden import hand_candidates
 from referee.rules.harem_master.common import a_card, cost_check, in_hand, pay, physical, refuse, stack_size
+from referee.rules.harem_master.hidden import hand_candidates
 from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
 from referee.rules.harem_master.situations import Sit, fire, replacements
 

@@ -1,25 +1,55 @@
 // The board's few behaviours, in plain JavaScript (no build step):
 // the timeline (slider, arrow keys, the URL holding the position), live
-// updates from the server's event stream, and the judge's rewind preview.
-// Every board is rendered by the server; this file only asks for the
-// fragment of another position and puts it in place.
+// updates from the server's event stream, the judge's rewind preview, and
+// the console: every form of the board is posted in the background and the
+// server's new board put in place (a page without JavaScript posts them as
+// ordinary forms). Every board is rendered by the server; this file only
+// asks for fragments and puts them in place.
 "use strict";
 
 (function () {
+  const FRAGMENT = { "X-Requested-With": "referee-console" };
+  const WAIT_MS = 6000; // a request without an answer by then: the store or the network is down
+
+  function withTimeout(ms) {
+    const controller = new AbortController();
+    const timer = setTimeout(function () { controller.abort(); }, ms);
+    return { signal: controller.signal, done: function () { clearTimeout(timer); } };
+  }
+
   function matchPage(root) {
     const match = root.dataset.match;
     const viewer = root.dataset.viewer;
     const token = root.dataset.token;
+    const csrf = root.dataset.csrf;
     const slider = document.getElementById("slider");
     const board = document.getElementById("board");
     const atLabel = document.getElementById("at");
     const versionLabel = document.getElementById("version");
     const preview = document.getElementById("preview");
+    const connection = document.getElementById("connection");
+    const cardpop = document.getElementById("cardpop");
     let version = Number(slider.max);
     let at = Number(slider.value);
     let live = board.querySelector(".position").dataset.live === "yes";
     let wanted = null; // the position the latest request is for
     let timer = null;
+    let sending = false; // a form is on its way: nothing else is sent (a double tap logs once)
+    let lastFailed = null; // a submission whose answer never came: "send again" resends it as it was
+    let picked = []; // cards tapped so far for the action being picked
+    let hoverTimer = null;
+    let hovering = false; // the card text shown is a hover's, which leaving the card closes
+
+    function say(text, kind) {
+      if (!text) {
+        connection.hidden = true;
+        connection.textContent = "";
+        return;
+      }
+      connection.hidden = false;
+      connection.className = "connection " + (kind || "");
+      connection.textContent = text;
+    }
 
     function query(position) {
       const params = new URLSearchParams();
@@ -29,13 +59,9 @@
       return params.toString();
     }
 
-    // Show the board at `position` (null: the latest event, following live).
-    async function show(position) {
-      wanted = position;
-      const response = await fetch(`/matches/${encodeURIComponent(match)}/board?${query(position)}`,
-                                   { headers: { Accept: "text/html" } });
-      if (!response.ok || wanted !== position) return; // a newer request won
-      board.innerHTML = await response.text();
+    // Put a board fragment from the server in place and follow its position.
+    function place(html) {
+      board.innerHTML = html;
       const shown = board.querySelector(".position").dataset;
       at = Number(shown.at);
       version = Number(shown.version);
@@ -47,6 +73,31 @@
       // The URL holds the position, so a judge can send a colleague this moment.
       history.replaceState(null, "", `/matches/${encodeURIComponent(match)}?${query(live ? null : at)}`);
       root.dataset.at = String(at);
+      picked = [];
+      highlight();
+    }
+
+    // Show the board at `position` (null: the latest event, following live).
+    async function show(position) {
+      wanted = position;
+      const wait = withTimeout(WAIT_MS);
+      let response;
+      try {
+        response = await fetch(`/matches/${encodeURIComponent(match)}/board?${query(position)}`,
+                               { headers: Object.assign({ Accept: "text/html" }, FRAGMENT), signal: wait.signal });
+      } catch (err) {
+        say("No answer from the board: the connection or the match store is down. This page keeps trying.", "down");
+        return;
+      } finally {
+        wait.done();
+      }
+      if (wanted !== position) return; // a newer request won
+      if (response.status === 503) {
+        say("The match store is not answering: " + (await response.text()) + " This page keeps trying.", "down");
+        return;
+      }
+      if (!response.ok) return;
+      place(await response.text());
     }
 
     function go(position) {
@@ -68,20 +119,188 @@
     });
     document.getElementById("golive").addEventListener("click", function () { show(null); });
 
-    document.addEventListener("keydown", function (event) {
-      const tag = (event.target.tagName || "").toLowerCase();
-      if (tag === "input" && event.target !== slider) return;
-      if (tag === "textarea" || event.altKey || event.ctrlKey || event.metaKey) return;
-      const step = event.shiftKey ? 10 : 1;
-      if (event.key === "ArrowLeft") go(at - step);
-      else if (event.key === "ArrowRight") go(at + step);
-      else if (event.key === "Home") go(0);
-      else if (event.key === "End") show(null);
-      else return;
-      event.preventDefault(); // the slider would move a second time
+    // --- the console: forms posted in the background ---------------------------------
+
+    function setSending(on) {
+      sending = on;
+      root.querySelectorAll("form[data-console] button, form[data-console] input[type=submit]").forEach(function (b) {
+        b.disabled = on;
+      });
+      root.querySelectorAll(".sending").forEach(function (s) { s.hidden = !on; });
+    }
+
+    async function submit(form, submitter, resend) {
+      if (sending) return; // a second tap while the first is on its way
+      const body = resend || new FormData(form, submitter);
+      if (!body.get("csrf")) body.set("csrf", csrf);
+      setSending(true);
+      const wait = withTimeout(WAIT_MS * 2);
+      let response;
+      try {
+        response = await fetch(form.getAttribute("action"), {
+          method: "POST", body: body, headers: Object.assign({ "X-CSRF-Token": csrf }, FRAGMENT),
+          signal: wait.signal, credentials: "same-origin",
+        });
+      } catch (err) {
+        // The answer never came: the write may or may not have happened. Sending
+        // it again as it was is safe (same version and entry: logged once).
+        lastFailed = { form: form, body: body };
+        say("No connection: the board did not answer. Nothing is shown as recorded until it does.", "down");
+        const again = document.createElement("button");
+        again.type = "button";
+        again.textContent = "Send again";
+        again.className = "act";
+        again.addEventListener("click", function () {
+          const failed = lastFailed;
+          lastFailed = null;
+          say("");
+          if (failed) submit(failed.form, null, failed.body);
+        });
+        connection.appendChild(document.createTextNode(" "));
+        connection.appendChild(again);
+        return;
+      } finally {
+        wait.done();
+        setSending(false);
+      }
+      const text = await response.text();
+      if (response.headers.get("X-Outcome")) {
+        say("");
+        if (preview) preview.hidden = true;
+        place(text);
+        const notice = board.querySelector(".notice");
+        if (notice) notice.scrollIntoView({ block: "nearest" });
+      } else if (response.status === 503) {
+        say("The match store is not answering: nothing was recorded. " + text, "down");
+      } else {
+        // Refused before the rules were asked (expired form, no right to log):
+        // keep the board and say why.
+        say(text || `The board answered ${response.status}.`, "error");
+      }
+    }
+
+    root.addEventListener("submit", function (event) {
+      const form = event.target.closest("form[data-console]");
+      if (!form) return;
+      event.preventDefault();
+      submit(form, event.submitter);
     });
 
-    // Clicking an event number in the log moves the timeline there.
+    // --- picking cards on the table ------------------------------------------------------
+
+    function actionButtons() {
+      return Array.from(board.querySelectorAll("button[data-action][data-copies]"));
+    }
+
+    function copiesOf(button) {
+      try { return JSON.parse(button.dataset.copies); } catch (e) { return []; }
+    }
+
+    function fits(slot, el) {
+      if (el.dataset.id) return slot.i === el.dataset.id;
+      return el.dataset.zone && slot.z === el.dataset.zone && slot.n === el.dataset.name;
+    }
+
+    // The actions still possible with the cards picked so far, and for each
+    // the copies that fit.
+    function candidates() {
+      const out = [];
+      actionButtons().forEach(function (button) {
+        const copies = copiesOf(button).filter(function (slots) {
+          return picked.every(function (el, k) { return slots[k] && fits(slots[k], el); });
+        });
+        if (copies.length) out.push({ button: button, copies: copies });
+      });
+      return out;
+    }
+
+    function pickable() {
+      return Array.from(board.querySelectorAll(".table .character[data-id], .table .card.face[data-zone]"));
+    }
+
+    // Highlight the cards that can be picked next (every legal choice lit, the rest inert).
+    function highlight() {
+      const next = picked.length;
+      const found = candidates();
+      pickable().forEach(function (el) {
+        const lit = found.some(function (c) {
+          return c.copies.some(function (slots) { return slots[next] && fits(slots[next], el); });
+        });
+        el.classList.toggle("pickable", lit);
+        el.classList.toggle("picked", picked.indexOf(el) >= 0);
+      });
+    }
+
+    function choose(list) {
+      // Several actions use the card: offer them, with the card's text.
+      const name = picked.length ? (picked[0].dataset.name || "") : "";
+      cardpop.innerHTML = "";
+      const head = document.createElement("p");
+      head.className = "muted";
+      head.textContent = "What does this card do?";
+      cardpop.appendChild(head);
+      list.forEach(function (c) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "act";
+        b.textContent = c.button.dataset.do.replace(/_/g, " ") + ": " + c.button.querySelector(".lbl").textContent;
+        b.addEventListener("click", function () { cardpop.hidden = true; c.button.click(); });
+        cardpop.appendChild(b);
+      });
+      appendText(name);
+      openPop();
+    }
+
+    function pick(el) {
+      picked.push(el);
+      const found = candidates();
+      const complete = found.filter(function (c) {
+        return c.copies.some(function (slots) { return slots.length === picked.length; });
+      });
+      const longer = found.filter(function (c) {
+        return c.copies.some(function (slots) { return slots.length > picked.length; });
+      });
+      if (complete.length === 1 && !longer.length) {
+        const button = complete[0].button;
+        picked = [];
+        button.click();
+        return;
+      }
+      if (complete.length > 1 && !longer.length) {
+        choose(complete);
+        picked = [];
+        highlight();
+        return;
+      }
+      if (!found.length) picked = [];
+      highlight();
+    }
+
+    // --- card text ----------------------------------------------------------------------
+
+    function appendText(name) {
+      const source = name && board.querySelector(`.card-texts [data-card-text="${CSS.escape(name)}"]`);
+      if (source) cardpop.appendChild(source.cloneNode(true));
+    }
+
+    function openPop() {
+      cardpop.hidden = false;
+      const close = document.createElement("button");
+      close.type = "button";
+      close.className = "act small";
+      close.textContent = "Close";
+      close.addEventListener("click", function () { cardpop.hidden = true; });
+      cardpop.appendChild(close);
+    }
+
+    function showText(name) {
+      hovering = false;
+      cardpop.innerHTML = "";
+      appendText(name);
+      if (!cardpop.childElementCount) return;
+      openPop();
+    }
+
     board.addEventListener("click", async function (event) {
       const link = event.target.closest("a[data-at]");
       if (link) {
@@ -91,31 +310,155 @@
       }
       const button = event.target.closest("[data-preview]");
       if (button && preview) {
-        const response = await fetch(`/matches/${encodeURIComponent(match)}/rewind?to=${button.dataset.preview}`);
+        const response = await fetch(`/matches/${encodeURIComponent(match)}/rewind?to=${button.dataset.preview}`,
+                                     { headers: FRAGMENT });
         preview.innerHTML = await response.text();
         preview.hidden = false;
+        return;
+      }
+      const dismiss = event.target.closest("[data-dismiss]");
+      if (dismiss) {
+        const notice = dismiss.closest(".notice");
+        if (notice) notice.remove();
+        return;
+      }
+      const kind = event.target.closest("[data-pick]");
+      if (kind) {
+        picked = [];
+        highlight();
+        const first = board.querySelector(".table .pickable");
+        if (first) first.scrollIntoView({ block: "center", behavior: "smooth" });
+        return;
+      }
+      // A lit card (or the lit character an item sits on) is picked; any other shows its text.
+      const lit = event.target.closest(".table .pickable");
+      if (lit) {
+        pick(lit);
+        return;
+      }
+      const card = event.target.closest(".table .character[data-name], .card.face[data-name]");
+      if (card && !event.target.closest(".values")) showText(card.dataset.name);
+    });
+
+    // Resting the mouse on a card shows its text on a desktop (a tap does on a phone).
+    board.addEventListener("mouseover", function (event) {
+      if (!matchMedia("(hover: hover)").matches) return;
+      const card = event.target.closest(".card.face[data-name], .character[data-name] .name, button[data-name]");
+      clearTimeout(hoverTimer);
+      if (!card) return;
+      const name = card.dataset.name || card.closest("[data-name]").dataset.name;
+      hoverTimer = setTimeout(function () {
+        if (cardpop.hidden || cardpop.dataset.name !== name) {
+          showText(name);
+          cardpop.dataset.name = name;
+          hovering = true;
+        }
+      }, 500);
+    });
+    board.addEventListener("mouseout", function (event) {
+      clearTimeout(hoverTimer);
+      const card = event.target.closest(".card.face[data-name], .character[data-name] .name, button[data-name]");
+      if (card && hovering && !card.contains(event.relatedTarget)) {
+        cardpop.hidden = true;
+        hovering = false;
+        cardpop.dataset.name = "";
       }
     });
+
+    // The reveal picker's search: names that do not match step aside.
+    board.addEventListener("input", function (event) {
+      const box = event.target.closest("input.filter");
+      if (!box) return;
+      const words = box.value.trim().toLowerCase();
+      box.closest("fieldset").querySelectorAll("button[data-action]").forEach(function (b) {
+        b.hidden = words !== "" && !(b.dataset.name || b.textContent).toLowerCase().includes(words);
+      });
+    });
+
     if (preview) {
       preview.addEventListener("click", function (event) {
         if (event.target.closest("[data-close-preview]")) preview.hidden = true;
       });
     }
 
-    // Live: the server says when the match has a new version; a page at
-    // the latest event follows it, a page looking back only learns the length.
+    // --- keys -----------------------------------------------------------------------------
+
+    document.addEventListener("keydown", function (event) {
+      const tag = (event.target.tagName || "").toLowerCase();
+      if (event.key === "Escape") {
+        cardpop.hidden = true;
+        if (preview) preview.hidden = true;
+        picked = [];
+        highlight();
+        return;
+      }
+      if (tag === "input" && event.target !== slider) return;
+      if (tag === "textarea" || tag === "select" || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (/^[1-9]$/.test(event.key)) {
+        // Desktop shortcut: the Nth action of the console (the numbers are shown on wide screens).
+        const visible = Array.from(board.querySelectorAll("form.console button[data-action]")).filter(function (b) {
+          return !b.hidden;
+        });
+        const button = visible[Number(event.key) - 1];
+        if (button) button.click();
+        event.preventDefault();
+        return;
+      }
+      if (event.key === "/") {
+        const box = board.querySelector("input.filter");
+        if (box) { box.focus(); event.preventDefault(); }
+        return;
+      }
+      const step = event.shiftKey ? 10 : 1;
+      if (event.key === "ArrowLeft") go(at - step);
+      else if (event.key === "ArrowRight") go(at + step);
+      else if (event.key === "Home") go(0);
+      else if (event.key === "End") show(null);
+      else return;
+      event.preventDefault(); // the slider would move a second time
+    });
+
+    // --- live -------------------------------------------------------------------------------
+
+    // The server says when the match has a new version; a page at the latest
+    // event follows it, a page looking back only learns the length. It also
+    // says when the store stops answering, and when it answers again.
     const stream = new EventSource(`/matches/${encodeURIComponent(match)}/live`);
+    let lost = false;
     stream.addEventListener("version", function (event) {
       const latest = JSON.parse(event.data).version;
-      if (latest === version) return;
+      if (latest <= version) return; // versions only grow (a rewind is an event too): an old message
       if (live) {
-        show(null);
+        if (!sending) show(null);
       } else {
         version = latest;
         slider.max = String(version);
         versionLabel.textContent = String(version);
       }
     });
+    stream.addEventListener("store", function (event) {
+      const health = JSON.parse(event.data);
+      if (health.store === "down") {
+        say("The match store is not answering (" + (health.message || "no answer") +
+            "): nothing can be logged until it is back. This page comes back by itself.", "down");
+      } else if (connection.classList.contains("down")) {
+        say("");
+        show(live ? null : at);
+      }
+    });
+    stream.addEventListener("open", function () {
+      if (lost) {
+        lost = false;
+        say("");
+        show(live ? null : at); // whatever happened while the connection was gone
+      }
+    });
+    stream.addEventListener("error", function () {
+      lost = true;
+      say("Connection to the board lost: reconnecting… Nothing you tap is recorded until it is back.", "down");
+    });
+
+    highlight();
   }
 
   function tablesPage(section) {
@@ -144,6 +487,22 @@
     }
     const stream = new EventSource(section.dataset.live);
     stream.addEventListener("tables", changed);
+    stream.addEventListener("store", function (event) {
+      const health = JSON.parse(event.data);
+      let banner = document.getElementById("store-down");
+      if (health.store === "down") {
+        if (!banner) {
+          banner = document.createElement("p");
+          banner.id = "store-down";
+          banner.className = "connection down";
+          section.parentNode.insertBefore(banner, section);
+        }
+        banner.textContent = "The match store is not answering: this page shows what it last knew and comes back by itself.";
+      } else if (banner) {
+        banner.remove();
+        refresh();
+      }
+    });
   }
 
   // --- tournament pages (issue 16): the round clock counts down each second ---
