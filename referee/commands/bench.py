@@ -114,7 +114,7 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
         words += ["--postgres", parse_url(postgres).display, "--postgres-games", str(postgres_games)]
         if not store and not board and not event:
             words += ["--runs", str(runs)]
-    if directory and (store or board or audit or event):
+    if directory and (store or board or audit or event or console):
         words += ["--dir", directory]
     if as_json:
         words.append("--json")
