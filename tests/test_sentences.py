@@ -25,7 +25,7 @@ import pytest
 
 import events.game as game
 from events.game import Event
-from projections.state import GameState, evolve, initial_state
+from projections.state import MUTATORS, NO_EFFECT, GameState, evolve, initial_state
 from projections.transcript import DESCRIBERS, describe
 from projections.views import VIEWERS
 from referee import corrections
@@ -164,6 +164,14 @@ def built_events(library: Library) -> list[tuple[Event, GameState]]:
 
 def test_every_event_class_has_a_describer() -> None:
     assert [c.__name__ for c in EVENT_CLASSES if c not in DESCRIBERS] == []
+
+
+def test_every_event_class_has_a_mutator_or_is_declared_without_effect() -> None:
+    """Each event's fold is declared once, by its class: a mutator, or a place
+    among the events that change nothing but the step (with why), never both."""
+    assert MUTATORS.missing(EVENT_CLASSES, exempt=NO_EFFECT) == []
+    assert sorted(c.__name__ for c in NO_EFFECT if c in MUTATORS) == []
+    assert all(why.strip() for why in NO_EFFECT.values())
 
 
 def test_every_event_class_is_among_the_fixtures(library: Library) -> None:
