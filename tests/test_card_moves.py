@@ -22,11 +22,11 @@ import pytest
 from events.game import CharactersDiscarded, Event, SituationProceeds
 from projections.state import PILES, GameState, evolve, initial_state
 from referee.actions import IllegalAction
+from referee.inputs import load_document
 from referee.notation import action_from_mapping, resolve
 from referee.rules import apply
 from referee.rules.harem_master.agenda import cares
 from referee.rules.harem_master.situations import MOVES, events_of, happened, moved
-from referee.inputs import load_document
 from referee.scenario import judge_action, load_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,14 +51,14 @@ PLACES: dict[tuple[str, str, str], tuple[str | None, str]] = {
     ("abilities", "declare_event", "EventPlayed"): (
         None, "306.2, 214.3e, ruling A33: putting the card into the discard is using it; its moment before is the use's"
     ),
-    ("turn", "_decide_main", "CharacterPlayed"): ("turn._held", "306.1: use, enter_field"),
-    ("turn", "_decide_main", "ItemPlayed"): ("turn._held", "306.3: use, enter_field"),
-    ("turn", "_decide_main", "ItemDiscarded"): ("turn._held", "214.4g: then leave_field, discard"),
+    ("turn", "_play_character", "CharacterPlayed"): ("turn._held", "306.1: use, enter_field"),
+    ("turn", "_item_played", "ItemPlayed"): ("turn._held", "306.3: use, enter_field"),
+    ("turn", "_item_played", "ItemDiscarded"): ("turn._held", "214.4g: then leave_field, discard"),
     ("battle", "_capture", "CharacterCaptured"): ("battle._capture", "306.5k/l: captured, leave_field"),
     ("battle", "_castle_attack", "CardMilled"): ("battle._castle_attack", "306.5m: mill, discard, one card at a time"),
-    ("turn", "_decide_hand_limit", "HandLimitDiscarded"): ("turn._decide_hand_limit", "309: discard, one card each"),
-    ("checks", "_decide_same_name", "CharactersDiscarded"): (
-        "checks._decide_same_name", "214.2e: discard; 403.2a, 409.1a: no leave_field"
+    ("turn", "_decide_discard", "HandLimitDiscarded"): ("turn._decide_discard", "309: discard, one card each"),
+    ("checks", "same_name_discard", "CharactersDiscarded"): (
+        "checks.same_name_discard", "214.2e: discard; 403.2a, 409.1a: no leave_field"
     ),
     ("checks", "unsuited_item", "ItemDiscarded"): ("checks._discard_item", "214.4f, ruling A14: leave_field, discard"),
     ("checks", "state_check", "ItemDiscarded"): ("checks._discard_item", "214.4f: leave_field, discard"),

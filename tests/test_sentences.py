@@ -488,11 +488,12 @@ def extra_refusals(library: Library) -> list[Any]:
     ]
     # The engine asks nobody for a second mulligan, so 101.5's own refusal of
     # one is reached only by asking the decision itself.
-    from referee.rules import KINDS
+    from referee.rules import ACTIONS
+    from referee.rules.harem_master.registry import Context
 
     mulliganed = next(s for s, _, _ in library.positions if s.mulligans and s.step.startswith("101"))
     who = next(iter(mulliganed.mulligans))
-    out.append(lambda: KINDS["mulligan"].decide(mulliganed, Action(who, "mulligan"), frozenset()))
+    out.append(lambda: ACTIONS["mulligan"].check(mulliganed, Action(who, "mulligan"), Context("mulligan")))
     for s, _ in over[:3]:
         out.append(lambda s=s: decide(s, Action("A", "pass")))
         out.append(lambda s=s: decide(s, Action("B", "attack")))

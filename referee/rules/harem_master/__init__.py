@@ -12,6 +12,7 @@
 """
 
 from referee.rules.harem_master.engine import (
+    ANY_TIME,
     advance,
     apply,
     canonical,
@@ -27,6 +28,7 @@ from referee.rules.harem_master.registry import ACTIONS, KINDS, Decision
 
 __all__ = [
     "ACTIONS",
+    "ANY_TIME",
     "KINDS",
     "Decision",
     "advance",

@@ -24,7 +24,16 @@ from referee.actions import Action, IllegalAction
 from referee.rules.harem_master.characteristics import abilities, has_text, match, memo, statics
 from referee.rules.harem_master.common import a_card, in_hand, name_of, pay, physical, refuse, stack_size
 from referee.rules.harem_master.hidden import as_played, hand_candidates
-from referee.rules.harem_master.selectors import Reader, candidates, controller_of, holds, on_field, players, select, zone_of
+from referee.rules.harem_master.selectors import (
+    Reader,
+    candidates,
+    controller_of,
+    holds,
+    on_field,
+    players,
+    select,
+    zone_of,
+)
 from referee.rules.harem_master.situations import Sit, meets, use_situation
 
 
@@ -267,7 +276,6 @@ def _check_targets(state: GameState, player: str, card: str, effects: list[Any],
     """407.4: targets are chosen at resolution; one named in advance must at
     least be something the text could target now."""
     from events.abilities import Target
-
     from referee.rules.harem_master.effects import _selectors
 
     filters = [s.target for e in walk(effects) for s in _selectors(e) if isinstance(s, Target)]
@@ -366,12 +374,14 @@ def _could(moment: Moment, f: Flags) -> bool:
     return moment.kind != "battle_type" or f.battle_type
 
 
-def _candidates(state: GameState, player: str, moment: Moment) -> Iterator[tuple[str, int | None, Any]]:
+def _candidates(
+    state: GameState, player: str, moment: Moment, cards_: bool = True, activations: bool = True
+) -> Iterator[tuple[str, int | None, Any]]:
     """Each event card and activated ability ``player`` might use in this
     window, with its check (``check(n, probing)`` raises IllegalAction)."""
     cards = state.cards
     theirs = player != state.active
-    for card in hand_candidates(state, player):
+    for card in hand_candidates(state, player) if cards_ else ():
         cd = cards[card]
         if cd.type != "event":
             continue
@@ -383,9 +393,10 @@ def _candidates(state: GameState, player: str, moment: Moment) -> Iterator[tuple
         elif moment.kind in ("response", "battle_type"):
             continue
         # In a table-dealt match an unknown copy stands for the card named as it is played.
-        st = as_played(state, player, card, "306.2")
-        yield card, None, lambda n, p=False, st=st, card=card: check_event(st, player, card, moment, n, probing=p)
-    if has_text(state):
+        yield card, None, lambda n, p=False, card=card: check_event(
+            as_played(state, player, card, "306.2"), player, card, moment, n, probing=p
+        )
+    if activations and has_text(state):
         for card in _ability_cards(state, player):
             for index, ability in activated(state, card):
                 if (theirs and not ability.ot) or not _could(moment, flags(ability)):
@@ -395,12 +406,23 @@ def _candidates(state: GameState, player: str, moment: Moment) -> Iterator[tuple
                 )
 
 
-def usable(state: GameState, player: str, moment: Moment) -> list[Action]:
-    """Every use ``player`` may declare in this window, one action each (with
-    each n an [n] allows)."""
+def use_candidates(state: GameState, player: str, moment: Moment, do: str) -> list[Action]:
+    """Every use of kind ``do`` (``play_event``, ``activate``) ``player`` might
+    declare in this window, one action each, with each n from 0 to the
+    action-cost stack where its text has an [n] (503.2): the candidates the
+    legal list filters through the one check of a use (``declare``)."""
     out: list[Action] = []
-    for card, index, check in _candidates(state, player, moment):
-        out += _with_n(state, player, card, index, moment, check)
+    stack = stack_size(state, player)
+    for card, index, _check in _candidates(state, player, moment, cards_=do == "play_event", activations=do == "activate"):
+        if index is None:
+            uses = event_uses(state, card)
+            takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
+        else:
+            takes_n = find_ability(state, card, index)[1].parsed_cost.n
+        if takes_n:
+            out += [Action(player, do, card=card, ability=index, n=n) for n in range(stack + 1)]
+        else:
+            out.append(Action(player, do, card=card, ability=index))
     return out
 
 
@@ -425,29 +447,6 @@ def _ability_cards(state: GameState, player: str) -> list[str]:
     for card, found in match(state).off_field.items():
         if card[0] == player and any(a.kind == "activated" for _, a in found):
             out.append(card)
-    return out
-
-
-def _with_n(state: GameState, player: str, card: str, index: int | None, moment: Moment, check: Any) -> list[Action]:
-    do = "activate" if index is not None else "play_event"
-    try:
-        check(None, True)
-    except IllegalAction:
-        return []
-    takes_n = True
-    try:
-        check(0)
-    except IllegalAction:
-        takes_n = False
-    if not takes_n:
-        return [Action(player, do, card=card, ability=index)]
-    out = []
-    for n in range(0, stack_size(state, player) + 1):
-        try:
-            check(n)
-        except IllegalAction:
-            break
-        out.append(Action(player, do, card=card, ability=index, n=n))
     return out
 
 
@@ -484,5 +483,5 @@ def battle_type_usable(state: GameState) -> bool:
 
 __all__ = [
     "Moment", "activated", "anyone_can_respond", "battle_type_usable", "check_activated", "check_event", "declare",
-    "event_uses", "find_ability", "forbidden", "moment_of", "on_field", "usable", "window_sit",
+    "event_uses", "find_ability", "forbidden", "moment_of", "on_field", "use_candidates", "window_sit",
 ]

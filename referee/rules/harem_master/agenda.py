@@ -43,11 +43,11 @@ from events.game import (
 )
 from projections.state import GameState, Proposal, Use, Window, evolve, other
 from referee.actions import Action
-from referee.rules.harem_master.abilities import anyone_can_respond, can_use, declare, moment_of, usable
+from referee.rules.harem_master.abilities import anyone_can_respond, can_use, moment_of
 from referee.rules.harem_master.characteristics import has_text, memo
 from referee.rules.harem_master.common import name_of, refuse
 from referee.rules.harem_master.effects import Slot, describe_slot, facts, groups, walk
-from referee.rules.harem_master.registry import Decision, decision_kind
+from referee.rules.harem_master.registry import OPTION, ArgSpec, Context, Decision, action, decision_kind
 from referee.rules.harem_master.selectors import Reader, holds, zone_of
 from referee.rules.harem_master.situations import (
     Sit,
@@ -61,6 +61,9 @@ from referee.rules.harem_master.situations import (
     sources,
     use_situation,
 )
+
+# The cards of a choice: a target, simultaneous triggers in order (408.2), a pile's order (215.7c, 215.8c).
+CARDS_CHOSEN = ArgSpec("cards", "cards", help="the cards chosen: a target, or an order (408.2, 215.7c, 215.8c)")
 
 
 class Choice(NamedTuple):
@@ -516,7 +519,29 @@ def _choice(state: GameState) -> Choice:
     return found.choice
 
 
-def _decide_choose(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+def _choose_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
+    """Each option of the choice: a "may" or a replacement by its option, a
+    target by its card, each order of simultaneous triggers (one to resolve
+    next, or all of them while they are few), each order of a pile (408.2,
+    215.7c, 215.8c), the permutations bounded."""
+    c = _choice(state)
+    if c.kind in ("may", "replacement"):
+        return [Action(p, "choose", option=o) for o in c.options]
+    if c.kind == "pile_order":
+        return [Action(p, "choose", cards=perm) for perm in itertools.islice(itertools.permutations(c.options), 120)]
+    if c.kind == "order":
+        out = [Action(p, "choose", cards=(o,)) for o in c.options]
+        if len(c.options) <= 5:
+            out += [Action(p, "choose", cards=perm) for perm in itertools.permutations(c.options)]
+        return out
+    return [Action(p, "choose", cards=(o,)) for o in c.options]
+
+
+@action(
+    "choose", "407.4", args=(CARDS_CHOSEN, OPTION), candidates=_choose_candidates,
+    help="make the choice a resolution asks for: cards (targets, an order) or --option",
+)
+def _decide_choose(state: GameState, a: Action, ctx: Context) -> list[Event]:
     c = _choice(state)
     if c.kind == "may":
         if a.option not in ("yes", "no"):
@@ -561,43 +586,9 @@ def _pile_order(state: GameState, a: Action, c: Choice, cards: tuple[str, ...]) 
     return Chosen(rule=pile, ruling="A25", player=a.player, use=c.entry, cards=list(cards))
 
 
-def _legal_choose(state: GameState, p: str) -> list[Action]:
-    c = _choice(state)
-    if c.kind in ("may", "replacement"):
-        return [Action(p, "choose", option=o) for o in c.options]
-    if c.kind == "pile_order":
-        out = []
-        for perm in itertools.islice(itertools.permutations(c.options), 120):
-            try:
-                _pile_order(state, Action(p, "choose", cards=perm), c, perm)
-            except Exception:
-                continue
-            out.append(Action(p, "choose", cards=perm))
-        return out
-    if c.kind == "order":
-        out = [Action(p, "choose", cards=(o,)) for o in c.options]
-        if len(c.options) <= 5:
-            out += [Action(p, "choose", cards=perm) for perm in itertools.permutations(c.options)]
-        return out
-    return [Action(p, "choose", cards=(o,)) for o in c.options]
-
-
-decision_kind("choose", "407.4", "make the choice the resolution asks for (407.4)", ("choose",), _decide_choose, _legal_choose)
-
-
-def _decide_respond(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
-    if a.do == "pass":
-        return [WindowPassed(rule="406.2", player=a.player)]
-    return declare(state, a, moment_of(state, a.player), None, waive)
-
-
-def _legal_respond(state: GameState, p: str) -> list[Action]:
-    return usable(state, p, moment_of(state, p)) + [Action(p, "pass")]
-
-
+decision_kind("choose", "407.4", "make the choice the resolution asks for (407.4)", ("choose",))
 decision_kind(
-    "respond", "406.2", "use an event or ability in this window, or pass (406.2)", ("play_event", "activate", "pass"),
-    _decide_respond, _legal_respond,
+    "respond", "406.2", "use an event or ability in this window, or pass (406.2)", ("play_event", "activate", "pass")
 )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from events.game import (
-    WindowOpened,
     AttackDeclared,
     AttackerChosen,
     BattleResolved,
@@ -17,9 +16,10 @@ from events.game import (
     RandomNumberApplied,
     Rewound,
     StepPerformed,
+    WindowOpened,
 )
 from projections.state import GameState, other
-from referee.actions import Action
+from referee.actions import Action, IllegalAction
 from referee.rules.harem_master.abilities import battle_type_usable, forbidden
 from referee.rules.harem_master.agenda import pipeline, propose_moment
 from referee.rules.harem_master.characteristics import chars, gender, has_text, identity
@@ -27,31 +27,27 @@ from referee.rules.harem_master.characteristics import mental as mental_of
 from referee.rules.harem_master.characteristics import physical as physical_of
 from referee.rules.harem_master.common import name_of, physical, refuse
 from referee.rules.harem_master.hidden import reveal_decision
-from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
+from referee.rules.harem_master.registry import CARD, Candidates, Context, Decision, action, decision_kind, only, step
 from referee.rules.harem_master.situations import Sit
 
-action_kind(
-    "attack", "306.5a", card_from="own_field", missing_rule="306.5b",
+
+def _own_characters(do: str) -> Candidates:
+    def candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
+        return [Action(p, do, card=ch.card) for ch in state.field if ch.controller == p]
+
+    return candidates
+
+
+@action(
+    "attack", "306.5a", args=(CARD,), card_from="own_field", missing_rule="306.5b",
+    candidates=_own_characters("attack"),
     side="active", side_rule="306.5a", side_text="Only the active player can declare an attack.",
+    help="declare an attack with an untapped character you control (306.5b)",
 )
-action_kind(
-    "intercept", "306.5c", card_from="own_field", missing_rule="306.5d",
-    side="non_active", side_rule="306.5c", side_text="Only the non-active player can intercept.",
-)
-action_kind(
-    "no_intercept", "306.5c",
-    side="non_active", side_rule="306.5c", side_text="Only the non-active player decides about intercepting.",
-)
-
-
-def may_attack(state: GameState, card: str) -> bool:
-    return not (has_text(state) and forbidden(state, "attack", state.active, card))
-
-
-def declare_attack(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+def declare_attack(state: GameState, a: Action, ctx: Context) -> list[Event]:
     """306.5a-b: declare an attack and choose an untapped character, tapping it."""
     p = a.player
-    card = _combatant(state, a, waive, "306.5b", "attack", "attacker")
+    card = _combatant(state, a, ctx.waive, "306.5b", "attack", "attacker")
     return [AttackDeclared(player=p, step="306.5b"), AttackerChosen(player=p, card=card, step="306.5c")]
 
 
@@ -76,12 +72,27 @@ def _combatant(state: GameState, a: Action, waive: frozenset[str], rule: str, ac
 # --- 306.5c-d interception -----------------------------------------------------------
 
 
-def _decide_intercept(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
-    p = a.player
-    if a.do == "no_intercept":
-        return [InterceptionDeclined(player=p, able=True, step="306.5e")]
-    card = _combatant(state, a, waive, "306.5d", "intercept", "interceptor")
-    return [InterceptorChosen(player=p, card=card, step="306.5e")]
+_INTERCEPTS = _own_characters("intercept")
+
+
+@action(
+    "intercept", "306.5c", args=(CARD,), card_from="own_field", missing_rule="306.5d",
+    candidates=_INTERCEPTS,
+    side="non_active", side_rule="306.5c", side_text="Only the non-active player can intercept.",
+    help="intercept the attack with an untapped character you control (306.5d)",
+)
+def _intercept(state: GameState, a: Action, ctx: Context) -> list[Event]:
+    card = _combatant(state, a, ctx.waive, "306.5d", "intercept", "interceptor")
+    return [InterceptorChosen(player=a.player, card=card, step="306.5e")]
+
+
+@action(
+    "no_intercept", "306.5c", candidates=only("no_intercept"),
+    side="non_active", side_rule="306.5c", side_text="Only the non-active player decides about intercepting.",
+    help="let the attack go on without an interception (306.5g)",
+)
+def _no_intercept(state: GameState, a: Action, ctx: Context) -> list[Event]:
+    return [InterceptionDeclined(player=a.player, able=True, step="306.5e")]
 
 
 def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> list[Event] | None:
@@ -152,21 +163,19 @@ def retraction(state: GameState, a: Action) -> Rewound | None:
     )
 
 
-def _can_intercept(state: GameState, p: str) -> list[str]:
-    return [
-        ch.card for ch in state.field
-        if ch.controller == p and ch.ready and not (has_text(state) and forbidden(state, "intercept", p, ch.card))
-    ]
+def _can_intercept(state: GameState, p: str) -> bool:
+    """306.5c: "if they wish and are able": is any interception ``p`` might
+    declare accepted (the very check of ``intercept``)?"""
+    for a in _INTERCEPTS(state, p, Context("intercept")):
+        try:
+            _combatant(state, a, frozenset(), "306.5d", "intercept", "interceptor")
+        except IllegalAction:
+            continue
+        return True
+    return False
 
 
-def _legal_intercept(state: GameState, p: str) -> list[Action]:
-    return [Action(p, "intercept", card=c) for c in _can_intercept(state, p)] + [Action(p, "no_intercept")]
-
-
-decision_kind(
-    "intercept", "306.5c", "intercept or not (306.5c)", ("intercept", "no_intercept"),
-    _decide_intercept, _legal_intercept,
-)
+decision_kind("intercept", "306.5c", "intercept or not (306.5c)", ("intercept", "no_intercept"))
 
 
 def _attack_moment(state: GameState) -> list[Event] | None:

@@ -13,7 +13,7 @@ from referee.rules.harem_master.agenda import held_cards, pipeline
 from referee.rules.harem_master.characteristics import equip_fits, field_names, has_text, memo
 from referee.rules.harem_master.characteristics import name as name_now
 from referee.rules.harem_master.common import CHARACTER_LIMIT, IMMEDIATE_WIN, SETUP_STEPS, refuse
-from referee.rules.harem_master.registry import Decision, decision_kind
+from referee.rules.harem_master.registry import Decision, Events, decision_kind
 
 # --- 102 and 103: the end of the game --------------------------------------------------
 
@@ -121,7 +121,9 @@ def same_name_pending(state: GameState) -> Decision | None:
     return found
 
 
-def _decide_same_name(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+def same_name_discard(state: GameState, a: Action) -> Events:
+    """214.2e: the characters the player discards (``discard`` at a
+    ``same_name`` decision), checked to be one of ``same_name_choices``."""
     p = a.player
     chosen = tuple(a.cards or ())
     choices = same_name_choices(state, p)
@@ -134,14 +136,10 @@ def _decide_same_name(state: GameState, a: Action, waive: frozenset[str]) -> lis
         )
     # 214.2e through the pipeline of every move: 403.2a and 409.1a take away
     # only its leaving of the field (situations.happened), not its discard.
-    return pipeline(state, [CharactersDiscarded(player=p, cards=list(chosen))], "discard", None, p)
+    return lambda: pipeline(state, [CharactersDiscarded(player=p, cards=list(chosen))], "discard", None, p)
 
 
-decision_kind(
-    "same_name", "214.2e", "choose which characters to discard (214.2e)", ("discard",),
-    _decide_same_name,
-    lambda s, p: [Action(p, "discard", cards=combo) for combo in same_name_choices(s, p)],
-)
+decision_kind("same_name", "214.2e", "choose which characters to discard (214.2e)", ("discard",))
 
 
 # --- all checks in order -----------------------------------------------------------

@@ -18,8 +18,6 @@ from referee.rules.harem_master.common import name_of
 from referee.rules.harem_master.effects import groups
 
 
-
-
 def ability_text(ability: Any) -> str:
     """A short line for one ability: its kind, cost or situation, its effects."""
     effects = ", ".join(dict.fromkeys(effect_key(e) for e in walk(list(ability.effects))))

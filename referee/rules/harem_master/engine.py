@@ -25,7 +25,7 @@ from events.game import (
     DrawProposed,
     Event,
     GameEnded,
-        MatchStarted,
+    MatchStarted,
     SituationProceeds,
     SituationReplaced,
     TriggerFired,
@@ -36,18 +36,58 @@ from referee.actions import Action, Applied, IllegalAction, Refusal
 
 # Importing the rule modules registers their actions, decisions and steps.
 from referee.rules.harem_master import agenda, battle, checks, hidden, setup, turn  # noqa: F401
+from referee.rules.harem_master.abilities import activated
 from referee.rules.harem_master.characteristics import has_text, memo
 from referee.rules.harem_master.common import SETUP_STEPS, cost_check, physical, refuse
-from referee.rules.harem_master.registry import ACTIONS, KINDS, STEPS, Decision, action_kind
+from referee.rules.harem_master.registry import (
+    ACTIONS,
+    KINDS,
+    STEPS,
+    Context,
+    Decision,
+    Events,
+    action,
+    in_rule_order,
+    made,
+    only,
+)
 from referee.rules.harem_master.situations import fire, happened
 
-# Actions either player may take whatever the procedure is waiting for (102.7, 102.8).
-action_kind("concede", "102.7")
-action_kind("propose_draw", "102.8")
-action_kind("accept_draw", "102.8")
-action_kind("choose", "407.4")
-action_kind("activate", "306.4", card_from="usable")
+# --- 102.7, 102.8: what either player may do whatever the procedure waits for ---------------
+
 ANY_TIME = ("concede", "propose_draw", "accept_draw")
+
+
+@action("concede", "102.7", candidates=only("concede"), help="concede the game")
+def _concede(state: GameState, a: Action, ctx: Context) -> list[Event]:
+    p = a.player
+    return [Conceded(player=p), GameEnded(rule="102.7", winner=other(p), reason=f"{p} conceded.", step="over")]
+
+
+def _propose_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
+    return [Action(p, "propose_draw")] if state.draw_offer is None else []
+
+
+@action("propose_draw", "102.8", candidates=_propose_candidates, help="propose a draw")
+def _propose_draw(state: GameState, a: Action, ctx: Context) -> list[Event]:
+    if state.draw_offer == other(a.player):
+        return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
+    return [DrawProposed(player=a.player)]
+
+
+def _accept_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
+    return [Action(p, "accept_draw")] if state.draw_offer == other(p) else []
+
+
+@action("accept_draw", "102.8", candidates=_accept_candidates, help="accept the draw the other player proposed")
+def _accept_draw(state: GameState, a: Action, ctx: Context) -> list[Event]:
+    p = a.player
+    if state.draw_offer != other(p):
+        raise refuse("102.8", f"{other(p)} has not proposed a draw, so there is nothing to accept.")
+    return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
+
+
+in_rule_order()  # every rule module has declared its actions by now
 
 
 def current_decision(state: GameState) -> Decision | None:
@@ -84,10 +124,6 @@ def canonical(state: GameState, action: Action) -> Action:
     (306.4), a 309 discard of several cards in hand order (their order is
     the owner's free choice, 215.5c), and without the hints for choices made
     at resolution (``targets``, ``option`` of a use: 407.4, 401.7)."""
-    from dataclasses import replace
-
-    from referee.rules.harem_master.abilities import activated
-
     if action.do == "activate" and action.card in state.cards:
         found = activated(state, action.card)
         index = action.ability if action.ability is not None else (found[0][0] if found else None)
@@ -108,18 +144,52 @@ def current_player(state: GameState) -> str | None:
 
 def legal_actions(state: GameState) -> list[Action]:
     """Every action the player who must act may take now (the any-time actions
-    of 102.7/102.8 included). The engine accepts each of them."""
+    of 102.7/102.8 included): each action kind's candidates that its check
+    accepts, so every action listed is accepted and none refused is listed.
+    Cards used from the hand are listed in the hand's order."""
     d = current_decision(state)
     if d is None:
         return []
+    found = _decided(state)
     p = d.player
-    out = KINDS[d.kind].legal(state, p)
-    out.append(Action(p, "concede"))
-    if state.draw_offer == other(p):
-        out.append(Action(p, "accept_draw"))
-    elif state.draw_offer is None:
-        out.append(Action(p, "propose_draw"))
+    ctx = Context(d.kind)
+    out: list[Action] = []
+    hand_kinds = 0
+    for do in KINDS[d.kind].actions:
+        kind = ACTIONS[do]
+        hand_kinds += kind.card_from == "hand"
+        for candidate in kind.candidates(state, p, ctx):
+            if candidate in found or _accepted(state, candidate, found):
+                out.append(candidate)
+    if hand_kinds > 1 and out:
+        order = {c: i for i, c in enumerate(hidden.hand_candidates(state, p))}
+        last = len(order)
+        out.sort(key=lambda a: order.get(a.card, last) if ACTIONS[a.do].card_from == "hand" else last)
+    for do in ANY_TIME:
+        out += [a for a in ACTIONS[do].candidates(state, p, ctx) if _accepted(state, a, found)]
     return out
+
+
+def _accepted(state: GameState, action: Action, found: dict[Action, Events]) -> bool:
+    """Does ``decide`` accept ``action``? What it accepted it with is kept
+    for the ``decide`` that usually follows a listing (self-play, the board)."""
+    try:
+        found[action] = _decide(state, action, frozenset())
+    except IllegalAction:
+        return False
+    return True
+
+
+# The events of the actions ``legal_actions`` accepted in the latest state it
+# listed: deciding one of them again (the action chosen from the list) reads
+# them instead of checking the same thing twice.
+_listed: list[Any] = [None, -1, {}]
+
+
+def _decided(state: GameState) -> dict[Action, Events]:
+    if _listed[0] is not state or _listed[1] != state.position:
+        _listed[0], _listed[1], _listed[2] = state, state.position, {}
+    return _listed[2]
 
 
 # --- checking an action ----------------------------------------------------------------
@@ -164,6 +234,15 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
     """The events ``action`` itself causes, or ``IllegalAction`` citing the rule.
 
     Nothing automatic is included; ``apply`` adds the steps that follow."""
+    if not waive and not action.definitions and _listed[0] is state and _listed[1] == state.position:
+        found = _listed[2].get(action)
+        if found is not None:
+            events = _listed[2][action] = made(found)
+            return list(events)
+    return made(_decide(state, action, waive))
+
+
+def _decide(state: GameState, action: Action, waive: frozenset[str]) -> Events:
     p, do = action.player, action.do
     if p not in ("A", "B"):
         raise refuse("100.1", f"Only players A and B take part in a game, not {p!r}.")
@@ -172,16 +251,8 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
         raise refuse(r.rule, "The game is over" + (f": {r.reason}" if r.reason else "."))
     if state.step == "new":
         raise refuse("101", "The match has not started.")
-    if do == "concede":
-        return [Conceded(player=p), GameEnded(rule="102.7", winner=other(p), reason=f"{p} conceded.", step="over")]
-    if do == "propose_draw":
-        if state.draw_offer == other(p):
-            return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
-        return [DrawProposed(player=p)]
-    if do == "accept_draw":
-        if state.draw_offer != other(p):
-            raise refuse("102.8", f"{other(p)} has not proposed a draw, so there is nothing to accept.")
-        return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
+    if do in ANY_TIME:
+        return ACTIONS[do].check(state, action, Context("any", waive))
 
     late = battle.late_interception(state, action, waive)
     if late is not None:
@@ -196,9 +267,9 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
         raise _wrong_player(state, action, d)
     kind = KINDS[d.kind]
     if do not in kind.actions:
-        turn = _turn_refusal(state, action)
-        if turn is not None:
-            raise turn
+        turn_refusal = _turn_refusal(state, action)
+        if turn_refusal is not None:
+            raise turn_refusal
         raise refuse(
             kind.rule,
             f"{p} must {kind.text} now; the possible actions are {', '.join(kind.actions)}, not {do}.",
@@ -206,10 +277,12 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
     named: list[str] = []
     if state.unknown and do == "discard" and d.kind == "hand_limit" and action.cards:
         named = list(action.cards)
-    return _revealing(state, action, named, waive, lambda st, a: kind.decide(st, a, waive))
+    ctx = Context(d.kind, waive)
+    check = ACTIONS[do].check
+    return _revealing(state, action, named, waive, lambda st, a: check(st, a, ctx))
 
 
-def _revealing(state: GameState, action: Action, named: list[str], waive: frozenset[str], then: Any) -> list[Event]:
+def _revealing(state: GameState, action: Action, named: list[str], waive: frozenset[str], then: Any) -> Events:
     """``then(state, action)``, after the reveals the action implies in a
     table-dealt match: a card used or discarded from the hand is named as it
     leaves it, which reveals it (``hidden``). A card named that the deck list
@@ -223,7 +296,7 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
                     raise refuse(kind.refusal_rule, f"There is no {action.card} in {action.player}'s hand.")
                 ev = hidden.reveal_as(state, action.player, place, action.card, kind.rule, waive, action.definitions)
                 action = replace(action, card=ev.unlisted or ev.identity or place)
-                return [ev, *then(evolve(state, ev), action)]
+                return _after([ev], then(evolve(state, ev), action))
             named = [action.card]
         pre: list[Event] = []
         after = state
@@ -252,8 +325,15 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
             after = evolve(after, ev)
         pre += more
         if pre:
-            return [*pre, *then(after, action)]
+            return _after(pre, then(after, action))
     return then(state, action)
+
+
+def _after(pre: list[Event], events: Events) -> Events:
+    """``pre`` (reveals), then the action's own events, made when they are."""
+    if callable(events):
+        return lambda: [*pre, *events()]
+    return [*pre, *events]
 
 
 # What a table can do in the other player's turn although the rules forbid it
@@ -265,8 +345,10 @@ def _out_of_turn(state: GameState, action: Action, d: Decision, waive: frozenset
     """A card the non-active player used in the active player's turn, when no
     window of theirs is open: refused citing the rule that forbids it (a
     physical violation, so record mode records it), or, once that rule is
-    waived, its events as the table played it. The procedure stays where it
-    was (the events carry no step). None for anything else."""
+    waived, its events as the table played it (its own check, as in a window
+    of theirs; a character whatever 306.1a says, it being the other
+    player's turn). The procedure stays where it was (the events carry no step).
+    None for anything else."""
     p = action.player
     if action.do not in OUT_OF_TURN or state.active is None or p == state.active or state.step in SETUP_STEPS:
         return None
@@ -278,21 +360,17 @@ def _out_of_turn(state: GameState, action: Action, d: Decision, waive: frozenset
         return None
     if rule not in waive:
         raise physical(rule, turn_refusal.refusal.reason)
-    from referee.rules.harem_master import turn as turn_rules
-
-    def played(st: GameState, a: Action) -> list[Event]:
-        if a.do == "play_event":
-            return turn_rules._use(st, a, "window", waive)
-        return turn_rules._decide_main(st, a, waive | {"306.1a"})
-
-    events = _revealing(state, action, [], waive, played)
+    ctx = Context(turn.OUT_OF_TURN, waive | {"306.1a"})
+    check = ACTIONS[action.do].check
+    events = made(_revealing(state, action, [], waive, lambda st, a: check(st, a, ctx)))
     return [e.model_copy(update={"step": None}) if e.step is not None else e for e in events]
 
 
 def is_legal(state: GameState, action: Action) -> Refusal | None:
-    """None if ``action`` would be accepted, else its refusal."""
+    """None if ``action`` would be accepted, else its refusal (its events
+    are not made: every refusal comes before them)."""
     try:
-        decide(state, action)
+        _decide(state, action, frozenset())
     except IllegalAction as exc:
         return exc.refusal
     return None

@@ -7,7 +7,9 @@ active player's plays. Battle is in ``battle``.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 
+from events.cards import CardDef
 from events.game import (
     CardMovedToStack,
     CharacterPlayed,
@@ -21,6 +23,7 @@ from events.game import (
     HandLimitDiscarded,
     ItemDiscarded,
     ItemPlayed,
+    SituationReplaced,
     StackReturnedToHand,
     StackSizeSet,
     StepPerformed,
@@ -32,29 +35,38 @@ from events.game import (
 )
 from projections.state import GameState, evolve, other
 from referee.actions import Action
-from referee.rules.harem_master.abilities import Moment, can_use, declare, forbidden, usable
+from referee.rules.harem_master.abilities import (
+    Moment,
+    anyone_can_respond,
+    can_use,
+    declare,
+    forbidden,
+    moment_of,
+    use_candidates,
+)
 from referee.rules.harem_master.agenda import pipeline, propose
 from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum, has_text
+from referee.rules.harem_master.checks import same_name_choices, same_name_discard
+from referee.rules.harem_master.common import a_card, cost_check, in_hand, pay, physical, refuse
 from referee.rules.harem_master.hidden import hand_candidates
-from referee.rules.harem_master.common import a_card, cost_check, in_hand, pay, physical, refuse, stack_size
-from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
+from referee.rules.harem_master.registry import (
+    ABILITY,
+    CARD,
+    CARDS,
+    OPTION,
+    TARGET,
+    TARGETS,
+    Candidates,
+    Context,
+    Decision,
+    Events,
+    N,
+    action,
+    decision_kind,
+    only,
+    step,
+)
 from referee.rules.harem_master.situations import Sit, fire, replacements
-
-action_kind(
-    "play_character", "306.1", card_from="hand",
-    side="active", side_rule="214.2a", side_text="Character cards can only be used during your own turn.",
-)
-action_kind("play_event", "306.2", card_from="hand", missing_rule="306.2")
-action_kind(
-    "play_item", "306.3", card_from="hand",
-    side="active", side_rule="214.4a", side_text="Item cards can only be used during your own turn.",
-)
-action_kind("pass", "305")
-action_kind(
-    "end_turn", "307",
-    side="active", side_rule="307", side_text="Only the active player declares the end of the turn.",
-)
-action_kind("discard", "309")
 
 
 def moment(state: GameState, sit: Sit, event: Event) -> list[Event]:
@@ -65,13 +77,9 @@ def moment(state: GameState, sit: Sit, event: Event) -> list[Event]:
     usable only then (214.3c, 402.2a)."""
     if not has_text(state):
         return [event]
-    from referee.rules.harem_master.abilities import anyone_can_respond
-
     out: list[Event] = [event]
     found = replacements(state, sit)
     if found:
-        from events.game import SituationReplaced
-
         src = found[0]
         return out + [SituationReplaced(
             player=src.controller, card=src.card, ability=src.index, definition=src.ability,
@@ -154,81 +162,146 @@ def _start_of_turn(state: GameState) -> list[Event]:
 # --- 305/306: the main phase ----------------------------------------------------------
 
 
-def _use(state: GameState, a: Action, moment_kind: str, waive: frozenset[str]) -> list[Event]:
-    """306.2 (an event card) or 306.4 (an activated ability) in the main
-    phase's windows (``declare`` checks that an event card is in the hand)."""
-    return declare(state, a, Moment(moment_kind), _after_use(state, a.player), waive)
-
-
 def _after_use(state: GameState, player: str) -> str | None:
     """306: once an action of the active player in the main phase resolves,
     the non-active player's 305 window comes round again."""
     return "306" if player == state.active and state.step == "306" else None
 
 
-def _decide_window(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
-    if a.do == "pass":
-        return [WindowPassed(player=a.player)]
-    return _use(state, a, "window", waive)
+def _use_candidates(do: str) -> Candidates:
+    def candidates(state: GameState, p: str, ctx: Context) -> Iterable[Action]:
+        moment = Moment("window") if ctx.kind == OUT_OF_TURN else moment_of(state, p)
+        return use_candidates(state, p, moment, do)
+
+    return candidates
 
 
-def _legal_window(state: GameState, p: str) -> list[Action]:
-    return usable(state, p, Moment("window")) + [Action(p, "pass")]
-
-
-decision_kind(
-    "window", "305", "use an [OT] event or ability, or pass (305)", ("play_event", "activate", "pass"),
-    _decide_window, _legal_window,
+@action(
+    "play_event", "306.2", args=(CARD, TARGETS, N, OPTION), card_from="hand", missing_rule="306.2",
+    candidates=_use_candidates("play_event"),
+    help="use an event card from the hand, in any window it may be used in (305, 307, 406.2)",
 )
+@action(
+    "activate", "306.4", args=(CARD, ABILITY, TARGETS, N, OPTION), card_from="usable",
+    candidates=_use_candidates("activate"),
+    help="use an activated ability of a card, in any window it may be used in (402)",
+)
+def _use(state: GameState, a: Action, ctx: Context) -> list[Event]:
+    """306.2 (an event card) or 306.4 (an activated ability), in whichever
+    window the player acts in (``moment_of``: 305, 306, 307, 306.5h, 407.3;
+    ``declare`` checks that an event card is in the hand). After the end
+    declaration acting cancels it (307.1): play goes back to 305, where the
+    use is the first of the window."""
+    p = a.player
+    if ctx.kind == OUT_OF_TURN:  # record mode: a card used in the other player's turn, no window open
+        return declare(state, a, Moment("window"), None, ctx.waive)
+    step = None if ctx.kind == "respond" else _after_use(state, p)
+    events = declare(state, a, moment_of(state, p), step, ctx.waive)
+    if ctx.kind == "end_window":
+        return [EndDeclarationCancelled(player=p, step="306"), *events]
+    return events
 
 
-def _decide_main(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
-    from referee.rules.harem_master.battle import declare_attack
+@action("pass", "305", candidates=only("pass"), help="use nothing more in this window (305, 307.2, 406.2)")
+def _pass(state: GameState, a: Action, ctx: Context) -> list[Event]:
+    if ctx.kind == "end_window":
+        return [EndAccepted(player=a.player, step="308")]  # 307.2
+    if ctx.kind == "respond":
+        return [WindowPassed(rule="406.2", player=a.player)]
+    return [WindowPassed(player=a.player)]
 
-    p, do = a.player, a.do
-    if do == "play_character":
-        card = in_hand(state, p, a.card, "306.1", "character card")
-        cd = state.cards[card]
-        if cd.type != "character":
-            raise refuse("306.1", f"{cd.name} is {a_card(cd.type)}, not a character.")
-        why = forbidden(state, "play_character", p, card)
-        if why:
-            raise refuse("103.1", why)
-        if state.characters_played >= 1 and "306.1a" not in waive:
-            raise physical(
-                "306.1a",
-                f"{p} has already used a character card this turn; only one is allowed per turn, "
-                f"so {cd.name} cannot be played.",
-            )
-        cost_check(state, p, card)
-        return _held(state, [CharacterPlayed(player=p, card=card, step="306")], pay(state, p, cd.cost), card, p)
-    if do in ("play_event", "activate"):
-        return _use(state, a, "main", waive)
-    if do == "play_item":
-        card = in_hand(state, p, a.card, "306.3", "item card")
-        cd = state.cards[card]
-        if cd.type != "item" and not (cd.type == "character" and "PA" in cd.icons):
-            rule = "506" if cd.type == "character" else "306.3"
-            raise refuse(rule, f"{cd.name} is {a_card(cd.type)} without [PA], so it cannot be used as an item.")
-        if a.target is None:
-            raise refuse("306.3", "An item is attached to a character on the field, and none was named.")
-        if state.character(a.target) is None:
-            shown = state.cards[a.target].name if a.target in state.cards else a.target
-            raise refuse("306.3", f"An item is attached to a character on the field; {shown} is not one.")
-        why = forbidden(state, "play_item", p, card)
-        if why:
-            raise refuse("103.1", why)
-        cost_check(state, p, card)
-        played: list[Event] = [ItemPlayed(player=p, card=card, target=a.target, step="306")]
-        then: tuple[tuple[str, list[Event]], ...] = ()
-        if not equip_fits(state, card, a.target):
-            # 214.4g (ruling A14): used on a character it does not suit, it is
-            # paid for and enters the field, then goes to the discard at once.
-            then = (("discard", [ItemDiscarded(rule="214.4g", ruling="A14", card=card)]),)
-        return _held(state, played, pay(state, p, cd.cost), card, p, then)
-    if do == "attack":
-        return declare_attack(state, a, waive)
-    return [EndDeclared(player=p, step="307")]  # end_turn
+
+decision_kind("window", "305", "use an [OT] event or ability, or pass (305)", ("play_event", "activate", "pass"))
+
+# What a table can do in the other player's turn although the rules forbid it
+# (214.2a, 214.4a, 214.3a): in record mode it is recorded with its violation
+# (``engine``), checked as this context.
+OUT_OF_TURN = "out_of_turn"
+
+
+def _character_candidates(state: GameState, p: str, ctx: Context) -> Iterable[Action]:
+    cards = state.cards
+    return [Action(p, "play_character", card=c) for c in hand_candidates(state, p) if cards[c].type == "character"]
+
+
+def as_item(cd: CardDef) -> bool:
+    """Can this card be used as an item: an item card, or a [PA] character (506)?"""
+    return cd.type == "item" or (cd.type == "character" and "PA" in cd.icons)
+
+
+@action(
+    "play_character", "306.1", args=(CARD,), card_from="hand", candidates=_character_candidates,
+    side="active", side_rule="214.2a", side_text="Character cards can only be used during your own turn.",
+    help="use a character card from the hand (one a turn, 306.1a)",
+)
+def _play_character(state: GameState, a: Action, ctx: Context) -> Events:
+    p = a.player
+    card = in_hand(state, p, a.card, "306.1", "character card")
+    cd = state.cards[card]
+    if cd.type != "character":
+        raise refuse("306.1", f"{cd.name} is {a_card(cd.type)}, not a character.")
+    why = forbidden(state, "play_character", p, card)
+    if why:
+        raise refuse("103.1", why)
+    if state.characters_played >= 1 and "306.1a" not in ctx.waive:
+        raise physical(
+            "306.1a",
+            f"{p} has already used a character card this turn; only one is allowed per turn, "
+            f"so {cd.name} cannot be played.",
+        )
+    cost_check(state, p, card)
+    return lambda: _held(state, [CharacterPlayed(player=p, card=card, step="306")], pay(state, p, cd.cost), card, p)
+
+
+def _item_candidates(state: GameState, p: str, ctx: Context) -> Iterable[Action]:
+    cards = state.cards
+    targets = [ch.card for ch in state.field]
+    return [
+        Action(p, "play_item", card=c, target=t) for c in hand_candidates(state, p) if as_item(cards[c]) for t in targets
+    ]
+
+
+@action(
+    "play_item", "306.3", args=(CARD, TARGET), card_from="hand", candidates=_item_candidates,
+    side="active", side_rule="214.4a", side_text="Item cards can only be used during your own turn.",
+    help="use an item card, or a [PA] character (506), from the hand on a character",
+)
+def _play_item(state: GameState, a: Action, ctx: Context) -> Events:
+    p = a.player
+    card = in_hand(state, p, a.card, "306.3", "item card")
+    cd = state.cards[card]
+    if not as_item(cd):
+        rule = "506" if cd.type == "character" else "306.3"
+        raise refuse(rule, f"{cd.name} is {a_card(cd.type)} without [PA], so it cannot be used as an item.")
+    if a.target is None:
+        raise refuse("306.3", "An item is attached to a character on the field, and none was named.")
+    if state.character(a.target) is None:
+        shown = state.cards[a.target].name if a.target in state.cards else a.target
+        raise refuse("306.3", f"An item is attached to a character on the field; {shown} is not one.")
+    why = forbidden(state, "play_item", p, card)
+    if why:
+        raise refuse("103.1", why)
+    cost_check(state, p, card)
+    return lambda: _item_played(state, p, card, a.target)
+
+
+def _item_played(state: GameState, p: str, card: str, target: str) -> list[Event]:
+    played: list[Event] = [ItemPlayed(player=p, card=card, target=target, step="306")]
+    then: tuple[tuple[str, list[Event]], ...] = ()
+    if not equip_fits(state, card, target):
+        # 214.4g (ruling A14): used on a character it does not suit, it is
+        # paid for and enters the field, then goes to the discard at once.
+        then = (("discard", [ItemDiscarded(rule="214.4g", ruling="A14", card=card)]),)
+    return _held(state, played, pay(state, p, state.cards[card].cost), card, p, then)
+
+
+@action(
+    "end_turn", "307", candidates=only("end_turn"),
+    side="active", side_rule="307", side_text="Only the active player declares the end of the turn.",
+    help="declare the end of the turn",
+)
+def _end_turn(state: GameState, a: Action, ctx: Context) -> list[Event]:
+    return [EndDeclared(player=a.player, step="307")]
 
 
 def _held(
@@ -250,43 +323,9 @@ def _held(
     return played + costs + pipeline(after, events, situation, card, player, then=tuple(rest))
 
 
-def _legal_main(state: GameState, p: str) -> list[Action]:
-    from referee.rules.harem_master.battle import may_attack
-
-    cards = state.cards
-    out: list[Action] = []
-    n = stack_size(state, p)
-    targets = [ch.card for ch in state.field]
-    text = has_text(state)
-    uses = usable(state, p, Moment("main"))
-    events: dict[str, list[Action]] = {}
-    for u in uses:
-        if u.do == "play_event":
-            events.setdefault(u.card, []).append(u)
-    for c in hand_candidates(state, p):
-        cd = cards[c]
-        if cd.type == "event":
-            out += events.pop(c, [])
-            continue
-        if cd.cost > n:
-            continue
-        if cd.type == "character":
-            if state.characters_played < 1 and not (text and forbidden(state, "play_character", p, c)):
-                out.append(Action(p, "play_character", card=c))
-            if "PA" in cd.icons and not (text and forbidden(state, "play_item", p, c)):
-                out += [Action(p, "play_item", card=c, target=t) for t in targets]
-        elif cd.type == "item" and not (text and forbidden(state, "play_item", p, c)):
-            out += [Action(p, "play_item", card=c, target=t) for t in targets]
-    out += [u for u in uses if u.do == "activate"]
-    out += [Action(p, "attack", card=ch.card) for ch in state.field if ch.controller == p and ch.ready and may_attack(state, ch.card)]
-    out.append(Action(p, "end_turn"))
-    return out
-
-
 decision_kind(
     "main", "306", "take an action or end the turn (306)",
     ("play_character", "play_event", "play_item", "activate", "attack", "end_turn"),
-    _decide_main, _legal_main,
 )
 
 
@@ -309,19 +348,9 @@ def _main(state: GameState) -> None:
 # --- 307-310: the end of the turn ----------------------------------------------------
 
 
-def _decide_end_window(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
-    if a.do == "pass":
-        return [EndAccepted(player=a.player, step="308")]
-    events = _use(state, a, "end", waive)
-    # 307.1: acting cancels the end declaration; play goes back to 305, where
-    # the use is the first of the window.
-    return [EndDeclarationCancelled(player=a.player, step="306"), *events]
-
-
 decision_kind(
     "end_window", "307", "use an [OT] event or ability, or pass after the end declaration (307)",
-    ("play_event", "activate", "pass"), _decide_end_window,
-    lambda s, p: usable(s, p, Moment("end")) + [Action(p, "pass")],
+    ("play_event", "activate", "pass"),
 )
 
 
@@ -364,7 +393,27 @@ def _carry(state: GameState) -> list[Event]:
     return out + [StepPerformed(rule="308.1", text="The end-of-turn abilities have been processed.", step="309")]
 
 
-def _decide_hand_limit(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+def _discard_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
+    """309: one card at a time, or every set of as many as must go (in hand
+    order; the player may name them in any order, 215.5c). 214.2e: every
+    set of characters whose discard leaves the field as that rule wants."""
+    if ctx.kind == "same_name":
+        return [Action(p, "discard", cards=combo) for combo in same_name_choices(state, p)]
+    hand = state.zones[p].hand
+    excess = len(hand) - hand_maximum(state, p)
+    out = [Action(p, "discard", cards=(c,)) for c in hand]
+    if excess > 1:
+        out += [Action(p, "discard", cards=combo) for combo in itertools.combinations(hand, excess)]
+    return out
+
+
+@action(
+    "discard", "309", args=(CARDS,), cards_from="hand", candidates=_discard_candidates,
+    help="discard the cards a rule asks for: over the hand maximum (309), characters of one name (214.2e)",
+)
+def _decide_discard(state: GameState, a: Action, ctx: Context) -> Events:
+    if ctx.kind == "same_name":
+        return same_name_discard(state, a)
     p = a.player
     hand = state.zones[p].hand
     cards = list(a.cards or ())
@@ -388,23 +437,10 @@ def _decide_hand_limit(state: GameState, a: Action, waive: frozenset[str]) -> li
     # Through the pipeline of every move (409: a replacement of a discard
     # from the hand applies to each card, 403.1a).
     discarded = HandLimitDiscarded(player=p, cards=cards, step="310" if done else "309")
-    return pipeline(state, [discarded], "discard", cards[0] if len(cards) == 1 else None, p)
+    return lambda: pipeline(state, [discarded], "discard", cards[0] if len(cards) == 1 else None, p)
 
 
-def _legal_hand_limit(state: GameState, p: str) -> list[Action]:
-    """One card at a time, or every set of as many as must go (in hand order;
-    the player may name them in any order, 215.5c)."""
-    hand = state.zones[p].hand
-    excess = len(hand) - hand_maximum(state, p)
-    out = [Action(p, "discard", cards=(c,)) for c in hand]
-    if excess > 1:
-        out += [Action(p, "discard", cards=combo) for combo in itertools.combinations(hand, excess)]
-    return out
-
-
-decision_kind(
-    "hand_limit", "309", "discard down to the hand maximum (309)", ("discard",), _decide_hand_limit, _legal_hand_limit
-)
+decision_kind("hand_limit", "309", "discard down to the hand maximum (309)", ("discard",))
 
 
 def _over_hand_maximum(state: GameState) -> Decision | None:
