@@ -25,6 +25,7 @@ from events import game as ev
 from events.cards import CardDef
 from events.game import Event
 from projections.by_type import ByType
+from projections.encoding import decode_fields
 from projections.legacy import LEGACY_STEPS
 
 _new = object.__new__
@@ -33,6 +34,11 @@ PLAYERS = ("A", "B")
 PILES = ("castle", "hand", "action_stack", "discard", "harem", "execution", "side")
 HIDDEN_PILES = ("castle", "hand", "action_stack")  # face down (215): where unknown cards lie
 DEFAULT_RULINGS = {"A1": "not_fallen", "A4": "bottom"}
+# Fields added after snapshots and rewinds were first stored: written only when
+# they differ from these values, and read as these values when absent
+# (``projections.codec``), so a seeded match's snapshots and rewinds are what
+# they always were.
+OPTIONAL: dict[str, Any] = {"deal": "seeded", "unknown": frozenset(), "emptied": None, "passed_over": None}
 HAND_MAXIMUM = 7  # 215.3b, 309
 
 
@@ -1137,10 +1143,10 @@ def _step_skipped(s: GameState, e: ev.StepSkipped) -> None:
 
 @MUTATORS.on(ev.Rewound)
 def _rewound(s: GameState, e: ev.Rewound) -> None:
-    from projections.codec import decode_state
-
+    """410: the state the judge restored (``projections.codec``'s JSON, the
+    fields a rewind leaves out taken from the state it is folded onto)."""
     position = s.position
-    restored = decode_state(e.state, base=s)
+    restored = decode_fields(e.state, GameState, initial_state().__dict__.keys(), OPTIONAL, base=s)
     s.__dict__.update(restored.__dict__)
     s.position = position
 

@@ -23,7 +23,7 @@ from events.game import Event
 from projections.by_type import ByType
 from projections.lineage import retracted_positions
 from projections.state import PLAYERS, GameState, initial_state, other, owner
-from projections.visibility import OUTCOME, SHOWN, WHERE, Audience, Sight, reveals, sight, sights
+from projections.visibility import OUTCOME, REVEALS, SHOWN, WHERE, Audience, Sight, reveals, sight, sights
 
 # --- small wording helpers ----------------------------------------------------------
 
@@ -55,6 +55,11 @@ def _controlled_name(s: GameState, card: str | None, see: Sight) -> str:
 Describer = Callable[[Any, GameState, Sight], str]
 
 DESCRIBERS: ByType[Describer] = ByType("sentence")
+
+
+def declarations() -> dict[type[Event], dict[str, Audience]]:
+    """What each event kind reveals to whom, as declared beside its sentence (``says``)."""
+    return REVEALS
 
 
 def says(event_type: type[Event], **fields: Audience) -> Callable[[Describer], Describer]:

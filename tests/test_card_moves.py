@@ -47,7 +47,7 @@ PLACES: dict[tuple[str, str, str], tuple[str | None, str]] = {
     ("setup", "_decide_mulligan", "MulliganTaken"): (None, "101.5: before the first turn"),
     ("turn", "_stack_to_hand", "StackReturnedToHand"): (None, "302: stack to hand"),
     ("turn", "_fill_stack", "CardMovedToStack"): (None, "303: castle to stack"),
-    ("common", "pay", "CostPaid"): (None, "215.4c: stack to castle"),
+    ("zones", "pay", "CostPaid"): (None, "215.4c: stack to castle"),
     ("abilities", "declare_event", "EventPlayed"): (
         None, "306.2, 214.3e, ruling A33: putting the card into the discard is using it; its moment before is the use's"
     ),

@@ -1,15 +1,33 @@
-"""Rules 402, 406, 407, 411 and 503-505: using event cards and activated abilities, and the windows to use them in.
+"""Rules 103-103.1, 214.3, 400-401.4a, 401.8, 402, 406, 407-407.3, 411-411.1a and 503-505: using event cards and activated abilities.
 
-Where a card or an ability may be used is a *window* (406.2): the main
+Card text is abilities, what following it does is effects (400, 400.1,
+401.1); an ability may help or hurt (401.2), and the separable parts of a
+text are separate abilities (401.3). Abilities are activated, triggered or
+static (401.8: triggers are ``situations``', statics ``characteristics'``);
+a character's or an item's abilities work on the field only (401.4a) unless
+they say where else (401.4). Card text beats the rules (103, 103.1): a
+static that forbids an action refuses it (``forbidden``). Event cards
+(214.3): only in your own turn unless [OT] (214.3a), controlled by their
+user (214.3b), "only usable when ~" and "also usable when ~" (214.3c,
+214.3d), to the discard once used (214.3e). Activated abilities: 402.
+Icons of costs: [1], [2] (503), [0] (503.1: declaring is paying), [n]
+(503.2, ruling A27), [T] (504), [OT] (505). Counters (411, 411.1) are used
+only in response to a card or an ability being used or triggered (411.1a).
+
+Timing (406): a use only when the rules or cards allow it (406.1), each
+declared and resolved on its own (406.3), those "in response to ~" first
+(406.3a, the agenda's). Where a card or an ability may be used is a *window* (406.2): the main
 phase's 305/306, the 307 chance after the end declaration, 306.5h (only
 uses that change the battle type), and every response chance (407.3, the
 moment before something happens: only uses written "only usable when ~" or
 "also usable when ~" for it, and counters of a use or a trigger, 411.1a).
-``usable`` lists what a player may use in a window, each use checked by
-``check_event`` / ``check_activated``, which raise the refusal citing the
-rule that forbids it (402.1a, 402.2, 402.3, 402.3a, 214.3a, 214.3c,
-402.2a, 411.1a, 215.4c, 103.1). ``declare`` makes the events of a use:
-the card to the discard or the ability declared, then its cost (407.2).
+``use_candidates`` lists what a player might use in a window, and each use
+is checked by ``check_event`` / ``check_activated``, which raise the
+refusal citing the rule that forbids it (402.1a, 402.2, 402.3, 402.3a,
+214.3a, 214.3c, 402.2a, 411.1a, 215.4c, 103.1). Using one (407, 407.1):
+``declare`` makes the events of a use, the card to the discard or the
+ability declared, then its cost (407.2); the response chance that comes
+before it resolves (407.3) is the agenda's.
 """
 
 from __future__ import annotations
@@ -21,20 +39,25 @@ from events.abilities import BattleTypeEffect, CounterEffect, walk
 from events.game import AbilityActivated, CardTapped, Event, EventPlayed
 from projections.state import GameState, Proposal, Use, Window, other
 from referee.actions import Action, IllegalAction
-from referee.rules.harem_master.characteristics import abilities, has_text, match, memo, statics
-from referee.rules.harem_master.common import a_card, in_hand, name_of, pay, physical, refuse, stack_size
-from referee.rules.harem_master.hidden import as_played, hand_candidates
-from referee.rules.harem_master.selectors import (
+from referee.rules.harem_master.characteristics import (
     Reader,
+    abilities,
     candidates,
     controller_of,
+    has_text,
     holds,
+    match,
+    memo,
     on_field,
     players,
     select,
+    statics,
     zone_of,
 )
+from referee.rules.harem_master.common import a_card, in_hand, name_of, physical, refuse
+from referee.rules.harem_master.hidden import as_played, hand_candidates
 from referee.rules.harem_master.situations import Sit, meets, use_situation
+from referee.rules.harem_master.zones import pay, stack_size
 
 
 class Moment(NamedTuple):

@@ -1,4 +1,11 @@
-"""Rules 403, 406.2, 407.3-407.6, 408, 409 and 411: the agenda, where used and triggered abilities wait and resolve.
+"""Rules 215.7c, 215.8c, 408.2, 409.3 and 411.1b: the agenda, where used and triggered abilities wait and resolve.
+
+It owns the choices made there: the order of simultaneous triggers (408.2,
+ruling A23), which of several replacements applies (409.3), the order of
+cards put into a harem or an execution pile together (215.7c, 215.8c,
+ruling A25), and a countered use, which does nothing (411.1b). It runs what
+other rules decide: windows (406.2), responses (407.3), resolution (407.4-
+407.6, ``effects``), triggers (403, ``situations``) and replacements (409).
 
 The agenda is a stack in the state (``projections.state``): uses waiting to
 resolve, 406.2 windows, and *proposals* (the moment before something
@@ -44,11 +51,10 @@ from events.game import (
 from projections.state import GameState, Proposal, Use, Window, evolve, other
 from referee.actions import Action
 from referee.rules.harem_master.abilities import anyone_can_respond, can_use, moment_of
-from referee.rules.harem_master.characteristics import has_text, memo
+from referee.rules.harem_master.characteristics import Reader, has_text, holds, memo, physical, zone_of
 from referee.rules.harem_master.common import name_of, refuse
 from referee.rules.harem_master.effects import Slot, describe_slot, facts, groups, walk
 from referee.rules.harem_master.registry import OPTION, ArgSpec, Context, Decision, action, decision_kind
-from referee.rules.harem_master.selectors import Reader, holds, zone_of
 from referee.rules.harem_master.situations import (
     Sit,
     events_of,
@@ -283,6 +289,30 @@ def propose_moment(state: GameState, sit: Sit) -> list[Event] | None:
     return [SituationProposed(situation=sit.event, it=sit.card, player=sit.player)]
 
 
+def moment(state: GameState, sit: Sit, event: Event) -> list[Event]:
+    """A moment of the procedure that abilities name (304 turn_start, 306.5j
+    win/lose_battle, 306.5n battle_end, 308 turn_end): the step's own event,
+    then the triggers the moment fires (403.1), unless a replacement takes
+    the moment's place (409), and a response chance for uses written to be
+    usable only then (214.3c, 402.2a)."""
+    if not has_text(state):
+        return [event]
+    out: list[Event] = [event]
+    found = replacements(state, sit)
+    if found:
+        src = found[0]
+        return out + [SituationReplaced(
+            player=src.controller, card=src.card, ability=src.index, definition=src.ability,
+            situation=sit.event, it=sit.card, exempt=[f"{src.card}#{src.index}"],
+        )]
+    out += fire([(sit, state)], "before") + fire([(sit, state)], "after")
+    if anyone_can_respond(state, sit, None):
+        out.append(WindowOpened(
+            rule="407.3", kind="response", player=other(state.active), situation=sit.event, it=sit.card, whose=sit.player
+        ))
+    return out
+
+
 # Proposals of a moment that holds no event back (propose_moment).
 MOMENTS = ("attack", "intercept")
 
@@ -450,8 +480,6 @@ def _reread(state: GameState, ev: Event) -> Event:
     it is when the attack happens, so after the "will attack the castle"
     triggers and uses of its moment before (403.1a) changed it."""
     if isinstance(ev, CastleAttacked) and state.battle is not None and state.battle.attacker is not None:
-        from referee.rules.harem_master.characteristics import physical
-
         amount = physical(state, state.battle.attacker)
         return ev.model_copy(update={"amount": amount, "step": "306.5m" if amount > 0 else "306.5n"})
     return ev

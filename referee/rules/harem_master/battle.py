@@ -5,6 +5,7 @@ from __future__ import annotations
 from events.game import (
     AttackDeclared,
     AttackerChosen,
+    BattleInterrupted,
     BattleResolved,
     BattleTypeSet,
     CardMilled,
@@ -21,11 +22,12 @@ from events.game import (
 from projections.state import GameState, other
 from referee.actions import Action, IllegalAction
 from referee.rules.harem_master.abilities import battle_type_usable, forbidden
-from referee.rules.harem_master.agenda import pipeline, propose_moment
+from referee.rules.harem_master.agenda import moment, pipeline, propose_moment
 from referee.rules.harem_master.characteristics import chars, gender, has_text, identity
 from referee.rules.harem_master.characteristics import mental as mental_of
 from referee.rules.harem_master.characteristics import physical as physical_of
 from referee.rules.harem_master.common import name_of, physical, refuse
+from referee.rules.harem_master.effects import ends
 from referee.rules.harem_master.hidden import reveal_decision
 from referee.rules.harem_master.registry import CARD, Candidates, Context, Decision, action, decision_kind, only, step
 from referee.rules.harem_master.situations import Sit
@@ -67,6 +69,27 @@ def _combatant(state: GameState, a: Action, waive: frozenset[str], rule: str, ac
     if not ch.ready and rule not in waive:
         raise physical(rule, f"{name_of(state, ch.card)} is tapped; only an untapped character can {act}.")
     return ch.card
+
+
+# --- the preamble: a combatant gone (ruling A18) ------------------------------------------
+
+
+BATTLE_STEPS = frozenset({"306.5c", "306.5e", "306.5h", "306.5i", "306.5j", "306.5k", "306.5m"})
+
+
+def combatant_gone(state: GameState) -> Event | None:
+    """306.5 preamble (ruling A18): a combatant that left the field or changed
+    controller ends the battle; the procedure jumps to 306.5n."""
+    b = state.battle
+    if b is None or state.step not in BATTLE_STEPS:
+        return None
+    for card, owner_side in ((b.attacker, b.player), (b.interceptor, other(b.player))):
+        if card is None:
+            continue
+        ch = state.character(card)
+        if ch is None or ch.controller != owner_side:
+            return BattleInterrupted(card=card, step="306.5n")
+    return None
 
 
 # --- 306.5c-d interception -----------------------------------------------------------
@@ -211,9 +234,9 @@ def _battle_type(state: GameState) -> list[Event]:
     if b.interceptor is None:
         return [BattleTypeSet(rule="306.5g", kind="castle", step="306.5h")]
     if has_text(state) and "intercept" not in b.done:
-        moment = propose_moment(state, Sit("intercept", b.interceptor, other(b.player)))
-        if moment:
-            return moment
+        before = propose_moment(state, Sit("intercept", b.interceptor, other(b.player)))
+        if before:
+            return before
     if gender(state, b.interceptor) == "male":
         return [BattleTypeSet(rule="306.5e", kind="combat", step="306.5h")]
     return [BattleTypeSet(rule="306.5f", kind="approach", step="306.5h")]
@@ -282,8 +305,6 @@ def _random_numbers(state: GameState) -> Event:
 @step("306.5j")
 def _win_lose_triggers(state: GameState) -> list[Event]:
     """306.5j: abilities triggered by winning or losing (none in a draw, ruling A20)."""
-    from referee.rules.harem_master.turn import moment
-
     b = state.battle
     after = "306.5m" if b.kind == "castle" else ("306.5k" if b.winner is not None else "306.5n")
     done = StepPerformed(rule="306.5j", text="Abilities triggered by winning or losing are processed.", step=after)
@@ -333,8 +354,6 @@ def _castle_attack(state: GameState) -> list[Event]:
 @step("306.5n")
 def _end_of_battle(state: GameState) -> list[Event]:
     """306.5n: "at the end of the battle" abilities."""
-    from referee.rules.harem_master.turn import moment
-
     b = state.battle
     done = StepPerformed(rule="306.5n", text="End-of-battle abilities are processed.", step="306.5o")
     out = moment(state, Sit("battle_end", None, b.player if b else state.active), done)
@@ -346,6 +365,4 @@ def _end_of_battle(state: GameState) -> list[Event]:
 @step("306.5o")
 def _battle_over(state: GameState) -> list[Event]:
     """306.5o: "until end of battle" effects end; the battle is over."""
-    from referee.rules.harem_master.turn import ends
-
     return ends(state, "end_of_battle", "306.5o") + [StepPerformed(rule="306.5o", text="The battle ends.", step="306")]

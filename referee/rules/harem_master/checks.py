@@ -1,19 +1,26 @@
-"""State checks the referee makes after every event: the end of the game
-(102, 103), the character limits (214.2e) and items left without a character
-(214.4f)."""
+"""Rules 102-102.3, 103.2, 214.2e and 214.4f: the checks the referee makes after every event.
+
+The end of the game (102, 102.1, 102.2 immediate wins; 102.3, 103.2 the
+castle falls, ruling A1), the character limits (214.2e, ruling A7: one
+character of a name, at most six) and items left without a character or
+unsuited to it (214.4f, ruling A14); ``state_check`` also runs the checks of
+other rules that happen at the same moments: a combatant gone (306.5,
+``battle``) and effects on a card that left the field (215.10, ``zones``)."""
 
 from __future__ import annotations
 
 import itertools
 
-from events.game import BattleInterrupted, CharactersDiscarded, EffectsEnded, Event, GameEnded, ItemDiscarded
+from events.game import CharactersDiscarded, Event, GameEnded, ItemDiscarded
 from projections.state import GameState, other
 from referee.actions import Action
 from referee.rules.harem_master.agenda import held_cards, pipeline
+from referee.rules.harem_master.battle import combatant_gone
 from referee.rules.harem_master.characteristics import equip_fits, field_names, has_text, memo
 from referee.rules.harem_master.characteristics import name as name_now
 from referee.rules.harem_master.common import CHARACTER_LIMIT, IMMEDIATE_WIN, SETUP_STEPS, refuse
 from referee.rules.harem_master.registry import Decision, Events, decision_kind
+from referee.rules.harem_master.zones import gone_objects
 
 # --- 102 and 103: the end of the game --------------------------------------------------
 
@@ -145,24 +152,6 @@ decision_kind("same_name", "214.2e", "choose which characters to discard (214.2e
 # --- all checks in order -----------------------------------------------------------
 
 
-BATTLE_STEPS = frozenset({"306.5c", "306.5e", "306.5h", "306.5i", "306.5j", "306.5k", "306.5m"})
-
-
-def combatant_gone(state: GameState) -> Event | None:
-    """306.5 preamble (ruling A18): a combatant that left the field or changed
-    controller ends the battle; the procedure jumps to 306.5n."""
-    b = state.battle
-    if b is None or state.step not in BATTLE_STEPS:
-        return None
-    for card, owner_side in ((b.attacker, b.player), (b.interceptor, other(b.player))):
-        if card is None:
-            continue
-        ch = state.character(card)
-        if ch is None or ch.controller != owner_side:
-            return BattleInterrupted(card=card, step="306.5n")
-    return None
-
-
 def unsuited_item(state: GameState, waiting: frozenset[str] = frozenset()) -> list[Event] | None:
     """214.4f (ruling A14): an item whose character no longer meets its
     restriction goes to its owner's discard."""
@@ -178,18 +167,6 @@ def _discard_item(state: GameState, ev: ItemDiscarded) -> list[Event]:
     every move (409 replacements and 403.1a triggers see it; 409.1a exempts
     only the characters of 214.2e, not their items: ruling A7)."""
     return pipeline(state, [ev], "discard", ev.card, ev.card[0])
-
-
-def gone_objects(state: GameState) -> Event | None:
-    """215.10: effects on a card that has left the field end (it is a new object)."""
-    gone = []
-    for e in state.effects:
-        if e.target is None or e.since < 0:
-            continue
-        ch = state.character(e.target)
-        if ch is None or ch.since != e.since:
-            gone.append(e.id)
-    return EffectsEnded(rule="215.10", ids=gone) if gone else None
 
 
 def state_check(state: GameState) -> list[Event] | None:

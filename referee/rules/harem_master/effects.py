@@ -1,4 +1,9 @@
-"""Rules 407.4-407.6 and the effects of card text: what resolving one step of an ability does.
+"""Rules 102.4-102.6, 401.7, 407.4-407.6 and 411.1c-411.2: the effects of card text, what resolving one step of an ability does.
+
+Card text that wins or loses the game ends it at once (102.4; both players
+losing at once is a draw, 102.5; a player who wins and loses at once
+loses, 102.6). A countered card goes to its owner's discard (411.1c), its
+costs stay paid (411.1d); what cannot be countered is not (411.2).
 
 A resolution is split into steps at each ``then`` (407.5: everything in one
 step happens at once). ``next_slot`` walks a step's effects for the choices
@@ -42,6 +47,7 @@ from events.game import (
     CharactersTapped,
     ControlChanged,
     CounterFailed,
+    EffectsEnded,
     Event,
     GameEnded,
     HandMaximumChanged,
@@ -50,8 +56,8 @@ from events.game import (
     ValuesModified,
 )
 from projections.state import GameState, Proposal, Use, other
+from referee.rules.harem_master.characteristics import Reader, amount, candidates, players, select
 from referee.rules.harem_master.common import name_of
-from referee.rules.harem_master.selectors import Reader, amount, candidates, players, select
 
 # --- steps and choices ------------------------------------------------------------------
 
@@ -415,6 +421,24 @@ def _game_end(use: Use, reader: Reader, won: list[str], lost: list[str]) -> Game
         return GameEnded(rule="102.4", ruling="A13", draw=True, reason="Both players won at once.", card=card, step="over")
     (winner,) = winners
     return GameEnded(rule="102.4", winner=winner, reason=f"{winner} wins by card text.", card=card, step="over")
+
+
+# --- 310, 306.5o: effects that last until the end of the turn or of the battle ------------------
+
+
+def ends(state: GameState, until: str, rule: str) -> list[Event]:
+    """310 / 306.5o: effects lasting until the end of the turn / battle end
+    (a control change given back to the player who had the character)."""
+    gone = [e for e in state.effects if e.until == until]
+    if not gone:
+        return []
+    out: list[Event] = []
+    for e in gone:
+        if e.kind == "control":
+            ch = state.character(e.target)
+            if ch is not None and ch.since == e.since and ch.controller != e.values[1]:
+                out.append(ControlChanged(rule=rule, card=e.source, target=e.target, player=e.values[1]))
+    return out + [EffectsEnded(rule=rule, ids=[e.id for e in gone])]
 
 
 def describe_slot(state: GameState, slot: Slot) -> str:

@@ -38,7 +38,7 @@ from referee.actions import Action, Applied, IllegalAction, Refusal
 from referee.rules.harem_master import agenda, battle, checks, hidden, setup, turn  # noqa: F401
 from referee.rules.harem_master.abilities import activated
 from referee.rules.harem_master.characteristics import has_text, memo
-from referee.rules.harem_master.common import SETUP_STEPS, cost_check, physical, refuse
+from referee.rules.harem_master.common import SETUP_STEPS, physical, refuse
 from referee.rules.harem_master.registry import (
     ACTIONS,
     KINDS,
@@ -52,6 +52,7 @@ from referee.rules.harem_master.registry import (
     only,
 )
 from referee.rules.harem_master.situations import fire, happened
+from referee.rules.harem_master.zones import cost_check
 
 # --- 102.7, 102.8: what either player may do whatever the procedure waits for ---------------
 

@@ -124,8 +124,12 @@ TARGET = ArgSpec("target", "card", required=True, help="the character an item go
 TARGETS = ArgSpec("targets", "cards", help="targets named in advance, in the order the text names them (407.4)")
 CARDS = ArgSpec("cards", "cards", required=True, help="the cards, by name or id")
 N = ArgSpec("n", "count", help="the n of an [n] cost (503.2)")
-ABILITY = ArgSpec("ability", "count", help="which of the card's abilities, counted from 1 (default: its first activated one)")
-OPTION = ArgSpec("option", "choice", help='yes or no for a "may" (401.7), or the card whose replacement applies (409.3)')
+ABILITY = ArgSpec(
+    "ability", "count", help="which of the card's abilities, counted from 1 (default: its first activated one)"
+)
+OPTION = ArgSpec(
+    "option", "choice", help='yes or no for a "may" (401.7), or the card whose replacement applies (409.3)'
+)
 ORDER = ArgSpec("order", "choice", required=True, choices=("first", "second"), help="first or second")
 # A name the table saw, not one card of the match (a table-dealt match's reveal, 100.2).
 NAME = ArgSpec("card", "name", help="the name of the card the table turned face up")
@@ -163,7 +167,7 @@ def rule_key(rule: str) -> tuple[int, int, str]:
     """``306.5a`` as (306, 5, "a"), for putting rule numbers in their order."""
     section, _, rest = rule.partition(".")
     digits = "".join(ch for ch in rest if ch.isdigit())
-    return int(section), int(digits) if digits else -1, rest[len(digits):]
+    return int(section), int(digits) if digits else -1, rest[len(digits) :]
 
 
 def in_rule_order() -> None:
@@ -201,7 +205,9 @@ def step(
 ) -> Callable[[Callable[[GameState], Event | list[Event] | None]], Callable[[GameState], Event | list[Event] | None]]:
     """Register the automatic handler of one or more steps."""
 
-    def register(fn: Callable[[GameState], Event | list[Event] | None]) -> Callable[[GameState], Event | list[Event] | None]:
+    def register(
+        fn: Callable[[GameState], Event | list[Event] | None],
+    ) -> Callable[[GameState], Event | list[Event] | None]:
         for name in names:
             STEPS[name] = Step(name, fn, decision)
         return fn

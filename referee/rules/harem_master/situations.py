@@ -1,4 +1,11 @@
-"""Rules 403, 408 and 409: situations, the triggers they fire and the replacements that change them.
+"""Rules 403, 408-408.1 and 409-409.2: situations, the triggers they fire and the replacements that change them.
+
+A triggered ability produces its effect once each time its condition is
+met (408, 408.1; the order of simultaneous ones, 408.2, is the agenda's). A
+replacement stops what it replaces and does its own instead (409, 409.1;
+none for the discards of 214.2e, 409.1a): the replaced situation does not
+happen (409.2), which the fold records (``SituationReplaced``); which of
+several applies is chosen on the agenda (409.3).
 
 A *situation* is something that happens in the game, named as card text
 names it (``captured``, ``enter_field``, ...; docs/abilities.md section 3),
@@ -53,9 +60,22 @@ from events.game import (
     TriggerResolving,
     UseResolved,
 )
-from projections.state import GameState, other
-from referee.rules.harem_master.characteristics import abilities, chars, has_text, match, memo, statics_give
-from referee.rules.harem_master.selectors import Reader, controller_of, field_cards, holds, on_field, picks, zone_of
+from projections.state import GameState, evolve, other
+from referee.rules.harem_master.characteristics import (
+    Reader,
+    abilities,
+    chars,
+    controller_of,
+    field_cards,
+    has_text,
+    holds,
+    match,
+    memo,
+    on_field,
+    picks,
+    statics_give,
+    zone_of,
+)
 
 # Situations whose card is leaving where it was: they are read in the state
 # just before (403.2).
@@ -341,7 +361,6 @@ def fire_after(before: GameState, after: GameState, events: list[Event]) -> list
         return []
     sits: list[tuple[Sit, GameState]] = []
     state = before
-    from projections.state import evolve
 
     for ev in events:
         nxt = evolve(state, ev)

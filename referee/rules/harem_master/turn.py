@@ -1,7 +1,23 @@
-"""Rules 300-310: the turn, from untapping to the end of the turn, except battle (306.5).
+"""Rules 214.2-214.2d, 214.2f, 214.4-214.4e, 214.4g, 300-306.4, 307-310 and 506: the turn, but battle.
 
-Also 214.2a/214.3/214.4 (who may use which card when) and 306.1-306.3, the
-active player's plays. Battle is in ``battle``.
+The turn, from untapping to the end of the turn (300, 300.1: each player
+plays their own turns, where most actions happen): 301-304, the main phase
+(305, 306: the non-active player's window, then one action of the active
+player, again and again), the end declaration and its window (307, 307.1,
+307.2), the end of the turn (308, 308.1, 309, 310). Battle (306.5) is in
+``battle``.
+
+The active player's plays: a character card (306.1; one a turn, 306.1a;
+it enters the field tapped, 306.1b and 214.2f, as the fold keeps it), an
+event card (306.2), an item card (306.3) or a [PA] character as an item
+(506), an activated ability (306.4). Character cards (214.2): only in your
+own turn (214.2a); one stays on the field as a character until removed
+(214.2b), untapped or tapped (214.2c), controlled by the player who put it
+there (214.2d): facts the fold (``projections.state``) keeps. Item cards
+(214.4): only in your own turn (214.4a), controlled by their user (214.4b),
+attached to a character and equipping it until removed (214.4c, 214.4d),
+as many as you like (214.4e); one used on a character it does not suit
+enters the field and is discarded at once (214.4g, ruling A14).
 """
 
 from __future__ import annotations
@@ -14,8 +30,6 @@ from events.game import (
     CardMovedToStack,
     CharacterPlayed,
     CharactersUntapped,
-    ControlChanged,
-    EffectsEnded,
     EndAccepted,
     EndDeclarationCancelled,
     EndDeclared,
@@ -23,31 +37,29 @@ from events.game import (
     HandLimitDiscarded,
     ItemDiscarded,
     ItemPlayed,
-    SituationReplaced,
     StackReturnedToHand,
     StackSizeSet,
     StepPerformed,
     TriggerCarried,
     TriggerFired,
     TurnStarted,
-    WindowOpened,
     WindowPassed,
 )
 from projections.state import GameState, evolve, other
 from referee.actions import Action
 from referee.rules.harem_master.abilities import (
     Moment,
-    anyone_can_respond,
     can_use,
     declare,
     forbidden,
     moment_of,
     use_candidates,
 )
-from referee.rules.harem_master.agenda import pipeline, propose
-from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum, has_text
+from referee.rules.harem_master.agenda import moment, pipeline, propose
+from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum
 from referee.rules.harem_master.checks import same_name_choices, same_name_discard
-from referee.rules.harem_master.common import a_card, cost_check, in_hand, pay, physical, refuse
+from referee.rules.harem_master.common import a_card, in_hand, physical, refuse
+from referee.rules.harem_master.effects import ends
 from referee.rules.harem_master.hidden import hand_candidates
 from referee.rules.harem_master.registry import (
     ABILITY,
@@ -66,47 +78,8 @@ from referee.rules.harem_master.registry import (
     only,
     step,
 )
-from referee.rules.harem_master.situations import Sit, fire, replacements
-
-
-def moment(state: GameState, sit: Sit, event: Event) -> list[Event]:
-    """A moment of the procedure that abilities name (304 turn_start, 306.5j
-    win/lose_battle, 306.5n battle_end, 308 turn_end): the step's own event,
-    then the triggers the moment fires (403.1), unless a replacement takes
-    the moment's place (409), and a response chance for uses written to be
-    usable only then (214.3c, 402.2a)."""
-    if not has_text(state):
-        return [event]
-    out: list[Event] = [event]
-    found = replacements(state, sit)
-    if found:
-        src = found[0]
-        return out + [SituationReplaced(
-            player=src.controller, card=src.card, ability=src.index, definition=src.ability,
-            situation=sit.event, it=sit.card, exempt=[f"{src.card}#{src.index}"],
-        )]
-    out += fire([(sit, state)], "before") + fire([(sit, state)], "after")
-    if anyone_can_respond(state, sit, None):
-        out.append(WindowOpened(
-            rule="407.3", kind="response", player=other(state.active), situation=sit.event, it=sit.card, whose=sit.player
-        ))
-    return out
-
-
-def ends(state: GameState, until: str, rule: str) -> list[Event]:
-    """310 / 306.5o: effects lasting until the end of the turn / battle end
-    (a control change given back to the player who had the character)."""
-    gone = [e for e in state.effects if e.until == until]
-    if not gone:
-        return []
-    out: list[Event] = []
-    for e in gone:
-        if e.kind == "control":
-            ch = state.character(e.target)
-            if ch is not None and ch.since == e.since and ch.controller != e.values[1]:
-                out.append(ControlChanged(rule=rule, card=e.source, target=e.target, player=e.values[1]))
-    return out + [EffectsEnded(rule=rule, ids=[e.id for e in gone])]
-
+from referee.rules.harem_master.situations import Sit, fire
+from referee.rules.harem_master.zones import cost_check, pay
 
 # --- 300-304: the start of the turn ------------------------------------------------
 
