@@ -85,8 +85,13 @@ def _places() -> set[tuple[str, str, str]]:
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             for node in ast.walk(fn):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
-                    found.add((path.stem, fn.name, node.func.id))
+                if not isinstance(node, ast.Call):
+                    continue
+                made = node.func
+                if isinstance(made, ast.Attribute) and made.attr == "trusted":  # ``Event.trusted``: the engine's own
+                    made = made.value
+                if isinstance(made, ast.Name) and made.id in names:
+                    found.add((path.stem, fn.name, made.id))
     return found
 
 

@@ -40,22 +40,26 @@ from events.game import AbilityActivated, CardTapped, Event, EventPlayed
 from projections.state import GameState, Proposal, Use, Window, other
 from referee.actions import Action, IllegalAction
 from referee.rules.harem_master.characteristics import (
+    MISSING,
     Reader,
     abilities,
     candidates,
+    carried,
+    carry,
     controller_of,
     has_text,
     holds,
     match,
-    memo,
     on_field,
     players,
     select,
     statics,
+    statics_give,
     zone_of,
 )
 from referee.rules.harem_master.common import a_card, in_hand, name_of, physical, refuse
 from referee.rules.harem_master.hidden import as_played, hand_candidates
+from referee.rules.harem_master.registry import Events
 from referee.rules.harem_master.situations import Sit, meets, use_situation
 from referee.rules.harem_master.zones import pay, stack_size
 
@@ -308,7 +312,7 @@ def _check_targets(state: GameState, player: str, card: str, effects: list[Any],
             raise refuse("407.4", f"{name_of(state, t)} is not something {name_of(state, card)} can target.")
 
 
-def declare_event(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> list[Event]:
+def declare_event(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> Events:
     """306.2, 407.2: the event card goes to the discard, its cost is paid;
     its ``use`` abilities then wait on the agenda to resolve."""
     # 306.2, 407.2: an event card is used from its user's hand, in a response
@@ -320,14 +324,16 @@ def declare_event(state: GameState, a: Action, moment: Moment, step: str | None,
     if uses and a.targets:
         _check_targets(state, p, card, [e for u in uses for e in u.effects], a.targets)
     takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
-    played = EventPlayed(
-        player=p, card=card, resolves=bool(uses), n=(a.n or 0) if takes_n else None,
-        targets=list(a.targets or ()), option=a.option, about=about, it=it, step=step,
-    )
-    return [played, *pay(state, p, total)]
+    return lambda: [
+        EventPlayed.trusted(
+            player=p, card=card, resolves=bool(uses), n=(a.n or 0) if takes_n else None,
+            targets=list(a.targets or ()), option=a.option, about=about, it=it, step=step,
+        ),
+        *pay(state, p, total),
+    ]
 
 
-def declare_activated(state: GameState, a: Action, moment: Moment, step: str | None) -> list[Event]:
+def declare_activated(state: GameState, a: Action, moment: Moment, step: str | None) -> Events:
     """306.4, 407.2: the ability is declared and its cost paid ([T] first, 504)."""
     p = a.player
     if a.card is None:
@@ -337,19 +343,25 @@ def declare_activated(state: GameState, a: Action, moment: Moment, step: str | N
     if a.targets:
         _check_targets(state, p, a.card, list(ability.effects), a.targets)
     about, it = _responding(moment)
+    return lambda: _ability_declared(state, a, index, ability, about, it, step, total)
+
+
+def _ability_declared(
+    state: GameState, a: Action, index: int, ability: Any, about: int | None, it: str | None, step: str | None, total: int
+) -> list[Event]:
     cost = ability.parsed_cost
     out: list[Event] = [
-        AbilityActivated(
-            player=p, card=a.card, ability=index, definition=ability, n=(a.n or 0) if cost.n else None,
+        AbilityActivated.trusted(
+            player=a.player, card=a.card, ability=index, definition=ability, n=(a.n or 0) if cost.n else None,
             targets=list(a.targets or ()), option=a.option, about=about, it=it, step=step,
         )
     ]
     if cost.tap:
-        out.append(CardTapped(card=a.card))
-    return out + pay(state, p, total)
+        out.append(CardTapped.trusted(card=a.card))
+    return out + pay(state, a.player, total)
 
 
-def declare(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> list[Event]:
+def declare(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> Events:
     if a.do == "activate":
         return declare_activated(state, a, moment, step)
     return declare_event(state, a, moment, step, waive)
@@ -475,18 +487,20 @@ def _ability_cards(state: GameState, player: str) -> list[str]:
 
 def _responses_exist(state: GameState) -> bool:
     """Is there any card in a hand or ability in play written to respond
-    (only/also, or a counter)? If not, no response chance can open."""
-    m = memo(state)
-    found = m.get("responses")
-    if found is None:
-        found = any(
+    (only/also, or a counter)? If not, no response chance can open. It reads
+    the hands, the field and the cards' abilities, so it is carried from
+    state to state while those stay the same (unless statics give abilities)."""
+    zones = state.zones
+    key = (state.cards, zones["A"].hand, zones["B"].hand, state.field, state.effects)
+    found = carried("responses", key)
+    if found is MISSING or statics_give(state):
+        found = carry("responses", key, any(
             state.cards[c].abilities and _could(Moment("response"), flags(state.cards[c].abilities))
-            for p in ("A", "B") for c in state.zones[p].hand if state.cards[c].type == "event"
+            for p in ("A", "B") for c in zones[p].hand if state.cards[c].type == "event"
         ) or any(
             _could(Moment("response"), flags(a))
             for p in ("A", "B") for card in _ability_cards(state, p) for _, a in activated(state, card)
-        )
-        m["responses"] = found
+        ))
     return found
 
 

@@ -29,7 +29,17 @@ from referee.rules.harem_master.characteristics import physical as physical_of
 from referee.rules.harem_master.common import name_of, physical, refuse
 from referee.rules.harem_master.effects import ends
 from referee.rules.harem_master.hidden import reveal_decision
-from referee.rules.harem_master.registry import CARD, Candidates, Context, Decision, action, decision_kind, only, step
+from referee.rules.harem_master.registry import (
+    CARD,
+    Candidates,
+    Context,
+    Decision,
+    Events,
+    action,
+    decision_kind,
+    only,
+    step,
+)
 from referee.rules.harem_master.situations import Sit
 
 
@@ -46,11 +56,13 @@ def _own_characters(do: str) -> Candidates:
     side="active", side_rule="306.5a", side_text="Only the active player can declare an attack.",
     help="declare an attack with an untapped character you control (306.5b)",
 )
-def declare_attack(state: GameState, a: Action, ctx: Context) -> list[Event]:
+def declare_attack(state: GameState, a: Action, ctx: Context) -> Events:
     """306.5a-b: declare an attack and choose an untapped character, tapping it."""
     p = a.player
     card = _combatant(state, a, ctx.waive, "306.5b", "attack", "attacker")
-    return [AttackDeclared(player=p, step="306.5b"), AttackerChosen(player=p, card=card, step="306.5c")]
+    return lambda: [
+        AttackDeclared.trusted(player=p, step="306.5b"), AttackerChosen.trusted(player=p, card=card, step="306.5c")
+    ]
 
 
 def _combatant(state: GameState, a: Action, waive: frozenset[str], rule: str, act: str, role: str) -> str:
@@ -88,7 +100,7 @@ def combatant_gone(state: GameState) -> Event | None:
             continue
         ch = state.character(card)
         if ch is None or ch.controller != owner_side:
-            return BattleInterrupted(card=card, step="306.5n")
+            return BattleInterrupted.trusted(card=card, step="306.5n")
     return None
 
 
@@ -104,9 +116,9 @@ _INTERCEPTS = _own_characters("intercept")
     side="non_active", side_rule="306.5c", side_text="Only the non-active player can intercept.",
     help="intercept the attack with an untapped character you control (306.5d)",
 )
-def _intercept(state: GameState, a: Action, ctx: Context) -> list[Event]:
+def _intercept(state: GameState, a: Action, ctx: Context) -> Events:
     card = _combatant(state, a, ctx.waive, "306.5d", "intercept", "interceptor")
-    return [InterceptorChosen(player=a.player, card=card, step="306.5e")]
+    return lambda: [InterceptorChosen.trusted(player=a.player, card=card, step="306.5e")]
 
 
 @action(
@@ -114,8 +126,8 @@ def _intercept(state: GameState, a: Action, ctx: Context) -> list[Event]:
     side="non_active", side_rule="306.5c", side_text="Only the non-active player decides about intercepting.",
     help="let the attack go on without an interception (306.5g)",
 )
-def _no_intercept(state: GameState, a: Action, ctx: Context) -> list[Event]:
-    return [InterceptionDeclined(player=a.player, able=True, step="306.5e")]
+def _no_intercept(state: GameState, a: Action, ctx: Context) -> Events:
+    return lambda: [InterceptionDeclined.trusted(player=a.player, able=True, step="306.5e")]
 
 
 def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> list[Event] | None:
@@ -146,7 +158,7 @@ def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> lis
             f"{name_of(state, ch.card)} is tapped; only an untapped character can intercept "
             "(so the referee went on to the castle attack, 306.5c).",
         )
-    return [InterceptorChosen(player=a.player, card=ch.card, step="306.5e")]
+    return [InterceptorChosen.trusted(player=a.player, card=ch.card, step="306.5e")]
 
 
 def retraction(state: GameState, a: Action) -> Rewound | None:
@@ -175,7 +187,7 @@ def retraction(state: GameState, a: Action) -> Rewound | None:
         return None  # nothing milled yet: late_interception records it as it stands
     from projections.codec import encode_state
 
-    return Rewound(
+    return Rewound.trusted(
         rule="306.5c",
         to=before.position,
         reason=(
@@ -222,7 +234,7 @@ def _may_intercept(state: GameState) -> Decision | None:
 
 @step("306.5c", decision=_may_intercept)
 def _cannot_intercept(state: GameState) -> list[Event]:
-    return _attack_moment(state) or [InterceptionDeclined(player=other(state.active), able=False, step="306.5e")]
+    return _attack_moment(state) or [InterceptionDeclined.trusted(player=other(state.active), able=False, step="306.5e")]
 
 
 # --- 306.5e-h the battle's type --------------------------------------------------------
@@ -232,14 +244,14 @@ def _cannot_intercept(state: GameState) -> list[Event]:
 def _battle_type(state: GameState) -> list[Event]:
     b = state.battle
     if b.interceptor is None:
-        return [BattleTypeSet(rule="306.5g", kind="castle", step="306.5h")]
+        return [BattleTypeSet.trusted(rule="306.5g", kind="castle", step="306.5h")]
     if has_text(state) and "intercept" not in b.done:
         before = propose_moment(state, Sit("intercept", b.interceptor, other(b.player)))
         if before:
             return before
     if gender(state, b.interceptor) == "male":
-        return [BattleTypeSet(rule="306.5e", kind="combat", step="306.5h")]
-    return [BattleTypeSet(rule="306.5f", kind="approach", step="306.5h")]
+        return [BattleTypeSet.trusted(rule="306.5e", kind="combat", step="306.5h")]
+    return [BattleTypeSet.trusted(rule="306.5f", kind="approach", step="306.5h")]
 
 
 @step("306.5h")
@@ -249,9 +261,9 @@ def _type_change_window(state: GameState) -> list[Event]:
     b = state.battle
     after = "306.5i" if b.interceptor is not None else "306.5j"
     if b.kind != "castle" and "306.5h" not in b.done and battle_type_usable(state):
-        return [WindowOpened(rule="306.5h", kind="battle_type", player=other(b.player))]
+        return [WindowOpened.trusted(rule="306.5h", kind="battle_type", player=other(b.player))]
     text = "The battle type may be changed no more." if "306.5h" in b.done else "Nobody can change the battle type."
-    return [StepPerformed(rule="306.5h", text=text, step=after)]
+    return [StepPerformed.trusted(rule="306.5h", text=text, step=after)]
 
 
 # --- 306.5i random numbers and battle power -----------------------------------------
@@ -266,7 +278,7 @@ def _battle_number(state: GameState, player: str, character: str) -> Event:
     number = state.cards[top].random
     if has_text(state):
         number = chars(state, top).random + chars(state, character).random - identity(state, character).random
-    return RandomNumberApplied(ruling="A4", player=player, character=character, card=top, number=number, to=to)
+    return RandomNumberApplied.trusted(ruling="A4", player=player, character=character, card=top, number=number, to=to)
 
 
 def _battle_stat(state: GameState, card: str, kind: str) -> int:
@@ -296,7 +308,7 @@ def _random_numbers(state: GameState) -> Event:
         winner = None
     else:
         winner = b.player if powers[b.player] > powers[defender] else defender
-    return BattleResolved(powers=powers, winner=winner, step="306.5j")
+    return BattleResolved.trusted(powers=powers, winner=winner, step="306.5j")
 
 
 # --- 306.5j-o the outcome ------------------------------------------------------------------
@@ -307,14 +319,14 @@ def _win_lose_triggers(state: GameState) -> list[Event]:
     """306.5j: abilities triggered by winning or losing (none in a draw, ruling A20)."""
     b = state.battle
     after = "306.5m" if b.kind == "castle" else ("306.5k" if b.winner is not None else "306.5n")
-    done = StepPerformed(rule="306.5j", text="Abilities triggered by winning or losing are processed.", step=after)
+    done = StepPerformed.trusted(rule="306.5j", text="Abilities triggered by winning or losing are processed.", step=after)
     out: list[Event] = [done]
     if b.winner is not None and b.loser is not None:
         winner_card = b.attacker if b.winner == b.player else b.interceptor
         out = moment(state, Sit("win_battle", winner_card, b.winner), done)
         out += moment(state, Sit("lose_battle", b.loser, other(b.winner)), done)[1:]
     if len(out) == 1:
-        out[0] = StepPerformed(rule="306.5j", text="No abilities trigger on winning or losing.", step=after)
+        out[0] = StepPerformed.trusted(rule="306.5j", text="No abilities trigger on winning or losing.", step=after)
     return out
 
 
@@ -324,7 +336,7 @@ def _capture(state: GameState) -> list[Event]:
     moment before which replacements and triggers come first (409, 403.1a)."""
     b = state.battle
     male = gender(state, b.loser) == "male"
-    captured = CharacterCaptured(
+    captured = CharacterCaptured.trusted(
         rule="306.5k" if male else "306.5l",
         card=b.loser,
         by=b.winner,
@@ -342,12 +354,12 @@ def _castle_attack(state: GameState) -> list[Event]:
     target = other(b.player)
     if state.to_move == 0:
         amount = physical_of(state, b.attacker)
-        attacked = CastleAttacked(player=target, amount=amount, step="306.5m" if amount > 0 else "306.5n")
+        attacked = CastleAttacked.trusted(player=target, amount=amount, step="306.5m" if amount > 0 else "306.5n")
         return pipeline(state, [attacked], "castle_attack", b.attacker, b.player)
     # Each card through the pipeline of every move: a replacement of its
     # milling (409) still counts it as one of the attack's cards.
     card = state.zones[target].castle[0]
-    milled = CardMilled(player=target, card=card, step="306.5n" if state.to_move == 1 else "306.5m")
+    milled = CardMilled.trusted(player=target, card=card, step="306.5n" if state.to_move == 1 else "306.5m")
     return pipeline(state, [milled], "mill", card, b.player)
 
 
@@ -355,14 +367,14 @@ def _castle_attack(state: GameState) -> list[Event]:
 def _end_of_battle(state: GameState) -> list[Event]:
     """306.5n: "at the end of the battle" abilities."""
     b = state.battle
-    done = StepPerformed(rule="306.5n", text="End-of-battle abilities are processed.", step="306.5o")
+    done = StepPerformed.trusted(rule="306.5n", text="End-of-battle abilities are processed.", step="306.5o")
     out = moment(state, Sit("battle_end", None, b.player if b else state.active), done)
     if len(out) == 1:
-        out[0] = StepPerformed(rule="306.5n", text="No end-of-battle abilities.", step="306.5o")
+        out[0] = StepPerformed.trusted(rule="306.5n", text="No end-of-battle abilities.", step="306.5o")
     return out
 
 
 @step("306.5o")
 def _battle_over(state: GameState) -> list[Event]:
     """306.5o: "until end of battle" effects end; the battle is over."""
-    return ends(state, "end_of_battle", "306.5o") + [StepPerformed(rule="306.5o", text="The battle ends.", step="306")]
+    return ends(state, "end_of_battle", "306.5o") + [StepPerformed.trusted(rule="306.5o", text="The battle ends.", step="306")]

@@ -356,18 +356,55 @@ class Static(NamedTuple):
 
 # --- a cache per state -------------------------------------------------------------
 # States never change once made, and the engine asks about one state many
-# times (legal actions, then the action), so the answers for the latest
-# state asked about are kept. A fold changes its private state in place, so
-# the position is part of the key.
+# times (legal actions, then the action; a check that looks one event ahead
+# and comes back), so the answers for the latest few states asked about are
+# kept. A fold changes its private state in place, so the position is part
+# of the key.
 
 _memo: list[Any] = [None, -1, {}]
+_memos: dict[int, tuple[GameState, int, dict[str, Any]]] = {}
+MEMO_STATES = 8
 
 
 def memo(state: GameState, _memo: list[Any] = _memo) -> dict[str, Any]:
     if _memo[0] is state and _memo[1] == state.position:
         return _memo[2]
-    _memo[0], _memo[1], _memo[2] = state, state.position, {}
-    return _memo[2]
+    found = _memos.get(id(state))
+    if found is None or found[0] is not state or found[1] != state.position:
+        if len(_memos) >= MEMO_STATES:
+            del _memos[next(iter(_memos))]
+        found = _memos[id(state)] = (state, state.position, {})
+    _memo[0], _memo[1], _memo[2] = found
+    return found[2]
+
+
+# --- values carried from state to state ------------------------------------------------
+# What a value is computed from changes far less often than the state: an
+# event rebinds only the fields it changes (``projections.state``), so while
+# the fields a value reads are the very same objects, the value is the same.
+
+_carried: dict[str, tuple[tuple[Any, ...], Any]] = {}
+MISSING = object()
+
+
+def carried(name: str, key: tuple[Any, ...]) -> Any:
+    """The value kept as ``name`` if it was computed from exactly these
+    objects (``key``: the state's fields it reads), else ``MISSING``."""
+    kept = _carried.get(name)
+    if kept is not None:
+        old = kept[0]
+        if len(old) == len(key):
+            for a, b in zip(old, key):
+                if a is not b:
+                    return MISSING
+            return kept[1]
+    return MISSING
+
+
+def carry(name: str, key: tuple[Any, ...], value: Any) -> Any:
+    """Keep ``value`` as ``name``, computed from ``key``; return it."""
+    _carried[name] = (key, value)
+    return value
 
 
 _last_cards: list[Any] = [None, False]  # the card dict of the latest match asked about, and its answer
@@ -384,8 +421,7 @@ def _has_text(state: GameState) -> bool:
     return _last_cards[1] or bool(state.effects)
 
 
-def has_text(state: GameState) -> bool:
-    return _has_text(state)
+has_text = _has_text
 
 
 # --- identity ------------------------------------------------------------------

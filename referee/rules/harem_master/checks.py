@@ -16,7 +16,16 @@ from projections.state import GameState, other
 from referee.actions import Action
 from referee.rules.harem_master.agenda import held_cards, pipeline
 from referee.rules.harem_master.battle import combatant_gone
-from referee.rules.harem_master.characteristics import equip_fits, field_names, has_text, memo
+from referee.rules.harem_master.characteristics import (
+    MISSING,
+    carried,
+    carry,
+    equip_fits,
+    field_names,
+    has_text,
+    match,
+    memo,
+)
 from referee.rules.harem_master.characteristics import name as name_now
 from referee.rules.harem_master.common import CHARACTER_LIMIT, IMMEDIATE_WIN, SETUP_STEPS, refuse
 from referee.rules.harem_master.registry import Decision, Events, decision_kind
@@ -38,11 +47,11 @@ def end_check(state: GameState) -> Event | None:
         elif len(z.execution) >= IMMEDIATE_WIN:
             wins.append((p, "102.2"))
     if len(wins) == 2:
-        return GameEnded(rule=wins[0][1], ruling="A13", draw=True, reason="Both players won at once.", step="over")
+        return GameEnded.trusted(rule=wins[0][1], ruling="A13", draw=True, reason="Both players won at once.", step="over")
     if wins:
         p, rule = wins[0]
         where = "harem" if rule == "102.1" else "execution pile"
-        return GameEnded(
+        return GameEnded.trusted(
             rule=rule, winner=p, reason=f"{p} has {IMMEDIATE_WIN} or more cards in their {where}.", step="over"
         )
     fallen = [p for p in ("A", "B") if not state.zones[p].castle]
@@ -69,7 +78,7 @@ def end_check(state: GameState) -> Event | None:
     else:
         winner, draw = ("A" if scores["A"] > scores["B"] else "B"), False
     fell = " and ".join(f"{p}'s castle" for p in fallen)
-    return GameEnded(
+    return GameEnded.trusted(
         rule=rule, ruling="A1", winner=winner, draw=draw, scores=scores, reason=f"{fell} fell.", step="over"
     )
 
@@ -112,9 +121,24 @@ def same_name_pending(state: GameState) -> Decision | None:
     ruling A7), checked before anything else happens."""
     if state.step in SETUP_STEPS or len(state.field) < 2:
         return None
-    m = memo(state)
-    if "same_name" in m:
+    # It reads the field, the names (the effects, and the text of the few
+    # cards that name themselves, read anew each time), the agenda (moves
+    # under way), whose turn it is and the open violations: carried from
+    # state to state while those stay the same.
+    known = match(state)
+    if known.names_gained or (known.names_given and any(ch.card in known.names_given for ch in state.field)):
+        m = memo(state)
+        if "same_name" not in m:
+            m["same_name"] = _same_name_pending(state)
         return m["same_name"]
+    key = (state.cards, state.field, state.effects, state.agenda, state.active, state.violations)
+    found = carried("same_name", key)
+    if found is MISSING:
+        found = carry("same_name", key, _same_name_pending(state))
+    return found
+
+
+def _same_name_pending(state: GameState) -> Decision | None:
     found = None
     order = (state.active, other(state.active)) if state.active else ("A", "B")
     # Record mode: a player whose 214.2e discard the table skipped is not
@@ -124,7 +148,6 @@ def same_name_pending(state: GameState) -> Decision | None:
         if player not in skipped and same_name_excess(state, player) > 0:
             found = Decision(player, "same_name")
             break
-    m["same_name"] = found
     return found
 
 
@@ -143,7 +166,7 @@ def same_name_discard(state: GameState, a: Action) -> Events:
         )
     # 214.2e through the pipeline of every move: 403.2a and 409.1a take away
     # only its leaving of the field (situations.happened), not its discard.
-    return lambda: pipeline(state, [CharactersDiscarded(player=p, cards=list(chosen))], "discard", None, p)
+    return lambda: pipeline(state, [CharactersDiscarded.trusted(player=p, cards=list(chosen))], "discard", None, p)
 
 
 decision_kind("same_name", "214.2e", "choose which characters to discard (214.2e)", ("discard",))
@@ -158,7 +181,7 @@ def unsuited_item(state: GameState, waiting: frozenset[str] = frozenset()) -> li
     for ch in state.field:
         for item in ch.items:
             if item not in waiting and state.cards[item].equip is not None and not equip_fits(state, item, ch.card):
-                return _discard_item(state, ItemDiscarded(rule="214.4f", ruling="A14", card=item))
+                return _discard_item(state, ItemDiscarded.trusted(rule="214.4f", ruling="A14", card=item))
     return None
 
 
@@ -180,7 +203,7 @@ def state_check(state: GameState) -> list[Event] | None:
     waiting = held_cards(state) if state.agenda else frozenset()
     for item in state.orphans:
         if item not in waiting:
-            return _discard_item(state, ItemDiscarded(card=item))
+            return _discard_item(state, ItemDiscarded.trusted(card=item))
     if state.battle is not None:
         gone = combatant_gone(state)
         if gone is not None:

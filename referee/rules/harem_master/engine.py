@@ -48,6 +48,7 @@ from referee.rules.harem_master.registry import (
     Events,
     action,
     in_rule_order,
+    joined,
     made,
     only,
 )
@@ -60,9 +61,12 @@ ANY_TIME = ("concede", "propose_draw", "accept_draw")
 
 
 @action("concede", "102.7", candidates=only("concede"), help="concede the game")
-def _concede(state: GameState, a: Action, ctx: Context) -> list[Event]:
+def _concede(state: GameState, a: Action, ctx: Context) -> Events:
     p = a.player
-    return [Conceded(player=p), GameEnded(rule="102.7", winner=other(p), reason=f"{p} conceded.", step="over")]
+    return lambda: [
+        Conceded.trusted(player=p),
+        GameEnded.trusted(rule="102.7", winner=other(p), reason=f"{p} conceded.", step="over"),
+    ]
 
 
 def _propose_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
@@ -70,10 +74,10 @@ def _propose_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
 
 
 @action("propose_draw", "102.8", candidates=_propose_candidates, help="propose a draw")
-def _propose_draw(state: GameState, a: Action, ctx: Context) -> list[Event]:
+def _propose_draw(state: GameState, a: Action, ctx: Context) -> Events:
     if state.draw_offer == other(a.player):
-        return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
-    return [DrawProposed(player=a.player)]
+        return lambda: [GameEnded.trusted(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
+    return lambda: [DrawProposed.trusted(player=a.player)]
 
 
 def _accept_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
@@ -81,11 +85,11 @@ def _accept_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
 
 
 @action("accept_draw", "102.8", candidates=_accept_candidates, help="accept the draw the other player proposed")
-def _accept_draw(state: GameState, a: Action, ctx: Context) -> list[Event]:
+def _accept_draw(state: GameState, a: Action, ctx: Context) -> Events:
     p = a.player
     if state.draw_offer != other(p):
         raise refuse("102.8", f"{other(p)} has not proposed a draw, so there is nothing to accept.")
-    return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
+    return lambda: [GameEnded.trusted(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
 
 
 in_rule_order()  # every rule module has declared its actions by now
@@ -151,46 +155,65 @@ def legal_actions(state: GameState) -> list[Action]:
     d = current_decision(state)
     if d is None:
         return []
-    found = _decided(state)
+    if _listed[0] is state and _listed[1] == state.position:
+        return list(_listed[2])
     p = d.player
     ctx = Context(d.kind)
     out: list[Action] = []
+    found: list[Events] = []
     hand_kinds = 0
     for do in KINDS[d.kind].actions:
         kind = ACTIONS[do]
         hand_kinds += kind.card_from == "hand"
         for candidate in kind.candidates(state, p, ctx):
-            if candidate in found or _accepted(state, candidate, found):
-                out.append(candidate)
+            _accept(state, candidate, out, found)
     if hand_kinds > 1 and out:
         order = {c: i for i, c in enumerate(hidden.hand_candidates(state, p))}
         last = len(order)
-        out.sort(key=lambda a: order.get(a.card, last) if ACTIONS[a.do].card_from == "hand" else last)
+        ranked = sorted(
+            range(len(out)),
+            key=lambda i: order.get(out[i].card, last) if ACTIONS[out[i].do].card_from == "hand" else last,
+        )
+        out, found = [out[i] for i in ranked], [found[i] for i in ranked]
     for do in ANY_TIME:
-        out += [a for a in ACTIONS[do].candidates(state, p, ctx) if _accepted(state, a, found)]
-    return out
+        for candidate in ACTIONS[do].candidates(state, p, ctx):
+            _accept(state, candidate, out, found)
+    _listed[:] = [state, state.position, out, found]
+    return list(out)
 
 
-def _accepted(state: GameState, action: Action, found: dict[Action, Events]) -> bool:
-    """Does ``decide`` accept ``action``? What it accepted it with is kept
-    for the ``decide`` that usually follows a listing (self-play, the board)."""
+def _accept(state: GameState, action: Action, out: list[Action], found: list[Events]) -> None:
+    """``action`` listed if ``decide`` accepts it; what it accepted it with is
+    kept for the ``decide`` that usually follows a listing (self-play, the board)."""
     try:
-        found[action] = _decide(state, action, frozenset())
+        events = _decide(state, action, frozenset())
     except IllegalAction:
-        return False
-    return True
+        return
+    out.append(action)
+    found.append(events)
 
 
-# The events of the actions ``legal_actions`` accepted in the latest state it
-# listed: deciding one of them again (the action chosen from the list) reads
-# them instead of checking the same thing twice.
-_listed: list[Any] = [None, -1, {}]
+# The actions ``legal_actions`` listed in the latest state it listed, and the
+# events each was accepted with: deciding one of them again (the action
+# chosen from the list) reads them instead of checking the same thing twice.
+_listed: list[Any] = [None, -1, [], []]
 
 
-def _decided(state: GameState) -> dict[Action, Events]:
+def _listed_events(state: GameState, action: Action) -> list[Event] | None:
     if _listed[0] is not state or _listed[1] != state.position:
-        _listed[0], _listed[1], _listed[2] = state, state.position, {}
-    return _listed[2]
+        return None
+    actions, found = _listed[2], _listed[3]
+    for i, listed in enumerate(actions):
+        if listed is action:
+            break
+    else:
+        for i, listed in enumerate(actions):
+            if listed == action:
+                break
+        else:
+            return None
+    events = found[i] = made(found[i])
+    return events
 
 
 # --- checking an action ----------------------------------------------------------------
@@ -235,11 +258,10 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
     """The events ``action`` itself causes, or ``IllegalAction`` citing the rule.
 
     Nothing automatic is included; ``apply`` adds the steps that follow."""
-    if not waive and not action.definitions and _listed[0] is state and _listed[1] == state.position:
-        found = _listed[2].get(action)
+    if not waive and not action.definitions:
+        found = _listed_events(state, action)
         if found is not None:
-            events = _listed[2][action] = made(found)
-            return list(events)
+            return list(found)
     return made(_decide(state, action, waive))
 
 
@@ -297,7 +319,7 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
                     raise refuse(kind.refusal_rule, f"There is no {action.card} in {action.player}'s hand.")
                 ev = hidden.reveal_as(state, action.player, place, action.card, kind.rule, waive, action.definitions)
                 action = replace(action, card=ev.unlisted or ev.identity or place)
-                return _after([ev], then(evolve(state, ev), action))
+                return joined([ev], then(evolve(state, ev), action))
             named = [action.card]
         pre: list[Event] = []
         after = state
@@ -326,15 +348,8 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
             after = evolve(after, ev)
         pre += more
         if pre:
-            return _after(pre, then(after, action))
+            return joined(pre, then(after, action))
     return then(state, action)
-
-
-def _after(pre: list[Event], events: Events) -> Events:
-    """``pre`` (reveals), then the action's own events, made when they are."""
-    if callable(events):
-        return lambda: [*pre, *events()]
-    return [*pre, *events]
 
 
 # What a table can do in the other player's turn although the rules forbid it
@@ -511,7 +526,7 @@ def own_events(state: GameState, action: Action, *, strict: bool = False) -> lis
         args = hidden.reveal_args(state, action)
         found = hidden.pending(state)
         rule = found.rule if found is not None else rule
-    taken = ActionTaken(rule=rule, player=action.player, do=action.do, args=args)
+    taken = ActionTaken.trusted(rule=rule, player=action.player, do=action.do, args=args)
     return [taken, *violations, *events]
 
 
@@ -539,7 +554,7 @@ def apply(state: GameState, action: Action, *, strict: bool = False) -> Applied:
         # Ruling A30: the loop nobody can stop ends the game as a draw, right
         # after the action that set it off (its endless steps are not written).
         del events[done:]
-        ended = GameEnded(rule="102", ruling="A30", draw=True, card=loop.card, step="over",
+        ended = GameEnded.trusted(rule="102", ruling="A30", draw=True, card=loop.card, step="over",
                           reason=f"A loop nobody can stop: {loop.what}, with no decision any player "
                                  "could make to end it")
         state = evolve(state, ended)
@@ -563,7 +578,7 @@ def _record_anyway(state: GameState, action: Action, first: Refusal) -> tuple[li
                 exc.action = action
                 raise
             refusal = exc.refusal
-    return events, [ViolationRecorded(rule=r.rule, player=action.player, reason=r.reason) for r in broken]
+    return events, [ViolationRecorded.trusted(rule=r.rule, player=action.player, reason=r.reason) for r in broken]
 
 
 def start(
@@ -581,7 +596,7 @@ def start(
 
     ``deal="table"``: a paper match; the castles are shuffled at the table and
     every hidden card is unknown until the table reveals it (``hidden``)."""
-    first = MatchStarted(
+    first = MatchStarted.trusted(
         deal=deal,
         seed=seed,
         names=names or {"A": "A", "B": "B"},

@@ -192,10 +192,10 @@ def reveal_as(
     by a card it does not have (a judge then rewinds or accepts)."""
     cards = state.cards
     if cards[place].name == name:
-        return CardRevealed(rule=rule, player=player, card=place, name=name, identity=place)
+        return CardRevealed.trusted(rule=rule, player=player, card=place, name=name, identity=place)
     for c in unknown_of(state, player):
         if cards[c].name == name:
-            return CardRevealed(rule=rule, player=player, card=place, name=name, identity=c)
+            return CardRevealed.trusted(rule=rule, player=player, card=place, name=name, identity=c)
     if "100.2" not in waive:
         raise physical("100.2", _no_copy(state, player, name, rule))
     definition = next((cd for cd in cards.values() if cd.name == name), None)
@@ -203,7 +203,7 @@ def reveal_as(
         definition = next((cd for cd in definitions if cd.name == name), None)
     if definition is None:
         raise refuse("100.2", f"No card named {name} is defined in this match or its pool, so the referee cannot record it.")
-    return CardRevealed(
+    return CardRevealed.trusted(
         rule=rule, player=player, card=place, name=name, definition=definition, unlisted=new_id(state, player)
     )
 
@@ -294,7 +294,7 @@ def hand_reveals(state: GameState, player: str, named: list[str], rule: str) -> 
             place = next((h for h in hand if h in st.unknown and h not in used and h not in named), None)
             if place is None:
                 return out
-        ev = CardRevealed(rule=rule, player=player, card=place, name=st.cards[c].name, identity=c)
+        ev = CardRevealed.trusted(rule=rule, player=player, card=place, name=st.cards[c].name, identity=c)
         out.append(ev)
         used.add(c)
         st = evolve(st, ev)

@@ -191,6 +191,13 @@ def made(events: Events) -> list[Event]:
     return events() if callable(events) else events
 
 
+def joined(*parts: Events) -> Events:
+    """Several checks' events one after the other, made when the last of them are."""
+    if any(callable(p) for p in parts):
+        return lambda: [e for p in parts for e in made(p)]
+    return [e for p in parts for e in p]  # type: ignore[union-attr]
+
+
 def only(do: str) -> Candidates:
     """The candidates of an action that takes no argument: the action itself."""
 

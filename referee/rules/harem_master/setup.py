@@ -47,7 +47,7 @@ def _decide_opening(state: GameState, a: Action, ctx: Context) -> list[Event]:
             "101.1",
             f"The opening character must be a cost-1 character; {cd.name} is a cost-{cd.cost} {cd.type}.",
         )
-    return [OpeningChosen(player=a.player, card=card, step=_both(state, "101.1", "101.2"))]
+    return lambda: [OpeningChosen.trusted(player=a.player, card=card, step=_both(state, "101.1", "101.2"))]
 
 
 decision_kind("opening", "101.1", "choose a cost-1 character to start with (101.1)", ("choose_opening",))
@@ -71,14 +71,14 @@ def _shuffle(state: GameState) -> Event:
     if state.deal == "table":
         # The players shuffle: nobody knows the order, so the castles become
         # piles of unknown cards (hidden), kept in deck order.
-        return CastlesShuffled(orders={p: list(state.zones[p].castle) for p in ("A", "B")}, step="101.3")
+        return CastlesShuffled.trusted(orders={p: list(state.zones[p].castle) for p in ("A", "B")}, step="101.3")
     rng = rng_for(state, "101.2")
     orders = {}
     for p in ("A", "B"):
         castle = list(state.zones[p].castle)
         rng.shuffle(castle)
         orders[p] = castle
-    return CastlesShuffled(orders=orders, step="101.3")
+    return CastlesShuffled.trusted(orders=orders, step="101.3")
 
 
 # --- 101.3 turn order ----------------------------------------------------------------
@@ -87,7 +87,7 @@ def _shuffle(state: GameState) -> Event:
 @step("101.3", decision=reveal_decision)
 def _turn_order_flip(state: GameState) -> Event:
     if state.attempts >= TURN_ORDER_LIMIT:
-        return GameEnded(
+        return GameEnded.trusted(
             rule="101.3",
             ruling="A29",
             draw=True,
@@ -96,7 +96,7 @@ def _turn_order_flip(state: GameState) -> Event:
         )
     cards = {p: state.zones[p].castle[0] for p in ("A", "B")}
     numbers = {p: state.cards[c].random for p, c in cards.items()}
-    return TurnOrderCardsTurned(
+    return TurnOrderCardsTurned.trusted(
         attempt=state.attempts + 1,
         cards=cards,
         numbers=numbers,
@@ -113,7 +113,7 @@ def _decide_order(state: GameState, a: Action, ctx: Context) -> list[Event]:
     if a.order not in ("first", "second"):
         raise refuse("101.3", "Choose order: first or second.")
     first = a.player if a.order == "first" else other(a.player)
-    return [TurnOrderChosen(player=a.player, order=a.order, first=first, step="101.4")]
+    return [TurnOrderChosen.trusted(player=a.player, order=a.order, first=first, step="101.4")]
 
 
 decision_kind("order", "101.3", "choose to go first or second (101.3)", ("choose_order",))
@@ -130,7 +130,7 @@ def _order_chosen(state: GameState) -> None:
 @step("101.4")
 def _hands(state: GameState) -> Event:
     p = state.first if state.first not in state.progress else other(state.first)
-    return HandDrawn(player=p, cards=list(state.zones[p].castle[:HAND_SIZE]), step=_both(state, "101.4", "101.5"))
+    return HandDrawn.trusted(player=p, cards=list(state.zones[p].castle[:HAND_SIZE]), step=_both(state, "101.4", "101.5"))
 
 
 @action(
@@ -147,12 +147,12 @@ def _decide_mulligan(state: GameState, a: Action, ctx: Context) -> list[Event]:
     if sorted(returned) != sorted(z.hand):
         raise refuse("101.5", "A mulligan puts the whole hand on the bottom of the castle.")
     castle_after = [c for c in z.castle] + returned
-    return [MulliganTaken(player=p, returned=returned, drawn=castle_after[:HAND_SIZE], step=after)]
+    return [MulliganTaken.trusted(player=p, returned=returned, drawn=castle_after[:HAND_SIZE], step=after)]
 
 
 @action("keep", "101.5", candidates=only("keep"), help="keep the hand")
 def _keep(state: GameState, a: Action, ctx: Context) -> list[Event]:
-    return [HandKept(player=a.player, step=_both(state, "101.5", "101.6"))]
+    return [HandKept.trusted(player=a.player, step=_both(state, "101.5", "101.6"))]
 
 
 decision_kind("mulligan", "101.5", "decide whether to mulligan (101.5)", ("mulligan", "keep"))
@@ -171,4 +171,4 @@ def _mulligans(state: GameState) -> None:
 
 @step("101.6")
 def _reveal(state: GameState) -> Event:
-    return OpeningsRevealed(cards=[ch.card for ch in state.field if ch.face_down], step="300")
+    return OpeningsRevealed.trusted(cards=[ch.card for ch in state.field if ch.face_down], step="300")

@@ -75,6 +75,7 @@ from referee.rules.harem_master.registry import (
     N,
     action,
     decision_kind,
+    joined,
     only,
     step,
 )
@@ -87,18 +88,18 @@ from referee.rules.harem_master.zones import cost_check, pay
 @step("300")
 def _next_turn(state: GameState) -> Event:
     nxt = state.first if state.turn == 0 or state.active is None else other(state.active)
-    return TurnStarted(turn=state.turn + 1, active=nxt, step="301")
+    return TurnStarted.trusted(turn=state.turn + 1, active=nxt, step="301")
 
 
 @step("301")
 def _untap(state: GameState) -> Event:
-    return CharactersUntapped(cards=[ch.card for ch in state.field if not ch.ready], step="302")
+    return CharactersUntapped.trusted(cards=[ch.card for ch in state.field if not ch.ready], step="302")
 
 
 @step("302")
 def _stack_to_hand(state: GameState) -> Event:
     active = state.active
-    return StackReturnedToHand(player=active, cards=list(state.zones[active].action_stack), step="303")
+    return StackReturnedToHand.trusted(player=active, cards=list(state.zones[active].action_stack), step="303")
 
 
 @step("303")
@@ -114,10 +115,10 @@ def _fill_stack(state: GameState) -> Event:
             rule, ruling, count = "101.7", "A3", girls_now
         elif state.turn == 2:
             rule, ruling, count = "101.8", "A3", girls_now + 1
-        return StackSizeSet(
+        return StackSizeSet.trusted(
             rule=rule, ruling=ruling, player=active, count=count, girls=girls_now, step="303" if count > 0 else "304"
         )
-    return CardMovedToStack(
+    return CardMovedToStack.trusted(
         player=active, card=state.zones[active].castle[0], step="304" if state.to_move == 1 else "303"
     )
 
@@ -125,10 +126,10 @@ def _fill_stack(state: GameState) -> Event:
 @step("304")
 def _start_of_turn(state: GameState) -> list[Event]:
     """304: abilities worded "at the start of the turn" (``turn_start``)."""
-    done = StepPerformed(rule="304", text="Start-of-turn abilities are processed.", step="306")
+    done = StepPerformed.trusted(rule="304", text="Start-of-turn abilities are processed.", step="306")
     out = moment(state, Sit("turn_start", None, state.active), done)
     if len(out) == 1:
-        out[0] = StepPerformed(rule="304", text="No start-of-turn abilities to process.", step="306")
+        out[0] = StepPerformed.trusted(rule="304", text="No start-of-turn abilities to process.", step="306")
     return out
 
 
@@ -159,7 +160,7 @@ def _use_candidates(do: str) -> Candidates:
     candidates=_use_candidates("activate"),
     help="use an activated ability of a card, in any window it may be used in (402)",
 )
-def _use(state: GameState, a: Action, ctx: Context) -> list[Event]:
+def _use(state: GameState, a: Action, ctx: Context) -> Events:
     """306.2 (an event card) or 306.4 (an activated ability), in whichever
     window the player acts in (``moment_of``: 305, 306, 307, 306.5h, 407.3;
     ``declare`` checks that an event card is in the hand). After the end
@@ -171,17 +172,17 @@ def _use(state: GameState, a: Action, ctx: Context) -> list[Event]:
     step = None if ctx.kind == "respond" else _after_use(state, p)
     events = declare(state, a, moment_of(state, p), step, ctx.waive)
     if ctx.kind == "end_window":
-        return [EndDeclarationCancelled(player=p, step="306"), *events]
+        return joined(lambda: [EndDeclarationCancelled.trusted(player=p, step="306")], events)
     return events
 
 
 @action("pass", "305", candidates=only("pass"), help="use nothing more in this window (305, 307.2, 406.2)")
-def _pass(state: GameState, a: Action, ctx: Context) -> list[Event]:
+def _pass(state: GameState, a: Action, ctx: Context) -> Events:
     if ctx.kind == "end_window":
-        return [EndAccepted(player=a.player, step="308")]  # 307.2
+        return lambda: [EndAccepted.trusted(player=a.player, step="308")]  # 307.2
     if ctx.kind == "respond":
-        return [WindowPassed(rule="406.2", player=a.player)]
-    return [WindowPassed(player=a.player)]
+        return lambda: [WindowPassed.trusted(rule="406.2", player=a.player)]
+    return lambda: [WindowPassed.trusted(player=a.player)]
 
 
 decision_kind("window", "305", "use an [OT] event or ability, or pass (305)", ("play_event", "activate", "pass"))
@@ -223,7 +224,7 @@ def _play_character(state: GameState, a: Action, ctx: Context) -> Events:
             f"so {cd.name} cannot be played.",
         )
     cost_check(state, p, card)
-    return lambda: _held(state, [CharacterPlayed(player=p, card=card, step="306")], pay(state, p, cd.cost), card, p)
+    return lambda: _held(state, [CharacterPlayed.trusted(player=p, card=card, step="306")], pay(state, p, cd.cost), card, p)
 
 
 def _item_candidates(state: GameState, p: str, ctx: Context) -> Iterable[Action]:
@@ -259,12 +260,12 @@ def _play_item(state: GameState, a: Action, ctx: Context) -> Events:
 
 
 def _item_played(state: GameState, p: str, card: str, target: str) -> list[Event]:
-    played: list[Event] = [ItemPlayed(player=p, card=card, target=target, step="306")]
+    played: list[Event] = [ItemPlayed.trusted(player=p, card=card, target=target, step="306")]
     then: tuple[tuple[str, list[Event]], ...] = ()
     if not equip_fits(state, card, target):
         # 214.4g (ruling A14): used on a character it does not suit, it is
         # paid for and enters the field, then goes to the discard at once.
-        then = (("discard", [ItemDiscarded(rule="214.4g", ruling="A14", card=card)]),)
+        then = (("discard", [ItemDiscarded.trusted(rule="214.4g", ruling="A14", card=card)]),)
     return _held(state, played, pay(state, p, state.cards[card].cost), card, p, then)
 
 
@@ -273,8 +274,8 @@ def _item_played(state: GameState, p: str, card: str, target: str) -> list[Event
     side="active", side_rule="307", side_text="Only the active player declares the end of the turn.",
     help="declare the end of the turn",
 )
-def _end_turn(state: GameState, a: Action, ctx: Context) -> list[Event]:
-    return [EndDeclared(player=a.player, step="307")]
+def _end_turn(state: GameState, a: Action, ctx: Context) -> Events:
+    return lambda: [EndDeclared.trusted(player=a.player, step="307")]
 
 
 def _held(
@@ -336,7 +337,7 @@ def _end_window(state: GameState) -> Decision | None:
 
 @step("307", decision=_end_window)
 def _end_passes(state: GameState) -> Event:
-    return EndAccepted(player=other(state.active), auto=True, step="308")
+    return EndAccepted.trusted(player=other(state.active), auto=True, step="308")
 
 
 @step("308")
@@ -344,14 +345,14 @@ def _end_of_turn(state: GameState) -> list[Event]:
     """308: abilities worded "at the end of the turn" (``turn_end``), and those
     carried from the turn before (308.1, ruling A12)."""
     carried = [
-        TriggerFired(rule="308.1", ruling="A12", player=c.player, card=c.card, ability=c.ability,
+        TriggerFired.trusted(rule="308.1", ruling="A12", player=c.player, card=c.card, ability=c.ability,
                      definition=c.definition, situation="turn_end")
         for c in state.carried
     ]
-    done = StepPerformed(rule="308", text="End-of-turn abilities are processed.", step="308.1")
+    done = StepPerformed.trusted(rule="308", text="End-of-turn abilities are processed.", step="308.1")
     out = moment(state, Sit("turn_end", None, state.active), done) + carried
     if len(out) == 1:
-        out[0] = StepPerformed(rule="308", text="No end-of-turn abilities to process.", step="309")
+        out[0] = StepPerformed.trusted(rule="308", text="No end-of-turn abilities to process.", step="309")
     return out
 
 
@@ -362,8 +363,8 @@ def _carry(state: GameState) -> list[Event]:
     out: list[Event] = []
     for t in fire([(Sit("turn_end", None, state.active), state)]):
         if f"{t.card}#{t.ability}" not in state.turn_end_fired:
-            out.append(TriggerCarried(player=t.player, card=t.card, ability=t.ability, definition=t.definition))
-    return out + [StepPerformed(rule="308.1", text="The end-of-turn abilities have been processed.", step="309")]
+            out.append(TriggerCarried.trusted(player=t.player, card=t.card, ability=t.ability, definition=t.definition))
+    return out + [StepPerformed.trusted(rule="308.1", text="The end-of-turn abilities have been processed.", step="309")]
 
 
 def _discard_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
@@ -409,7 +410,7 @@ def _decide_discard(state: GameState, a: Action, ctx: Context) -> Events:
     done = len(hand) - len(cards) <= limit
     # Through the pipeline of every move (409: a replacement of a discard
     # from the hand applies to each card, 403.1a).
-    discarded = HandLimitDiscarded(player=p, cards=cards, step="310" if done else "309")
+    discarded = HandLimitDiscarded.trusted(player=p, cards=cards, step="310" if done else "309")
     return lambda: pipeline(state, [discarded], "discard", cards[0] if len(cards) == 1 else None, p)
 
 
@@ -427,7 +428,7 @@ def _over_hand_maximum(state: GameState) -> Decision | None:
 def _hand_maximum(state: GameState) -> Event:
     active = state.active
     hand = len(state.zones[active].hand)
-    return StepPerformed(
+    return StepPerformed.trusted(
         rule="309", text=f"{active} has {hand} cards in hand; the maximum is {hand_maximum(state, active)}.",
         step="310",
     )
@@ -436,5 +437,5 @@ def _hand_maximum(state: GameState) -> Event:
 @step("310")
 def _until_end_of_turn(state: GameState) -> list[Event]:
     return ends(state, "end_of_turn", "310") + [
-        StepPerformed(rule="310", text="Effects that last until the end of the turn end.", step="300")
+        StepPerformed.trusted(rule="310", text="Effects that last until the end of the turn end.", step="300")
     ]

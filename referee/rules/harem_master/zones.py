@@ -42,7 +42,7 @@ def stack_size(state: GameState, player: str) -> int:
 def pay(state: GameState, player: str, cost: int) -> list[Event]:
     """215.4c (ruling A10): the top ``cost`` cards of the stack, one at a time."""
     stack = state.zones[player].action_stack
-    return [CostPaid(player=player, card=c) for c in stack[:cost]]
+    return [CostPaid.trusted(player=player, card=c) for c in stack[:cost]]
 
 
 def cost_check(state: GameState, player: str, card: str, cost: int | None = None) -> None:
@@ -68,4 +68,4 @@ def gone_objects(state: GameState) -> Event | None:
         ch = state.character(e.target)
         if ch is None or ch.since != e.since:
             gone.append(e.id)
-    return EffectsEnded(rule="215.10", ids=gone) if gone else None
+    return EffectsEnded.trusted(rule="215.10", ids=gone) if gone else None
