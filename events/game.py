@@ -837,13 +837,27 @@ class DrawProposed(Event):
 
 class GameEnded(Event):
     """The result as data: a winner or a draw, the rule, and scores if counted;
-    ``card`` is the card whose ability ended the game (102.4)."""
+    ``card`` is the card whose ability ended the game (102.4).
+
+    ``judge`` is set only on a result a judge entered by hand (tournament
+    policy TP1, docs/tournament-policy.md: a paper game's result, a game
+    loss, time called): the game ends there, and only a judge's rewind
+    (410) reopens it. Left out of the JSON when None, so the games the rules
+    end are stored exactly as before."""
 
     winner: Player | None = None
     draw: bool = False
     scores: dict[str, int] | None = None
     reason: str = ""
     card: str | None = None
+    judge: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_judge(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("judge") is None:
+            data.pop("judge", None)
+        return data
 
 
 # --- the record of play and judges' corrections (410) -------------------------------

@@ -1,4 +1,4 @@
-"""The domain events of a tournament (an "event" to its players): registrations, rounds, drops, hand-entered results.
+"""The domain events of a tournament (an "event" to its players): registrations, check-in, rounds and their clock, drops, penalties, the top cut.
 
 A tournament is an aggregate of its own in the same store as the matches
 (its id looks like ``e-1a2b3c4d``); these are its facts. The results of the
@@ -30,11 +30,21 @@ class TournamentEvent(BaseModel):
 
 
 class TournamentCreated(TournamentEvent):
-    """A new tournament: its name, and how its matches are dealt (``seeded``: the
-    referee shuffles from a seed; ``table``: cards dealt on paper)."""
+    """A new tournament: its name, how its matches are dealt (``seeded``: the
+    referee shuffles from a seed; ``table``: cards dealt on paper), and the
+    organiser's policies (docs/tournament-policy.md): games per match
+    (``best_of``, TP4), the round's length in minutes (None: no clock, TP2),
+    what time does to an unfinished game (``at_time``: draw, score or
+    judge), what a late entrant gets for rounds missed (``late``: loss or
+    bye, TP5), and whether players must check in to be paired."""
 
     name: str
     deal: Deal = "seeded"
+    best_of: int = 1
+    round_minutes: int | None = None
+    at_time: str = "draw"
+    late: str = "loss"
+    check_in: bool = False
 
 
 class PlayerRegistered(TournamentEvent):
@@ -49,7 +59,9 @@ class PlayerRegistered(TournamentEvent):
 
 
 class Pairing(BaseModel):
-    """One table of a round: ``B`` is None for a bye (then ``match`` is None too)."""
+    """One table of a round: ``B`` is None for a bye (then ``match`` is None too).
+    ``match`` is the table's first game; game K of a best-of-N match is
+    stored as ``<match>.gK`` (``projections.tournament.game_id``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -67,8 +79,10 @@ class RoundPaired(TournamentEvent):
 
     round: int
     pairings: list[Pairing]
-    source: str = "swiss"
+    source: str = "swiss"  # swiss, imported, or playoff (the top cut)
     seed: int = 0  # the matches' seeds derive from it (and the table number)
+    started: str | None = None  # when the round's clock started (ISO 8601, UTC)
+    minutes: int | None = None  # the round's length (None: no clock)
 
 
 class PlayerDropped(TournamentEvent):
@@ -76,6 +90,88 @@ class PlayerDropped(TournamentEvent):
 
     player: str
     by: str | None = None
+    reason: str | None = None
+
+
+class PlayerReinstated(TournamentEvent):
+    """A drop undone (a mistake, a player who came back): paired again from the next round."""
+
+    player: str
+    by: str
+    reason: str
+
+
+class PlayerCheckedIn(TournamentEvent):
+    """The player is at the venue: with check-in in use, only players checked in are paired."""
+
+    player: str
+    by: str | None = None
+
+
+class TableRepaired(TournamentEvent):
+    """A judge re-pairs one table of the current round: ``A`` and ``B`` play
+    there now, in the new match ``match``; the table's old match is void."""
+
+    round: int
+    table: int
+    A: str
+    B: str | None = None
+    match: str | None = None
+    judge: str
+    reason: str
+
+
+class TimeExtended(TournamentEvent):
+    """Extra minutes for one table of a round (a deck check, a long ruling)."""
+
+    round: int
+    table: int
+    minutes: int
+    reason: str
+    judge: str
+
+
+class TimeCalled(TournamentEvent):
+    """Time is called on a round (``table`` None: every table without an
+    extension still running) or on one table; ``at`` is when (ISO 8601, UTC)."""
+
+    round: int
+    table: int | None = None
+    judge: str
+    at: str
+
+
+class PenaltyGiven(TournamentEvent):
+    """A judge's penalty (TP3): the infraction (one of
+    ``referee.tournament.policy.INFRACTIONS``), the penalty, where it
+    happened (round, table) and the game it applies to (the game in
+    progress, or the next game of the match between games). A game or match
+    loss is also entered as the game's result (the same ``GameEnded`` as any
+    result); a disqualification also drops the player. A game or match loss
+    given when the player has no game to lose (their match is over, or they
+    are not paired yet) has ``game`` None: it applies to their next match
+    (``PenaltyApplied``)."""
+
+    player: str
+    infraction: str
+    penalty: str
+    judge: str
+    round: int | None = None
+    table: int | None = None
+    game: int | None = None
+    note: str = ""
+
+
+class PenaltyApplied(TournamentEvent):
+    """A game or match loss given between matches (``PenaltyGiven`` with no
+    game) applied to the player's next match (TP3): ``penalty`` counts the
+    tournament's penalties from 0, in the order they were given."""
+
+    player: str
+    penalty: int
+    round: int
+    table: int
+    game: int
 
 
 class ResultEntered(TournamentEvent):

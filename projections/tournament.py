@@ -1,17 +1,24 @@
-"""Tournament read models: the tournament's state folded from its events, and the standings math (points, OMW, OOMW).
+"""Tournament read models: the tournament's state folded from its events, each table's outcome over its games, the standings math (MTR appendix C) and the top cut's placings.
 
-Both are pure: ``fold`` turns a tournament's own events into its state
-(players and their frozen decks, rounds, drops, hand-entered results), and
-``standings`` turns pairings and results into ranked rows. The standings
-projection (``referee.tournament.projection``) calls ``standings`` each time
-a result lands, so the numbers have one definition whichever way they are
-reached; the tests recompute them from the matches with the same function
-and with a brute-force reading of the rules.
+All pure: ``fold`` turns a tournament's own events into its state (players
+and their frozen decks, check-in, drops, rounds and their clock, penalties);
+``table_outcome`` says whether a table's match is over and how, from its
+games' results; ``standings`` turns pairings and game results into ranked
+rows; ``placings`` orders a finished top cut. The standings projection
+(``referee.tournament.projection``) calls ``standings`` each time a result
+lands, so the numbers have one definition whichever way they are reached;
+the tests recompute them from the matches with the same function and with a
+brute-force reading of the rules.
 
-Scoring (the usual Swiss tie-breakers): a win is 3 match points, a draw 1, a
-loss 0, a bye 3. A player's match-win percentage is their points over 3 per
-round played, floored at 1/3; OMW is the mean of their opponents' (byes are
-no opponent), OOMW the mean of their opponents' OMW.
+Scoring (the Magic Tournament Rules' appendix C, the usual Swiss
+tie-breakers): a match win is 3 match points, a draw 1, a loss 0, a bye 3 (a
+match won by N//2+1 games to 0). Match-win percentage (MWP): match points
+over 3 per round played; game-win percentage (GWP): game points (win 3,
+draw 1) over 3 per game played; each floored at 1/3. OMW and OGW are the
+means of the opponents' MWP and GWP (a bye is no opponent). Ranked by
+points, then OMW, then GW, then OGW, then name; OOMW (the opponents' OMW)
+is shown too. A late entrant's missed rounds are losses (0 games to N//2+1)
+or byes, as the event chose (tournament policy TP5).
 """
 
 from __future__ import annotations
@@ -23,15 +30,43 @@ from typing import Any, Iterable
 from events.cards import CardDef
 from events.tournament import (
     Pairing,
+    PenaltyApplied,
+    PenaltyGiven,
+    PlayerCheckedIn,
     PlayerDropped,
     PlayerRegistered,
+    PlayerReinstated,
     ResultEntered,
     RoundPaired,
+    TableRepaired,
+    TimeCalled,
+    TimeExtended,
     TournamentCreated,
 )
 
 WIN, DRAW, LOSS, BYE = 3, 1, 0, 3
 FLOOR = Fraction(1, 3)
+TIEBREAKERS = ("points", "omw", "gw", "ogw")
+EXPLAINED = (
+    "Ranked by match points (win 3, draw 1, loss 0, bye 3), then OMW (the mean of the opponents' "
+    "match-win percentages), then GW (the player's game-win percentage), then OGW (the mean of the "
+    "opponents' game-win percentages); every percentage is at least 33%, and byes are no opponent "
+    "(Magic Tournament Rules, appendix C)."
+)
+
+
+def game_id(match: str, k: int) -> str:
+    """Game ``k`` of the table whose first game is ``match`` (game 1 is ``match`` itself)."""
+    return match if k == 1 else f"{match}.g{k}"
+
+
+def table_of(match_id: str) -> tuple[str, int]:
+    """The table's match id and the game number of a stored game's id
+    (``e-1a2b3c4d.r3.t7.g2``: the table ``e-1a2b3c4d.r3.t7``, game 2)."""
+    table, mark, k = match_id.rpartition(".g")
+    if mark and table and k.isascii() and k.isdigit():
+        return table, int(k)
+    return match_id, 1
 
 
 @dataclass
@@ -42,31 +77,60 @@ class Player:
     deck: list[CardDef]
     registrations: int = 1
     dropped: bool = False
+    drop_reason: str | None = None
+    checked_in: bool = False
+    joined: int = 0  # rounds already paired when the player could first be paired (missed rounds)
+    disqualified: bool = False
 
 
 @dataclass
 class TournamentState:
-    """A tournament as its own events leave it (match results are not here:
+    """A tournament as its own events leave it (game results are not here:
     they are the matches' ``GameEnded`` events, read by the projection)."""
 
     id: str = ""
     name: str = ""
     deal: str = "seeded"
+    best_of: int = 1
+    round_minutes: int | None = None
+    at_time: str = "draw"
+    late: str = "loss"
+    check_in: bool = False
     version: int = 0
     players: dict[str, Player] = field(default_factory=dict)  # registration order
     rounds: list[RoundPaired] = field(default_factory=list)
-    entered: dict[str, ResultEntered] = field(default_factory=dict)  # match -> hand-entered result
+    entered: dict[str, ResultEntered] = field(default_factory=dict)  # legacy: match -> hand-entered result
+    extensions: dict[tuple[int, int], list[TimeExtended]] = field(default_factory=dict)
+    calls: list[TimeCalled] = field(default_factory=list)
+    penalties: list[PenaltyGiven] = field(default_factory=list)
+    applied: dict[int, PenaltyApplied] = field(default_factory=dict)  # penalty (index) -> where a late loss applied
+    repairs: list[TableRepaired] = field(default_factory=list)
+    void: set[str] = field(default_factory=set)  # matches of tables a judge re-paired
 
     @property
     def current_round(self) -> int:
         return len(self.rounds)
 
+    @property
+    def swiss_rounds(self) -> list[RoundPaired]:
+        return [r for r in self.rounds if r.source != "playoff"]
+
+    @property
+    def playoff_rounds(self) -> list[RoundPaired]:
+        return [r for r in self.rounds if r.source == "playoff"]
+
     def pairing_of(self, match: str) -> tuple[int, Pairing] | None:
+        """The round and table a table's match (or one of its games) belongs to."""
+        table, _ = table_of(match)
         for r in self.rounds:
             for p in r.pairings:
-                if p.match == match:
+                if p.match in (match, table):
                     return r.round, p
         return None
+
+    def eligible(self) -> list[str]:
+        """Who may be paired now: not dropped, and checked in where check-in is used."""
+        return [p.name for p in self.players.values() if not p.dropped and (p.checked_in or not self.check_in)]
 
     def opponents(self) -> dict[str, set[str]]:
         """Who has met whom in the rounds paired so far."""
@@ -81,24 +145,89 @@ class TournamentState:
     def byes(self) -> set[str]:
         return {p.A for r in self.rounds for p in r.pairings if p.B is None}
 
+    def pending_losses(self) -> list[tuple[int, PenaltyGiven]]:
+        """Game and match losses given when the player had no game to lose
+        (their match was over, or they were not paired yet), not applied
+        yet: each applies to the player's next match (TP3). A bye is no
+        game: it waits for the one after."""
+        return [(i, p) for i, p in enumerate(self.penalties)
+                if p.penalty in ("game-loss", "match-loss") and p.game is None and i not in self.applied]
+
+    def extension(self, round_no: int, table: int) -> int:
+        return sum(e.minutes for e in self.extensions.get((round_no, table), []))
+
+    def called(self, round_no: int, table: int) -> TimeCalled | None:
+        """The call of time that applies to this table: its own, or the
+        round's (which leaves out tables with an extension)."""
+        own = next((c for c in self.calls if c.round == round_no and c.table == table), None)
+        if own is not None:
+            return own
+        if self.extension(round_no, table):
+            return None
+        return next((c for c in self.calls if c.round == round_no and c.table is None), None)
+
+    def missed(self) -> dict[str, list[str]]:
+        """Each late entrant's missed Swiss rounds, as ``loss`` or ``bye`` (TP5)."""
+        swiss = len(self.swiss_rounds)
+        return {p.name: [self.late] * min(p.joined, swiss) for p in self.players.values() if p.joined}
+
+
+def _eligible_now(state: TournamentState, player: Player) -> None:
+    if not player.joined and (player.checked_in or not state.check_in):
+        player.joined = len(state.swiss_rounds)
+
 
 def evolve(state: TournamentState, event: Any) -> TournamentState:
     """One event applied (in place: a tournament's state is small and never shared)."""
     state.version += 1
     if isinstance(event, TournamentCreated):
         state.name, state.deal = event.name, event.deal
+        state.best_of, state.round_minutes = event.best_of, event.round_minutes
+        state.at_time, state.late, state.check_in = event.at_time, event.late, event.check_in
     elif isinstance(event, PlayerRegistered):
         known = state.players.get(event.player)
         if known is None:
-            state.players[event.player] = Player(event.player, list(event.deck))
+            known = state.players[event.player] = Player(event.player, list(event.deck))
+            _eligible_now(state, known)
         else:
             known.deck = list(event.deck)
             known.registrations += 1
+    elif isinstance(event, PlayerCheckedIn):
+        p = state.players.get(event.player)
+        if p is not None and not p.checked_in:
+            p.checked_in = True
+            _eligible_now(state, p)
     elif isinstance(event, PlayerDropped):
-        if event.player in state.players:
-            state.players[event.player].dropped = True
+        p = state.players.get(event.player)
+        if p is not None:
+            p.dropped, p.drop_reason = True, event.reason
+    elif isinstance(event, PlayerReinstated):
+        p = state.players.get(event.player)
+        if p is not None:
+            p.dropped, p.drop_reason, p.disqualified = False, None, False
     elif isinstance(event, RoundPaired):
         state.rounds.append(event)
+    elif isinstance(event, TableRepaired):
+        state.repairs.append(event)
+        r = state.rounds[event.round - 1]
+        pairings = []
+        for p in r.pairings:
+            if p.table == event.table:
+                if p.match:
+                    state.void.add(p.match)
+                p = Pairing(table=p.table, A=event.A, B=event.B, match=event.match)
+            pairings.append(p)
+        state.rounds[event.round - 1] = r.model_copy(update={"pairings": pairings})
+    elif isinstance(event, TimeExtended):
+        state.extensions.setdefault((event.round, event.table), []).append(event)
+    elif isinstance(event, TimeCalled):
+        state.calls.append(event)
+    elif isinstance(event, PenaltyGiven):
+        state.penalties.append(event)
+        if event.penalty == "disqualification" and event.player in state.players:
+            state.players[event.player].disqualified = True
+    elif isinstance(event, PenaltyApplied):
+        state.applied[event.penalty] = event
     elif isinstance(event, ResultEntered):
         state.entered[event.match] = event
     return state
@@ -111,72 +240,237 @@ def fold(events: Iterable[Any], tournament_id: str = "") -> TournamentState:
     return state
 
 
-# --- standings ---------------------------------------------------------------------------
+# --- a table's outcome over its games ------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Result:
-    """A finished match: the winner's name, or None for a draw."""
+    """A finished game: the winner's name (or seat), or None for a draw."""
 
     winner: str | None
     draw: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Where a table's match stands: over or not, its winner (None: a draw
+    or not over), game wins per player, drawn games, and the game to play
+    next (None when the match is over or a game is being played)."""
+
+    over: bool
+    winner: str | None
+    draw: bool
+    wins: dict[str, int]
+    draws: int
+    games: int  # games with a result
+    next_game: int | None
+
+
+def table_outcome(
+    p: Pairing, results: dict[str, Result], best_of: int = 1, *, called: bool = False, playoff: bool = False
+) -> Outcome:
+    """The match at table ``p`` from its games' results (keyed by game id,
+    winners by player name) under TP4: over when a player has won more than
+    half of ``best_of`` games, or after ``best_of`` games (more game wins
+    wins; equal is a draw), or when time was ``called`` and no game is being
+    played. A playoff match is over only with a winner (TP6)."""
+    wins = {p.A: 0, **({p.B: 0} if p.B else {})}
+    draws = games = 0
+    need = best_of // 2 + 1
+    k = 1
+    if p.match is not None:
+        while True:
+            r = results.get(game_id(p.match, k))
+            if r is None:
+                break
+            games += 1
+            if r.draw or r.winner not in wins:
+                draws += 1
+            else:
+                wins[r.winner] += 1
+            if max(wins.values()) >= need:
+                break
+            k += 1
+    if p.B is None:
+        return Outcome(True, p.A, False, {p.A: need}, 0, 0, None)
+    leader = max(wins, key=lambda n: wins[n])
+    tied = wins[p.A] == wins[p.B]
+    if wins[leader] >= need:
+        return Outcome(True, leader, False, wins, draws, games, None)
+    if playoff:  # TP6: no draws; time only stops new games once someone leads
+        if called and not tied:
+            return Outcome(True, leader, False, wins, draws, games, None)
+        return Outcome(False, None, False, wins, draws, games, games + 1)
+    if games >= best_of or called:
+        return Outcome(True, None if tied else leader, tied, wins, draws, games, None)
+    return Outcome(False, None, False, wins, draws, games, games + 1)
+
+
+# --- standings -------------------------------------------------------------------------------
 
 
 def standings(
     players: Iterable[str],
     rounds: Iterable[tuple[int, Iterable[Pairing]]],
     results: dict[str, Result],
+    *,
+    best_of: int = 1,
+    missed: dict[str, list[str]] | None = None,
+    called: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset(),
+    dropped: Iterable[str] = (),
 ) -> list[dict[str, Any]]:
-    """Ranked rows ``{"rank", "player", "points", "omw", "oomw", "played"}``.
+    """Ranked rows ``{"rank", "player", "points", "omw", "gw", "ogw", "oomw",
+    "played", "record", "games", "dropped"}``.
 
-    ``rounds`` gives each round's pairings; ``results`` the finished matches
-    by id (a match without a result is still being played and counts for
-    nothing yet). Ties on points, OMW and OOMW are ordered by name."""
+    ``rounds`` gives each Swiss round's pairings; ``results`` the finished
+    games by id (winners by name); a table whose match is not over counts
+    for nothing yet. ``missed``: each late entrant's missed rounds (``loss``
+    or ``bye``); ``called``: the (round, table) pairs time was called on."""
     names = list(dict.fromkeys(players))
+    need = best_of // 2 + 1
     points = {n: 0 for n in names}
     played = {n: 0 for n in names}
+    gpoints = {n: 0 for n in names}
+    gplayed = {n: 0 for n in names}
+    record = {n: [0, 0, 0] for n in names}  # wins, losses, draws
     opponents: dict[str, list[str]] = {n: [] for n in names}
-    for _round, pairings in rounds:
+
+    def known(n: str) -> None:
+        if n not in points:
+            names.append(n)
+            points[n], played[n], gpoints[n], gplayed[n], record[n], opponents[n] = 0, 0, 0, 0, [0, 0, 0], []
+
+    for n, kinds in (missed or {}).items():
+        known(n)
+        for kind in kinds:
+            played[n] += 1
+            gplayed[n] += need
+            if kind == "bye":
+                points[n] += BYE
+                gpoints[n] += need * WIN
+                record[n][0] += 1
+            else:
+                record[n][1] += 1
+    for round_no, pairings in rounds:
         for p in pairings:
             for n in (p.A, p.B):
-                if n is not None and n not in points:
-                    names.append(n)
-                    points[n], played[n], opponents[n] = 0, 0, []
+                if n is not None:
+                    known(n)
             if p.B is None:
                 points[p.A] += BYE
                 played[p.A] += 1
+                gpoints[p.A] += need * WIN
+                gplayed[p.A] += need
+                record[p.A][0] += 1
                 continue
-            result = results.get(p.match or "")
-            if result is None:
+            out = table_outcome(p, results, best_of, called=(round_no, p.table) in called)
+            if not out.over:
                 continue
-            played[p.A] += 1
-            played[p.B] += 1
-            opponents[p.A].append(p.B)
-            opponents[p.B].append(p.A)
-            if result.draw:
-                points[p.A] += DRAW
-                points[p.B] += DRAW
-            elif result.winner in (p.A, p.B):
-                points[result.winner] += WIN
+            for n, o in ((p.A, p.B), (p.B, p.A)):
+                played[n] += 1
+                opponents[n].append(o)
+                gpoints[n] += WIN * out.wins[n] + DRAW * out.draws
+                gplayed[n] += out.games
+                if out.draw:
+                    points[n] += DRAW
+                    record[n][2] += 1
+                elif out.winner == n:
+                    points[n] += WIN
+                    record[n][0] += 1
+                else:
+                    record[n][1] += 1
     # Exact fractions: two players whose OMW is equal must tie (and be ordered
     # by name), which floats summed in different orders do not promise.
     mwp = {n: max(FLOOR, Fraction(points[n], 3 * played[n])) if played[n] else FLOOR for n in names}
+    gwp = {n: max(FLOOR, Fraction(gpoints[n], 3 * gplayed[n])) if gplayed[n] else FLOOR for n in names}
     omw = {n: _mean(mwp[o] for o in opponents[n]) for n in names}
+    ogw = {n: _mean(gwp[o] for o in opponents[n]) for n in names}
     oomw = {n: _mean(omw[o] for o in opponents[n]) for n in names}
-    order = sorted(names, key=lambda n: (-points[n], -omw[n], -oomw[n], n))
+    order = sorted(names, key=lambda n: (-points[n], -omw[n], -gwp[n], -ogw[n], n))
+    out_dropped = set(dropped)
     return [
         {
             "rank": i,
             "player": n,
             "points": points[n],
             "omw": round(float(omw[n]), 4),
+            "gw": round(float(gwp[n]), 4),
+            "ogw": round(float(ogw[n]), 4),
             "oomw": round(float(oomw[n]), 4),
             "played": played[n],
+            "record": "-".join(str(x) for x in record[n]),
+            "dropped": n in out_dropped,
         }
         for i, n in enumerate(order, start=1)
     ]
 
 
+def state_standings(state: TournamentState, results: dict[str, Result]) -> list[dict[str, Any]]:
+    """``standings`` of a tournament's Swiss rounds, with its policies."""
+    called = {(r.round, p.table) for r in state.swiss_rounds for p in r.pairings if state.called(r.round, p.table)}
+    return standings(
+        list(state.players),
+        [(r.round, r.pairings) for r in state.swiss_rounds],
+        results,
+        best_of=state.best_of,
+        missed=state.missed(),
+        called=called,
+        dropped=[n for n, p in state.players.items() if p.dropped],
+    )
+
+
 def _mean(values: Iterable[Fraction]) -> Fraction:
     vals = list(values)
     return sum(vals, Fraction(0)) / len(vals) if vals else Fraction(0)
+
+
+# --- the top cut -----------------------------------------------------------------------------
+
+
+def seed_order(n: int) -> list[tuple[int, int]]:
+    """The first playoff round's seed pairs, in bracket order: for 8,
+    (1,8), (4,5), (2,7), (3,6); the winners of neighbouring tables meet next."""
+    bracket = [1]
+    while len(bracket) < n:
+        size = 2 * len(bracket)
+        bracket = [x for s in bracket for x in (s, size + 1 - s)]
+    return [(bracket[i], bracket[i + 1]) for i in range(0, n, 2)]
+
+
+def playoff_outcomes(state: TournamentState, results: dict[str, Result]) -> list[list[tuple[Pairing, Outcome]]]:
+    """Each playoff round's tables with their outcomes."""
+    return [
+        [(p, table_outcome(p, results, state.best_of, playoff=True)) for p in r.pairings]
+        for r in state.playoff_rounds
+    ]
+
+
+def placings(state: TournamentState, swiss: list[dict[str, Any]], results: dict[str, Result]) -> list[dict[str, Any]]:
+    """Final placings once the top cut is over (empty before): the champion,
+    the finalist, then each earlier playoff round's losers (ordered by their
+    Swiss rank), then everyone else in Swiss order."""
+    rounds = playoff_outcomes(state, results)
+    if not rounds or len(rounds[-1]) != 1 or not rounds[-1][0][1].over:
+        return []
+    rank = {row["player"]: row["rank"] for row in swiss}
+    out: list[dict[str, Any]] = []
+    final_p, final_o = rounds[-1][0]
+    loser = final_p.B if final_o.winner == final_p.A else final_p.A
+    out.append({"place": 1, "player": final_o.winner, "how": "won the final"})
+    out.append({"place": 2, "player": loser, "how": "lost the final"})
+    names = {"1": "final", "2": "semifinal", "3": "quarterfinal"}
+    for depth, r in enumerate(reversed(rounds[:-1]), start=2):
+        losers = []
+        for p, o in r:
+            if p.B is None:
+                continue
+            losers.append(p.B if o.winner == p.A else p.A)
+        place = len(out) + 1
+        label = names.get(str(depth), f"playoff round {len(rounds) - depth + 1}")
+        for n in sorted(losers, key=lambda x: rank.get(x, 10**6)):
+            out.append({"place": place, "player": n, "how": f"lost in the {label}"})
+    seen = {row["player"] for row in out}
+    for row in swiss:
+        if row["player"] not in seen:
+            out.append({"place": len(out) + 1, "player": row["player"], "how": f"Swiss rank {row['rank']}"})
+    return out

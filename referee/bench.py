@@ -1149,6 +1149,7 @@ def postgres_bench(url: str, games: int = 10, seed: int = 1, *, runs: int = 3, d
     parse_url(joined)  # a bad URL fails here, in one line
     played = _recorded_games(games, seed)
     report = BenchReport(games, sum(len(g.events) for g in played))
+    report.info["schema"] = schema  # dropped at the end: a test checks it is gone
     with _scratch(directory) as workdir:
         rows_file, per_station = _pg_rows(played, workdir)
         with MatchStore(joined) as store:  # makes the schema and the tables

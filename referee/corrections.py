@@ -33,6 +33,7 @@ from events.game import (
     CharactersUntapped,
     Event,
     EventPlayed,
+    GameEnded,
     HandDrawn,
     ItemPlayed,
     MulliganTaken,
@@ -470,3 +471,74 @@ def rewinds_consistent(log: Sequence[Event], states: Sequence[GameState] | None 
                 f"event {pos}: the rewind to event {event.to} restores a different state ({', '.join(differs)} differ)"
             )
     return problems
+
+
+# --- results entered by hand (tournament policy TP1) -----------------------------------
+
+
+def enter_result(
+    state: GameState, winner: str | None, draw: bool, judge: str, reason: str, *, rule: str | None = None
+) -> Correction:
+    """A result a judge enters by hand: one ``GameEnded`` naming the judge,
+    citing the tournament policy (``TP1`` unless ``rule`` names another:
+    a penalty, time called). ``reason`` is the sentence every later refusal
+    quotes ("... entered by Judge Kim at 14:03 UTC"), so a player told "the
+    game is over" learns who ended it and when. A match already over keeps
+    its result: replacing one is ``replace_result``."""
+    from referee.tournament.policy import RESULT_ENTERED
+
+    if not judge.strip():
+        raise _refuse(RESULT_ENTERED, "A result entered by hand names the judge who entered it.")
+    from referee.tournament.policy import POLICIES
+
+    if rule is not None and rule not in POLICIES:
+        raise _refuse(RESULT_ENTERED, f"A result entered by hand cites a tournament policy ({', '.join(POLICIES)}), not {rule!r}.")
+    if (winner is None) != draw or winner not in (None, "A", "B"):
+        raise _refuse(RESULT_ENTERED, "A result is a winner (A or B) or a draw.")
+    if state.result is not None:
+        r = state.result
+        raise _refuse(
+            r.rule,
+            "The game is over" + (f": {r.reason.rstrip('.')}" if r.reason else "") +
+            ". Replacing a result is a judge's command with a reason (event result --replace --reason).",
+        )
+    event = GameEnded(rule=rule or RESULT_ENTERED, winner=winner, draw=draw, reason=reason, judge=judge, step="over")
+    return Correction([event], evolve(state, event))
+
+
+def replace_result(
+    state: GameState,
+    log: Sequence[Event],
+    winner: str | None,
+    draw: bool,
+    judge: str,
+    why: str,
+    reason: str,
+    states: Sequence[GameState] | None = None,
+) -> Correction:
+    """Replace a finished game's result (entered by hand or played): a judge's
+    410.1 rewind to just before its ``GameEnded``, with ``why`` in the log,
+    then the new result entered by hand. Both in one write."""
+    from referee.tournament.policy import RESULT_ENTERED
+
+    if state.result is None:
+        raise _refuse(RESULT_ENTERED, "The game has no result to replace: enter one without --replace.")
+    if not why.strip():
+        raise _refuse(RESULT_ENTERED, "Replacing a result needs a reason for the log.")
+    live = live_positions(log)
+    ended = next((p for p in reversed(live) if isinstance(log[p - 1], GameEnded)), None)
+    if ended is None or ended < 2:
+        raise _refuse(RESULT_ENTERED, "The game's result is not one a rewind can take back.")
+    states = states if states is not None else states_along(log)
+    to = ended - 1
+    if getattr(log[ended - 1], "judge", None) is None:
+        # A game the rules ended: back to just before the player's action that
+        # ended it (a rewind to the automatic step itself would end it again).
+        last = next((p for p in reversed(live) if p < ended and isinstance(log[p - 1], ActionTaken)), None)
+        if last is None or last < 2:
+            raise _refuse(RESULT_ENTERED, "The game's result is not one a rewind can take back.")
+        to = last - 1
+    back = rewind(state, log, to, rule="410.1", reason=f"Result replaced: {why}", judge=judge, states=states,
+                  describe_undone=False)
+    entered = enter_result(back.state, winner, draw, judge, reason)  # type: ignore[arg-type]
+    return Correction(back.events + entered.events, entered.state)

@@ -38,6 +38,7 @@ from events.game import (
     ActionTaken,
     CardRevealed,
     Event,
+    GameEnded,
     MatchStarted,
     NoteAdded,
     PositionSetUp,
@@ -58,7 +59,7 @@ PLAYER_KEYS = ("name", "deck")
 MODES = ("strict", "record")
 # The keys each kind of record action may carry (read_action checks their values).
 PLAYER_ACTION_KEYS = ("player", "judge", "do", "card", "cards", "target", "targets", "order", "n", "option", "ability")
-JUDGE_ACTION_KEYS = ("judge", "do", "to", "rule", "reason", "text", "replay", "by")
+JUDGE_ACTION_KEYS = ("judge", "do", "to", "rule", "reason", "text", "replay", "by", "winner")
 ARG_KEYS = ("card", "cards", "target", "targets", "order", "n", "option", "ability")
 
 
@@ -506,6 +507,10 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
             entry = {"judge": True, "do": "note", "text": ev.text, **({"by": ev.judge} if ev.judge else {})}
         elif isinstance(ev, ViolationsAccepted):
             entry = {"judge": True, "do": "accept", "reason": ev.reason, **({"by": ev.judge} if ev.judge else {})}
+        elif isinstance(ev, GameEnded) and ev.judge is not None:
+            # A result a judge entered by hand (tournament policy TP1).
+            entry = {"judge": True, "do": "result", "winner": ev.winner or "draw", "rule": ev.rule,
+                     "reason": ev.reason, "by": ev.judge}
         elif isinstance(ev, StepSkipped):
             entry = {"judge": True, "do": "skip_step", "rule": ev.rule, **({"reason": ev.reason} if ev.reason else {})}
         if entry is not None:

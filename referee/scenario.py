@@ -332,12 +332,15 @@ def build_setup(
 
 ACTION_KEYS = (
     "player", "judge", "do", "card", "cards", "target", "targets", "order", "n",
-    "option", "ability", "expect", "to", "rule", "reason", "text", "replay", "by",
+    "option", "ability", "expect", "to", "rule", "reason", "text", "replay", "by", "winner",
 )
-JUDGE_KEYS = ("to", "rule", "reason", "text", "replay", "by")
+JUDGE_KEYS = ("to", "rule", "reason", "text", "replay", "by", "winner")
 PLAYER_KEYS_ONLY = ("card", "cards", "target", "targets", "order", "n", "option", "ability")
 # What each judge action needs (scenario format, section 3).
-JUDGE_REQUIRED = {"rewind": ("to", "rule", "reason"), "note": ("text",), "skip_step": ("rule",), "accept": ("reason",)}
+JUDGE_REQUIRED = {
+    "rewind": ("to", "rule", "reason"), "note": ("text",), "skip_step": ("rule",), "accept": ("reason",),
+    "result": ("winner", "by"),  # a result entered by hand (tournament policy TP1)
+}
 
 
 def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], dict | None]:
@@ -368,6 +371,8 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
                 reader.str_(to["step"], path + ("to", "step"))
         if do == "rewind":
             reader.choice(str(a["rule"]), path + ("rule",), ("410.1", "410.2"))
+        if "winner" in a:
+            reader.choice(a["winner"], path + ("winner",), ("A", "B", "draw"))
         if "replay" in a:
             reader.bool_(a["replay"], path + ("replay",))
     else:
@@ -857,6 +862,11 @@ def judge_action(
         return corrections.accept(state, str(raw["reason"]), judge)
     if do == "skip_step":
         return corrections.skip_step(state, log, str(raw["rule"]), str(raw.get("reason", "")))
+    if do == "result":
+        winner = None if raw["winner"] == "draw" else str(raw["winner"])
+        return corrections.enter_result(
+            state, winner, winner is None, str(judge), str(raw.get("reason", "")), rule=raw.get("rule"),
+        )
     to = raw["to"]
     if "action" in to:
         k = to["action"]

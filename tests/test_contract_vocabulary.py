@@ -912,7 +912,7 @@ def test_every_action_of_the_document_is_read_with_its_arguments(tmp_path: Path,
     samples: dict[str, Any] = {
         "card": "Iron Knight", "cards": ["Iron Knight"], "target": "Iron Knight", "targets": ["Iron Knight"],
         "order": "first", "n": 1, "option": "yes", "ability": 1, "rule": "410.1", "reason": "a reason",
-        "text": "a note", "replay": True, "by": "Kim", "to": {"action": 1},
+        "text": "a note", "replay": True, "by": "Kim", "to": {"action": 1}, "winner": "A",
     }
     judge = do in v.judge_dos
     args = v.judge_dos[do] if judge else v.player_dos[do]

@@ -33,6 +33,7 @@ from referee.actions import Action, IllegalAction, Refusal
 from referee.notation import PLAYER_DOS, action_from_mapping, resolve
 from referee.rules import apply, current_decision, decide
 from referee.scenario import Scenario, judge_action, load_scenario, scenario_files
+from referee.tournament.policy import POLICIES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -333,6 +334,17 @@ def wrong_corrections(state: GameState, log: list[Event]) -> Iterator[Any]:
     yield lambda: corrections.position_of_step(log, 99, "303", states)
     yield lambda: corrections.position_of_step(log, state.turn, "999", states)
     yield lambda: corrections.position_before_action(log, 999)
+    # A result entered by hand (tournament policy TP1), and its replacement.
+    yield lambda: corrections.enter_result(state, "A", False, "  ", "r")
+    yield lambda: corrections.enter_result(state, "A", False, "Kim", "r", rule="410.1")
+    yield lambda: corrections.enter_result(state, "C", False, "Kim", "r")
+    yield lambda: corrections.enter_result(state, "A", False, "Kim", "r")  # a game already over
+    yield lambda: corrections.replace_result(state, log, "A", False, "Kim", "why", "r", states)  # none to replace
+    yield lambda: corrections.replace_result(state, log, "A", False, "Kim", "  ", "r", states)
+    if state.result is not None and log:
+        ended = game.GameEnded(rule="102.7", winner="B")
+        yield lambda: corrections.replace_result(state, log[:1], "A", False, "Kim", "why", "r")  # no end to take back
+        yield lambda: corrections.replace_result(state, [log[0], ended], "A", False, "Kim", "why", "r")  # no action
 
 
 def wrong_names(state: GameState, labels: dict[str, str]) -> Iterator[dict[str, Any]]:
@@ -523,7 +535,8 @@ def test_every_refusal_reads_as_a_sentence(refusals: Collected, library: Library
     bad = {}
     for (file, line), refusal in sorted(refusals.by_line.items()):
         found = problems(refusal.reason, names)
-        if not re.fullmatch(r"(ruling:)?[0-9]{3}(\.[0-9]+[a-z]?)?|ruling:A[0-9]+|judge", refusal.rule):
+        if not re.fullmatch(r"(ruling:)?[0-9]{3}(\.[0-9]+[a-z]?)?|ruling:A[0-9]+|judge", refusal.rule) \
+                and refusal.rule not in POLICIES:  # a game a judge ended cites the tournament policy (TP1-TP6)
             found.append(f"cites {refusal.rule!r}, not a rule")
         if found:
             bad[f"{file}:{line}: {refusal}"] = "; ".join(found)

@@ -52,33 +52,85 @@ def ok(done: subprocess.CompletedProcess) -> str:
     return done.stdout
 
 
-def recompute(rounds: list[list[dict]], winners: dict[str, str | None]) -> list[dict]:
-    """The standings from the rules' text, in exact fractions: win 3, draw 1,
-    bye 3; MWP floored at 1/3; OMW the mean over opponents; OOMW likewise.
-    ``winners``: finished match -> winner's name (None: a draw)."""
-    names = sorted({p[k] for r in rounds for p in r for k in ("A", "B") if p[k]})
+def recompute(rounds: list[list[dict]], winners: dict[str, str | None], *, best_of: int = 1,
+              missed: dict[str, int] | None = None, called: set[str] = frozenset()) -> list[dict]:
+    """The standings from the rules' text (MTR appendix C), in exact
+    fractions: match points win 3, draw 1, bye 3; MWP and GWP (game points
+    win 3, draw 1) floored at 1/3; OMW and OGW the means over opponents;
+    OOMW likewise; a late entrant's missed rounds are losses (0 games to a
+    majority). ``winners``: finished game id -> winner's name (None: a
+    draw), game K of a table being ``<table match>.gK``; ``called``: the
+    tables time was called on."""
+    need = best_of // 2 + 1
+    names = sorted({p[k] for r in rounds for p in r for k in ("A", "B") if p[k]} | set(missed or {}))
     pts = dict.fromkeys(names, 0)
     played = dict.fromkeys(names, 0)
+    gpts = dict.fromkeys(names, 0)
+    gplayed = dict.fromkeys(names, 0)
+    record = {n: [0, 0, 0] for n in names}
     opps: dict[str, list[str]] = {n: [] for n in names}
+    for n, k in (missed or {}).items():
+        played[n] += k
+        gplayed[n] += need * k
+        record[n][1] += k
     for r in rounds:
         for p in r:
             if p["B"] is None:
                 pts[p["A"]] += 3
                 played[p["A"]] += 1
-            elif p["match"] in winners:
-                w = winners[p["match"]]
-                for n, o in ((p["A"], p["B"]), (p["B"], p["A"])):
-                    played[n] += 1
-                    opps[n].append(o)
-                    pts[n] += 1 if w is None else 3 if w == n else 0
-    mwp = {n: max(Fraction(1, 3), Fraction(pts[n], 3 * played[n])) if played[n] else Fraction(1, 3) for n in names}
-    omw = {n: sum((mwp[o] for o in opps[n]), Fraction(0)) / len(opps[n]) if opps[n] else Fraction(0) for n in names}
-    oomw = {n: sum((omw[o] for o in opps[n]), Fraction(0)) / len(opps[n]) if opps[n] else Fraction(0) for n in names}
-    order = sorted(names, key=lambda n: (-pts[n], -omw[n], -oomw[n], n))
+                gpts[p["A"]] += 3 * need
+                gplayed[p["A"]] += need
+                record[p["A"]][0] += 1
+                continue
+            wins = {p["A"]: 0, p["B"]: 0}
+            draws = games = 0
+            k = 1
+            while True:
+                g = p["match"] if k == 1 else f"{p['match']}.g{k}"
+                if g not in winners:
+                    break
+                games += 1
+                if winners[g] is None:
+                    draws += 1
+                else:
+                    wins[winners[g]] += 1
+                if max(wins.values()) >= need:
+                    break
+                k += 1
+            over = max(wins.values()) >= need or games >= best_of or p["match"] in called
+            if not over:
+                continue
+            for n, o in ((p["A"], p["B"]), (p["B"], p["A"])):
+                played[n] += 1
+                opps[n].append(o)
+                gpts[n] += 3 * wins[n] + draws
+                gplayed[n] += games
+                if wins[n] > wins[o]:
+                    pts[n] += 3
+                    record[n][0] += 1
+                elif wins[n] == wins[o]:
+                    pts[n] += 1
+                    record[n][2] += 1
+                else:
+                    record[n][1] += 1
+    third = Fraction(1, 3)
+    mwp = {n: max(third, Fraction(pts[n], 3 * played[n])) if played[n] else third for n in names}
+    gwp = {n: max(third, Fraction(gpts[n], 3 * gplayed[n])) if gplayed[n] else third for n in names}
+    mean = lambda xs: sum(xs, Fraction(0)) / len(xs) if xs else Fraction(0)  # noqa: E731
+    omw = {n: mean([mwp[o] for o in opps[n]]) for n in names}
+    ogw = {n: mean([gwp[o] for o in opps[n]]) for n in names}
+    oomw = {n: mean([omw[o] for o in opps[n]]) for n in names}
+    order = sorted(names, key=lambda n: (-pts[n], -omw[n], -gwp[n], -ogw[n], n))
     return [
-        {"rank": i, "player": n, "points": pts[n], "omw": round(float(omw[n]), 4), "oomw": round(float(oomw[n]), 4), "played": played[n]}
+        {"rank": i, "player": n, "points": pts[n], "omw": round(float(omw[n]), 4), "gw": round(float(gwp[n]), 4),
+         "ogw": round(float(ogw[n]), 4), "oomw": round(float(oomw[n]), 4), "played": played[n],
+         "record": "-".join(map(str, record[n]))}
         for i, n in enumerate(order, 1)
     ]
+
+
+def without_dropped(rows: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if k != "dropped"} for r in rows]
 
 
 def results_from_matches(db_url: str, rounds: list[list[dict]]) -> dict[str, str | None]:
@@ -136,7 +188,7 @@ def test_a_whole_event_from_several_stations(database) -> None:
     assert len(winners) == 12
     for m in matches:
         assert m["winner"] == winners[m["match"]] and m["draw"] == (winners[m["match"]] is None)
-    table = json.loads(ok(referee("event", "standings", event, "--json", db=db)))["standings"]
+    table = without_dropped(json.loads(ok(referee("event", "standings", event, "--json", db=db)))["standings"])
     assert table == recompute(rounds, winners)
     assert sum(row["points"] for row in table) == 3 * 12 - sum(1 for w in winners.values() if w is None)
 
@@ -145,24 +197,24 @@ def test_a_whole_event_from_several_stations(database) -> None:
     reopened = rounds[2][0]["match"]
     to = last_action_position(db, reopened) - 1
     ok(referee("rewind", reopened, "--to", str(to), "--rule", "410.1", "--reason", "wrong count", "--by", "Kim", db=db))
-    table = json.loads(ok(referee("event", "standings", event, "--json", db=db)))["standings"]
+    table = without_dropped(json.loads(ok(referee("event", "standings", event, "--json", db=db)))["standings"])
     without = {m: w for m, w in winners.items() if m != reopened}
     detail = ok(referee("event", "matches", event, "--json", db=db))
     assert table == recompute(rounds, without), (reopened, to, winners, detail)
     row = next(m for m in json.loads(ok(referee("event", "matches", event, "--json", db=db)))["matches"] if m["match"] == reopened)
     assert row["status"] == "playing" and row["winner"] is None and row["judge_calls"] == 1
     # Rebuilt from zero, the projection says the same.
-    assert json.loads(ok(referee("event", "standings", event, "--rebuild", "--json", db=db)))["standings"] == table
+    assert without_dropped(json.loads(ok(referee("event", "standings", event, "--rebuild", "--json", db=db)))["standings"]) == table
     # The next round waits for the reopened table.
     blocked = referee("event", "round", event, db=db)
     assert blocked.returncode == 1 and "not over" in blocked.stderr and "Traceback" not in blocked.stderr
 
 
 def test_an_odd_event_gives_one_bye_a_round_to_the_lowest_without_one(tmp_path: Path) -> None:
-    from referee.store import MatchStore
-    from referee.tournament.service import Station, pair_round, play_round, register
     from referee.decks import load_deck
     from referee.pool import CardCatalog, bundled_pool
+    from referee.store import MatchStore
+    from referee.tournament.service import Station, pair_round, play_round, register
 
     deck = load_deck(DECKS / "alice.yaml", CardCatalog(bundled_pool()))
     with MatchStore(f"sqlite:///{tmp_path / 'e.db'}") as store:
@@ -303,7 +355,7 @@ def test_imported_pairings_and_a_result_entered_by_hand(run, tmp_path: Path) -> 
     bad = tmp_path / "bad.csv"
     bad.write_text("table,A,B\n1,Alice,Bob\n2,Carol,Zed\n")
     out = run("event", "round", event, "--pairings", str(bad), code=2)
-    assert "bad.csv" in out and "line 3" in out and "'Zed' is not registered" in out
+    assert "bad.csv:3: at column 3 (player B): 'Zed' is not registered" in out
     twice = tmp_path / "twice.csv"
     twice.write_text("1,Alice,Bob\n2,Alice,Carol\n")
     assert "already paired at line 1" in run("event", "round", event, "--pairings", str(twice), code=2)
@@ -327,7 +379,7 @@ def test_imported_pairings_and_a_result_entered_by_hand(run, tmp_path: Path) -> 
     table = {r["player"]: r["points"] for r in json.loads(run("event", "standings", event, "--json"))["standings"]}
     assert table == {"Bob": 3, "Eve": 3, "Carol": 1, "Dan": 1, "Alice": 0}
     csv_out = run("event", "standings", event, "--csv")
-    assert csv_out.splitlines()[0] == "rank,player,points,omw,oomw,played"
+    assert csv_out.splitlines()[0] == "rank,player,points,omw,gw,ogw,oomw,played,record,dropped"
     run("event", "drop", event, "Alice", "--by", "Judge Kim")
     paired2 = json.loads(run("event", "round", event, "--json"))
     assert "Alice" not in {n for p in paired2["pairings"] for n in (p["A"], p["B"])}
@@ -495,7 +547,9 @@ def test_stations_catching_up_at_once_count_each_event_once(database) -> None:
     for p in paired.pairings:
         enter_result(station, tid, p.match, p.B, False, "Judge Kim")
     alone = station.view.standings(tid)
-    station.view.clear(station.store.application.name)
+    from referee.tournament.projection import tracking_key
+
+    station.view.clear(tracking_key(station.store))
     stores = [database.open() for _ in range(4)]
     views = [open_view(s) for s in stores]
     barrier = threading.Barrier(4)
@@ -521,3 +575,243 @@ def test_stations_catching_up_at_once_count_each_event_once(database) -> None:
     for v in views:
         close_view(v)
     station.close()
+
+
+def test_a_page_read_before_another_station_took_in_part_of_it_is_refused(database) -> None:
+    """Two stations catch a read model up at once while a third writes:
+    station A reads notifications 1-2 (the log's end then), the log grows,
+    station B reads 1-3 from the same position; A records its page first.
+    The tracking row alone would then let B record 3 (it only refuses a
+    position at or below its own), taking 1-2 in twice (a judge call
+    counted twice); B's page is refused because the position it read from
+    is no longer the position, and B reads on from A's."""
+    from eventsourcing.persistence import Tracking
+
+    from referee.tournament.projection import close_view, open_view
+    from referee.tournament.tables import NAME
+
+    store = database.open()
+    key = "two-stations/" + NAME  # a tracking position of its own
+    view = open_view(store)
+    try:
+        start = view.max_tracking_id(key) or 0
+        taken: list[str] = []
+        assert view.tracked(Tracking(key, start + 2), start, lambda c: taken.append("A: 1-2"))
+        assert not view.tracked(Tracking(key, start + 3), start, lambda c: taken.append("B: 1-3"))
+        assert taken == ["A: 1-2"] and view.max_tracking_id(key) == start + 2
+        assert view.tracked(Tracking(key, start + 3), start + 2, lambda c: taken.append("B: 3"))
+        assert taken == ["A: 1-2", "B: 3"] and view.max_tracking_id(key) == start + 3
+        # What the check prevents: without it, the later position is simply accepted.
+        assert view.tracked(Tracking(key, start + 9), None, lambda c: taken.append("unchecked"))
+    finally:
+        close_view(view)
+        store.close()
+
+
+# --- check-in ---------------------------------------------------------------------------------
+
+
+def test_check_in_restricts_pairing_and_an_event_without_it_pairs_everyone(run, tmp_path: Path) -> None:
+    """With `event new --check-in` only players checked in are paired (a
+    Swiss round and imported pairings alike); one who checks in after round 1
+    is a late entrant (TP5). Without --check-in every registered player who
+    has not dropped is paired, checked in or not."""
+    event = json.loads(run("event", "new", "Door Cup", "--check-in", "--json"))["event"]
+    for n in NAMES[:6]:
+        run("event", "register", event, "--player", n, "--deck", str(DECKS / "alice.yaml"))
+    refused = run("event", "round", event, code=1)
+    assert "checked in" in refused and "referee event checkin" in refused and "Nothing was recorded" in refused
+    run("event", "checkin", event, "Alice", "Bob", "Carol", "Dan")
+    late_import = tmp_path / "r1.csv"
+    late_import.write_text("1,Alice,Bob\n2,Carol,Eve\n")
+    out = run("event", "round", event, "--pairings", str(late_import), code=2)
+    assert "r1.csv:2: at column 3 (player B): 'Eve' has not checked in" in out
+    paired = json.loads(run("event", "round", event, "--json"))
+    seated = {n for p in paired["pairings"] for n in (p["A"], p["B"]) if n}
+    assert seated == {"Alice", "Bob", "Carol", "Dan"}
+    for p in paired["pairings"]:
+        run("event", "result", event, p["match"], "--winner", p["A"], "--judge", "Judge Kim")
+    run("event", "checkin", event, "Eve")  # after round 1: a late entrant
+    paired = json.loads(run("event", "round", event, "--json"))
+    seated = {n for p in paired["pairings"] for n in (p["A"], p["B"]) if n}
+    assert seated == {"Alice", "Bob", "Carol", "Dan", "Eve"} and "Fay" not in seated
+    eve = next(r for r in json.loads(run("event", "standings", event, "--json"))["standings"] if r["player"] == "Eve")
+    assert eve["record"].split("-")[1] == "1"  # round 1, missed: a loss (round 2 is a bye or still playing)
+    assert "Fay" not in {r["player"] for r in json.loads(run("event", "standings", event, "--json"))["standings"]
+                         if r["played"]}
+
+    plain = json.loads(run("event", "new", "Open Cup", "--json"))["event"]
+    for n in NAMES[:4]:
+        run("event", "register", plain, "--player", n, "--deck", str(DECKS / "alice.yaml"))
+    said = run("event", "checkin", plain, "Alice")
+    assert "does not use check-in" in said
+    paired = json.loads(run("event", "round", plain, "--json"))
+    assert {n for p in paired["pairings"] for n in (p["A"], p["B"])} == set(NAMES[:4])
+
+
+# --- the read models stay current ---------------------------------------------------------------
+
+
+def _folded_by_a_reader(db: str) -> tuple[int, int]:
+    """What a reader that may not write (the board, a spectator's role)
+    must fold in memory before it can answer: notifications the tournaments
+    projection and the table summaries have not taken in yet."""
+    from referee.store import MatchStore
+    from referee.tournament.projection import Reader
+    from referee.tournament.tables import Tables
+
+    with MatchStore(db, read_only=True) as store:
+        reader, tables = Reader(store, writable=False), Tables(store, writable=False)
+        try:
+            return reader.catch_up(), tables.refresh()
+        finally:
+            reader.close()
+            tables.close()
+
+
+def test_every_command_that_writes_leaves_the_read_models_current(run, tmp_path: Path) -> None:
+    """After each command that writes to an event or to one of its tables
+    (`event ...`, `act`, `note`, `rewind`), a reader folds nothing: the
+    command caught both read models up before it answered. A write to a
+    match outside any event is folded by the reader (or by the next command
+    that writes to an event), never more than what was written since."""
+    event = json.loads(run("event", "new", "Live Cup", "--best-of", "3", "--round-minutes", "50", "--json"))["event"]
+    players = tmp_path / "players.csv"
+    players.write_text("".join(f"{n},{DECKS / 'alice.yaml'}\n" for n in NAMES[:5]))
+    steps: list[tuple[str, ...]] = [
+        ("event", "register", event, "--csv", str(players)),
+        ("event", "checkin", event, "Alice"),
+        ("event", "round", event),
+    ]
+    for step in steps:
+        run(*step)
+        assert _folded_by_a_reader(run.db) == (0, 0), step
+    rows = json.loads(run("event", "matches", event, "--json"))["matches"]
+    table = next(r for r in rows if r["B"] is not None)
+    other = next(r for r in rows if r["B"] is not None and r["table"] != table["table"])
+    game = table["current"]
+    steps = [
+        ("act", game, "A", "choose_opening", "Bold Squire"),
+        ("note", game, "A asked about the opening", "--by", "Judge Kim"),
+        ("rewind", game, "--to", "1", "--rule", "410.1", "--reason", "wrong card", "--by", "Judge Kim"),
+        ("event", "extend", event, str(table["table"]), "--minutes", "5", "--reason", "deck check", "--judge", "Judge Kim"),
+        ("event", "result", event, game, "--winner", table["A"], "--judge", "Judge Kim"),
+        ("event", "penalty", event, other["A"], "--infraction", "slow-play", "--penalty", "game-loss", "--judge", "Judge Kim"),
+        ("event", "time", event, "--judge", "Judge Kim"),
+        ("event", "drop", event, "Eve", "--by", "Judge Kim", "--reason", "went home"),
+        ("event", "undrop", event, "Eve", "--by", "Judge Kim", "--reason", "came back"),
+    ]
+    for step in steps:
+        run(*step)
+        assert _folded_by_a_reader(run.db) == (0, 0), step
+    # A match outside any event: the reader folds exactly its events, and the
+    # next command that writes to the event takes them in.
+    made = json.loads(run("new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}", "--json"))
+    from referee.store import MatchStore
+
+    with MatchStore(run.db, read_only=True) as store:
+        version = store.load(made["match"])[1]
+    assert _folded_by_a_reader(run.db) == (0, version)
+    run("event", "checkin", event, "Bob")
+    assert _folded_by_a_reader(run.db) == (0, 0)
+
+
+# --- penalties: when a game loss applies (TP3) ---------------------------------------------------
+
+
+def test_a_game_loss_between_games_takes_the_next_game_and_after_the_match_the_next_match(run) -> None:
+    """TP3: between games of a best-of-three the next game is recorded as
+    lost without being played (stored, ended at its start by the judge);
+    after the player's match, the loss waits for the first game of their
+    next match and is applied once, however many stations pair the round."""
+    from events.tournament import PenaltyApplied
+    from referee.store import MatchStore
+    from referee.tournament.policy import PENALTY
+
+    event = json.loads(run("event", "new", "Loss Cup", "--best-of", "3", "--json"))["event"]
+    for n in NAMES[:4]:
+        run("event", "register", event, "--player", n, "--deck", str(DECKS / "alice.yaml"))
+    one, two = json.loads(run("event", "round", event, "--json"))["pairings"]
+    # Table one: game 1 won by A; then a game loss for A, between games.
+    run("event", "result", event, one["match"], "--winner", one["A"], "--judge", "Judge Kim")
+    given = json.loads(run("event", "penalty", event, one["A"], "--infraction", "tardiness", "--penalty", "game-loss",
+                           "--judge", "Judge Ann", "--json"))
+    assert given["penalty"]["game"] == 2 and given["pending"] is False
+    with MatchStore(run.db, read_only=True) as store:
+        lost = store.events(f"{one['match']}.g2")
+        state, _ = store.load(f"{one['match']}.g2")
+        assert store.exists(f"{one['match']}.g3")  # the match goes on: game 3 is created
+    assert not [e for e in lost if type(e).__name__ == "ActionTaken"]  # never played
+    assert state.result.rule == PENALTY and state.result.winner == "B" and "Judge Ann" in state.result.reason
+    row = next(m for m in json.loads(run("event", "matches", event, "--json"))["matches"] if m["table"] == one["table"])
+    assert row["score"] == {one["A"]: 1, one["B"]: 1, "draws": 0} and row["current"] == f"{one['match']}.g3"
+    run("event", "result", event, f"{one['match']}.g3", "--winner", one["A"], "--judge", "Judge Kim")
+    # Table two: over 2-0; a game loss for its loser now waits for the next match.
+    for game in (two["match"], f"{two['match']}.g2"):
+        run("event", "result", event, game, "--winner", two["B"], "--judge", "Judge Kim")
+    said = run("event", "penalty", event, two["A"], "--infraction", "slow-play", "--penalty", "game-loss",
+               "--judge", "Judge Ann")
+    assert "applies to the first game of their next match" in said
+    with MatchStore(run.db, read_only=True) as store:
+        assert not store.exists(f"{two['match']}.g3")  # no game was added to a finished match
+    paired = json.loads(run("event", "round", event, "--round", "2", "--json"))
+    again = json.loads(run("event", "round", event, "--round", "2", "--json"))  # another station asks too
+    assert again == paired
+    table = next(p for p in paired["pairings"] if two["A"] in (p["A"], p["B"]))
+    opponent_seat = "B" if table["A"] == two["A"] else "A"
+    with MatchStore(run.db, read_only=True) as store:
+        state, _ = store.load(table["match"])
+        log = [r.event for r in store.application.events.get(event)]
+    assert state.result.rule == PENALTY and state.result.winner == opponent_seat and "Judge Ann" in state.result.reason
+    applied = [e for e in log if isinstance(e, PenaltyApplied)]
+    assert [(e.player, e.round, e.table, e.game) for e in applied] == [(two["A"], 2, table["table"], 1)]
+
+
+def test_the_policy_page_lists_the_policies_infractions_and_penalties_as_declared() -> None:
+    """docs/tournament-policy.md says for people what referee/tournament/policy.py declares once."""
+    from referee.tournament.policy import INFRACTIONS, PENALTIES, POLICIES
+
+    text = (ROOT / "docs" / "tournament-policy.md").read_text()
+    for p in POLICIES.values():
+        assert f"| {p.id} | {p.title} | {p.text} |" in text, p.id
+    for name, said in {**INFRACTIONS, **PENALTIES}.items():
+        assert f"- `{name}`: {said.split(': ', 1)[1]}." in text, name
+
+
+def test_a_record_with_a_judges_result_audits_imports_and_refuses_play_after_it(run) -> None:
+    """scenarios/records/result-entered-by-a-judge.yaml: `audit` replays the
+    judge's `result` action (TP1; here time, TP2) to a draw; imported, the
+    match refuses any action citing TP2 and quoting the judge."""
+    record = str(ROOT / "scenarios" / "records" / "result-entered-by-a-judge.yaml")
+    audited = CliRunner().invoke(cli, ["audit", record])
+    assert audited.exit_code == 0, audited.output
+    assert "legal, 16 actions" in audited.output and "a draw (TP2)" in audited.output
+    run("event", "new", "Cup")  # the store exists
+    match = json.loads(run("import", record, "--json"))["match"]
+    refused = run("act", match, "A", "concede", code=1)
+    assert "refused (TP2)" in refused and "Judge Kim" in refused
+
+
+def test_bad_registration_lists_and_names_are_bad_input_and_write_nothing(run, tmp_path: Path) -> None:
+    """`event register --csv`: each bad line exits 2 naming the file, the
+    line, the column and what was expected, before anything is written; an
+    event or a judge without a name is refused the same way."""
+    assert "is empty: expected a name" in run("event", "new", "  ", code=2)
+    event = json.loads(run("event", "new", "List Cup", "--json"))["event"]
+    illegal = tmp_path / "illegal.yaml"
+    illegal.write_text("- {card: Little Page, count: 4}\n")
+    alice = DECKS / "alice.yaml"
+    cases = {
+        f"name,deck\nAnn,{alice}\nBob,nosuch.yaml\n": "players.csv:3: at column 2 (deck file): expected a deck file: no such file",
+        f"Ann,{alice}\nAnn,{alice}\n": "players.csv:2: at column 1 (name): 'Ann' is already listed at line 1",
+        f"Ann,{alice},x\n": "players.csv:1: expected 'name, deck file' (2 columns), got 3",
+        f"Ann,{illegal}\n": "players.csv:1: at column 2 (deck file): the deck",
+    }
+    players = tmp_path / "players.csv"
+    for text, said in cases.items():
+        players.write_text(text)
+        out = run("event", "register", event, "--csv", str(players), code=2)
+        assert said in out and "Traceback" not in out, out
+    assert "100.2" in out  # the illegal deck says which rule it breaks
+    assert json.loads(run("event", "standings", event, "--json"))["standings"] == []  # nothing was written
+    assert "is empty" in run("event", "extend", event, "1", "--minutes", "5", "--reason", "r", "--judge", "", code=2)

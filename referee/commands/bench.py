@@ -28,13 +28,16 @@ if TYPE_CHECKING:
 @click.option("--audit-events", type=click.IntRange(min=400), default=20000, show_default=True, help="Events of the long match audited (the short one has a quarter as many).")
 @click.option("--startup/--no-startup", default=True, show_default=True, help='Time `referee --version` against `python -c "import click"` in fresh processes.')
 @click.option("--board/--no-board", default=True, show_default=True, help="Time the judges' board: the match page on a 5,000-event match against a 50-event one, and a live update.")
+@click.option("--event/--no-event", "event", default=True, show_default=True, help="Time a tournament: the event page and the first page with 1,000 stored tables against 10, and registering 128 players from a CSV against 8.")
+@click.option("--event-tables", type=click.IntRange(min=128), default=1000, show_default=True, help="Stored tables of the large event (a multiple of 8).")
 @click.option("--postgres", "postgres", metavar="URL", help="Also time PostgreSQL at URL: one station writing, against four stations on four matches at once (each its own process, in a fresh schema dropped afterwards).")
 @click.option("--postgres-games", type=click.IntRange(min=1), default=10, show_default=True, help="Self-play games whose writes each PostgreSQL station repeats.")
 @click.option("--dir", "directory", type=click.Path(file_okay=False, exists=True), help="Where the temporary SQLite files go (default: the system's temporary directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def bench(games: int, seed: int, engine: bool, chess_games: int, store: bool, store_games: int, runs: int, act_runs: int,
           act: bool, act_events: int, audit: bool, audit_events: int, startup: bool, board: bool,
-          postgres: str | None, postgres_games: int, directory: str | None, as_json: bool) -> None:
+          event: bool, event_tables: int, postgres: str | None, postgres_games: int, directory: str | None,
+          as_json: bool) -> None:
     """Measure the engine's and the store's speed (a benchmark, not a test).
 
     Every figure is a ratio against a baseline measured in the same run,
@@ -61,6 +64,10 @@ def bench(games: int, seed: int, engine: bool, chess_games: int, store: bool, st
             5,000-event match, against the same page on a 50-event match
             (real HTTP to the real server); a station's act to the page's
             live stream.
+    event:  the board's event page and first page with 1,000 stored tables
+            (250 players, 8 Swiss rounds) against the same pages with 10;
+            `referee event register --csv` of 128 players against 8, in
+            fresh processes.
     postgres: (6) with --postgres URL, four station processes writing the
             actions of self-play games to four matches at once, against one
             station alone (events/s of all together), and the same with
@@ -85,13 +92,19 @@ def bench(games: int, seed: int, engine: bool, chess_games: int, store: bool, st
         words.append("--no-board")
     elif not store:
         words += ["--runs", str(runs)]
+    if not event:
+        words.append("--no-event")
+    else:
+        words += ["--event-tables", str(event_tables)]
+        if not store and not board:
+            words += ["--runs", str(runs)]
     if postgres:
         from referee.store import parse_url
 
         words += ["--postgres", parse_url(postgres).display, "--postgres-games", str(postgres_games)]
-        if not store and not board:
+        if not store and not board and not event:
             words += ["--runs", str(runs)]
-    if directory and (store or board or audit):
+    if directory and (store or board or audit or event):
         words += ["--dir", directory]
     if as_json:
         words.append("--json")
@@ -117,6 +130,10 @@ def bench(games: int, seed: int, engine: bool, chess_games: int, store: bool, st
                                              audit=audit, startup=startup)))
     if board:
         reports.append(("board", board_bench(directory, runs=runs)))
+    if event:
+        from referee.tournament.bench import event_bench
+
+        reports.append(("event", event_bench(directory, runs, tables=event_tables, seed=seed)))
     if postgres:
         from referee.bench import postgres_bench
 
@@ -159,6 +176,9 @@ def bench(games: int, seed: int, engine: bool, chess_games: int, store: bool, st
                        f"{info['cpus']} CPUs here, server included):")
             for f in report.figures:
                 click.echo(_line(f))
+            continue
+        if name == "event":
+            _echo_event(report)
             continue
         if name == "board":
             info = report.info["board"]
@@ -204,6 +224,21 @@ def _echo_input(report: BenchReport) -> None:
         for label in ("click", "version"):
             click.echo(f"      $ {startup['commands'][label]}")
         click.echo("      (`referee act` against `referee --version` is figure (3) of the store section)")
+
+
+def _echo_event(report: BenchReport) -> None:
+    """The tournament's figures: its pages at 1,000 tables, registration from a CSV."""
+    pages, register = report.info["pages"], report.info["register"]
+    large, small = pages["events"]["large"], pages["events"]["small"]
+    click.echo(f"event (referee serve, real HTTP; {large['tables']} tables: {large['players']} players, "
+               f"{large['rounds']} rounds; {small['tables']} tables: {small['players']} players, {small['rounds']} "
+               f"rounds; read models current; {pages['requests']} requests per run, median of {pages['runs']} runs):")
+    _echo_section(report, "pages")
+    click.echo(f"  registration from a CSV (fresh processes, median of {register['runs']} each, each on its own copy "
+               "of a new event):")
+    _echo_section(report, "register")
+    for label in ("many", "few"):
+        click.echo(f"      $ {register['commands'][label]}")
 
 
 def _echo_section(report: BenchReport, section: str) -> None:

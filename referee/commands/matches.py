@@ -50,6 +50,17 @@ def open_store(db: str | None, *, create: bool = False, read_only: bool = False)
     return MatchStore(database_url(db), create=create, read_only=read_only)
 
 
+def _written(store: Any, match: str) -> None:
+    """A write to a table of an event (its id starts with the event's, ``e-``)
+    leaves the event's read models current before the command answers
+    (``referee.tournament.service.after_match_write``); a write to any other
+    match does not even import the tournament code."""
+    if match.strip().lower().startswith("e-"):
+        from referee.tournament.service import after_match_write
+
+        after_match_write(store, match)
+
+
 def echo_json(doc: Any) -> None:
     click.echo(json.dumps(doc, indent=2))
 
@@ -289,6 +300,7 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple
             refused(exc, as_json)
         except StaleVersion as exc:
             stale(exc, as_json)
+        _written(store, match)
     state = applied.state
     rows = rows_for(applied.events, before[0], viewer)
     d = current_decision(state)
@@ -583,6 +595,7 @@ def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_r
         except StaleVersion as exc:
             stale(exc, as_json)
         state, _ = store.load(match)
+        _written(store, match)
     report = done.replay.to_json() if done.replay else None
     if as_json:
         echo_json({"match": match, "to": to, "rule": rule, "undone": len(done.undone), "replay": report,
@@ -618,6 +631,7 @@ def _judge_update(match: str, db: str | None, as_json: bool, decide: Callable[[A
         except StaleVersion as exc:
             stale(exc, as_json)
         state, _ = store.load(match)
+        _written(store, match)
     if as_json:
         echo_json({"match": match, "event": state.position, "violations": [v.rule for v in state.violations]})
         return

@@ -31,13 +31,16 @@ class Text(click.ParamType):
 
     name = "text"
 
-    def __init__(self, max_length: int) -> None:
+    def __init__(self, max_length: int, *, blank: bool = True) -> None:
         self.max_length = max_length
+        self.blank = blank  # False: someone's name or an event's, which cannot be empty
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         if not isinstance(value, str):
             value = str(value)
         problem = text_problem(value, self.max_length)
+        if problem is None and not self.blank and not value.strip():
+            problem = "is empty: expected a name"
         if problem is not None:
             self.fail(f"{shown(value)} {problem}", param, ctx)
         return value
@@ -160,7 +163,8 @@ def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 PLAYERS = ("A", "B")
 PLAYER_NAME = Text(NAME_LENGTH)
-JUDGE = Text(NAME_LENGTH)
+JUDGE = Text(NAME_LENGTH, blank=False)
+EVENT_NAME = Text(TITLE_LENGTH, blank=False)
 CARD = Text(NAME_LENGTH)
 TITLE = Text(TITLE_LENGTH)
 REASON = Text(TEXT_LENGTH)
@@ -178,6 +182,7 @@ __all__ = [
     "DATABASE_URL",
     "DB_HELP",
     "DECK",
+    "EVENT_NAME",
     "FILE",
     "JUDGE",
     "MATCH",

@@ -1,5 +1,10 @@
 """Pairings of a round: Swiss by points (the ``swisspair`` library) or imported from a CSV made elsewhere.
 
+Who is paired: ``TournamentState.eligible()``, the players who have not
+dropped and, in an event that uses check-in (``event new --check-in``),
+have checked in; an event without check-in pairs every registered player
+who has not dropped.
+
 Swiss here means: players ranked by the standings (points, then OMW, OOMW,
 name; round 1 in an order drawn from the round's seed), paired within
 score groups as far as possible, never against someone they have already
@@ -29,10 +34,9 @@ def swiss(state: TournamentState, table: list[dict[str, Any]], seed: int) -> lis
     ``table`` is the current standings (rows with player and points)."""
     from swisspair import Player, create_matches
 
-    active = [p for p in state.players.values() if not p.dropped]
-    if len(active) < 2:
-        raise Refused(f"a round needs at least two players who have not dropped; there are {len(active)}")
-    names = [p.name for p in active]
+    names = state.eligible()
+    if len(names) < 2:
+        raise Refused(_too_few(state, names))
     if state.rounds:
         position = {row["player"]: i for i, row in enumerate(table)}
         points = {row["player"]: row["points"] for row in table}
@@ -43,7 +47,6 @@ def swiss(state: TournamentState, table: list[dict[str, Any]], seed: int) -> lis
         random.Random(seed).shuffle(order)
     met = state.opponents()
     byes = state.byes()
-    live = set(order)
     # swisspair wants non-increasing points by rank: rank by points first
     # (the standings order already is, except for players it does not list).
     order.sort(key=lambda n: -points.get(n, 0))
@@ -84,7 +87,6 @@ def swiss(state: TournamentState, table: list[dict[str, Any]], seed: int) -> lis
             f"no Swiss pairing without a rematch (and with at most one bye each) exists for round "
             f"{state.current_round + 1}"
         )
-    del live
     rank = {n: i for i, n in enumerate(order)}
     pairs: list[tuple[str, str | None]] = [] if bye is None else [(bye, None)]
     for m in matches:
@@ -96,10 +98,21 @@ def swiss(state: TournamentState, table: list[dict[str, Any]], seed: int) -> lis
     return pairs
 
 
+def _too_few(state: TournamentState, names: list[str]) -> str:
+    """Why a round cannot be paired with these players, in the organiser's words."""
+    if not state.check_in:
+        return f"a round needs at least two players who have not dropped; there are {len(names)}"
+    waiting = [n for n, p in state.players.items() if not p.dropped and not p.checked_in]
+    return (f"{state.name} pairs only players who checked in (event new --check-in), and {len(names)} did; "
+            f"check players in first: referee event checkin {state.id} " + " ".join(
+                (repr(n) if " " in n else n) for n in waiting[:3]) + (" ..." if len(waiting) > 3 else "")).rstrip()
+
+
 def read_pairings(file: str | Path, state: TournamentState) -> list[Pairing]:
     """Pairings from a CSV file: ``table, player A, player B`` per line (a
     header line is allowed; an empty B is a bye). Every player must be
-    registered and not dropped, and appear once; tables are distinct
+    registered, not dropped, checked in if the event uses check-in, and
+    appear once; tables are distinct
     positive numbers. ``InputError`` naming the line otherwise."""
     text = read_text(file).lstrip("\ufeff")
     try:
@@ -115,17 +128,16 @@ def read_pairings(file: str | Path, state: TournamentState) -> list[Pairing]:
             continue
         if line == 1 and cells and not cells[0].isdigit():
             continue  # a header
-        where = f"line {line}"
         if len(cells) not in (2, 3):
-            raise InputError(file, where, f"expected 'table, player A, player B' (3 columns), got {len(cells)}", line)
+            raise InputError(file, "", f"expected 'table, player A, player B' (3 columns), got {len(cells)}", line)
         if not cells[0].isdigit() or int(cells[0]) < 1:
-            raise InputError(file, where, f"expected a table number (1 or more), got {cells[0]!r}", line)
+            raise InputError(file, "column 1 (table)", f"expected a table number (1 or more), got {cells[0]!r}", line)
         table = int(cells[0])
         if table in seen_tables:
-            raise InputError(file, where, f"table {table} is listed twice", line)
+            raise InputError(file, "column 1 (table)", f"table {table} is listed twice", line)
         seen_tables.add(table)
         a, b = cells[1], (cells[2] if len(cells) == 3 and cells[2] else None)
-        for name in (a, b):
+        for where, name in (("column 2 (player A)", a), ("column 3 (player B)", b)):
             if name is None:
                 continue
             problem = text_problem(name, NAME_LENGTH)
@@ -137,12 +149,63 @@ def read_pairings(file: str | Path, state: TournamentState) -> list[Pairing]:
                 raise InputError(file, where, f"{name!r} is not registered in this event (registered: {known})", line)
             if p.dropped:
                 raise InputError(file, where, f"{name!r} has dropped from this event", line)
+            if state.check_in and not p.checked_in:
+                raise InputError(file, where, f"{name!r} has not checked in (this event pairs only players who "
+                                 "checked in: referee event checkin)", line)
             if name in seen_players:
                 raise InputError(file, where, f"{name!r} is already paired at line {seen_players[name]}", line)
             seen_players[name] = line
         if a == "":
-            raise InputError(file, where, "player A is empty", line)
+            raise InputError(file, "column 2 (player A)", "player A is empty", line)
         out.append(Pairing(table=table, A=a, B=b))
     if not out:
         raise InputError(file, "", "expected at least one line 'table, player A, player B'")
     return sorted(out, key=lambda p: p.table)
+
+
+def read_registrations(file: str | Path, catalog: Any) -> list[tuple[str, list[Any]]]:
+    """Players and their decks from a CSV file: ``name, deck file`` per line
+    (a header line is allowed; a deck path is relative to the CSV's folder).
+    Every deck is read and checked against 100.2 before anything is written;
+    ``InputError`` naming the CSV, the line and what was expected otherwise
+    (for a bad deck, the deck file's own problem too). Decks named by several
+    lines are read once."""
+    from referee.decks import load_deck
+
+    path = Path(file)
+    text = read_text(file).lstrip("\ufeff")
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as exc:
+        raise InputError(file, "", f"expected CSV: {exc}") from None
+    decks: dict[Path, list[Any]] = {}
+    out: list[tuple[str, list[Any]]] = []
+    seen: dict[str, int] = {}
+    for line, row in enumerate(rows, start=1):
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if line == 1 and [c.lower() for c in cells[:2]] in (["name", "deck"], ["player", "deck"]):
+            continue  # a header
+        if len(cells) != 2 or not cells[0] or not cells[1]:
+            raise InputError(file, "", f"expected 'name, deck file' (2 columns), got {len(cells)}: {','.join(cells)!r}", line)
+        name, deck = cells
+        problem = text_problem(name, NAME_LENGTH)
+        if problem is not None:
+            raise InputError(file, "column 1 (name)", f"the player name {problem}", line)
+        if name in seen:
+            raise InputError(file, "column 1 (name)", f"{name!r} is already listed at line {seen[name]}", line)
+        seen[name] = line
+        deck_path = Path(deck) if Path(deck).is_absolute() else path.parent / deck
+        if deck_path not in decks:
+            if not deck_path.is_file():
+                raise InputError(file, "column 2 (deck file)", f"expected a deck file: no such file {str(deck_path)!r}", line)
+            try:
+                decks[deck_path] = load_deck(deck_path, catalog)
+            except InputError as exc:
+                raise InputError(file, "column 2 (deck file)", f"the deck {deck!r} is not a legal deck: {exc.describe()}",
+                                 line) from None
+        out.append((name, decks[deck_path]))
+    if not out:
+        raise InputError(file, "", "expected at least one line 'name, deck file'")
+    return out

@@ -1,4 +1,4 @@
-"""What the ``referee event`` commands do: register decks, pair rounds and create their matches, drop players, enter results, list matches.
+"""What the ``referee event`` commands do: register and check in players, pair rounds and start their clock, create each table's games, enter results, time, penalties, drops, re-pairings and the top cut.
 
 Every operation decides on the tournament's current state and appends its
 events (``store.Tournaments.update``), so eight stations may run them at
@@ -8,7 +8,15 @@ A round's matches are created after its ``RoundPaired`` event, with ids
 decided in it (``e-1a2b3c4d.r2.t3``), the registered decks and a seed drawn
 from the round's seed, so creating them is idempotent: whichever station
 gets to a table first creates it, the others find it there, and a station
-that stopped half-way is completed by the next ``event round``.
+that stopped half-way is completed by the next command. Game K of a
+best-of-N match (``<table id>.gK``) is created the same way, by the first
+command that finds game K-1 over and the match not (``ensure_games``).
+
+A result entered by hand (TP1), a game lost to a penalty (TP3) and a game
+settled by time (TP2) are all the same fact: a ``GameEnded`` in the game's
+own log naming the judge (``corrections.enter_result``). The game is then
+over for the rules too: a later action is refused citing the policy, and
+only a judge's rewind reopens it.
 """
 
 from __future__ import annotations
@@ -16,41 +24,114 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 from events.cards import CardDef
-from events.tournament import Pairing, PlayerDropped, PlayerRegistered, ResultEntered, RoundPaired
-from projections.tournament import TournamentState
+from events.tournament import (
+    Pairing,
+    PenaltyApplied,
+    PenaltyGiven,
+    PlayerCheckedIn,
+    PlayerDropped,
+    PlayerRegistered,
+    PlayerReinstated,
+    RoundPaired,
+    TableRepaired,
+    TimeCalled,
+    TimeExtended,
+)
+from projections.tournament import (
+    Outcome,
+    TournamentState,
+    game_id,
+    placings,
+    seed_order,
+    table_of,
+    table_outcome,
+)
 from referee.store.errors import MatchExists
-from referee.tournament.projection import catch_up, close_view, open_view
+from referee.tournament.policy import INFRACTIONS, PENALTIES, PENALTY, TIME
+from referee.tournament.projection import Reader
 from referee.tournament.store import Refused, Tournaments
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def stamp(when: datetime | None = None) -> str:
+    """A time as events store it (ISO 8601, UTC, to the second)."""
+    return (when or now()).replace(microsecond=0).isoformat()
+
+
+def said(when: datetime | None = None) -> str:
+    return (when or now()).strftime("%H:%M UTC on %Y-%m-%d")
 
 
 @dataclass
 class Station:
     """One station's view of the database: the match store, its tournaments
-    and the standings view (caught up on demand)."""
+    and the tournaments read model (caught up on demand; read-only stores
+    read it without writing, see ``projection.Reader``)."""
 
     store: Any
 
     def __post_init__(self) -> None:
         self.tournaments = Tournaments(self.store)
-        self._view: Any = None
+        self.reader = Reader(self.store, writable=not getattr(self.store, "read_only", False))
 
     @property
     def view(self) -> Any:
-        if self._view is None:
-            self._view = open_view(self.store)
-        return self._view
+        """The tracking view itself (writers only)."""
+        return self.reader.view if self.reader.writable else self.reader
 
     def catch_up(self) -> int:
-        return catch_up(self.store, self.view)
+        return self.reader.catch_up()
+
+    def keep_current(self) -> None:
+        """Leave both read models current: the tournaments projection and the
+        table summaries, caught up to the log's last notification. Every
+        command that writes ends with this (``referee event ...`` as its
+        station closes, ``referee act`` and the judges' commands on a table
+        of an event: ``after_match_write``), so a reader that may not write
+        (the board, a read-only role) folds at most what was written since
+        the last write. Read-only stations leave them alone."""
+        if not self.reader.writable:
+            return
+        from referee.tournament.tables import Tables
+
+        self.reader.catch_up()
+        tables = Tables(self.store, writable=True)
+        try:
+            tables.refresh()
+        finally:
+            tables.close()
 
     def close(self) -> None:
         """Release the view's connection (the store is closed by its owner)."""
-        if self._view is not None:
-            close_view(self._view)
-            self._view = None
+        self.reader.close()
+
+    def results(self, state: TournamentState) -> dict[str, Any]:
+        """Every game result of the tournament, winners by name."""
+        return self.reader.named_results(state)
+
+
+def after_match_write(store: Any, match: str) -> None:
+    """After a command wrote to ``match`` (an action, a rewind, a note): a
+    table of an event leaves the read models current (``Station.keep_current``:
+    the table summaries, and the standings when a game ended or reopened).
+    A match outside any event is left to the next command that writes to
+    an event, or to the reader: a store without events has no read models."""
+    from referee.tournament.projection import tournament_of_match
+
+    if tournament_of_match(match.strip().lower()) is None:
+        return
+    station = Station(store)
+    try:
+        station.keep_current()
+    finally:
+        station.close()
 
 
 # --- matches -----------------------------------------------------------------------------
@@ -65,7 +146,7 @@ def create_table_match(
     deal: str,
     title: str | None,
 ) -> bool:
-    """Create one table's match (False if it already exists). The one place
+    """Create one game's match (False if it already exists). The one place
     a tournament makes a match, so the deal setting goes through here: an
     event played on paper gets table-dealt matches (hidden cards unknown
     until the table reveals them, bounded by the registered deck lists) in
@@ -84,55 +165,144 @@ def create_table_match(
     return True
 
 
-def match_seed(round_seed: int, table: int) -> int:
-    return int.from_bytes(hashlib.sha256(f"{round_seed}:{table}".encode()).digest()[:4], "big") % 2**31
+def match_seed(round_seed: int, table: int, game: int = 1) -> int:
+    text = f"{round_seed}:{table}" if game == 1 else f"{round_seed}:{table}:g{game}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") % 2**31
+
+
+def _create_game(station: Station, state: TournamentState, paired: RoundPaired, p: Pairing, k: int) -> bool:
+    if p.match is None or p.B is None:
+        return False
+    gid = game_id(p.match, k)
+    if station.store.exists(gid):
+        return False
+    decks = {"A": state.players[p.A].deck, "B": state.players[p.B].deck}
+    title = f"{state.name}, round {paired.round}, table {p.table}" + (f", game {k}" if state.best_of > 1 or k > 1 else "")
+    return create_table_match(
+        station.store, gid, decks, {"A": p.A, "B": p.B}, match_seed(paired.seed, p.table, k), state.deal, title
+    )
 
 
 def ensure_matches(station: Station, state: TournamentState, round_no: int | None = None) -> list[str]:
-    """Create the matches of a round that do not exist yet; return those created."""
+    """Create the first games of a round that do not exist yet; return those created."""
     if not state.rounds:
         return []
     paired = state.rounds[(round_no or state.current_round) - 1]
+    return [p.match for p in paired.pairings if p.match and _create_game(station, state, paired, p, 1)]
+
+
+def outcomes(station: Station, state: TournamentState, round_no: int | None = None) -> dict[int, Outcome]:
+    """Each table of a round (default: the current one) and where its match stands."""
+    if not state.rounds:
+        return {}
+    paired = state.rounds[(round_no or state.current_round) - 1]
+    results = station.results(state)
+    playoff = paired.source == "playoff"
+    return {
+        p.table: table_outcome(p, results, state.best_of, called=state.called(paired.round, p.table) is not None,
+                               playoff=playoff)
+        for p in paired.pairings
+    }
+
+
+def ensure_games(station: Station, state: TournamentState) -> list[str]:
+    """Create the next game of every table of the current round whose last
+    game is over and whose match is not (best-of-N, TP4); return those created."""
+    if not state.rounds:
+        return []
+    ensure_matches(station, state)
+    paired = state.rounds[-1]
     made = []
+    station.catch_up()
+    done = outcomes(station, state)
     for p in paired.pairings:
-        if p.match is None or p.B is None or station.store.exists(p.match):
+        out = done.get(p.table)
+        if out is None or out.over or out.next_game is None or out.next_game == 1 or p.match is None:
             continue
-        decks = {"A": state.players[p.A].deck, "B": state.players[p.B].deck}
-        title = f"{state.name}, round {paired.round}, table {p.table}"
-        if create_table_match(
-            station.store, p.match, decks, {"A": p.A, "B": p.B}, match_seed(paired.seed, p.table), state.deal, title
-        ):
-            made.append(p.match)
+        if _create_game(station, state, paired, p, out.next_game):
+            made.append(game_id(p.match, out.next_game))
     return made
 
 
-# --- registration, drops ------------------------------------------------------------------
+def current_game(station: Station, state: TournamentState, p: Pairing, round_no: int) -> str | None:
+    """The game being played at a table (created if it is due), None when the match is over."""
+    if p.match is None or p.B is None:
+        return None
+    out = table_outcome(p, station.results(state), state.best_of, called=state.called(round_no, p.table) is not None,
+                        playoff=state.rounds[round_no - 1].source == "playoff")
+    if out.over or out.next_game is None:
+        return None
+    _create_game(station, state, state.rounds[round_no - 1], p, out.next_game)
+    return game_id(p.match, out.next_game)
+
+
+# --- registration, check-in, drops ---------------------------------------------------------
 
 
 def register(station: Station, tid: str, player: str, deck: list[CardDef], by: str | None) -> PlayerRegistered:
+    return register_many(station, tid, [(player, deck)], by)[0]
+
+
+def register_many(
+    station: Station, tid: str, entries: list[tuple[str, list[CardDef]]], by: str | None
+) -> list[PlayerRegistered]:
+    """Register several players in one write (one transaction): all or none."""
+    names = [n for n, _ in entries]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise Refused(f"{', '.join(twice)} listed more than once")
+
     def decide(state: TournamentState) -> list[Any]:
-        known = state.players.get(player)
-        if known is not None and by is None:
-            raise Refused(
-                f"{player} is already registered in {state.name}: a change of deck is a new registration "
-                "that names who changed it (--by JUDGE)"
-            )
-        if known is not None and known.dropped:
-            raise Refused(f"{player} has dropped from {state.name}")
-        return [PlayerRegistered(player=player, deck=deck, by=by, replaces=known is not None)]
+        out = []
+        for player, deck in entries:
+            known = state.players.get(player)
+            if known is not None and by is None:
+                raise Refused(
+                    f"{player} is already registered in {state.name}: a change of deck is a new registration "
+                    "that names who changed it (--by JUDGE)"
+                )
+            if known is not None and known.dropped:
+                raise Refused(f"{player} has dropped from {state.name}")
+            out.append(PlayerRegistered(player=player, deck=deck, by=by, replaces=known is not None))
+        return out
 
     _, new = station.tournaments.update(tid, decide)
-    return new[0]  # type: ignore[return-value]
+    return new  # type: ignore[return-value]
 
 
-def drop(station: Station, tid: str, player: str, by: str | None) -> None:
+def check_in(station: Station, tid: str, players: list[str], by: str | None) -> list[str]:
+    """Mark players as present; returns those newly checked in."""
+
+    def decide(state: TournamentState) -> list[Any]:
+        unknown = [n for n in players if n not in state.players]
+        if unknown:
+            raise Refused(f"not registered in {state.name}: {', '.join(unknown)}")
+        return [PlayerCheckedIn(player=n, by=by) for n in dict.fromkeys(players) if not state.players[n].checked_in]
+
+    _, new = station.tournaments.update(tid, decide)
+    return [e.player for e in new]  # type: ignore[attr-defined]
+
+
+def drop(station: Station, tid: str, player: str, by: str | None, reason: str | None = None) -> None:
     def decide(state: TournamentState) -> list[Any]:
         p = state.players.get(player)
         if p is None:
             raise Refused(f"{player} is not registered in {state.name} (registered: {', '.join(state.players) or 'none'})")
         if p.dropped:
             return []  # already dropped (by another station, say): nothing to add
-        return [PlayerDropped(player=player, by=by)]
+        return [PlayerDropped(player=player, by=by, reason=reason)]
+
+    station.tournaments.update(tid, decide)
+
+
+def undrop(station: Station, tid: str, player: str, by: str, reason: str) -> None:
+    def decide(state: TournamentState) -> list[Any]:
+        p = state.players.get(player)
+        if p is None:
+            raise Refused(f"{player} is not registered in {state.name}")
+        if not p.dropped:
+            raise Refused(f"{player} has not dropped from {state.name}")
+        return [PlayerReinstated(player=player, by=by, reason=reason)]
 
     station.tournaments.update(tid, decide)
 
@@ -141,20 +311,28 @@ def drop(station: Station, tid: str, player: str, by: str | None) -> None:
 
 
 def open_tables(station: Station, state: TournamentState) -> list[Pairing]:
-    """The tables of the current round still being played (per the projection)."""
+    """The tables of the current round whose match is not over."""
     if not state.rounds:
         return []
-    pairings = state.rounds[-1].pairings
-    done = station.view.results([p.match for p in pairings if p.match])
-    return [p for p in pairings if p.B is not None and p.match not in done]
+    done = outcomes(station, state)
+    return [p for p in state.rounds[-1].pairings if p.B is not None and not done[p.table].over]
+
+
+def _check_round_over(station: Station, state: TournamentState) -> None:
+    still = open_tables(station, state)
+    if still:
+        tables = ", ".join(f"table {p.table} ({p.A} v {p.B})" for p in still[:12])
+        more = f" and {len(still) - 12} more" if len(still) > 12 else ""
+        raise Refused(f"round {state.current_round} is not over: {tables}{more} still being played")
 
 
 def pair_round(
     station: Station, tid: str, imported: list[Pairing] | None = None, expected: int | None = None
 ) -> tuple[RoundPaired, bool]:
-    """Pair the next round (Swiss, or ``imported``) and create its matches.
-    Returns the round and whether this station paired it (False: another
-    station had just paired the same round, and these are its pairings).
+    """Pair the next round (Swiss, or ``imported``), start its clock and
+    create its matches. Returns the round and whether this station paired it
+    (False: another station had just paired the same round, and these are
+    its pairings).
 
     ``expected`` names the round meant: if it is already paired, that round
     is returned (its matches created if a station stopped half-way), so
@@ -167,6 +345,8 @@ def pair_round(
     if expected is not None:
         if expected <= before.current_round:
             ensure_matches(station, before, expected)
+            if expected == before.current_round:
+                apply_pending(station, tid)  # a station that stopped half-way
             return before.rounds[expected - 1], False
         if expected != target:
             raise Refused(f"round {expected} cannot be paired yet: {before.name} is at round {before.current_round}")
@@ -174,115 +354,485 @@ def pair_round(
     def decide(state: TournamentState) -> list[Any]:
         if state.current_round >= target:
             return []  # another station paired it meanwhile
-        still = open_tables(station, state)
-        if still:
-            tables = ", ".join(f"table {p.table} ({p.A} v {p.B})" for p in still)
-            raise Refused(f"round {state.current_round} is not over: {tables} still being played")
+        if state.playoff_rounds:
+            raise Refused(f"{state.name} is in its top cut: pair its next round with `referee event playoff {state.id}`")
+        _check_round_over(station, state)
         seed = random.SystemRandom().randrange(2**31)
         if imported is not None:
             pairs = [(p.table, p.A, p.B) for p in imported]
         else:
-            table = station.view.standings(state.id)
+            table = station.reader.standings(state.id)
             pairs = [(i, a, b) for i, (a, b) in enumerate(swiss(state, table, seed), start=1)]
         pairings = [
             Pairing(table=t, A=a, B=b, match=None if b is None else f"{state.id}.r{target}.t{t}") for t, a, b in pairs
         ]
-        return [RoundPaired(round=target, pairings=pairings, source="imported" if imported is not None else "swiss", seed=seed)]
+        return [RoundPaired(round=target, pairings=pairings, source="imported" if imported is not None else "swiss",
+                            seed=seed, started=stamp(), minutes=state.round_minutes)]
 
     state, new = station.tournaments.update(tid, decide)
     ensure_matches(station, state, target)
+    if state.current_round == target:
+        apply_pending(station, tid)
     station.catch_up()
     return state.rounds[target - 1], bool(new)
 
 
-def enter_result(station: Station, tid: str, match: str, winner: str | None, draw: bool, judge: str) -> None:
-    """A result entered by hand (a paper game logged only at its end)."""
+def playoff(station: Station, tid: str, top: int | None) -> tuple[RoundPaired, bool]:
+    """Pair the top cut's next round: the first seeded from the final Swiss
+    standings (1vN, ...: ``seed_order``), each later one pairing the winners
+    of neighbouring tables. ``top`` is required for the first."""
+    station.catch_up()
 
     def decide(state: TournamentState) -> list[Any]:
-        found = state.pairing_of(match)
-        if found is None:
-            raise Refused(f"match {match} is not a table of {state.name}")
-        _, p = found
-        if winner is not None and winner not in (p.A, p.B):
-            raise Refused(f"{winner} does not play at table {p.table} ({p.A} v {p.B})")
-        return [ResultEntered(match=match, winner=winner, draw=draw, judge=judge)]
+        _check_round_over(station, state)
+        seed = random.SystemRandom().randrange(2**31)
+        target = state.current_round + 1
+        if not state.playoff_rounds:
+            if top is None or top < 2 or top & (top - 1):
+                raise Refused("the top cut's size is a power of two, 2 or more: --top 8")
+            standings = station.reader.standings(state.id)
+            seeds = [r["player"] for r in standings if not state.players[r["player"]].dropped][:top]
+            if len(seeds) < top:
+                raise Refused(f"a top {top} needs {top} players who have not dropped; there are {len(seeds)}")
+            pairs = [(seeds[a - 1], seeds[b - 1]) for a, b in seed_order(top)]
+        else:
+            last = state.playoff_rounds[-1]
+            if len(last.pairings) == 1:
+                raise Refused(f"the top cut of {state.name} is over: its final was round {last.round}")
+            done = outcomes(station, state)
+            winners = [done[p.table].winner for p in last.pairings]
+            pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]
+        pairings = [Pairing(table=t, A=a, B=b, match=f"{state.id}.r{target}.t{t}")
+                    for t, (a, b) in enumerate(pairs, start=1)]
+        return [RoundPaired(round=target, pairings=pairings, source="playoff", seed=seed, started=stamp(),
+                            minutes=state.round_minutes)]
 
-    station.tournaments.update(tid, decide)
+    state, new = station.tournaments.update(tid, decide)
+    ensure_matches(station, state)
+    apply_pending(station, tid)
     station.catch_up()
+    return state.rounds[-1], bool(new)
+
+
+def final_placings(station: Station, state: TournamentState) -> list[dict[str, Any]]:
+    return placings(state, station.reader.standings(state.id), station.results(state))
+
+
+def repair_table(station: Station, tid: str, table: int, a: str, b: str | None, judge: str, reason: str) -> TableRepaired:
+    """Re-pair one table of the current round (a judge's correction of the
+    pairings): ``a`` and ``b`` play there in a new match; the old one is void.
+    Each must be at this table already, or have no table this round."""
+
+    def decide(state: TournamentState) -> list[Any]:
+        if not state.rounds:
+            raise Refused(f"{state.name} has no round to re-pair")
+        r = state.rounds[-1]
+        here = next((p for p in r.pairings if p.table == table), None)
+        if here is None:
+            raise Refused(f"round {r.round} has no table {table}")
+        seated = {n: p.table for p in r.pairings for n in (p.A, p.B) if n is not None}
+        for n in (a, b):
+            if n is None:
+                continue
+            if n not in state.players:
+                raise Refused(f"{n} is not registered in {state.name}")
+            if state.players[n].dropped:
+                raise Refused(f"{n} has dropped from {state.name}")
+            if seated.get(n, table) != table:
+                raise Refused(f"{n} plays at table {seated[n]} this round: re-pair that table first")
+        if a == b:
+            raise Refused("a table needs two different players")
+        if here.match and station.store.exists(here.match):
+            game, _ = station.store.load(here.match)
+            if game.result is not None:
+                raise Refused(f"table {table}'s match already has a result: re-pairing would void it")
+        n = sum(1 for x in state.repairs if x.round == r.round and x.table == table) + 2
+        match = None if b is None else f"{state.id}.r{r.round}.t{table}.p{n}"
+        return [TableRepaired(round=r.round, table=table, A=a, B=b, match=match, judge=judge, reason=reason)]
+
+    state, new = station.tournaments.update(tid, decide)
+    ensure_matches(station, state)
+    station.catch_up()
+    return new[0]  # type: ignore[return-value]
+
+
+# --- results ------------------------------------------------------------------------------
+
+
+def _locate(state: TournamentState, match: str) -> tuple[int, Pairing, int]:
+    found = state.pairing_of(match)
+    if found is None:
+        raise Refused(f"match {match} is not a table of {state.name}")
+    round_no, p = found
+    _, k = table_of(match) if match != p.match else (match, 1)
+    return round_no, p, k
+
+
+def _end_game(station: Station, state: TournamentState, game: str, p: Pairing, winner: str | None, judge: str,
+              reason: str, *, rule: str | None = None, replace: str | None = None) -> None:
+    """A game's result entered by hand: the judge's ``GameEnded`` in its own log."""
+    from referee import corrections
+    from referee.actions import IllegalAction
+
+    seat = None if winner is None else ("A" if winner == p.A else "B")
+
+    def decide(game_state: Any) -> Any:
+        if replace is not None:
+            log = station.store.events(game)
+            return corrections.replace_result(game_state, log, seat, seat is None, judge, replace, reason)
+        return corrections.enter_result(game_state, seat, seat is None, judge, reason, rule=rule)
+
+    try:
+        station.store.update(game, decide)
+    except IllegalAction as exc:
+        raise Refused(f"{game}: {exc.refusal.reason} ({exc.refusal.rule})") from None
+
+
+def enter_result(
+    station: Station, tid: str, match: str, winner: str | None, draw: bool, judge: str,
+    *, replace: str | None = None,
+) -> str:
+    """A game's result entered by hand (TP1): ``match`` is a game's id, or a
+    table's (then its game in progress). ``replace`` (a reason) replaces a
+    game's result, entered or played. Returns the game's id."""
+    station.catch_up()
+    state = station.tournaments.load(tid)
+    round_no, p, k = _locate(state, match)
+    if winner is not None and winner not in (p.A, p.B):
+        raise Refused(f"{winner} does not play at table {p.table} ({p.A} v {p.B})")
+    if p.match is None:
+        raise Refused(f"table {p.table} is a bye: there is no game to enter")
+    if match == p.match and state.best_of > 1 and replace is None:
+        game = current_game(station, state, p, round_no)
+        if game is None:
+            raise Refused(f"table {p.table}'s match is over; name the game to replace (e.g. {game_id(p.match, 2)})")
+    else:
+        game = match if match != p.match else p.match
+        if not station.store.exists(game):
+            ensure_games(station, state)
+            if not station.store.exists(game):
+                raise Refused(f"{game} is not a game of table {p.table} yet")
+    who = "a draw" if winner is None else f"{winner} wins"
+    verb = "replaced" if replace is not None else "entered"
+    _end_game(station, state, game, p, winner, judge, f"Result {verb} by {judge} at {said()}: {who}.", replace=replace)
+    station.catch_up()
+    ensure_games(station, state)
+    return game
+
+
+# --- the clock ----------------------------------------------------------------------------
+
+
+def extend_time(station: Station, tid: str, table: int, minutes: int, reason: str, judge: str) -> TimeExtended:
+    def decide(state: TournamentState) -> list[Any]:
+        if not state.rounds:
+            raise Refused(f"{state.name} has no round yet")
+        r = state.rounds[-1]
+        if not any(p.table == table and p.B is not None for p in r.pairings):
+            raise Refused(f"round {r.round} has no table {table} with a match")
+        if state.called(r.round, table) is not None:
+            raise Refused(f"time was already called on table {table}")
+        return [TimeExtended(round=r.round, table=table, minutes=minutes, reason=reason, judge=judge)]
+
+    _, new = station.tournaments.update(tid, decide)
+    return new[0]  # type: ignore[return-value]
+
+
+def clock(state: TournamentState, round_no: int | None = None, when: datetime | None = None) -> dict[str, Any] | None:
+    """The round's clock: start, length, end and seconds left (None: no clock)."""
+    if not state.rounds:
+        return None
+    r = state.rounds[(round_no or state.current_round) - 1]
+    if r.minutes is None or r.started is None:
+        return None
+    from datetime import timedelta
+
+    start = datetime.fromisoformat(r.started)
+    end = start + timedelta(minutes=r.minutes)
+    left = (end - (when or now())).total_seconds()
+    called = next((c for c in state.calls if c.round == r.round and c.table is None), None)
+    return {"round": r.round, "started": r.started, "minutes": r.minutes, "ends": stamp(end),
+            "left": max(0, int(left)), "called": called.at if called else None}
+
+
+def call_time(station: Station, tid: str, judge: str, table: int | None = None) -> list[str]:
+    """Time is called (TP2) on the round, or on one table: each unfinished
+    game there is settled by the event's policy (draw, score; judge: left for
+    a judge to enter). Returns the games settled."""
+    from referee.store import MatchStore  # noqa: F401 - the store's errors come through it
+
+    def decide(state: TournamentState) -> list[Any]:
+        if not state.rounds:
+            raise Refused(f"{state.name} has no round yet")
+        r = state.rounds[-1]
+        if table is not None and not any(p.table == table for p in r.pairings):
+            raise Refused(f"round {r.round} has no table {table}")
+        if any(c.round == r.round and c.table == table for c in state.calls):
+            return []
+        return [TimeCalled(round=r.round, table=table, judge=judge, at=stamp())]
+
+    state, _ = station.tournaments.update(tid, decide)
+    station.catch_up()
+    r = state.rounds[-1]
+    settled = []
+    for p in r.pairings:
+        if p.match is None or p.B is None or state.called(r.round, p.table) is None:
+            continue
+        if table is not None and p.table != table:
+            continue
+        out = table_outcome(p, station.results(state), state.best_of, called=False, playoff=r.source == "playoff")
+        if out.over or out.next_game is None:
+            continue
+        game = game_id(p.match, out.next_game)
+        if not station.store.exists(game) or state.at_time == "judge":
+            continue  # no game in progress (none is started after time), or the judge decides
+        game_state, _ = station.store.load(game)
+        if game_state.result is not None:
+            continue
+        winner: str | None = None
+        if state.at_time == "score":
+            a, b = game_state.score("A"), game_state.score("B")
+            winner = p.A if a > b else p.B if b > a else None
+            why = f"time called by {judge} at {said()}; scores {a}-{b}"
+        else:
+            why = f"time called by {judge} at {said()}"
+        who = "a draw" if winner is None else f"{winner} wins"
+        try:
+            _end_game(station, state, game, p, winner, judge, f"Time: {why} (event policy: {state.at_time}): {who}.",
+                      rule=TIME)
+        except Refused:
+            continue  # the game ended meanwhile
+        settled.append(game)
+    station.catch_up()
+    return settled
+
+
+# --- penalties ----------------------------------------------------------------------------
+
+
+def give_penalty(
+    station: Station, tid: str, player: str, infraction: str, penalty: str, judge: str, note: str = "",
+) -> tuple[PenaltyGiven, list[dict[str, Any]]]:
+    """Record a penalty (TP3) and apply it: a game loss ends the player's
+    game in progress as a loss, or, between games, their next game of the
+    match, recorded as lost without being played (it is stored, so the
+    table's games keep their numbers, and ends at its start naming the
+    judge); a match loss ends games until the match is lost; a
+    disqualification does that and drops the player. A game or match loss
+    given when the player has no game to lose (their match is over, or they
+    are not paired yet) waits for their next match (``apply_pending``).
+    Returns the penalty and the player's earlier penalties in every event
+    (from the read model), for the judge to consider an upgrade."""
+    if infraction not in INFRACTIONS:
+        raise Refused(f"unknown infraction {infraction!r}: one of {', '.join(INFRACTIONS)}")
+    if penalty not in PENALTIES:
+        raise Refused(f"unknown penalty {penalty!r}: one of {', '.join(PENALTIES)}")
+    station.catch_up()
+    earlier = station.reader.penalties_of(player)
+    state = station.tournaments.load(tid)
+    if player not in state.players:
+        raise Refused(f"{player} is not registered in {state.name}")
+    where: tuple[int, Pairing] | None = None
+    for r in reversed(state.rounds):
+        p = next((x for x in r.pairings if player in (x.A, x.B)), None)
+        if p is not None:
+            where = (r.round, p)
+            break
+    game_no = None
+    if where is not None and where[1].match is not None and where[1].B is not None:
+        out = table_outcome(where[1], station.results(state), state.best_of,
+                            called=state.called(where[0], where[1].table) is not None,
+                            playoff=state.rounds[where[0] - 1].source == "playoff")
+        game_no = None if out.over else out.next_game
+
+    def decide(s: TournamentState) -> list[Any]:
+        given = PenaltyGiven(player=player, infraction=infraction, penalty=penalty, judge=judge,
+                             round=where[0] if where else None, table=where[1].table if where else None,
+                             game=game_no, note=note)
+        out = [given]
+        if penalty == "disqualification" and not s.players[player].dropped:
+            out.append(PlayerDropped(player=player, by=judge, reason=f"disqualified: {INFRACTIONS[infraction]}"))
+        return out
+
+    _, new = station.tournaments.update(tid, decide)
+    given: PenaltyGiven = new[0]  # type: ignore[assignment]
+    if penalty in LOSSES and where is not None and game_no is not None:
+        _lose(station, tid, given, *where)
+    station.catch_up()
+    return given, earlier
+
+
+LOSSES = ("game-loss", "match-loss", "disqualification")
+
+
+def _lose(station: Station, tid: str, given: PenaltyGiven, round_no: int, p: Pairing) -> list[str]:
+    """End the penalised player's games at table ``p`` as losses (TP3): the
+    next one not over for a game loss, every one until the match is lost for
+    a match loss or a disqualification. Returns the games ended."""
+    opponent = p.B if given.player == p.A else p.A
+    ended: list[str] = []
+    while True:
+        state = station.tournaments.load(tid)
+        game = current_game(station, state, p, round_no)
+        if game is None:
+            break
+        try:
+            _end_game(station, state, game, p, opponent, given.judge,
+                      f"{given.penalty.replace('-', ' ').capitalize()} for {given.player} "
+                      f"({INFRACTIONS[given.infraction].split(':')[0]}), given by {given.judge} at {said()}: "
+                      f"{opponent} wins.", rule=PENALTY)
+        except Refused:
+            continue  # the game ended meanwhile: the loss goes to the next one
+        ended.append(game)
+        station.catch_up()
+        if given.penalty == "game-loss":
+            break
+    ensure_games(station, station.tournaments.load(tid))
+    return ended
+
+
+def apply_pending(station: Station, tid: str) -> list[str]:
+    """Apply the game and match losses given between matches (TP3) to each
+    player's match of the current round, if it has a game to lose (a bye
+    waits for the next round). Each is claimed first with a
+    ``PenaltyApplied`` in the tournament's log, so of several stations
+    pairing at once exactly one applies it. Returns the games ended."""
+    state = station.tournaments.load(tid)
+    if not state.rounds or not state.pending_losses():
+        return []
+    r = state.rounds[-1]
+    ended: list[str] = []
+    for index, given in state.pending_losses():
+        p = next((x for x in r.pairings if given.player in (x.A, x.B)), None)
+        if p is None or p.B is None or p.match is None or (given.round or 0) >= r.round:
+            continue
+        game = current_game(station, state, p, r.round)
+        if game is None:
+            continue
+        _, k = table_of(game)
+        claim = PenaltyApplied(player=given.player, penalty=index, round=r.round, table=p.table, game=k)
+
+        def decide(s: TournamentState, claim: PenaltyApplied = claim) -> list[Any]:
+            return [] if claim.penalty in s.applied else [claim]
+
+        _, new = station.tournaments.update(tid, decide)
+        if new:
+            ended += _lose(station, tid, given, r.round, p)
+    return ended
+
+
+# --- listing ------------------------------------------------------------------------------
 
 
 def matches(station: Station, tid: str, *, details: bool = True) -> list[dict[str, Any]]:
-    """Every table of every round: players, match, status, result, and (with
-    ``details``) the match's open violations and judge calls."""
+    """Every table of every round: players, match, status, result, games,
+    and (with ``details``) each table's current game as the table summary
+    read model has it (turn, step, open violations, judge calls)."""
+    from referee.tournament.tables import summaries
+
     station.catch_up()
     state = station.tournaments.load(tid)
-    ids = [p.match for r in state.rounds for p in r.pairings if p.match]
-    done = station.view.results(ids)
+    results = station.results(state)
+    rows_of = station.reader.result_rows(tid)
     out = []
     for r in state.rounds:
+        playoff = r.source == "playoff"
         for p in r.pairings:
-            row: dict[str, Any] = {"round": r.round, "table": p.table, "A": p.A, "B": p.B, "match": p.match}
+            row: dict[str, Any] = {"round": r.round, "table": p.table, "A": p.A, "B": p.B, "match": p.match,
+                                   "playoff": playoff, "extension": state.extension(r.round, p.table)}
             if p.B is None:
                 row.update(status="bye", winner=None, draw=False)  # 3 points, but no game was won
-            elif p.match in done:
-                res = done[p.match]
-                name = {"A": p.A, "B": p.B}.get(res["winner"] or "")
-                row.update(status="finished", winner=name, draw=res["draw"])
-                if res["judge"]:
-                    row["entered_by"] = res["judge"]
-            elif not station.store.exists(p.match):
-                row.update(status="not created", winner=None, draw=False)
+                out.append(row)
+                continue
+            o = table_outcome(p, results, state.best_of, called=state.called(r.round, p.table) is not None, playoff=playoff)
+            games = [game_id(p.match, k) for k in range(1, o.games + 2)] if p.match else []
+            row["games"] = [
+                {"game": k, "match": g,
+                 "winner": (results[g].winner if g in results else None),
+                 "draw": bool(g in results and results[g].draw),
+                 "entered_by": (rows_of.get(g) or {}).get("judge"),
+                 "rule": (rows_of.get(g) or {}).get("rule")}
+                for k, g in enumerate(games, start=1) if g in results
+            ]
+            row["score"] = {p.A: o.wins[p.A], p.B: o.wins[p.B], "draws": o.draws}
+            current = game_id(p.match, o.next_game) if (p.match and not o.over and o.next_game) else None
+            row["current"] = current
+            if o.over:
+                row.update(status="finished", winner=o.winner, draw=o.draw)
+                entered = [g["entered_by"] for g in row["games"] if g["entered_by"]]
+                if entered:
+                    row["entered_by"] = entered[-1]
             else:
                 row.update(status="playing", winner=None, draw=False)
-            if details and p.match and row["status"] != "not created":
-                row.update(_match_details(station.store, p.match))
             out.append(row)
+    if details:
+        ids = [g for row in out for g in ([row["current"]] if row.get("current") else []) + [x["match"] for x in row.get("games", [])]]
+        found = summaries(station.store, ids)
+        for row in out:
+            if row["status"] == "bye":
+                continue
+            cur = row.get("current")
+            if cur is not None and cur not in found:
+                row["status"] = "not created" if not row["games"] else "playing"
+            seen = [found[g] for g in ids_of(row) if g in found]
+            row["violations"] = sum(s["violations"] for s in seen)
+            row["judge_calls"] = sum(s["judge_calls"] for s in seen)
+            if cur in found:
+                s = found[cur]
+                row.update(turn=s["turn"], step=s["step"], decision=s["decision"], last=s["last"], version=s["version"])
     return out
 
 
-JUDGE_EVENTS = ("Rewound", "NoteAdded", "ViolationsAccepted", "StepSkipped")
-
-
-def _match_details(store: Any, match: str) -> dict[str, Any]:
-    state, _ = store.load(match)
-    calls = sum(1 for e in store.events(match) if type(e).__name__ in JUDGE_EVENTS)
-    return {"violations": len(state.violations), "judge_calls": calls}
+def ids_of(row: dict[str, Any]) -> list[str]:
+    return [g["match"] for g in row.get("games", [])] + ([row["current"]] if row.get("current") else [])
 
 
 # --- simulation ---------------------------------------------------------------------------
 
 
 def play_round(station: Station, tid: str, rng: random.Random, progress: Any = None) -> dict[str, int]:
-    """Play the current round's open matches to their end by random legal
+    """Play the current round's open games to their end by random legal
     actions (as ``referee simulate`` does), each action stored through the
-    store like a station's ``act``. Several processes may run this at once on
-    the same round: matches are taken in a random order, and an action that
-    another station's write made stale is decided again on the new state."""
+    store like a station's ``act``, game after game until each match is
+    over. Several processes may run this at once on the same round: tables
+    are taken in a random order, and an action that another station's write
+    made stale is decided again on the new state. A game whose result a
+    judge entered is over: it is never played (TP1)."""
     from referee.actions import IllegalAction
-    from referee.simulate import random_action
     from referee.rules import legal_actions
+    from referee.simulate import random_action
+    from referee.store.errors import StaleVersion
 
     state = station.tournaments.load(tid)
     if not state.rounds:
         raise Refused(f"{state.name} has no round yet: pair one with `referee event round {tid}`")
     ensure_matches(station, state)
-    tables = [p for p in state.rounds[-1].pairings if p.match is not None]
+    r = state.rounds[-1]
+    tables = [p for p in r.pairings if p.match is not None and p.B is not None]
     rng.shuffle(tables)
     counts = {"matches": 0, "actions": 0}
     store = station.store
     for p in tables:
-        game, _ = store.load(p.match)
-        if game.result is not None:
-            continue
-        while game.result is None:
-            action = random_action(game, legal_actions(game), rng)
-            try:
-                applied = store.act(p.match, action)
-                game = applied.state
-                counts["actions"] += 1
-            except IllegalAction:
-                game, _ = store.load(p.match)  # another station moved on: look again
-            if progress is not None:
-                progress(p, counts)
-        counts["matches"] += 1
+        while True:
+            state = station.tournaments.load(tid)
+            station.catch_up()
+            game = current_game(station, state, p, r.round)
+            if game is None:
+                break
+            g, _ = store.load(game)
+            if g.result is not None:
+                station.catch_up()
+                continue
+            while g.result is None:
+                action = random_action(g, legal_actions(g), rng)
+                try:
+                    applied = store.act(game, action)
+                    g = applied.state
+                    counts["actions"] += 1
+                except (IllegalAction, StaleVersion):
+                    g, _ = store.load(game)  # another station moved on: look again
+                if progress is not None:
+                    progress(p, counts)
+            counts["matches"] += 1
+            station.catch_up()
     return counts

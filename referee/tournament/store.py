@@ -44,8 +44,9 @@ class Tournaments:
     def __init__(self, store: Any) -> None:
         self.store = store
 
-    def create(self, name: str, deal: str = "seeded") -> str:
-        first = [TournamentCreated(name=name, deal=deal)]  # type: ignore[arg-type]
+    def create(self, name: str, deal: str = "seeded", **policies: Any) -> str:
+        """A new tournament; ``policies`` are ``TournamentCreated``'s (best_of, round_minutes, at_time, late, check_in)."""
+        first = [TournamentCreated(name=name, deal=deal, **policies)]  # type: ignore[arg-type]
         for _ in range(8):
             key = f"e-{secrets.token_hex(4)}"
             if self.store.append(key, 0, first, name=name):

@@ -48,6 +48,7 @@ from referee.tournament.store import TournamentNotFound
 from referee.commands.matches import _grouped as action_lines  # the CLI's `legal` lines
 from referee.web.board import CHARACTER_KEYS, VIEW_KEYS, VIOLATION_EVENTS, BoardReader
 from referee.web.live import POLL_SECONDS, Watcher
+from referee.web import tournament_pages
 from referee.web.tokens import check_token
 
 HERE = Path(__file__).resolve().parent
@@ -188,6 +189,7 @@ def _position(request: Request, name: str = "at") -> int | None:
 def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette:
     """The board application; ``store`` lets a caller share an open store."""
     board = Board(settings, store)
+    reads = tournament_pages.Reads(board.store)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     env = templates.env
     env.globals.update(VIEWERS=VIEWERS, VIEW_KEYS=VIEW_KEYS, CHARACTER_KEYS=CHARACTER_KEYS,
@@ -241,17 +243,18 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             raise HTTPException(400, "to: expected the event to rewind to (1 or more).")
         return render(request, "rewind.html", board.reader.rewind_preview(match, to))
 
+    # Tournament pages read the read models (referee.web.tournament_pages).
     def tables_page(request: Request) -> Response:
-        return render(request, "index.html", {"tables": board.reader.tables(), "events": board.reader.events()})
+        return render(request, "index.html", tournament_pages.tables_context(reads, request))
 
     def event_page(request: Request) -> Response:
-        return render(request, "event.html", board.reader.event_page(request.path_params["event"]))
+        return render(request, "event.html", tournament_pages.event_context(reads, request.path_params["event"], request))
 
     def event_fragment(request: Request) -> Response:
-        return render(request, "event_tables.html", board.reader.event_page(request.path_params["event"]))
+        return render(request, "event_tables.html", tournament_pages.event_context(reads, request.path_params["event"], request))
 
     def tables_fragment(request: Request) -> Response:
-        return render(request, "tables.html", {"tables": board.reader.tables()})
+        return render(request, "tables.html", tournament_pages.tables_context(reads, request))
 
     def login(request: Request) -> Response:
         """Ask for the judge password, then go back where the judge was."""
@@ -329,6 +332,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            reads.close()
             if store is None:
                 board.store.close()
 
@@ -340,6 +344,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             Route("/login", login),
             Route("/events/{event}", event_page),
             Route("/events/{event}/tables", event_fragment),
+            *tournament_pages.routes(reads, render),
             Route("/matches/{match}", match_page),
             Route("/matches/{match}/board", board_fragment),
             Route("/matches/{match}/log", full_log),

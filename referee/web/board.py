@@ -218,44 +218,6 @@ class BoardReader:
             "latest": max(1, version - LOG_PAGE + 1),
         }
 
-    def events(self) -> list[dict[str, str]]:
-        """Every tournament in the store, for the first page's list."""
-        from referee.tournament.store import Tournaments
-
-        return [{"event": key, "name": name} for key, name in Tournaments(self.store).list()]
-
-    def event_page(self, event_id: str) -> dict[str, Any]:
-        """A tournament's page: its standings (the projection, caught up
-        first, exactly as ``referee event standings`` shows them) and every
-        table of every round with its match's status and result."""
-        from referee.tournament.service import Station, matches
-
-        station = Station(self.store)
-        try:
-            state = station.tournaments.load(event_id)
-            rows = matches(station, event_id)
-            standings = station.view.standings(state.id)
-        finally:
-            station.close()
-        rounds: dict[int, list[dict[str, Any]]] = {}
-        for row in rows:
-            if row["match"] and row["status"] in ("playing", "finished"):
-                # Where the table's game stands, as the tables page shows it.
-                game, version = self.store.load(row["match"])
-                seen = self.table_row(row["match"], None, dict(game.names), game, version)
-                row.update(last=seen["last"], turn=seen["turn"], step=seen["step"], decision=seen["decision"])
-            rounds.setdefault(row["round"], []).append(row)
-        return {
-            "event": state.id,
-            "name": state.name,
-            "deal": state.deal,
-            "players": len(state.players),
-            "dropped": sorted(name for name, p in state.players.items() if getattr(p, "dropped", False)),
-            "current_round": state.current_round,
-            "standings": standings,
-            "rounds": sorted(rounds.items(), reverse=True),
-        }
-
     def rewind_preview(self, match_id: str, to: int) -> dict[str, Any]:
         """The dry run of a rule-410 rewind to just after event ``to``, as
         ``referee rewind --dry-run`` reports it (judge's view): nothing is written."""
@@ -276,36 +238,5 @@ class BoardReader:
             "undo": undo,
             "restore": back,
             "reveals": sum(1 for r in undo if r["reveals"]),
-        }
-
-    def tables(self) -> list[dict[str, Any]]:
-        """Every stored match as a row of the tables page (public view):
-        players, status, open violations and the last event."""
-        rows = []
-        for info in self.store.list_matches():
-            state, version = self.store.load(info.id)
-            rows.append(self.table_row(info.id, info.name, info.players, state, version))
-        return rows
-
-    def table_row(self, key: str, name: str | None, players: dict[str, str], state: GameState, version: int) -> dict[str, Any]:
-        """One table: an event page lists its round's matches with the same rows."""
-        last = None
-        if version:
-            before = self.store.state_at(key, version - 1)
-            event = list(self.store.application.events.get(key, gt=version - 1, lte=version))[0].event
-            last = log_row(version, event, before, "public", frozenset())
-        view = state_view(state, "public")
-        decision = decision_of(state, "public")
-        return {
-            "match": key,
-            "title": name,
-            "players": players,
-            "version": version,
-            "turn": view["turn"],
-            "step": view["step"],
-            "result": view["result"],
-            "decision": decision,
-            "violations": view["violations"],
-            "last": last,
         }
 

@@ -119,19 +119,48 @@
   }
 
   function tablesPage(section) {
+    // At most one refresh per data-min-interval ms, however many tables act:
+    // changes arriving in between are folded into one refresh at the end.
+    const every = Number(section.dataset.minInterval || 0);
     let pending = false;
+    let last = 0;
+    let timer = null;
     async function refresh() {
       if (pending) return;
       pending = true;
+      last = Date.now();
       try {
         const response = await fetch(section.dataset.fragment);
         if (response.ok) section.innerHTML = await response.text();
       } finally {
         pending = false;
       }
+      countdowns(section);
+    }
+    function changed() {
+      const wait = last + every - Date.now();
+      if (wait <= 0) { refresh(); return; }
+      if (timer === null) timer = setTimeout(function () { timer = null; refresh(); }, wait);
     }
     const stream = new EventSource(section.dataset.live);
-    stream.addEventListener("tables", refresh);
+    stream.addEventListener("tables", changed);
+  }
+
+  // --- tournament pages (issue 16): the round clock counts down each second ---
+  function countdowns(root) {
+    root.querySelectorAll("[data-countdown]").forEach(function (el) {
+      if (el.dataset.called) { return; }
+      const ends = Date.parse(el.dataset.countdown);
+      function tick() {
+        const left = Math.max(0, Math.round((ends - Date.now()) / 1000));
+        el.textContent = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : "TIME";
+        return left;
+      }
+      if (el.dataset.ticking) return;
+      el.dataset.ticking = "yes";
+      tick();
+      const id = setInterval(function () { if (!el.isConnected || tick() === 0) clearInterval(id); }, 1000);
+    });
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -139,5 +168,6 @@
     if (root) matchPage(root);
     const tables = document.getElementById("tables");
     if (tables) tablesPage(tables);
+    countdowns(document);
   });
 })();

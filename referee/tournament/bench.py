@@ -1,0 +1,255 @@
+"""Benchmarks of a tournament (issue 16), each a ratio against a baseline measured in the same run: the board's event page and first page with 1,000 stored tables against 10, and registering 128 players from a CSV against 8.
+
+Run by ``referee bench`` (its ``event`` section); the tests only run it on
+tiny sizes, never timing anything.
+
+Pages. Two stores are built the way an event day builds them, through the
+same service code the ``referee event`` commands run: an event of 250
+players whose 8 Swiss rounds make 1,000 tables (125 a round, as a
+256-player day does; every round but the last finished by results a judge
+entered, the last one being played), and an event of 10 players whose 2
+rounds make 10 tables. Each ends as every command that writes ends: its
+read models caught up (``Station.keep_current``). Then ``referee serve``'s
+application runs on each (uvicorn in a thread, real HTTP on one kept-alive
+connection) and the event page and the first page (the tables page) are
+asked for, runs interleaved, the median of each reported. The first request
+of each page on a fresh server (it reads the read models' tables once) is
+reported apart, untargeted, as the board figures report a match's first
+page.
+
+Registration. ``referee event register EVENT --csv FILE`` in fresh
+processes, each on its own copy of a database holding the new event (made
+by ``referee event new``): 128 players with a deck file each (random legal
+decks of the bundled pool, 100.2), against 8. Both include starting the
+program, reading and checking every deck, the one write, and catching the
+read models up; the per-player cost is shown too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shlex
+import shutil
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from referee.bench import BenchReport, Figure, _median_seconds, _scratch, referee_command
+
+PAGE_TARGET = 3.0  # a page with 1,000 tables / the same page with 10, at most
+REGISTER_TARGET = 4.0  # registering 128 players from a CSV / registering 8, at most
+TABLES = 1000  # stored tables of the large event
+SMALL_TABLES = 10  # ... and of the small one
+REGISTER_MANY = 128
+REGISTER_FEW = 8
+
+
+def event_shape(tables: int) -> tuple[int, int]:
+    """(players, Swiss rounds) of an event with ``tables`` stored tables: 8
+    rounds when there are players enough for them (1,000 tables: 250
+    players, 125 tables a round), else 2 (10 tables: 10 players, 5 a round)."""
+    if tables % 8 == 0 and tables >= 8 * 16:
+        rounds = 8
+    elif tables % 2 == 0:
+        rounds = 2
+    else:
+        raise ValueError(f"an event of {tables} tables: use an even number (a multiple of 8 from 128)")
+    return 2 * tables // rounds, rounds
+
+
+def build_event(url: str, tables: int, seed: int = 1) -> dict[str, Any]:
+    """A stored event of ``tables`` tables (``event_shape``): registered
+    from one list, each round paired by ``pair_round`` (Swiss) with its
+    matches created, every round but the last ended by results a judge
+    entered (``corrections.enter_result``, as ``event result`` writes them),
+    and the read models left current as every command leaves them."""
+    from referee import corrections
+    from referee.pool import bundled_pool
+    from referee.simulate import random_deck
+    from referee.store import MatchStore
+    from referee.tournament.service import Station, pair_round, register_many
+
+    players, rounds = event_shape(tables)
+    rng = random.Random(seed)
+    pool = bundled_pool()
+    decks = [random_deck(rng, pool) for _ in range(min(players, 16))]  # legal (100.2) decks of the bundled pool
+    with MatchStore(url, create=True) as store:
+        station = Station(store)
+        try:
+            tid = station.tournaments.create(f"bench: {tables} tables", best_of=1, round_minutes=50)
+            register_many(station, tid, [(f"Player {i:04d}", decks[i % len(decks)]) for i in range(players)], None)
+            stored = 0
+            for r in range(1, rounds + 1):
+                paired, _ = pair_round(station, tid)
+                stored += sum(1 for p in paired.pairings if p.match)
+                if r == rounds:
+                    break  # the last round is being played
+                for p in paired.pairings:
+                    if p.match is None:
+                        continue
+                    seat = rng.choice(["A", "B"])
+                    store.update(p.match, lambda s, seat=seat: corrections.enter_result(
+                        s, seat, False, "Bench Judge", "Result entered by Bench Judge."))
+            station.keep_current()
+        finally:
+            station.close()
+    if stored != tables:
+        raise RuntimeError(f"the bench event stored {stored} tables, not {tables}")
+    return {"event": tid, "players": players, "rounds": rounds, "tables": stored}
+
+
+def pages_bench(directory: str | None = None, runs: int = 5, tables: int = TABLES, small: int = SMALL_TABLES,
+                seed: int = 1, requests: int = 5) -> tuple[list[Figure], dict[str, Any]]:
+    """The event page and the first page with ``tables`` stored tables
+    against ``small``: ``requests`` requests of each per run, median run."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    from referee.web.app import Settings, create_app
+    from referee.web.server import running
+
+    with _scratch(directory) as workdir:
+        built = {}
+        for label, n in (("large", tables), ("small", small)):
+            url = f"sqlite:///{workdir / f'{label}.db'}"
+            built[label] = {**build_event(url, n, seed), "url": url}
+        apps = {label: create_app(Settings(b["url"])) for label, b in built.items()}
+        with running(apps["large"]) as large_base, running(apps["small"]) as small_base:
+            conns = {}
+            for label, base in (("large", large_base), ("small", small_base)):
+                address = urlsplit(base)
+                conns[label] = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+
+            def get(label: str, path: str, must: str) -> float:
+                conn = conns[label]
+                t0 = time.perf_counter()
+                conn.request("GET", path)
+                response = conn.getresponse()
+                body = response.read()
+                seconds = time.perf_counter() - t0
+                if response.status != 200 or must.encode() not in body:
+                    raise RuntimeError(f"GET {path} answered {response.status} without {must!r}")
+                return seconds
+
+            pages = {
+                "event": lambda b: (f"/events/{b['event']}", 'class="standings"'),
+                "first": lambda b: ("/", 'class="tables"'),
+            }
+            first = {(page, label): get(label, *how(built[label])) for page, how in pages.items() for label in built}
+
+            def timed(page: str, label: str) -> Callable[[int], float]:
+                path, must = pages[page](built[label])
+                return lambda _: sum(get(label, path, must) for _ in range(requests)) / requests
+
+            steps = [timed(page, label) for page in pages for label in ("large", "small")]
+            medians = _median_seconds(runs, *steps)
+            for conn in conns.values():
+                conn.close()
+    seconds = dict(zip([(page, label) for page in pages for label in ("large", "small")], medians))
+    figures: list[Figure] = []
+    names = {"event": "event page", "first": "first page"}
+    for page in pages:
+        large_s, small_s = seconds[(page, "large")], seconds[(page, "small")]
+        ratio = large_s / small_s
+        figures += [
+            Figure(f"{names[page]}, {tables} tables", large_s * 1000, "ms", section="pages"),
+            Figure(f"{names[page]}, {small} tables", small_s * 1000, "ms", section="pages"),
+            Figure(f"{names[page]}: {tables} / {small}", ratio, "x", f"<= {PAGE_TARGET:g}",
+                   ratio <= PAGE_TARGET, section="pages"),
+        ]
+    for page in pages:
+        for label, n in (("large", tables), ("small", small)):
+            figures.append(Figure(f"{names[page]} at server start, {n} tables", first[(page, label)] * 1000, "ms",
+                                  section="pages"))
+    info = {
+        "events": {label: {k: v for k, v in b.items() if k != "url"} for label, b in built.items()},
+        "runs": runs,
+        "requests": requests,
+    }
+    return figures, info
+
+
+def _deck_file(path: Path, deck: list[Any]) -> None:
+    """A deck file (the format ``referee.decks`` reads): one line per name and count."""
+    counts: dict[str, int] = {}
+    for card in deck:
+        counts[card.name] = counts.get(card.name, 0) + 1
+    path.write_text("".join(f"- {{card: {json.dumps(name)}, count: {n}}}\n" for name, n in counts.items()))
+
+
+def register_bench(directory: str | None = None, runs: int = 5, many: int = REGISTER_MANY, few: int = REGISTER_FEW,
+                   seed: int = 1) -> tuple[list[Figure], dict[str, Any]]:
+    """``referee event register EVENT --csv FILE``: ``many`` players against ``few``, fresh processes."""
+    from referee.pool import bundled_pool
+    from referee.simulate import random_deck
+
+    referee = referee_command()
+    env = dict(os.environ)
+    env.pop("REFEREE_DB", None)  # every command names its --db
+    commands: dict[str, str] = {}
+    with _scratch(directory) as workdir:
+        template = workdir / "event.db"
+        made = subprocess.run(referee + ["event", "new", "bench: registration", "--json", "--db", f"sqlite:///{template}"],
+                              capture_output=True, text=True, env=env, check=False)
+        if made.returncode != 0:
+            raise RuntimeError(f"referee event new failed: {made.stderr.strip()}")
+        event = json.loads(made.stdout)["event"]
+        with sqlite3.connect(template) as conn:  # everything in the main file: the copies are whole
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        rng = random.Random(seed)
+        pool = bundled_pool()
+        (workdir / "decks").mkdir()
+        for i in range(many):
+            _deck_file(workdir / "decks" / f"player{i:03d}.yaml", random_deck(rng, pool))
+        lists = {}
+        for label, n in (("many", many), ("few", few)):
+            lists[label] = workdir / f"players-{n}.csv"
+            lists[label].write_text("name,deck\n" + "".join(f"Player {i:03d},decks/player{i:03d}.yaml\n" for i in range(n)))
+
+        def register(label: str, n: int) -> Callable[[int], float]:
+            def step(i: int) -> float:
+                copy = workdir / f"register-{label}-{i}.db"
+                shutil.copyfile(template, copy)
+                argv = referee + ["event", "register", event, "--csv", str(lists[label]), "--json",
+                                  "--db", f"sqlite:///{copy}"]
+                commands[label] = shlex.join(argv)
+                t0 = time.perf_counter()
+                done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+                seconds = time.perf_counter() - t0
+                if done.returncode != 0:
+                    raise RuntimeError(f"{commands[label]} failed ({done.returncode}): {done.stderr.strip()}")
+                if json.loads(done.stdout)["players"] != n:  # it really registered them all
+                    raise RuntimeError(f"{commands[label]} did not register {n} players: {done.stdout}")
+                copy.unlink()
+                return seconds
+
+            return step
+
+        subprocess.run(referee + ["--version"], capture_output=True, env=env, check=False)  # warm the file cache
+        many_s, few_s = _median_seconds(runs, register("many", many), register("few", few))
+    ratio = many_s / few_s
+    figures = [
+        Figure(f"register {many} players from a CSV", many_s * 1000, "ms", section="register"),
+        Figure(f"register {few} players from a CSV", few_s * 1000, "ms", section="register"),
+        Figure(f"{many} / {few} players", ratio, "x", f"<= {REGISTER_TARGET:g}", ratio <= REGISTER_TARGET,
+               section="register"),
+        Figure(f"each player beyond {few}", (many_s - few_s) / (many - few) * 1000, "ms", section="register"),
+    ]
+    return figures, {"runs": runs, "players": {"many": many, "few": few}, "commands": commands}
+
+
+def event_bench(directory: str | None = None, runs: int = 5, *, tables: int = TABLES, small: int = SMALL_TABLES,
+                many: int = REGISTER_MANY, few: int = REGISTER_FEW, seed: int = 1) -> BenchReport:
+    """Both tournament figures: the pages, then registration."""
+    report = BenchReport(0, 0)
+    figures, info = pages_bench(directory, runs, tables, small, seed)
+    report.figures += figures
+    report.info["pages"] = info
+    figures, info = register_bench(directory, runs, many, few, seed)
+    report.figures += figures
+    report.info["register"] = info
+    return report

@@ -1,0 +1,241 @@
+"""The board's tournament pages, all read-only: the tables page and the event page read from the read models, the round clock (and its projector view), the top cut's bracket, and print-ready pairings, match slips and standings.
+
+Nothing here reads every match's events: the pages read the table-summary
+read model (``referee.tournament.tables``) and the tournaments projection
+(``referee.tournament.projection``), as a reader that never writes (the
+board's store is read-only): it reads their tables once and then folds only
+the notifications written since its last read, in memory (``Reads.refresh``:
+one query when nothing is new), so a page costs the same with 10 tables or
+1,000; the pages show a bounded number of rows (``PAGE_ROWS``) with links to
+the rest. The browser asks for a live page's fragment at most every 3 s
+(``data-min-interval``), however many tables act.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+REFRESH_SECONDS = 0.0  # how stale a read may be: none (a refresh with nothing new is one query)
+PAGE_ROWS = 50  # tables per page
+PAPERS = {"a4": "A4", "letter": "Letter"}
+
+
+class Reads:
+    """The board's readers of the read models, shared by every request."""
+
+    def __init__(self, store: Any) -> None:
+        from referee.tournament.service import Station
+        from referee.tournament.tables import Tables
+
+        self.store = store
+        self.station = Station(store)
+        self.station.reader.writable = False  # the board never writes, read models included
+        self.tables = Tables(store, writable=False)
+        self._lock = threading.Lock()
+        self._last = 0.0
+
+    def refresh(self) -> None:
+        with self._lock:
+            if time.monotonic() - self._last < REFRESH_SECONDS:
+                return
+            self.station.catch_up()
+            self.tables.refresh()
+            self._last = time.monotonic()
+
+    def close(self) -> None:
+        self.station.close()
+        self.tables.close()
+
+
+def _page(request: Request, name: str = "page") -> int:
+    text = request.query_params.get(name, "1").strip()
+    if not text.isdigit() or int(text) < 1:
+        raise HTTPException(400, f"{name}={text!r}: expected a page number (1 or more).")
+    return int(text)
+
+
+def _pages(total: int) -> int:
+    return max(1, -(-total // PAGE_ROWS))
+
+
+def tables_context(reads: Reads, request: Request) -> dict[str, Any]:
+    """The first page: every stored match, newest first, ``PAGE_ROWS`` a page."""
+    reads.refresh()
+    page = _page(request)
+    rows, total = reads.tables.page((page - 1) * PAGE_ROWS, PAGE_ROWS)
+    return {"tables": rows, "total": total, "page": page, "pages": _pages(total),
+            "events": [{"event": k, "name": n} for k, n in reads.station.reader.tournaments()]}
+
+
+def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, Any]:
+    """A tournament's page: the clock, the standings (dropped players
+    marked; ``PAGE_ROWS`` a page, ``?standings=N``), the top cut's bracket
+    and placings, and one round's tables (the current one unless
+    ``?round=N``), ``PAGE_ROWS`` a page (``?page=N``), each with its current
+    game as the table summaries have it and its time extension. Only the
+    rows shown are looked up; standings and results come computed once per
+    change (``projection.Reader``)."""
+    from projections.tournament import EXPLAINED, game_id, placings, playoff_outcomes, table_outcome
+    from referee.tournament.service import clock
+    from referee.tournament.store import TournamentNotFound
+
+    reads.refresh()
+    station = reads.station
+    state = station.reader.states.get(event_id.strip().lower())
+    if state is None:
+        raise TournamentNotFound(f"no tournament {event_id!r} in {reads.store.url}")
+    results = station.results(state)
+    standings = station.reader.standings(state.id)
+    shown_round = state.current_round
+    if "round" in request.query_params:
+        text = request.query_params["round"].strip()
+        if not text.isdigit() or not 1 <= int(text) <= max(1, state.current_round):
+            raise HTTPException(400, f"round={text!r}: expected a round from 1 to {state.current_round}.")
+        shown_round = int(text)
+    page = _page(request)
+    standings_page = _page(request, "standings")
+    dropped = {n for n, p in state.players.items() if p.dropped}
+    tables: list[dict[str, Any]] = []
+    total = 0
+    if shown_round:
+        r = state.rounds[shown_round - 1]
+        total = len(r.pairings)
+        chunk = r.pairings[(page - 1) * PAGE_ROWS: page * PAGE_ROWS]
+        playoff = r.source == "playoff"
+        outcomes = {p.table: table_outcome(p, results, state.best_of, playoff=playoff,
+                                           called=state.called(r.round, p.table) is not None)
+                    for p in chunk if p.B is not None}
+        played = [game_id(p.match, k) for p in chunk if p.match and p.B is not None
+                  for k in range(1, outcomes[p.table].games + 1)]
+        entered = {g: row["judge"] for g, row in station.reader.results(played).items() if row["judge"]}
+        for p in chunk:
+            row: dict[str, Any] = {"table": p.table, "A": p.A, "B": p.B, "match": p.match,
+                                   "extension": state.extension(r.round, p.table),
+                                   "dropped": [n for n in (p.A, p.B) if n in dropped]}
+            if p.B is None:
+                row["status"] = "bye"
+            else:
+                o = outcomes[p.table]
+                row.update(status="finished" if o.over else "playing", winner=o.winner, draw=o.draw,
+                           score=[o.wins[p.A], o.wins[p.B], o.draws], games=o.games)
+                judges = [entered[g] for g in (game_id(p.match, k) for k in range(1, o.games + 1))
+                          if p.match and g in entered]
+                if o.over and judges:
+                    row["entered_by"] = judges[-1]
+                if not o.over and o.next_game and p.match:
+                    row["current"] = game_id(p.match, o.next_game)
+            tables.append(row)
+        summaries = reads.tables.get([row["current"] for row in tables if row.get("current")])
+        for row in tables:
+            s = summaries.get(row.get("current", ""))
+            if s is not None:
+                row.update(turn=s["turn"], step=s["step"], decision=s["decision"], last=s["last"],
+                           violations=s["violations"], judge_calls=s["judge_calls"])
+            elif row.get("current"):
+                row["waiting"] = True  # its game is not created yet
+    bracket = [
+        [{"table": p.table, "A": p.A, "B": p.B, "winner": o.winner, "over": o.over,
+          "score": [o.wins.get(p.A, 0), o.wins.get(p.B, 0)] if p.B else None}
+         for p, o in rnd]
+        for rnd in playoff_outcomes(state, results)
+    ]
+    return {
+        "event": state.id,
+        "name": state.name,
+        "deal": state.deal,
+        "best_of": state.best_of,
+        "at_time": state.at_time,
+        "players": len(state.players),
+        "dropped": sorted(dropped),
+        "current_round": state.current_round,
+        "shown_round": shown_round,
+        "rounds_list": list(range(1, state.current_round + 1)),
+        "clock": clock(state),
+        "standings": standings[(standings_page - 1) * PAGE_ROWS: standings_page * PAGE_ROWS],
+        "standings_total": len(standings),
+        "standings_page": standings_page,
+        "standings_pages": _pages(len(standings)),
+        "explained": EXPLAINED,
+        "tables": tables,
+        "total": total,
+        "page": page,
+        "pages": _pages(total),
+        "bracket": bracket,
+        "placings": placings(state, standings, results),
+        "shown_query": _query(round=shown_round if shown_round != state.current_round else None,
+                              page=page if page > 1 else None,
+                              standings=standings_page if standings_page > 1 else None),
+    }
+
+
+def _query(**params: int | None) -> str:
+    """``?a=1&b=2`` of the parameters given (none: ""), for the live fragment of what the page shows."""
+    from urllib.parse import urlencode
+
+    given = {k: v for k, v in params.items() if v is not None}
+    return "?" + urlencode(given) if given else ""
+
+
+def print_context(reads: Reads, event_id: str, request: Request) -> dict[str, Any]:
+    """What the print-outs need: the round's pairings by player name, its
+    tables for match slips, and the standings; ``paper`` is A4 or Letter."""
+    from projections.tournament import placings
+    from referee.tournament.service import clock
+
+    paper = request.query_params.get("paper", "a4").lower()
+    if paper not in PAPERS:
+        raise HTTPException(400, f"paper={paper!r}: expected a4 or letter.")
+    reads.refresh()
+    state = reads.station.reader.states.get(event_id.strip().lower())
+    if state is None:
+        from referee.tournament.store import TournamentNotFound
+
+        raise TournamentNotFound(f"no tournament {event_id!r} in {reads.store.url}")
+    round_no = state.current_round
+    if "round" in request.query_params:
+        text = request.query_params["round"]
+        if not text.isdigit() or not 1 <= int(text) <= state.current_round:
+            raise HTTPException(400, f"round={text!r}: expected a round from 1 to {state.current_round}.")
+        round_no = int(text)
+    dropped = {n for n, p in state.players.items() if p.dropped}
+    pairings = state.rounds[round_no - 1].pairings if round_no else []
+    by_name = []
+    for p in pairings:
+        by_name.append({"player": p.A, "table": p.table, "opponent": p.B, "seat": "A"})
+        if p.B is not None:
+            by_name.append({"player": p.B, "table": p.table, "opponent": p.A, "seat": "B"})
+    by_name.sort(key=lambda r: r["player"].casefold())
+    return {
+        "event": state.id, "name": state.name, "round": round_no, "paper": PAPERS[paper], "paper_key": paper,
+        "by_name": by_name, "pairings": [p for p in pairings if p.B is not None], "byes": [p.A for p in pairings if p.B is None],
+        "standings": reads.station.reader.standings(state.id), "dropped": dropped, "best_of": state.best_of,
+        "clock": clock(state, round_no) if round_no else None,
+        "swiss_rounds": len(state.swiss_rounds),
+        "placings": placings(state, reads.station.reader.standings(state.id), reads.station.results(state)),
+    }
+
+
+def routes(reads: Reads, render: Any) -> list[Any]:
+    """The routes this module adds (app.py registers them)."""
+    from starlette.routing import Route
+
+    def projector(request: Request) -> Response:
+        return render(request, "projector.html", event_context(reads, request.path_params["event"], request))
+
+    def printed(kind: str) -> Any:
+        def page(request: Request) -> Response:
+            return render(request, f"print_{kind}.html", print_context(reads, request.path_params["event"], request))
+        return page
+
+    return [
+        Route("/events/{event}/clock", projector),
+        Route("/events/{event}/print/pairings", printed("pairings")),
+        Route("/events/{event}/print/slips", printed("slips")),
+        Route("/events/{event}/print/standings", printed("standings")),
+    ]
