@@ -29,6 +29,21 @@ own (docs/rulesets.md): 100.2's deck check (``referee.decks``) and 410's
 corrections (``referee.corrections``).
 """
 
+from referee.rules.harem_master.engine import (
+    ANY_TIME,
+    advance,
+    apply,
+    canonical,
+    current_decision,
+    current_player,
+    decide,
+    is_legal,
+    legal_actions,
+    own_events,
+    start,
+)
+from referee.rules.harem_master.registry import ACTIONS, KINDS, Decision
+
 # Rule ranges by module (``engine`` is ``referee.rules.harem_master.engine``;
 # a dotted name is a module outside the package). "A-B" is every rule from A
 # to B in the order of the rules text, B's sub-rules not included; "A" alone
@@ -83,21 +98,6 @@ def module_of(rule: str) -> list[str]:
     """The modules whose ranges hold ``rule`` (exactly one for a printed rule)."""
     return [module for module, spans in RULE_MAP.items() if any(in_range(rule, s) for s in spans)]
 
-
-from referee.rules.harem_master.engine import (
-    ANY_TIME,
-    advance,
-    apply,
-    canonical,
-    current_decision,
-    current_player,
-    decide,
-    is_legal,
-    legal_actions,
-    own_events,
-    start,
-)
-from referee.rules.harem_master.registry import ACTIONS, KINDS, Decision
 
 __all__ = [
     "RULE_MAP",
