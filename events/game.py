@@ -13,7 +13,7 @@ Fields are lists and string-keyed dicts because JSON keeps nothing else.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, model_serializer
 
@@ -37,6 +37,60 @@ class Event(BaseModel):
     rule: str
     ruling: str | None = None
     step: str | None = None
+
+    @classmethod
+    def trusted(cls, **fields: Any) -> Self:
+        """The event with these fields, built without validation, for the
+        engine, which makes only valid events from values of the right types
+        (``tests/test_selfplay.py`` checks each event it makes equals its
+        validated copy): pydantic's ``model_construct``, with the defaults
+        worked out once per class. Whatever comes from outside (a stored log,
+        a record, a scenario) is validated (``model_validate``, ``__init__``)."""
+        plan = _PLANS.get(cls)
+        if plan is None:
+            plan = _PLANS[cls] = _plan(cls)
+        names, defaults, fresh, required = plan
+        given = fields.keys()
+        if not given <= names or not required <= given:
+            unknown = sorted(given - names)
+            raise TypeError(f"{cls.__name__}: no field {unknown[0]!r}" if unknown else
+                            f"{cls.__name__} needs {sorted(required - given)[0]!r}")
+        values = defaults.copy()
+        values.update(fields)
+        for name, make in fresh:
+            if name not in given:
+                values[name] = make()
+        event = cls.__new__(cls)
+        _set(event, "__dict__", values)
+        _set(event, "__pydantic_fields_set__", set(given))
+        _set(event, "__pydantic_extra__", None)
+        _set(event, "__pydantic_private__", None)
+        return event
+
+
+_set = object.__setattr__
+_Plan = tuple[frozenset[str], dict[str, Any], tuple[tuple[str, Any], ...], frozenset[str]]
+_PLANS: dict[type, _Plan] = {}
+
+
+def _plan(cls: type[BaseModel]) -> _Plan:
+    """A class's field names; the defaults that can be shared, in field order
+    (required fields hold a place, every one of them given); those made fresh
+    for each event (a mutable default, a factory); the required ones."""
+    defaults: dict[str, Any] = {}
+    fresh: list[tuple[str, Any]] = []
+    required: set[str] = set()
+    for name, field in cls.model_fields.items():
+        defaults[name] = None
+        if field.is_required():
+            required.add(name)
+        elif field.default_factory is not None:
+            fresh.append((name, field.default_factory))
+        elif isinstance(field.default, (list, dict, set)):
+            fresh.append((name, field.default.copy))
+        else:
+            defaults[name] = field.default
+    return frozenset(defaults), defaults, tuple(fresh), frozenset(required)
 
 
 # --- setting up (100-101) ---------------------------------------------------

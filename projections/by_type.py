@@ -9,7 +9,7 @@ classes have none, so a new event cannot be forgotten silently.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -37,6 +37,15 @@ class ByType(Generic[F]):
 
     def get(self, cls: type) -> F | None:
         return self.table.get(cls)
+
+    def __contains__(self, cls: object) -> bool:
+        return cls in self.table
+
+    def __iter__(self) -> Iterator[type]:
+        return iter(self.table)
+
+    def __len__(self) -> int:
+        return len(self.table)
 
     def missing(self, classes: Iterable[type], exempt: Iterable[type] = ()) -> list[str]:
         """The names of ``classes`` with no function here, ``exempt`` aside."""

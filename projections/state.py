@@ -21,83 +21,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, NamedTuple
 
+from events import game as ev
 from events.cards import CardDef
-from events.game import (
-    AbilitiesGained,
-    AbilitiesLost,
-    AbilityActivated,
-    ActionTaken,
-    AttackDeclared,
-    AttackerChosen,
-    BattleResolved,
-    BattleTypeChanged,
-    BattleTypeSet,
-    CardMilled,
-    CardMoved,
-    CardMovedToStack,
-    CardRevealed,
-    CardTapped,
-    CastleAttacked,
-    CastlesShuffled,
-    CharacterCaptured,
-    CharacteristicsCopied,
-    CharacterPlayed,
-    CharactersDiscarded,
-    CharactersTapped,
-    CharactersUntapped,
-    Chosen,
-    Conceded,
-    ControlChanged,
-    CostPaid,
-    DrawProposed,
-    EffectsApplied,
-    EffectsEnded,
-    Event,
-    EventPlayed,
-    GameEnded,
-    HandDrawn,
-    HandKept,
-    HandLimitDiscarded,
-    HandMaximumChanged,
-    InterceptionDeclined,
-    InterceptorChosen,
-    ItemDiscarded,
-    ItemPlayed,
-    JudgeCalled,
-    MatchStarted,
-    MomentBefore,
-    MulliganTaken,
-    NoteAdded,
-    OpeningChosen,
-    OpeningsRevealed,
-    PositionSetUp,
-    RandomNumberApplied,
-    RandomNumberWaived,
-    Rewound,
-    SituationProceeds,
-    SituationProposed,
-    SituationReplaced,
-    StackReturnedToHand,
-    StackSizeSet,
-    StepPerformed,
-    StepSkipped,
-    TriggerCarried,
-    TriggerFired,
-    TriggerResolving,
-    TriggersOrdered,
-    TurnOrderCardsTurned,
-    TurnOrderChosen,
-    TurnStarted,
-    UseCountered,
-    UseResolved,
-    UseResolving,
-    ValuesModified,
-    ViolationRecorded,
-    ViolationsAccepted,
-    WindowClosed,
-    WindowOpened,
-    WindowPassed,
-)
+from events.game import Event
+from projections.by_type import ByType
+from projections.encoding import decode_fields
 from projections.legacy import LEGACY_STEPS
 
 _new = object.__new__
@@ -106,6 +34,12 @@ PLAYERS = ("A", "B")
 PILES = ("castle", "hand", "action_stack", "discard", "harem", "execution", "side")
 HIDDEN_PILES = ("castle", "hand", "action_stack")  # face down (215): where unknown cards lie
 DEFAULT_RULINGS = {"A1": "not_fallen", "A4": "bottom"}
+# Fields added after snapshots and rewinds were first stored: written only when
+# they differ from these values, and read as these values when absent
+# (``projections.codec``), so a seeded match's snapshots and rewinds are what
+# they always were.
+OPTIONAL: dict[str, Any] = {"deal": "seeded", "unknown": frozenset(), "emptied": None, "passed_over": None,
+                            "judge_call": None}
 HAND_MAXIMUM = 7  # 215.3b, 309
 
 
@@ -531,7 +465,23 @@ def _remove_anywhere(s: GameState, card: str) -> None:
 
 
 # --- one mutator per event type ---------------------------------------------
-# Each receives a fresh copy of the state and changes it in place.
+# Each receives a fresh copy of the state and changes it in place, and is
+# registered by its event's class beside its definition (``@MUTATORS.on``).
+
+Mutator = Callable[[GameState, Any], None]
+MUTATORS: ByType[Mutator] = ByType("mutator")
+
+# The events that change nothing on the table but the procedure's step they
+# carry (which every event may: ``_enter``), each with why it needs no mutator.
+# ``tests/test_sentences.py`` checks every event class has a mutator or is here.
+NO_EFFECT: dict[type[Event], str] = {
+    ev.EndDeclared: "307: the declaration is the step it moves to (307), where the non-active player may act",
+    ev.EndDeclarationCancelled: "307.1: play goes back to 305, which is the step it carries (306)",
+    ev.EndAccepted: "307.2: the turn goes on to 308, the step it carries",
+    ev.CounterFailed: "411.2: the use it tried to counter resolves as it would have",
+    ev.BattleInterrupted: "306.5 (ruling A18): the battle jumps to 306.5n, the step it carries; 306.5o ends it",
+    ev.Conceded: "102.7: the GameEnded that follows it carries the result",
+}
 
 
 def _fresh(s: GameState) -> None:
@@ -541,7 +491,7 @@ def _fresh(s: GameState) -> None:
     s.position = position
 
 
-def _begin(s: GameState, e: MatchStarted | PositionSetUp) -> None:
+def _begin(s: GameState, e: ev.MatchStarted | ev.PositionSetUp) -> None:
     """What every match's first event sets: the cards and the match options."""
     _fresh(s)
     s.cards = dict(e.cards)
@@ -554,12 +504,14 @@ def _begin(s: GameState, e: MatchStarted | PositionSetUp) -> None:
     s.deal = e.deal
 
 
-def _match_started(s: GameState, e: MatchStarted) -> None:
+@MUTATORS.on(ev.MatchStarted)
+def _match_started(s: GameState, e: ev.MatchStarted) -> None:
     _begin(s, e)
     s.zones = {p: Zones(castle=tuple(e.castles.get(p, ()))) for p in PLAYERS}
 
 
-def _position_set_up(s: GameState, e: PositionSetUp) -> None:
+@MUTATORS.on(ev.PositionSetUp)
+def _position_set_up(s: GameState, e: ev.PositionSetUp) -> None:
     _begin(s, e)
     s.zones = {
         p: Zones(**{pile: tuple(e.zones.get(f"{p}.{pile}", ())) for pile in PILES}) for p in PLAYERS
@@ -577,14 +529,16 @@ def _position_set_up(s: GameState, e: PositionSetUp) -> None:
         )
 
 
-def _opening_chosen(s: GameState, e: OpeningChosen) -> None:
+@MUTATORS.on(ev.OpeningChosen)
+def _opening_chosen(s: GameState, e: ev.OpeningChosen) -> None:
     _set_zones(s, e.player, castle=_without(s.zones[e.player].castle, e.card))
     # 214.2f: a character entering the field from another zone is tapped.
     s.field = s.field + (Character(e.card, e.player, False, (), True, s.position),)
     s.progress = s.progress + (e.player,)
 
 
-def _castles_shuffled(s: GameState, e: CastlesShuffled) -> None:
+@MUTATORS.on(ev.CastlesShuffled)
+def _castles_shuffled(s: GameState, e: ev.CastlesShuffled) -> None:
     for p, order in e.orders.items():
         _set_zones(s, p, castle=tuple(order))
     if s.deal == "table":
@@ -592,7 +546,8 @@ def _castles_shuffled(s: GameState, e: CastlesShuffled) -> None:
         s.unknown = s.unknown | {c for order in e.orders.values() for c in order}
 
 
-def _card_revealed(s: GameState, e: CardRevealed) -> None:
+@MUTATORS.on(ev.CardRevealed)
+def _card_revealed(s: GameState, e: ev.CardRevealed) -> None:
     """The unknown card at ``e.card``'s place is ``e.identity``: the two swap
     places (both unknown until now, so nothing anyone knew moves)."""
     x, y = e.card, e.identity
@@ -645,7 +600,8 @@ def _swap_ids(s: GameState, x: str, y: str) -> None:
         s.orphans = tuple(swap(c) for c in s.orphans)
 
 
-def _turn_order_cards_turned(s: GameState, e: TurnOrderCardsTurned) -> None:
+@MUTATORS.on(ev.TurnOrderCardsTurned)
+def _turn_order_cards_turned(s: GameState, e: ev.TurnOrderCardsTurned) -> None:
     for p, card in e.cards.items():
         castle = s.zones[p].castle
         _set_zones(s, p, castle=_without(castle, card) + (card,))
@@ -655,12 +611,14 @@ def _turn_order_cards_turned(s: GameState, e: TurnOrderCardsTurned) -> None:
         s.chooser = "A" if a > b else "B"
 
 
-def _turn_order_chosen(s: GameState, e: TurnOrderChosen) -> None:
+@MUTATORS.on(ev.TurnOrderChosen)
+def _turn_order_chosen(s: GameState, e: ev.TurnOrderChosen) -> None:
     s.first = e.first
     s.chooser = None
 
 
-def _hand_drawn(s: GameState, e: HandDrawn) -> None:
+@MUTATORS.on(ev.HandDrawn)
+def _hand_drawn(s: GameState, e: ev.HandDrawn) -> None:
     z = s.zones[e.player]
     _set_zones(s, e.player, castle=_without_all(z.castle, e.cards), hand=z.hand + tuple(e.cards))
     s.progress = s.progress + (e.player,)
@@ -670,7 +628,8 @@ def _mulligan_decided(s: GameState, player: str) -> None:
     s.progress = s.progress + (player,)
 
 
-def _mulligan_taken(s: GameState, e: MulliganTaken) -> None:
+@MUTATORS.on(ev.MulliganTaken)
+def _mulligan_taken(s: GameState, e: ev.MulliganTaken) -> None:
     z = s.zones[e.player]
     castle = _without_all(z.castle, e.returned) + tuple(e.returned)
     castle = _without_all(castle, e.drawn)
@@ -679,15 +638,18 @@ def _mulligan_taken(s: GameState, e: MulliganTaken) -> None:
     _mulligan_decided(s, e.player)
 
 
-def _hand_kept(s: GameState, e: HandKept) -> None:
+@MUTATORS.on(ev.HandKept)
+def _hand_kept(s: GameState, e: ev.HandKept) -> None:
     _mulligan_decided(s, e.player)
 
 
-def _openings_revealed(s: GameState, e: OpeningsRevealed) -> None:
+@MUTATORS.on(ev.OpeningsRevealed)
+def _openings_revealed(s: GameState, e: ev.OpeningsRevealed) -> None:
     s.field = tuple(ch._replace(face_down=False) if ch.face_down else ch for ch in s.field)
 
 
-def _turn_started(s: GameState, e: TurnStarted) -> None:
+@MUTATORS.on(ev.TurnStarted)
+def _turn_started(s: GameState, e: ev.TurnStarted) -> None:
     s.turn = e.turn
     s.active = e.active
     s.characters_played = 0
@@ -696,24 +658,28 @@ def _turn_started(s: GameState, e: TurnStarted) -> None:
     s.battle = None
 
 
-def _characters_untapped(s: GameState, e: CharactersUntapped) -> None:
+@MUTATORS.on(ev.CharactersUntapped)
+def _characters_untapped(s: GameState, e: ev.CharactersUntapped) -> None:
     untap = set(e.cards)
     s.field = tuple(
         _with_ready(ch, True) if not ch.ready and ch.card in untap else ch for ch in s.field
     )
 
 
-def _stack_returned(s: GameState, e: StackReturnedToHand) -> None:
+@MUTATORS.on(ev.StackReturnedToHand)
+def _stack_returned(s: GameState, e: ev.StackReturnedToHand) -> None:
     z = _piles(s, e.player)
     z.action_stack = _without_all(z.action_stack, e.cards)
     z.hand = z.hand + tuple(e.cards)
 
 
-def _stack_size_set(s: GameState, e: StackSizeSet) -> None:
+@MUTATORS.on(ev.StackSizeSet)
+def _stack_size_set(s: GameState, e: ev.StackSizeSet) -> None:
     s.to_move = e.count
 
 
-def _card_moved_to_stack(s: GameState, e: CardMovedToStack) -> None:
+@MUTATORS.on(ev.CardMovedToStack)
+def _card_moved_to_stack(s: GameState, e: ev.CardMovedToStack) -> None:
     z = _piles(s, e.player)
     z.castle = _without(z.castle, e.card)
     z.action_stack = (e.card,) + z.action_stack
@@ -722,12 +688,14 @@ def _card_moved_to_stack(s: GameState, e: CardMovedToStack) -> None:
         s.emptied = (e.player, None)  # 303: its owner emptied it
 
 
-def _step_performed(s: GameState, e: StepPerformed) -> None:
+@MUTATORS.on(ev.StepPerformed)
+def _step_performed(s: GameState, e: ev.StepPerformed) -> None:
     if e.rule == "306.5o":
         s.battle = None  # the battle is over
 
 
-def _window_passed(s: GameState, e: WindowPassed) -> None:
+@MUTATORS.on(ev.WindowPassed)
+def _window_passed(s: GameState, e: ev.WindowPassed) -> None:
     top = s.agenda[-1] if s.agenda else None
     if isinstance(top, Window):  # 406.2: one more pass in a row
         s.agenda = s.agenda[:-1] + (top._replace(passes=top.passes + 1, last=e.player),)
@@ -735,14 +703,16 @@ def _window_passed(s: GameState, e: WindowPassed) -> None:
         s.window_passed = True
 
 
-def _character_played(s: GameState, e: CharacterPlayed) -> None:
+@MUTATORS.on(ev.CharacterPlayed)
+def _character_played(s: GameState, e: ev.CharacterPlayed) -> None:
     z = _piles(s, e.player)
     z.hand = _without(z.hand, e.card)
     s.field = s.field + (_Character(e.card, e.player, False, (), False, s.position),)  # 306.1b
     s.characters_played += 1
 
 
-def _event_played(s: GameState, e: EventPlayed) -> None:
+@MUTATORS.on(ev.EventPlayed)
+def _event_played(s: GameState, e: ev.EventPlayed) -> None:
     z = _piles(s, e.player)
     z.hand = _without(z.hand, e.card)
     _onto_discard(s, z, e.player, e.card)
@@ -751,7 +721,8 @@ def _event_played(s: GameState, e: EventPlayed) -> None:
         _push_use(s, Use(s.position, "event", e.player, e.card, uses, (), e.n, tuple(e.targets), e.option, e.it, e.about))
 
 
-def _item_played(s: GameState, e: ItemPlayed) -> None:
+@MUTATORS.on(ev.ItemPlayed)
+def _item_played(s: GameState, e: ev.ItemPlayed) -> None:
     z = s.zones[e.player]
     _set_zones(s, e.player, hand=_without(z.hand, e.card))
     s.field = tuple(
@@ -776,18 +747,21 @@ def _push_use(s: GameState, use: Use) -> None:
     s.agenda = s.agenda + (use,)
 
 
-def _ability_activated(s: GameState, e: AbilityActivated) -> None:
+@MUTATORS.on(ev.AbilityActivated)
+def _ability_activated(s: GameState, e: ev.AbilityActivated) -> None:
     _push_use(
         s,
         Use(s.position, "activated", e.player, e.card, (e.definition,), (), e.n, tuple(e.targets), e.option, e.it, e.about),
     )
 
 
-def _card_tapped(s: GameState, e: CardTapped) -> None:
+@MUTATORS.on(ev.CardTapped)
+def _card_tapped(s: GameState, e: ev.CardTapped) -> None:
     _set_ready(s, e.card, False)
 
 
-def _trigger_fired(s: GameState, e: TriggerFired) -> None:
+@MUTATORS.on(ev.TriggerFired)
+def _trigger_fired(s: GameState, e: ev.TriggerFired) -> None:
     known = tuple(e.known.items()) if e.known else ()
     s.triggers = s.triggers + (Fired(s.position, e.player, e.card, e.ability, e.definition, e.situation, e.it, False, known),)
     if e.situation == "turn_end":
@@ -796,14 +770,16 @@ def _trigger_fired(s: GameState, e: TriggerFired) -> None:
             s.carried = tuple(c for c in s.carried if (c.card, c.ability) != (e.card, e.ability))
 
 
-def _triggers_ordered(s: GameState, e: TriggersOrdered) -> None:
+@MUTATORS.on(ev.TriggersOrdered)
+def _triggers_ordered(s: GameState, e: ev.TriggersOrdered) -> None:
     mine = [t._replace(ordered=True) for t in s.triggers if t.player == e.player]
     rank = {card: i for i, card in enumerate(e.cards)}
     ordered = iter(sorted(mine, key=lambda t: rank.get(t.card, len(rank))))
     s.triggers = tuple(next(ordered) if t.player == e.player else t for t in s.triggers)
 
 
-def _trigger_resolving(s: GameState, e: TriggerResolving) -> None:
+@MUTATORS.on(ev.TriggerResolving)
+def _trigger_resolving(s: GameState, e: ev.TriggerResolving) -> None:
     if not 0 <= e.index < len(s.triggers):
         return  # a log folded onto a state it does not follow (evolve is total)
     fired = s.triggers[e.index]
@@ -813,30 +789,35 @@ def _trigger_resolving(s: GameState, e: TriggerResolving) -> None:
     )
 
 
-def _trigger_carried(s: GameState, e: TriggerCarried) -> None:
+@MUTATORS.on(ev.TriggerCarried)
+def _trigger_carried(s: GameState, e: ev.TriggerCarried) -> None:
     s.carried = s.carried + (Carried(e.player, e.card, e.ability, e.definition),)
 
 
-def _window_opened(s: GameState, e: WindowOpened) -> None:
+@MUTATORS.on(ev.WindowOpened)
+def _window_opened(s: GameState, e: ev.WindowOpened) -> None:
     s.agenda = s.agenda + (Window(s.position, e.kind, e.about, e.player, 0, None, e.situation, e.it, e.whose),)
     if e.kind == "battle_type" and s.battle is not None:
         s.battle = s.battle._replace(done=s.battle.done + ("306.5h",))
 
 
-def _window_closed(s: GameState, e: WindowClosed) -> None:
+@MUTATORS.on(ev.WindowClosed)
+def _window_closed(s: GameState, e: ev.WindowClosed) -> None:
     for i in range(len(s.agenda) - 1, -1, -1):
         if isinstance(s.agenda[i], Window):
             s.agenda = s.agenda[:i] + s.agenda[i + 1 :]
             return
 
 
-def _situation_proposed(s: GameState, e: SituationProposed) -> None:
+@MUTATORS.on(ev.SituationProposed)
+def _situation_proposed(s: GameState, e: ev.SituationProposed) -> None:
     s.agenda = s.agenda + (Proposal(s.position, e.situation, e.it, e.player, tuple(e.pending), exempt=tuple(e.exempt)),)
     if s.battle is not None and e.situation in ("attack", "intercept"):
         s.battle = s.battle._replace(done=s.battle.done + (e.situation,))
 
 
-def _moment_before(s: GameState, e: MomentBefore) -> None:
+@MUTATORS.on(ev.MomentBefore)
+def _moment_before(s: GameState, e: ev.MomentBefore) -> None:
     _replace_entry(s, e.about, stage="ready")
 
 
@@ -844,11 +825,13 @@ def _drop_entry(s: GameState, entry_id: int) -> None:
     s.agenda = tuple(f for f in s.agenda if f.id != entry_id)
 
 
-def _situation_proceeds(s: GameState, e: SituationProceeds) -> None:
+@MUTATORS.on(ev.SituationProceeds)
+def _situation_proceeds(s: GameState, e: ev.SituationProceeds) -> None:
     _drop_entry(s, e.about)
 
 
-def _situation_replaced(s: GameState, e: SituationReplaced) -> None:
+@MUTATORS.on(ev.SituationReplaced)
+def _situation_replaced(s: GameState, e: ev.SituationReplaced) -> None:
     """409.2: the replaced situation does not happen (a replaced use does not
     resolve); the replacement's effects wait to resolve instead."""
     if e.about is not None:
@@ -868,7 +851,8 @@ def _situation_replaced(s: GameState, e: SituationReplaced) -> None:
     )
 
 
-def _chosen(s: GameState, e: Chosen) -> None:
+@MUTATORS.on(ev.Chosen)
+def _chosen(s: GameState, e: ev.Chosen) -> None:
     for f in s.agenda:
         if f.id == e.use and isinstance(f, (Use, Proposal)):
             made = (("cards", tuple(e.cards)),) if e.cards else (("option", e.option),)
@@ -876,7 +860,8 @@ def _chosen(s: GameState, e: Chosen) -> None:
             return
 
 
-def _use_resolving(s: GameState, e: UseResolving) -> None:
+@MUTATORS.on(ev.UseResolving)
+def _use_resolving(s: GameState, e: ev.UseResolving) -> None:
     for f in s.agenda:
         if f.id == e.use and isinstance(f, Use):
             effects = tuple(x for i in e.active if i < len(f.abilities) for x in f.abilities[i].effects)
@@ -884,7 +869,8 @@ def _use_resolving(s: GameState, e: UseResolving) -> None:
             return
 
 
-def _effects_applied(s: GameState, e: EffectsApplied) -> None:
+@MUTATORS.on(ev.EffectsApplied)
+def _effects_applied(s: GameState, e: ev.EffectsApplied) -> None:
     for f in s.agenda:
         if f.id == e.use and isinstance(f, Use):
             left = f.targets if e.targets_left is None else tuple(e.targets_left)
@@ -892,11 +878,13 @@ def _effects_applied(s: GameState, e: EffectsApplied) -> None:
             return
 
 
-def _use_resolved(s: GameState, e: UseResolved) -> None:
+@MUTATORS.on(ev.UseResolved)
+def _use_resolved(s: GameState, e: ev.UseResolved) -> None:
     _drop_entry(s, e.use)
 
 
-def _use_countered(s: GameState, e: UseCountered) -> None:
+@MUTATORS.on(ev.UseCountered)
+def _use_countered(s: GameState, e: ev.UseCountered) -> None:
     """411.1b: a countered use has no effect; a countered character or item
     card (held at the moment before it was used) never reaches the field."""
     target = next((f for f in s.agenda if f.id == e.countered), None)
@@ -915,16 +903,19 @@ def _add_effect(s: GameState, source: str, kind: str, target: str | None, until:
     s.effects = s.effects + (Effect(s.position, source, kind, target, _since(s, target), until, values),)
 
 
-def _values_modified(s: GameState, e: ValuesModified) -> None:
+@MUTATORS.on(ev.ValuesModified)
+def _values_modified(s: GameState, e: ev.ValuesModified) -> None:
     _add_effect(s, e.card, "modify", e.target, e.until, (e.physical, e.mental, e.random))
 
 
-def _characters_tapped(s: GameState, e: CharactersTapped) -> None:
+@MUTATORS.on(ev.CharactersTapped)
+def _characters_tapped(s: GameState, e: ev.CharactersTapped) -> None:
     cards = set(e.targets)
     s.field = tuple(_with_ready(ch, e.untap) if ch.card in cards else ch for ch in s.field)
 
 
-def _card_moved(s: GameState, e: CardMoved) -> None:
+@MUTATORS.on(ev.CardMoved)
+def _card_moved(s: GameState, e: ev.CardMoved) -> None:
     owner_ = e.target[0]
     from_castle = e.target in s.zones[owner_].castle
     _remove_anywhere(s, e.target)
@@ -942,28 +933,34 @@ def _card_moved(s: GameState, e: CardMoved) -> None:
         _set_zones(s, e.player, **{e.to: pile})
 
 
-def _battle_type_changed(s: GameState, e: BattleTypeChanged) -> None:
+@MUTATORS.on(ev.BattleTypeChanged)
+def _battle_type_changed(s: GameState, e: ev.BattleTypeChanged) -> None:
     if s.battle is not None:
         s.battle = s.battle._replace(kind=e.kind)
 
 
-def _random_number_waived(s: GameState, e: RandomNumberWaived) -> None:
+@MUTATORS.on(ev.RandomNumberWaived)
+def _random_number_waived(s: GameState, e: ev.RandomNumberWaived) -> None:
     _add_effect(s, e.card, "no_random", e.target, "end_of_battle")
 
 
-def _characteristics_copied(s: GameState, e: CharacteristicsCopied) -> None:
+@MUTATORS.on(ev.CharacteristicsCopied)
+def _characteristics_copied(s: GameState, e: ev.CharacteristicsCopied) -> None:
     _add_effect(s, e.card, "copy", e.target, e.until, (e.source,))
 
 
-def _abilities_gained(s: GameState, e: AbilitiesGained) -> None:
+@MUTATORS.on(ev.AbilitiesGained)
+def _abilities_gained(s: GameState, e: ev.AbilitiesGained) -> None:
     _add_effect(s, e.card, "gain", e.target, e.until, tuple(e.abilities))
 
 
-def _abilities_lost(s: GameState, e: AbilitiesLost) -> None:
+@MUTATORS.on(ev.AbilitiesLost)
+def _abilities_lost(s: GameState, e: ev.AbilitiesLost) -> None:
     _add_effect(s, e.card, "lose", e.target, e.until)
 
 
-def _control_changed(s: GameState, e: ControlChanged) -> None:
+@MUTATORS.on(ev.ControlChanged)
+def _control_changed(s: GameState, e: ev.ControlChanged) -> None:
     ch = s.character(e.target)
     if ch is None:
         return
@@ -972,16 +969,19 @@ def _control_changed(s: GameState, e: ControlChanged) -> None:
     s.field = tuple(c._replace(controller=e.player) if c.card == e.target else c for c in s.field)
 
 
-def _hand_maximum_changed(s: GameState, e: HandMaximumChanged) -> None:
+@MUTATORS.on(ev.HandMaximumChanged)
+def _hand_maximum_changed(s: GameState, e: ev.HandMaximumChanged) -> None:
     _add_effect(s, e.card, "hand_max", None, e.until, (e.player, e.set, e.by))
 
 
-def _effects_ended(s: GameState, e: EffectsEnded) -> None:
+@MUTATORS.on(ev.EffectsEnded)
+def _effects_ended(s: GameState, e: ev.EffectsEnded) -> None:
     gone = set(e.ids)
     s.effects = tuple(x for x in s.effects if x.id not in gone)
 
 
-def _cost_paid(s: GameState, e: CostPaid) -> None:
+@MUTATORS.on(ev.CostPaid)
+def _cost_paid(s: GameState, e: ev.CostPaid) -> None:
     z = _piles(s, e.player)
     z.action_stack = _without(z.action_stack, e.card)
     z.castle = (e.card,) + z.castle
@@ -991,24 +991,28 @@ def _set_ready(s: GameState, card: str, ready: bool) -> None:
     s.field = tuple(_with_ready(ch, ready) if ch.card == card else ch for ch in s.field)
 
 
-def _attack_declared(s: GameState, e: AttackDeclared) -> None:
+@MUTATORS.on(ev.AttackDeclared)
+def _attack_declared(s: GameState, e: ev.AttackDeclared) -> None:
     s.battle = _Battle(e.player, None, None, None, (), None, None, ())
 
 
-def _attacker_chosen(s: GameState, e: AttackerChosen) -> None:
+@MUTATORS.on(ev.AttackerChosen)
+def _attacker_chosen(s: GameState, e: ev.AttackerChosen) -> None:
     _set_ready(s, e.card, False)
     b = _battle(s.battle, e.player)
     s.battle = b._replace(attacker=e.card)
 
 
-def _interception_declined(s: GameState, e: InterceptionDeclined) -> None:
+@MUTATORS.on(ev.InterceptionDeclined)
+def _interception_declined(s: GameState, e: ev.InterceptionDeclined) -> None:
     if not e.able:  # the state just before this event (s is already one further)
         before = s.copy()
         before.position -= 1
         s.passed_over = before
 
 
-def _interceptor_chosen(s: GameState, e: InterceptorChosen) -> None:
+@MUTATORS.on(ev.InterceptorChosen)
+def _interceptor_chosen(s: GameState, e: ev.InterceptorChosen) -> None:
     _set_ready(s, e.card, False)
     s.to_move = 0  # an intercepted battle mills nothing (306.5m is a castle attack's)
     if s.battle is not None:
@@ -1016,13 +1020,15 @@ def _interceptor_chosen(s: GameState, e: InterceptorChosen) -> None:
         s.battle = b._replace(interceptor=e.card)
 
 
-def _battle_type_set(s: GameState, e: BattleTypeSet) -> None:
+@MUTATORS.on(ev.BattleTypeSet)
+def _battle_type_set(s: GameState, e: ev.BattleTypeSet) -> None:
     if s.battle is not None:
         b = s.battle
         s.battle = b._replace(kind=e.kind)
 
 
-def _random_number_applied(s: GameState, e: RandomNumberApplied) -> None:
+@MUTATORS.on(ev.RandomNumberApplied)
+def _random_number_applied(s: GameState, e: ev.RandomNumberApplied) -> None:
     if e.to == "bottom":
         z = _piles(s, e.player)
         z.castle = _without(z.castle, e.card) + (e.card,)
@@ -1032,7 +1038,8 @@ def _random_number_applied(s: GameState, e: RandomNumberApplied) -> None:
         s.battle = b._replace(numbers=numbers)
 
 
-def _battle_resolved(s: GameState, e: BattleResolved) -> None:
+@MUTATORS.on(ev.BattleResolved)
+def _battle_resolved(s: GameState, e: ev.BattleResolved) -> None:
     b = s.battle
     if b is not None:
         loser = None
@@ -1041,16 +1048,19 @@ def _battle_resolved(s: GameState, e: BattleResolved) -> None:
         s.battle = b._replace(winner=e.winner, loser=loser)
 
 
-def _character_captured(s: GameState, e: CharacterCaptured) -> None:
+@MUTATORS.on(ev.CharacterCaptured)
+def _character_captured(s: GameState, e: ev.CharacterCaptured) -> None:
     _leave_field(s, [e.card])
     _put_on_top(s, e.by, e.zone, [e.card])
 
 
-def _castle_attacked(s: GameState, e: CastleAttacked) -> None:
+@MUTATORS.on(ev.CastleAttacked)
+def _castle_attacked(s: GameState, e: ev.CastleAttacked) -> None:
     s.to_move = max(0, e.amount)
 
 
-def _card_milled(s: GameState, e: CardMilled) -> None:
+@MUTATORS.on(ev.CardMilled)
+def _card_milled(s: GameState, e: ev.CardMilled) -> None:
     z = _piles(s, e.player)
     z.castle = _without(z.castle, e.card)
     if not z.castle:
@@ -1060,7 +1070,8 @@ def _card_milled(s: GameState, e: CardMilled) -> None:
     s.to_move = max(0, s.to_move - 1)
 
 
-def _item_discarded(s: GameState, e: ItemDiscarded) -> None:
+@MUTATORS.on(ev.ItemDiscarded)
+def _item_discarded(s: GameState, e: ev.ItemDiscarded) -> None:
     if e.card in s.orphans:
         s.orphans = _without(s.orphans, e.card)
     else:
@@ -1068,31 +1079,32 @@ def _item_discarded(s: GameState, e: ItemDiscarded) -> None:
     _put_on_top(s, owner(e.card), "discard", [e.card])
 
 
-def _characters_discarded(s: GameState, e: CharactersDiscarded) -> None:
+@MUTATORS.on(ev.CharactersDiscarded)
+def _characters_discarded(s: GameState, e: ev.CharactersDiscarded) -> None:
     _leave_field(s, e.cards)
     for card in e.cards:
         _put_on_top(s, owner(card), "discard", [card])
 
 
-def _hand_limit_discarded(s: GameState, e: HandLimitDiscarded) -> None:
+@MUTATORS.on(ev.HandLimitDiscarded)
+def _hand_limit_discarded(s: GameState, e: ev.HandLimitDiscarded) -> None:
     z = s.zones[e.player]
     _set_zones(s, e.player, hand=_without_all(z.hand, e.cards))
     _put_on_top(s, e.player, "discard", e.cards)
 
 
-def _conceded(s: GameState, e: Conceded) -> None:
-    pass  # the GameEnded that follows carries the result
-
-
-def _draw_proposed(s: GameState, e: DrawProposed) -> None:
+@MUTATORS.on(ev.DrawProposed)
+def _draw_proposed(s: GameState, e: ev.DrawProposed) -> None:
     s.draw_offer = e.player
 
 
-def _game_ended(s: GameState, e: GameEnded) -> None:
+@MUTATORS.on(ev.GameEnded)
+def _game_ended(s: GameState, e: ev.GameEnded) -> None:
     s.result = Result(e.winner, e.draw, e.rule, e.ruling, dict(e.scores) if e.scores else None, e.reason)
 
 
-def _action_taken(s: GameState, e: ActionTaken) -> None:
+@MUTATORS.on(ev.ActionTaken)
+def _action_taken(s: GameState, e: ev.ActionTaken) -> None:
     if s.draw_offer is not None and e.do not in ("propose_draw", "accept_draw"):
         s.draw_offer = None  # 102.8: playing on declines the offer
     if s.passed_over is not None and e.do != "reveal":
@@ -1101,20 +1113,24 @@ def _action_taken(s: GameState, e: ActionTaken) -> None:
         s.passed_over = None
 
 
-def _violation_recorded(s: GameState, e: ViolationRecorded) -> None:
+@MUTATORS.on(ev.ViolationRecorded)
+def _violation_recorded(s: GameState, e: ev.ViolationRecorded) -> None:
     s.violations = s.violations + (Violation(s.position, e.rule, e.reason, e.player),)
 
 
-def _violations_accepted(s: GameState, e: ViolationsAccepted) -> None:
+@MUTATORS.on(ev.ViolationsAccepted)
+def _violations_accepted(s: GameState, e: ev.ViolationsAccepted) -> None:
     s.violations = ()
     s.judge_call = None  # a judge has ruled
 
 
-def _judge_called(s: GameState, e: JudgeCalled) -> None:
+@MUTATORS.on(ev.JudgeCalled)
+def _judge_called(s: GameState, e: ev.JudgeCalled) -> None:
     s.judge_call = (e.by or "the table") + (f": {e.reason}" if e.reason else "")
 
 
-def _step_skipped(s: GameState, e: StepSkipped) -> None:
+@MUTATORS.on(ev.StepSkipped)
+def _step_skipped(s: GameState, e: ev.StepSkipped) -> None:
     """Undo what the engine did for a step the table skipped, so the state
     mirrors the table (record mode)."""
     player = e.player or s.active
@@ -1133,95 +1149,22 @@ def _step_skipped(s: GameState, e: StepSkipped) -> None:
         s.result = None
 
 
-def _note_added(s: GameState, e: NoteAdded) -> None:
+@MUTATORS.on(ev.NoteAdded)
+def _note_added(s: GameState, e: ev.NoteAdded) -> None:
     s.judge_call = None  # a judge has come to the table
 
 
-def _rewound(s: GameState, e: Rewound) -> None:
-    from projections.codec import decode_state
-
+@MUTATORS.on(ev.Rewound)
+def _rewound(s: GameState, e: ev.Rewound) -> None:
+    """410: the state the judge restored (``projections.codec``'s JSON, the
+    fields a rewind leaves out taken from the state it is folded onto)."""
     position = s.position
-    restored = decode_state(e.state, base=s)
+    restored = decode_fields(e.state, GameState, initial_state().__dict__.keys(), OPTIONAL, base=s)
     s.__dict__.update(restored.__dict__)
     s.position = position
     s.judge_call = None  # the judge who rewound has answered any call
 
 
-MUTATORS: dict[type[Event], Callable[[GameState, Any], None]] = {
-    AbilityActivated: _ability_activated,
-    CardTapped: _card_tapped,
-    TriggerFired: _trigger_fired,
-    TriggersOrdered: _triggers_ordered,
-    TriggerResolving: _trigger_resolving,
-    TriggerCarried: _trigger_carried,
-    WindowOpened: _window_opened,
-    WindowClosed: _window_closed,
-    SituationProposed: _situation_proposed,
-    MomentBefore: _moment_before,
-    SituationProceeds: _situation_proceeds,
-    SituationReplaced: _situation_replaced,
-    Chosen: _chosen,
-    UseResolving: _use_resolving,
-    EffectsApplied: _effects_applied,
-    UseResolved: _use_resolved,
-    UseCountered: _use_countered,
-    ValuesModified: _values_modified,
-    CharactersTapped: _characters_tapped,
-    CardMoved: _card_moved,
-    BattleTypeChanged: _battle_type_changed,
-    RandomNumberWaived: _random_number_waived,
-    CharacteristicsCopied: _characteristics_copied,
-    AbilitiesGained: _abilities_gained,
-    AbilitiesLost: _abilities_lost,
-    ControlChanged: _control_changed,
-    HandMaximumChanged: _hand_maximum_changed,
-    EffectsEnded: _effects_ended,
-    MatchStarted: _match_started,
-    PositionSetUp: _position_set_up,
-    OpeningChosen: _opening_chosen,
-    CastlesShuffled: _castles_shuffled,
-    CardRevealed: _card_revealed,
-    TurnOrderCardsTurned: _turn_order_cards_turned,
-    TurnOrderChosen: _turn_order_chosen,
-    HandDrawn: _hand_drawn,
-    MulliganTaken: _mulligan_taken,
-    HandKept: _hand_kept,
-    OpeningsRevealed: _openings_revealed,
-    TurnStarted: _turn_started,
-    CharactersUntapped: _characters_untapped,
-    StackReturnedToHand: _stack_returned,
-    StackSizeSet: _stack_size_set,
-    CardMovedToStack: _card_moved_to_stack,
-    StepPerformed: _step_performed,
-    WindowPassed: _window_passed,
-    CharacterPlayed: _character_played,
-    EventPlayed: _event_played,
-    ItemPlayed: _item_played,
-    CostPaid: _cost_paid,
-    AttackDeclared: _attack_declared,
-    AttackerChosen: _attacker_chosen,
-    InterceptionDeclined: _interception_declined,
-    InterceptorChosen: _interceptor_chosen,
-    BattleTypeSet: _battle_type_set,
-    RandomNumberApplied: _random_number_applied,
-    BattleResolved: _battle_resolved,
-    CharacterCaptured: _character_captured,
-    CastleAttacked: _castle_attacked,
-    CardMilled: _card_milled,
-    ItemDiscarded: _item_discarded,
-    CharactersDiscarded: _characters_discarded,
-    HandLimitDiscarded: _hand_limit_discarded,
-    Conceded: _conceded,
-    DrawProposed: _draw_proposed,
-    GameEnded: _game_ended,
-    ActionTaken: _action_taken,
-    ViolationRecorded: _violation_recorded,
-    ViolationsAccepted: _violations_accepted,
-    StepSkipped: _step_skipped,
-    NoteAdded: _note_added,
-    JudgeCalled: _judge_called,
-    Rewound: _rewound,
-}
 
 
 def _enter(s: GameState, step: str) -> None:
@@ -1237,7 +1180,7 @@ def _enter(s: GameState, step: str) -> None:
 
 def _record(s: GameState, event: Event) -> None:
     """Apply ``event`` to the private copy ``s``: its facts, then its step."""
-    mutator = MUTATORS.get(type(event))
+    mutator = MUTATORS.table.get(type(event))
     if mutator is not None:
         mutator(s, event)
     step = event.step
@@ -1270,7 +1213,7 @@ def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
     playing the same events."""
     s = (state if state is not None else initial_state()).copy()
     d = s.__dict__
-    mutators = MUTATORS
+    mutators = MUTATORS.table
     for event in events:
         d["position"] += 1
         mutator = mutators.get(type(event))

@@ -17,91 +17,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Collection, Iterable, Sequence
 
+from events import game as ev
 from events.abilities import SITUATIONS
-from events.game import (
-    AbilitiesGained,
-    AbilitiesLost,
-    AbilityActivated,
-    ActionTaken,
-    AttackDeclared,
-    AttackerChosen,
-    BattleInterrupted,
-    BattleResolved,
-    BattleTypeChanged,
-    BattleTypeSet,
-    CardMilled,
-    CardMoved,
-    CardMovedToStack,
-    CardRevealed,
-    CardTapped,
-    CastleAttacked,
-    CastlesShuffled,
-    CharacterCaptured,
-    CharacteristicsCopied,
-    CharacterPlayed,
-    CharactersDiscarded,
-    CharactersTapped,
-    CharactersUntapped,
-    Chosen,
-    Conceded,
-    ControlChanged,
-    CostPaid,
-    CounterFailed,
-    DrawProposed,
-    EffectsApplied,
-    EffectsEnded,
-    EndAccepted,
-    EndDeclarationCancelled,
-    EndDeclared,
-    Event,
-    EventPlayed,
-    GameEnded,
-    HandDrawn,
-    HandKept,
-    HandLimitDiscarded,
-    HandMaximumChanged,
-    InterceptionDeclined,
-    InterceptorChosen,
-    ItemDiscarded,
-    ItemPlayed,
-    JudgeCalled,
-    MatchStarted,
-    MomentBefore,
-    MulliganTaken,
-    NoteAdded,
-    OpeningChosen,
-    OpeningsRevealed,
-    PositionSetUp,
-    RandomNumberApplied,
-    RandomNumberWaived,
-    Rewound,
-    SituationProceeds,
-    SituationProposed,
-    SituationReplaced,
-    StackReturnedToHand,
-    StackSizeSet,
-    StepPerformed,
-    StepSkipped,
-    TriggerCarried,
-    TriggerFired,
-    TriggerResolving,
-    TriggersOrdered,
-    TurnOrderCardsTurned,
-    TurnOrderChosen,
-    TurnStarted,
-    UseCountered,
-    UseResolved,
-    UseResolving,
-    ValuesModified,
-    ViolationRecorded,
-    ViolationsAccepted,
-    WindowClosed,
-    WindowOpened,
-    WindowPassed,
-)
+from events.game import Event
+from projections.by_type import ByType
 from projections.lineage import retracted_positions
 from projections.state import PLAYERS, GameState, initial_state, other, owner
-from projections.visibility import OUTCOME, SHOWN, WHERE, Audience, Sight, reveals, sight, sights
+from projections.visibility import OUTCOME, REVEALS, SHOWN, WHERE, Audience, Sight, reveals, sight, sights
 
 # --- small wording helpers ----------------------------------------------------------
 
@@ -132,7 +54,12 @@ def _controlled_name(s: GameState, card: str | None, see: Sight) -> str:
 
 Describer = Callable[[Any, GameState, Sight], str]
 
-DESCRIBERS: dict[type[Event], Describer] = {}
+DESCRIBERS: ByType[Describer] = ByType("sentence")
+
+
+def declarations() -> dict[type[Event], dict[str, Audience]]:
+    """What each event kind reveals to whom, as declared beside its sentence (``says``)."""
+    return REVEALS
 
 
 def says(event_type: type[Event], **fields: Audience) -> Callable[[Describer], Describer]:
@@ -142,8 +69,7 @@ def says(event_type: type[Event], **fields: Audience) -> Callable[[Describer], D
 
     def register(describer: Describer) -> Describer:
         reveals(event_type, **fields)
-        DESCRIBERS[event_type] = describer
-        return describer
+        return DESCRIBERS.on(event_type)(describer)
 
     return register
 
@@ -152,8 +78,8 @@ def says(event_type: type[Event], **fields: Audience) -> Callable[[Describer], D
 # Each takes the event, the state just before it, and the viewer's sight of it.
 
 
-@says(CardRevealed, card=SHOWN, identity=SHOWN)
-def _card_revealed(e: CardRevealed, s: GameState, see: Sight) -> str:
+@says(ev.CardRevealed, card=SHOWN, identity=SHOWN)
+def _card_revealed(e: ev.CardRevealed, s: GameState, see: Sight) -> str:
     where = s.where(e.card) or "play"
     place = {"castle": "the castle", "hand": "the hand", "action_stack": "the action-cost stack"}.get(
         where.partition(".")[2], where
@@ -164,8 +90,8 @@ def _card_revealed(e: CardRevealed, s: GameState, see: Sight) -> str:
     return text + "."
 
 
-@says(MatchStarted, cards=WHERE, castles=WHERE)
-def _match_started(e: MatchStarted, s: GameState, see: Sight) -> str:
+@says(ev.MatchStarted, cards=WHERE, castles=WHERE)
+def _match_started(e: ev.MatchStarted, s: GameState, see: Sight) -> str:
     counts = {p: sum(1 for c in e.cards if c.startswith(p + ":")) for p in PLAYERS}
     players = " and ".join(
         f"{p}" + (f" ({e.names[p]})" if e.names.get(p, p) != p else "") + f" with {_cards(counts[p])}"
@@ -179,8 +105,8 @@ def _match_started(e: MatchStarted, s: GameState, see: Sight) -> str:
     return text + "."
 
 
-@says(PositionSetUp, cards=WHERE, zones=WHERE)
-def _position_set_up(e: PositionSetUp, s: GameState, see: Sight) -> str:
+@says(ev.PositionSetUp, cards=WHERE, zones=WHERE)
+def _position_set_up(e: ev.PositionSetUp, s: GameState, see: Sight) -> str:
     field = {p: sum(1 for f in e.field if f.controller == p) for p in PLAYERS}
     castles = {p: len(e.zones.get(f"{p}.castle", [])) for p in PLAYERS}
     return (
@@ -190,15 +116,15 @@ def _position_set_up(e: PositionSetUp, s: GameState, see: Sight) -> str:
     )
 
 
-@says(OpeningChosen, card=WHERE)
-def _opening_chosen(e: OpeningChosen, s: GameState, see: Sight) -> str:
+@says(ev.OpeningChosen, card=WHERE)
+def _opening_chosen(e: ev.OpeningChosen, s: GameState, see: Sight) -> str:
     if see.sees(e.card):
         return f"{e.player} chooses {see.name(e.card)} as the opening character; it goes face down on the field."
     return f"{e.player} puts a cost-1 character from the deck face down on the field."
 
 
-@says(CastlesShuffled, orders=WHERE)
-def _castles_shuffled(e: CastlesShuffled, s: GameState, see: Sight) -> str:
+@says(ev.CastlesShuffled, orders=WHERE)
+def _castles_shuffled(e: ev.CastlesShuffled, s: GameState, see: Sight) -> str:
     if s.deal == "table":
         sizes = ", ".join(f"{p} {_cards(len(order))}" for p, order in sorted(e.orders.items()))
         return f"Both castles are shuffled at the table ({sizes}); every castle card is unknown until revealed."
@@ -210,8 +136,8 @@ def _castles_shuffled(e: CastlesShuffled, s: GameState, see: Sight) -> str:
     return f"Both castles are shuffled ({sizes})."
 
 
-@says(TurnOrderCardsTurned, cards=SHOWN)
-def _turn_order_cards_turned(e: TurnOrderCardsTurned, s: GameState, see: Sight) -> str:
+@says(ev.TurnOrderCardsTurned, cards=SHOWN)
+def _turn_order_cards_turned(e: ev.TurnOrderCardsTurned, s: GameState, see: Sight) -> str:
     turned = ", ".join(
         f"{p} turns {see.name(e.cards[p])} ({_number(e.numbers.get(p, 0))})" for p in PLAYERS if p in e.cards
     )
@@ -223,21 +149,21 @@ def _turn_order_cards_turned(e: TurnOrderCardsTurned, s: GameState, see: Sight) 
     return f"Turn order, flip {e.attempt}: {turned}; both go to the bottom of their castles; {outcome}."
 
 
-@says(TurnOrderChosen)
-def _turn_order_chosen(e: TurnOrderChosen, s: GameState, see: Sight) -> str:
+@says(ev.TurnOrderChosen)
+def _turn_order_chosen(e: ev.TurnOrderChosen, s: GameState, see: Sight) -> str:
     return f"{e.player} chooses to go {e.order}; {e.first} takes the first turn."
 
 
-@says(HandDrawn, cards=WHERE)
-def _hand_drawn(e: HandDrawn, s: GameState, see: Sight) -> str:
+@says(ev.HandDrawn, cards=WHERE)
+def _hand_drawn(e: ev.HandDrawn, s: GameState, see: Sight) -> str:
     text = f"{e.player} takes the top {_cards(len(e.cards))} of the castle as the opening hand"
     if any(see.sees(c) for c in e.cards):
         text += f": {see.names(e.cards)}"
     return text + "."
 
 
-@says(MulliganTaken, returned=WHERE, drawn=WHERE)
-def _mulligan_taken(e: MulliganTaken, s: GameState, see: Sight) -> str:
+@says(ev.MulliganTaken, returned=WHERE, drawn=WHERE)
+def _mulligan_taken(e: ev.MulliganTaken, s: GameState, see: Sight) -> str:
     if any(see.sees(c) for c in e.returned + e.drawn):
         return (
             f"{e.player} mulligans: {see.names(e.returned)} go to the bottom of the castle, "
@@ -249,31 +175,31 @@ def _mulligan_taken(e: MulliganTaken, s: GameState, see: Sight) -> str:
     )
 
 
-@says(HandKept)
-def _hand_kept(e: HandKept, s: GameState, see: Sight) -> str:
+@says(ev.HandKept)
+def _hand_kept(e: ev.HandKept, s: GameState, see: Sight) -> str:
     return f"{e.player} keeps the hand."
 
 
-@says(OpeningsRevealed, cards=SHOWN)
-def _openings_revealed(e: OpeningsRevealed, s: GameState, see: Sight) -> str:
+@says(ev.OpeningsRevealed, cards=SHOWN)
+def _openings_revealed(e: ev.OpeningsRevealed, s: GameState, see: Sight) -> str:
     shown = ", ".join(_controlled_name(s, c, see) for c in e.cards)
     return f"The opening characters are turned face up: {shown or 'none'}."
 
 
-@says(TurnStarted)
-def _turn_started(e: TurnStarted, s: GameState, see: Sight) -> str:
+@says(ev.TurnStarted)
+def _turn_started(e: ev.TurnStarted, s: GameState, see: Sight) -> str:
     return f"Turn {e.turn} begins; {e.active} is the active player."
 
 
-@says(CharactersUntapped, cards=WHERE)
-def _characters_untapped(e: CharactersUntapped, s: GameState, see: Sight) -> str:
+@says(ev.CharactersUntapped, cards=WHERE)
+def _characters_untapped(e: ev.CharactersUntapped, s: GameState, see: Sight) -> str:
     if not e.cards:
         return "Untap: every character is already untapped."
     return "Untap: " + ", ".join(_controlled_name(s, c, see) for c in e.cards) + "."
 
 
-@says(StackReturnedToHand, cards=WHERE)
-def _stack_returned(e: StackReturnedToHand, s: GameState, see: Sight) -> str:
+@says(ev.StackReturnedToHand, cards=WHERE)
+def _stack_returned(e: ev.StackReturnedToHand, s: GameState, see: Sight) -> str:
     if not e.cards:
         return f"{e.player}'s action-cost stack is empty; nothing goes to the hand."
     n = len(e.cards)
@@ -284,8 +210,8 @@ def _stack_returned(e: StackReturnedToHand, s: GameState, see: Sight) -> str:
     return text + "."
 
 
-@says(StackSizeSet)
-def _stack_size_set(e: StackSizeSet, s: GameState, see: Sight) -> str:
+@says(ev.StackSizeSet)
+def _stack_size_set(e: ev.StackSizeSet, s: GameState, see: Sight) -> str:
     bonus = {"101.7": "", "101.8": " + 1 on the second player's first turn"}.get(e.rule, " + 2")
     return (
         f"{e.player} will move {_cards(e.count)} from the castle to the action-cost stack "
@@ -293,13 +219,13 @@ def _stack_size_set(e: StackSizeSet, s: GameState, see: Sight) -> str:
     )
 
 
-@says(CardMovedToStack, card=WHERE)
-def _card_moved_to_stack(e: CardMovedToStack, s: GameState, see: Sight) -> str:
+@says(ev.CardMovedToStack, card=WHERE)
+def _card_moved_to_stack(e: ev.CardMovedToStack, s: GameState, see: Sight) -> str:
     return f"{e.player} moves {see.name(e.card)} from the top of the castle to the action-cost stack, face down."
 
 
-@says(StepPerformed)
-def _step_performed(e: StepPerformed, s: GameState, see: Sight) -> str:
+@says(ev.StepPerformed)
+def _step_performed(e: ev.StepPerformed, s: GameState, see: Sight) -> str:
     return e.text or f"Step {e.rule} is performed."
 
 
@@ -308,13 +234,13 @@ def _cost(s: GameState, card: str) -> int:
     return cd.cost if cd is not None else 0
 
 
-@says(CharacterPlayed, card=WHERE)
-def _character_played(e: CharacterPlayed, s: GameState, see: Sight) -> str:
+@says(ev.CharacterPlayed, card=WHERE)
+def _character_played(e: ev.CharacterPlayed, s: GameState, see: Sight) -> str:
     return f"{e.player} plays {see.name(e.card)} (cost {_cost(s, e.card)}); it enters tapped."
 
 
-@says(EventPlayed, card=WHERE, targets=OUTCOME, it=WHERE)
-def _event_played(e: EventPlayed, s: GameState, see: Sight) -> str:
+@says(ev.EventPlayed, card=WHERE, targets=OUTCOME, it=WHERE)
+def _event_played(e: ev.EventPlayed, s: GameState, see: Sight) -> str:
     text = f"{e.player} uses the event {see.name(e.card)} (cost {_cost(s, e.card)}"
     if e.n is not None:
         text += f", n={e.n}"
@@ -335,8 +261,8 @@ def _until(until: str | None) -> str:
     return {"end_of_turn": " until end of turn", "end_of_battle": " until end of battle"}.get(until or "", "")
 
 
-@says(AbilityActivated, card=SHOWN, targets=OUTCOME, it=WHERE)
-def _ability_activated(e: AbilityActivated, s: GameState, see: Sight) -> str:
+@says(ev.AbilityActivated, card=SHOWN, targets=OUTCOME, it=WHERE)
+def _ability_activated(e: ev.AbilityActivated, s: GameState, see: Sight) -> str:
     text = f"{e.player} uses {_ability_name(see, e.card, e.ability)} (cost {e.definition.cost}"
     if e.n is not None:
         text += f", n={e.n}"
@@ -346,8 +272,8 @@ def _ability_activated(e: AbilityActivated, s: GameState, see: Sight) -> str:
     return text + "; it waits to resolve."
 
 
-@says(CardTapped, card=WHERE)
-def _card_tapped(e: CardTapped, s: GameState, see: Sight) -> str:
+@says(ev.CardTapped, card=WHERE)
+def _card_tapped(e: ev.CardTapped, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)} becomes tapped to pay [T]."
 
 
@@ -355,74 +281,74 @@ def _situation(name: str, it: str | None, see: Sight) -> str:
     return SITUATIONS.get(name, name.replace("_", " ")) + (f" ({see.name(it)})" if it else "")
 
 
-@says(TriggerFired, card=SHOWN, it=WHERE)
-def _trigger_fired(e: TriggerFired, s: GameState, see: Sight) -> str:
+@says(ev.TriggerFired, card=SHOWN, it=WHERE)
+def _trigger_fired(e: ev.TriggerFired, s: GameState, see: Sight) -> str:
     if e.rule == "308.1":
         return f"{_ability_name(see, e.card, e.ability)}, carried from the turn before, triggers now (308.1)."
     when = "before" if e.rule == "403.1a" else "on"
     return f"{_ability_name(see, e.card, e.ability)} triggers {when} {_situation(e.situation, e.it, see)}."
 
 
-@says(TriggersOrdered, cards=SHOWN)
-def _triggers_ordered(e: TriggersOrdered, s: GameState, see: Sight) -> str:
+@says(ev.TriggersOrdered, cards=SHOWN)
+def _triggers_ordered(e: ev.TriggersOrdered, s: GameState, see: Sight) -> str:
     return f"{e.player} orders their simultaneous triggers: {see.names(e.cards)} first."
 
 
-@says(TriggerResolving, card=SHOWN)
-def _trigger_resolving(e: TriggerResolving, s: GameState, see: Sight) -> str:
+@says(ev.TriggerResolving, card=SHOWN)
+def _trigger_resolving(e: ev.TriggerResolving, s: GameState, see: Sight) -> str:
     return f"{e.player}'s triggered ability of {see.name(e.card)} goes on the agenda to resolve."
 
 
-@says(TriggerCarried, card=SHOWN)
-def _trigger_carried(e: TriggerCarried, s: GameState, see: Sight) -> str:
+@says(ev.TriggerCarried, card=SHOWN)
+def _trigger_carried(e: ev.TriggerCarried, s: GameState, see: Sight) -> str:
     return f"{_ability_name(see, e.card, e.ability)} triggered during 308: it resolves at the end of the next turn."
 
 
-@says(WindowOpened, it=WHERE)
-def _window_opened(e: WindowOpened, s: GameState, see: Sight) -> str:
+@says(ev.WindowOpened, it=WHERE)
+def _window_opened(e: ev.WindowOpened, s: GameState, see: Sight) -> str:
     if e.kind == "battle_type":
         return f"Events and abilities that change the battle type may be used; {e.player} first."
     about = f"event {e.about}" if e.about is not None else _situation(e.situation or "this", e.it, see)
     return f"A chance to respond to {about}; {e.player} first."
 
 
-@says(WindowPassed)
-def _window_passed(e: WindowPassed, s: GameState, see: Sight) -> str:
+@says(ev.WindowPassed)
+def _window_passed(e: ev.WindowPassed, s: GameState, see: Sight) -> str:
     if e.rule == "406.2":
         return f"{e.player} has nothing to use and passes." if e.auto else f"{e.player} passes."
     return f"{e.player} passes without using an [OT] card."
 
 
-@says(WindowClosed)
-def _window_closed(e: WindowClosed, s: GameState, see: Sight) -> str:
+@says(ev.WindowClosed)
+def _window_closed(e: ev.WindowClosed, s: GameState, see: Sight) -> str:
     return "Both players passed in a row; the game moves on."
 
 
-@says(SituationProposed, it=WHERE)
-def _situation_proposed(e: SituationProposed, s: GameState, see: Sight) -> str:
+@says(ev.SituationProposed, it=WHERE)
+def _situation_proposed(e: ev.SituationProposed, s: GameState, see: Sight) -> str:
     return f"Before {_situation(e.situation, e.it, see)}: what comes before it resolves first."
 
 
-@says(MomentBefore)
-def _moment_before(e: MomentBefore, s: GameState, see: Sight) -> str:
+@says(ev.MomentBefore)
+def _moment_before(e: ev.MomentBefore, s: GameState, see: Sight) -> str:
     return f"Triggers and responses before event {e.about} come first."
 
 
-@says(SituationProceeds)
-def _situation_proceeds(e: SituationProceeds, s: GameState, see: Sight) -> str:
+@says(ev.SituationProceeds)
+def _situation_proceeds(e: ev.SituationProceeds, s: GameState, see: Sight) -> str:
     return f"What was proposed at event {e.about} happens now."
 
 
-@says(SituationReplaced, card=SHOWN, it=WHERE)
-def _situation_replaced(e: SituationReplaced, s: GameState, see: Sight) -> str:
+@says(ev.SituationReplaced, card=SHOWN, it=WHERE)
+def _situation_replaced(e: ev.SituationReplaced, s: GameState, see: Sight) -> str:
     return (
         f"{_ability_name(see, e.card, e.ability)} replaces {_situation(e.situation, e.it, see)}: "
         "it does not happen; the replacement's effects happen instead."
     )
 
 
-@says(Chosen, cards=OUTCOME)
-def _chosen(e: Chosen, s: GameState, see: Sight) -> str:
+@says(ev.Chosen, cards=OUTCOME)
+def _chosen(e: ev.Chosen, s: GameState, see: Sight) -> str:
     if e.cards:
         return f"{e.player} chooses {see.names(e.cards)}."
     if e.rule == "409.3" and e.option:
@@ -430,133 +356,133 @@ def _chosen(e: Chosen, s: GameState, see: Sight) -> str:
     return f"{e.player} answers {e.option}."
 
 
-@says(UseResolving, card=SHOWN)
-def _use_resolving(e: UseResolving, s: GameState, see: Sight) -> str:
+@says(ev.UseResolving, card=SHOWN)
+def _use_resolving(e: ev.UseResolving, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)} resolves (event {e.use})."
 
 
-@says(EffectsApplied, card=SHOWN, targets_left=OUTCOME)
-def _effects_applied(e: EffectsApplied, s: GameState, see: Sight) -> str:
+@says(ev.EffectsApplied, card=SHOWN, targets_left=OUTCOME)
+def _effects_applied(e: ev.EffectsApplied, s: GameState, see: Sight) -> str:
     return f"Then {see.name(e.card)} goes on."
 
 
-@says(UseResolved, card=SHOWN)
-def _use_resolved(e: UseResolved, s: GameState, see: Sight) -> str:
+@says(ev.UseResolved, card=SHOWN)
+def _use_resolved(e: ev.UseResolved, s: GameState, see: Sight) -> str:
     if e.rule == "411.1b":
         return f"{see.name(e.card)} has no effect (event {e.use})."
     return f"{see.name(e.card)} has resolved (event {e.use})."
 
 
-@says(UseCountered, card=SHOWN, target=SHOWN)
-def _use_countered(e: UseCountered, s: GameState, see: Sight) -> str:
+@says(ev.UseCountered, card=SHOWN, target=SHOWN)
+def _use_countered(e: ev.UseCountered, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)} counters {see.name(e.target)}: it has no effect; costs stay paid."
 
 
-@says(CounterFailed, card=SHOWN, target=SHOWN)
-def _counter_failed(e: CounterFailed, s: GameState, see: Sight) -> str:
+@says(ev.CounterFailed, card=SHOWN, target=SHOWN)
+def _counter_failed(e: ev.CounterFailed, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)} cannot counter {see.name(e.target)}: it cannot be countered."
 
 
-@says(ValuesModified, card=SHOWN, target=WHERE)
-def _values_modified(e: ValuesModified, s: GameState, see: Sight) -> str:
+@says(ev.ValuesModified, card=SHOWN, target=WHERE)
+def _values_modified(e: ev.ValuesModified, s: GameState, see: Sight) -> str:
     parts = [f"{_number(v)} {k}" for k, v in (("physical", e.physical), ("mental", e.mental), ("random", e.random)) if v]
     return f"{see.name(e.card)}: {see.name(e.target)} gets {', '.join(parts) or 'nothing'}{_until(e.until)}."
 
 
-@says(CharactersTapped, card=SHOWN, targets=WHERE)
-def _characters_tapped(e: CharactersTapped, s: GameState, see: Sight) -> str:
+@says(ev.CharactersTapped, card=SHOWN, targets=WHERE)
+def _characters_tapped(e: ev.CharactersTapped, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)} {'untaps' if e.untap else 'taps'} {see.names(e.targets)}."
 
 
-@says(CardMoved, card=SHOWN, target=WHERE)
-def _card_moved(e: CardMoved, s: GameState, see: Sight) -> str:
+@says(ev.CardMoved, card=SHOWN, target=WHERE)
+def _card_moved(e: ev.CardMoved, s: GameState, see: Sight) -> str:
     where = "the field" if e.to == "field" else f"{e.player}'s {e.to.replace('_', ' ')}"
     if e.to not in ("field", "discard", "harem", "execution", "side") and e.position == "bottom":
         where = "the bottom of " + where
     return f"{see.name(e.card)} moves {see.name(e.target)} to {where}."
 
 
-@says(BattleTypeChanged, card=SHOWN)
-def _battle_type_changed(e: BattleTypeChanged, s: GameState, see: Sight) -> str:
+@says(ev.BattleTypeChanged, card=SHOWN)
+def _battle_type_changed(e: ev.BattleTypeChanged, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)} makes the battle {'a combat' if e.kind == 'combat' else 'an approach'}."
 
 
-@says(RandomNumberWaived, card=SHOWN, target=WHERE)
-def _random_number_waived(e: RandomNumberWaived, s: GameState, see: Sight) -> str:
+@says(ev.RandomNumberWaived, card=SHOWN, target=WHERE)
+def _random_number_waived(e: ev.RandomNumberWaived, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)}: no card is turned for {see.name(e.target)}'s random number."
 
 
-@says(CharacteristicsCopied, card=SHOWN, target=WHERE, source=WHERE)
-def _characteristics_copied(e: CharacteristicsCopied, s: GameState, see: Sight) -> str:
+@says(ev.CharacteristicsCopied, card=SHOWN, target=WHERE, source=WHERE)
+def _characteristics_copied(e: ev.CharacteristicsCopied, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)}: {see.name(e.target)} becomes a copy of {see.name(e.source)}{_until(e.until)}."
 
 
-@says(AbilitiesGained, card=SHOWN, target=WHERE)
-def _abilities_gained(e: AbilitiesGained, s: GameState, see: Sight) -> str:
+@says(ev.AbilitiesGained, card=SHOWN, target=WHERE)
+def _abilities_gained(e: ev.AbilitiesGained, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)}: {see.name(e.target)} gains {_plural(len(e.abilities), 'ability')}{_until(e.until)}."
 
 
-@says(AbilitiesLost, card=SHOWN, target=WHERE)
-def _abilities_lost(e: AbilitiesLost, s: GameState, see: Sight) -> str:
+@says(ev.AbilitiesLost, card=SHOWN, target=WHERE)
+def _abilities_lost(e: ev.AbilitiesLost, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)}: {see.name(e.target)} loses its abilities{_until(e.until)}."
 
 
-@says(ControlChanged, card=SHOWN, target=WHERE)
-def _control_changed(e: ControlChanged, s: GameState, see: Sight) -> str:
+@says(ev.ControlChanged, card=SHOWN, target=WHERE)
+def _control_changed(e: ev.ControlChanged, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)}: {e.player} controls {see.name(e.target)}{_until(e.until)}."
 
 
-@says(HandMaximumChanged, card=SHOWN)
-def _hand_maximum_changed(e: HandMaximumChanged, s: GameState, see: Sight) -> str:
+@says(ev.HandMaximumChanged, card=SHOWN)
+def _hand_maximum_changed(e: ev.HandMaximumChanged, s: GameState, see: Sight) -> str:
     change = f"is {e.set}" if e.set is not None else f"changes by {_number(e.by)}"
     return f"{see.name(e.card)}: {e.player}'s hand maximum {change}{_until(e.until)}."
 
 
-@says(EffectsEnded)
-def _effects_ended(e: EffectsEnded, s: GameState, see: Sight) -> str:
+@says(ev.EffectsEnded)
+def _effects_ended(e: ev.EffectsEnded, s: GameState, see: Sight) -> str:
     why = {"310": "the turn ends", "306.5o": "the battle ends", "215.10": "the card left the field"}.get(e.rule, "")
     n = len(e.ids)
     return ("An effect ends" if n == 1 else f"{n} effects end") + (f": {why}." if why else ".")
 
 
-@says(BattleInterrupted, card=WHERE)
-def _battle_interrupted(e: BattleInterrupted, s: GameState, see: Sight) -> str:
+@says(ev.BattleInterrupted, card=WHERE)
+def _battle_interrupted(e: ev.BattleInterrupted, s: GameState, see: Sight) -> str:
     who = see.name(e.card)  # "a card" once it is somewhere this viewer cannot see
     return f"{who[:1].upper()}{who[1:]} left the field or changed controller: the battle ends (go to 306.5n)."
 
 
-@says(ItemPlayed, card=WHERE, target=WHERE)
-def _item_played(e: ItemPlayed, s: GameState, see: Sight) -> str:
+@says(ev.ItemPlayed, card=WHERE, target=WHERE)
+def _item_played(e: ev.ItemPlayed, s: GameState, see: Sight) -> str:
     text = f"{e.player} uses the item {see.name(e.card)} (cost {_cost(s, e.card)}) on "
     if s.character(e.target) is None:
         return text + f"{see.name(e.target)}, which is not on the field, so it will be discarded."
     return text + _controlled_name(s, e.target, see) + "."
 
 
-@says(CostPaid, card=WHERE)
-def _cost_paid(e: CostPaid, s: GameState, see: Sight) -> str:
+@says(ev.CostPaid, card=WHERE)
+def _cost_paid(e: ev.CostPaid, s: GameState, see: Sight) -> str:
     return f"{e.player} pays 1: {see.name(e.card)} goes from the action-cost stack to the top of the castle."
 
 
-@says(AttackDeclared)
-def _attack_declared(e: AttackDeclared, s: GameState, see: Sight) -> str:
+@says(ev.AttackDeclared)
+def _attack_declared(e: ev.AttackDeclared, s: GameState, see: Sight) -> str:
     return f"{e.player} declares an attack."
 
 
-@says(AttackerChosen, card=WHERE)
-def _attacker_chosen(e: AttackerChosen, s: GameState, see: Sight) -> str:
+@says(ev.AttackerChosen, card=WHERE)
+def _attacker_chosen(e: ev.AttackerChosen, s: GameState, see: Sight) -> str:
     return f"{e.player} attacks with {see.name(e.card)}, which becomes tapped."
 
 
-@says(InterceptionDeclined)
-def _interception_declined(e: InterceptionDeclined, s: GameState, see: Sight) -> str:
+@says(ev.InterceptionDeclined)
+def _interception_declined(e: ev.InterceptionDeclined, s: GameState, see: Sight) -> str:
     if e.able:
         return f"{e.player} does not intercept."
     return f"{e.player} cannot intercept: no untapped character."
 
 
-@says(InterceptorChosen, card=WHERE)
-def _interceptor_chosen(e: InterceptorChosen, s: GameState, see: Sight) -> str:
+@says(ev.InterceptorChosen, card=WHERE)
+def _interceptor_chosen(e: ev.InterceptorChosen, s: GameState, see: Sight) -> str:
     return f"{e.player} intercepts with {see.name(e.card)}, which becomes tapped."
 
 
@@ -567,13 +493,13 @@ _BATTLE_KINDS = {
 }
 
 
-@says(BattleTypeSet)
-def _battle_type_set(e: BattleTypeSet, s: GameState, see: Sight) -> str:
+@says(ev.BattleTypeSet)
+def _battle_type_set(e: ev.BattleTypeSet, s: GameState, see: Sight) -> str:
     return _BATTLE_KINDS.get(e.kind, f"The battle is a {e.kind}.")
 
 
-@says(RandomNumberApplied, card=SHOWN, character=WHERE)
-def _random_number_applied(e: RandomNumberApplied, s: GameState, see: Sight) -> str:
+@says(ev.RandomNumberApplied, card=SHOWN, character=WHERE)
+def _random_number_applied(e: ev.RandomNumberApplied, s: GameState, see: Sight) -> str:
     where = f"the bottom of {e.player}'s castle" if e.to == "bottom" else f"back on top of {e.player}'s castle"
     return (
         f"{e.player} turns {see.name(e.card)} for {see.name(e.character)}'s random number "
@@ -581,8 +507,8 @@ def _random_number_applied(e: RandomNumberApplied, s: GameState, see: Sight) -> 
     )
 
 
-@says(BattleResolved)
-def _battle_resolved(e: BattleResolved, s: GameState, see: Sight) -> str:
+@says(ev.BattleResolved)
+def _battle_resolved(e: ev.BattleResolved, s: GameState, see: Sight) -> str:
     b = s.battle
     outcome = f"{e.winner} wins" if e.winner is not None else "a draw, nobody is captured"
     if b is None or b.interceptor is None:
@@ -596,14 +522,14 @@ def _battle_resolved(e: BattleResolved, s: GameState, see: Sight) -> str:
     )
 
 
-@says(CharacterCaptured, card=WHERE)
-def _character_captured(e: CharacterCaptured, s: GameState, see: Sight) -> str:
+@says(ev.CharacterCaptured, card=WHERE)
+def _character_captured(e: ev.CharacterCaptured, s: GameState, see: Sight) -> str:
     pile = "harem" if e.zone == "harem" else "execution pile"
     return f"{_controlled_name(s, e.card, see)} loses and goes to {e.by}'s {pile}."
 
 
-@says(CastleAttacked)
-def _castle_attacked(e: CastleAttacked, s: GameState, see: Sight) -> str:
+@says(ev.CastleAttacked)
+def _castle_attacked(e: ev.CastleAttacked, s: GameState, see: Sight) -> str:
     b = s.battle
     attacker = f"{other(e.player)}'s {see.name(b.attacker)}" if b and b.attacker else other(e.player)
     if e.amount <= 0:
@@ -611,58 +537,58 @@ def _castle_attacked(e: CastleAttacked, s: GameState, see: Sight) -> str:
     return f"{attacker} attacks {e.player}'s castle for {_plural(e.amount, 'card')} (its physical now)."
 
 
-@says(CardMilled, card=WHERE)
-def _card_milled(e: CardMilled, s: GameState, see: Sight) -> str:
+@says(ev.CardMilled, card=WHERE)
+def _card_milled(e: ev.CardMilled, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)} goes from the top of {e.player}'s castle to {owner(e.card)}'s discard."
 
 
-@says(ItemDiscarded, card=WHERE)
-def _item_discarded(e: ItemDiscarded, s: GameState, see: Sight) -> str:
+@says(ev.ItemDiscarded, card=WHERE)
+def _item_discarded(e: ev.ItemDiscarded, s: GameState, see: Sight) -> str:
     return f"{see.name(e.card)} has no character to hold it and goes to {owner(e.card)}'s discard."
 
 
-@says(CharactersDiscarded, cards=WHERE)
-def _characters_discarded(e: CharactersDiscarded, s: GameState, see: Sight) -> str:
+@says(ev.CharactersDiscarded, cards=WHERE)
+def _characters_discarded(e: ev.CharactersDiscarded, s: GameState, see: Sight) -> str:
     return (
         f"{e.player} discards {see.names(e.cards)} from the field "
         "(no two characters with one name, at most six)."
     )
 
 
-@says(EndDeclared)
-def _end_declared(e: EndDeclared, s: GameState, see: Sight) -> str:
+@says(ev.EndDeclared)
+def _end_declared(e: ev.EndDeclared, s: GameState, see: Sight) -> str:
     return f"{e.player} declares the end of the turn."
 
 
-@says(EndDeclarationCancelled)
-def _end_cancelled(e: EndDeclarationCancelled, s: GameState, see: Sight) -> str:
+@says(ev.EndDeclarationCancelled)
+def _end_cancelled(e: ev.EndDeclarationCancelled, s: GameState, see: Sight) -> str:
     return f"{e.player} acts, so {other(e.player)}'s end declaration is cancelled."
 
 
-@says(EndAccepted)
-def _end_accepted(e: EndAccepted, s: GameState, see: Sight) -> str:
+@says(ev.EndAccepted)
+def _end_accepted(e: ev.EndAccepted, s: GameState, see: Sight) -> str:
     if e.auto:
         return f"{e.player} has no [OT] card to use and passes; the turn ends."
     return f"{e.player} passes; the turn ends."
 
 
-@says(HandLimitDiscarded, cards=WHERE)
-def _hand_limit_discarded(e: HandLimitDiscarded, s: GameState, see: Sight) -> str:
+@says(ev.HandLimitDiscarded, cards=WHERE)
+def _hand_limit_discarded(e: ev.HandLimitDiscarded, s: GameState, see: Sight) -> str:
     return f"{e.player} discards {see.names(e.cards)} from the hand, over the hand maximum."
 
 
-@says(Conceded)
-def _conceded(e: Conceded, s: GameState, see: Sight) -> str:
+@says(ev.Conceded)
+def _conceded(e: ev.Conceded, s: GameState, see: Sight) -> str:
     return f"{e.player} concedes."
 
 
-@says(DrawProposed)
-def _draw_proposed(e: DrawProposed, s: GameState, see: Sight) -> str:
+@says(ev.DrawProposed)
+def _draw_proposed(e: ev.DrawProposed, s: GameState, see: Sight) -> str:
     return f"{e.player} proposes a draw."
 
 
-@says(GameEnded, card=SHOWN)
-def _game_ended(e: GameEnded, s: GameState, see: Sight) -> str:
+@says(ev.GameEnded, card=SHOWN)
+def _game_ended(e: ev.GameEnded, s: GameState, see: Sight) -> str:
     parts = [e.reason.rstrip(".")] if e.reason else ["The game ends"]
     if e.card:
         parts[0] += f" ({see.name(e.card)})"
@@ -681,7 +607,7 @@ def _game_ended(e: GameEnded, s: GameState, see: Sight) -> str:
     return "; ".join(parts) + "."
 
 
-def _action_arguments(e: ActionTaken) -> str | dict[str, str]:
+def _action_arguments(e: ev.ActionTaken) -> str | dict[str, str]:
     """What a player's action reveals: the cards it names, to whoever sees
     them before it or where it leaves them (a card played from the hand is
     face up once played; one chosen from a hidden hand stays hidden, 215.3).
@@ -695,8 +621,8 @@ def _action_arguments(e: ActionTaken) -> str | dict[str, str]:
     return out
 
 
-@says(ActionTaken, args=_action_arguments)
-def _action_taken(e: ActionTaken, s: GameState, see: Sight) -> str:
+@says(ev.ActionTaken, args=_action_arguments)
+def _action_taken(e: ev.ActionTaken, s: GameState, see: Sight) -> str:
     words = [f"{e.player}: {e.do.replace('_', ' ')}"]
     for key, value in e.args.items():
         if key in ("card", "target") and isinstance(value, str):
@@ -714,13 +640,13 @@ def _action_taken(e: ActionTaken, s: GameState, see: Sight) -> str:
     return " ".join(words) + "."
 
 
-@says(ViolationRecorded)
-def _violation_recorded(e: ViolationRecorded, s: GameState, see: Sight) -> str:
+@says(ev.ViolationRecorded)
+def _violation_recorded(e: ev.ViolationRecorded, s: GameState, see: Sight) -> str:
     return f"Violation recorded ({e.rule}): {e.reason.rstrip('.')}; open until a judge rules."
 
 
-@says(StepSkipped, cards=WHERE)
-def _step_skipped(e: StepSkipped, s: GameState, see: Sight) -> str:
+@says(ev.StepSkipped, cards=WHERE)
+def _step_skipped(e: ev.StepSkipped, s: GameState, see: Sight) -> str:
     text = f"The table skipped step {e.rule}"
     if e.cards:
         text += f"; {_cards(len(e.cards))} go back as they were"
@@ -739,27 +665,27 @@ def _judge(name: str | None, nobody: str) -> str:
     return f"Judge {name}"
 
 
-@says(NoteAdded)
-def _note_added(e: NoteAdded, s: GameState, see: Sight) -> str:
+@says(ev.NoteAdded)
+def _note_added(e: ev.NoteAdded, s: GameState, see: Sight) -> str:
     who = _judge(e.judge, "Judge")
     return f"{who} notes: {e.text.rstrip('.')}."
 
 
-@says(JudgeCalled)
-def _judge_called(e: JudgeCalled, s: GameState, see: Sight) -> str:
+@says(ev.JudgeCalled)
+def _judge_called(e: ev.JudgeCalled, s: GameState, see: Sight) -> str:
     who = e.by or "The table"
     return f"{who[0].upper() + who[1:]} calls a judge" + (f": {e.reason.rstrip('.')}." if e.reason else ".")
 
 
-@says(ViolationsAccepted)
-def _violations_accepted(e: ViolationsAccepted, s: GameState, see: Sight) -> str:
+@says(ev.ViolationsAccepted)
+def _violations_accepted(e: ev.ViolationsAccepted, s: GameState, see: Sight) -> str:
     who = _judge(e.judge, "The judge")
     rules = ", ".join(e.rules) if e.rules else "the open violations"
     return f"{who} lets {rules} stand: {e.reason.rstrip('.')}."
 
 
-@says(Rewound)
-def _rewound(e: Rewound, s: GameState, see: Sight) -> str:
+@says(ev.Rewound)
+def _rewound(e: ev.Rewound, s: GameState, see: Sight) -> str:
     if e.judge is None and not e.rule.startswith("410"):
         # 306.5c: the referee takes back its own automatic steps (record mode).
         return (

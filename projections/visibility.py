@@ -64,7 +64,9 @@ Audience = str | Callable[[Any], "str | Mapping[str, str]"]
 
 REVEALS: dict[type[Event], dict[str, Audience]] = {}
 """Per event kind, the audience of each field holding cards (filled by
-``reveals``, called beside each sentence in ``projections.transcript``)."""
+``reveals``, called beside each sentence in ``projections.transcript``,
+which every reader of a sight has imported: the sentences are what sights
+are for; ``transcript.declarations`` returns them once loaded)."""
 
 # The events that begin something a person did (a player's action, a judge's
 # command); the events after one, up to the next, are what it caused.
@@ -87,18 +89,6 @@ def reveals(event_type: type[Event], **fields: Audience) -> None:
         if isinstance(audience, str) and audience not in AUDIENCES:
             raise ValueError(f"{event_type.__name__}.{field}: unknown audience {audience!r}")
     REVEALS[event_type] = dict(fields)
-
-
-_LOADED: list[bool] = []
-
-
-def declarations() -> dict[type[Event], dict[str, Audience]]:
-    """Every declaration (they live beside the sentences, so those are loaded first)."""
-    if not _LOADED:
-        import projections.transcript  # noqa: F401 - its @says decorators fill REVEALS
-
-        _LOADED.append(True)
-    return REVEALS
 
 
 # --- positions ------------------------------------------------------------------------
@@ -174,7 +164,7 @@ def _plan(event_type: type[Event]) -> tuple[tuple[str, Audience], ...]:
     """The declared fields of an event kind whose audience is not plain ``WHERE``."""
     plan = _NOT_WHERE.get(event_type)
     if plan is None:
-        fields = declarations().get(event_type, {})
+        fields = REVEALS.get(event_type, {})
         plan = _NOT_WHERE[event_type] = tuple((f, a) for f, a in fields.items() if a != WHERE)
     return plan
 
@@ -324,7 +314,6 @@ __all__ = [
     "audiences",
     "card_name",
     "check_viewer",
-    "declarations",
     "reveals",
     "sees_card",
     "sees_character",

@@ -193,6 +193,88 @@ def engine_bench(games: int = 200, seed: int = 1, runs: int = 3) -> BenchReport:
     return report
 
 
+# --- player decisions against python-chess ------------------------------------------------
+
+DECISIONS_TARGET = 0.5  # self-play player decisions / python-chess random legal moves, at least
+CHESS_GAMES = 20  # random playouts of python-chess per run
+
+
+def chess_available() -> bool:
+    """Is python-chess installed (``pip install 'referee[bench]'``)?"""
+    import importlib.util
+
+    return importlib.util.find_spec("chess") is not None
+
+
+def chess_playouts(games: int, seed: int) -> int:
+    """python-chess's own random playouts: from the starting position, a
+    random legal move (``list(board.legal_moves)``) pushed until the game is
+    over (``board.is_game_over()``), as a chess program's random simulation
+    does. Returns the moves made."""
+    import chess
+
+    rng = random.Random(seed)
+    moves = 0
+    for _ in range(games):
+        board = chess.Board()
+        while not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+            moves += 1
+    return moves
+
+
+def decisions_bench(games: int = 200, seed: int = 1, runs: int = 3, chess_games: int = CHESS_GAMES) -> BenchReport:
+    """Random self-play as ``referee simulate`` plays it (random decks of the
+    bundled pool, whose cards have abilities), in player decisions per
+    second (each action a player chose among the legal ones, the listing
+    included), against python-chess's random legal moves per second in the
+    same run, interleaved ``runs`` times on a frozen heap, medians of CPU
+    time. Without python-chess the ratio is not measured (``info["chess"]``
+    says why) and the decisions are reported alone."""
+    seeds = game_seeds(games, seed)
+    pool = bundled_pool()
+    decks = [decks_for(s, pool, None) for s in seeds]
+    decisions = sum(len(play_game(s, d).actions) for s, d in zip(seeds, decks))  # also builds the models once
+    report = BenchReport(games, 0)
+
+    def play(_: int) -> float:
+        t0 = time.process_time()
+        for s, d in zip(seeds, decks):
+            play_game(s, d)
+        return time.process_time() - t0
+
+    chess_moves: list[int] = []
+
+    def playouts(i: int) -> float:
+        t0 = time.process_time()
+        chess_moves.append(chess_playouts(chess_games, seed + i))
+        return time.process_time() - t0
+
+    have_chess = chess_available()
+    if have_chess:
+        chess_playouts(1, seed)  # imported and warm before it is timed, as the engine is
+    steps: list[Callable[[int], float]] = [play, playouts] if have_chess else [play]
+    with _frozen_heap():
+        times = _median_seconds(runs, *steps)
+    rate = decisions / times[0]
+    report.figures.append(Figure(f"random self-play ({decisions} decisions)", rate, "decisions/s", section="decisions"))
+    report.info["decisions"] = {"games": games, "decisions": decisions, "decks": "random decks of the bundled pool"}
+    if not have_chess:
+        report.info["chess"] = "python-chess is not installed (pip install 'referee[bench]'): no ratio measured"
+        return report
+    moves = statistics.median(chess_moves)
+    chess_rate = moves / times[1]
+    ratio = rate / chess_rate
+    report.figures += [
+        Figure(f"python-chess random playouts ({chess_games} games)", chess_rate, "moves/s", section="decisions"),
+        Figure("decisions / chess moves", ratio, "x", f">= {DECISIONS_TARGET}", ratio >= DECISIONS_TARGET, "decisions"),
+    ]
+    import chess
+
+    report.info["chess"] = {"version": chess.__version__, "games": chess_games, "moves": moves}
+    return report
+
+
 # --- the store ---------------------------------------------------------------------
 
 

@@ -18,7 +18,7 @@ from projections.state import PILES, GameState
 from referee.actions import Action, IllegalAction, Refusal
 from referee.rules import ACTIONS, current_decision, is_legal
 
-PLAYER_DOS = tuple(ACTIONS)
+PLAYER_DOS = tuple(ACTIONS)  # every player action, as the rules declare them (``referee.rules.ACTIONS``)
 JUDGE_DOS = ("rewind", "note", "skip_step", "accept", "result", "call")
 
 INSTANCE_ID = re.compile(r"^[AB]:[0-9]+$")
@@ -91,13 +91,17 @@ def _card_pool(state: GameState, action: Action) -> list[str]:
     return zone(state, action.player) if zone and action.player else everywhere(state)
 
 
-def _discard_pool(state: GameState, action: Action) -> list[str]:
+def _cards_pool(state: GameState, action: Action) -> list[str]:
+    """Where an action's ``cards`` are looked for (``ActionKind.cards_from``);
+    a discard the 214.2e decision asks for names characters on the field."""
+    kind = ACTIONS.get(action.do)
+    zone = CARD_ZONES.get(kind.cards_from) if kind is not None and kind.cards_from else None
+    if zone is None or not action.player:
+        return everywhere(state)
     d = current_decision(state)
     if d is not None and d.kind == "same_name":
         return _own_field(state, action.player)
-    if action.do == "mulligan":
-        return _hand(state, action.player)
-    return _hand(state, action.player)
+    return zone(state, action.player)
 
 
 def _missing_rule(do: str) -> str:
@@ -116,12 +120,13 @@ def resolve(state: GameState, raw: Action, labels: dict[str, str] | None = None)
         return raw
     card_opts: list[str | None] = [None]
     target_opts: list[str | None] = [None]
-    if raw.do == "reveal":
-        return raw  # names what the table saw: the engine finds the copy (100.2)
+    kind = ACTIONS.get(raw.do)
+    if kind is not None and kind.names_cards:
+        return raw  # names what the table saw (a reveal): the engine finds the copy (100.2)
     if raw.card is not None:
         pool = _card_pool(state, raw)
         card_opts = candidates(state, raw.card, pool, labels)
-        if state.unknown and (ACTIONS.get(raw.do) and ACTIONS[raw.do].card_from == "hand"):
+        if state.unknown and kind is not None and kind.card_from == "hand":
             card_opts += _hidden_matches(state, raw.card, pool, labels)
             if not card_opts and any(c in state.unknown for c in state.zones[raw.player].hand):
                 if not INSTANCE_ID.match(raw.card) and raw.card not in labels:
@@ -164,11 +169,13 @@ def resolve(state: GameState, raw: Action, labels: dict[str, str] | None = None)
 def _resolve_many(state: GameState, raw: Action, labels: dict[str, str]) -> Iterable[tuple[str, ...]]:
     """Readings of a ``cards`` list: each reference a distinct card, first in
     zone order; a few alternatives are offered where names repeat."""
-    pool = _discard_pool(state, raw) if raw.do in ("discard", "mulligan") else everywhere(state)
+    kind = ACTIONS.get(raw.do)
+    from_hand = kind is not None and kind.cards_from == "hand"
+    pool = _cards_pool(state, raw)
     options: list[list[str]] = []
     for ref in raw.cards or ():
         opts = candidates(state, ref, pool, labels)
-        if raw.do == "discard" and state.unknown:
+        if from_hand and kind is not None and kind.takes("cards") and state.unknown:
             opts += _hidden_matches(state, ref, pool, labels)
             if not opts and any(cd.name == ref for cd in raw.definitions):
                 opts = [ref]  # on neither deck list: the engine refuses it citing 100.2 (or records it)
@@ -286,12 +293,13 @@ def describe_action(state: GameState, action: Action, viewer: str = "judge") -> 
     # A table-dealt match: an unknown card is "?" unless the action names it
     # (a play or a discard from the hand, a reveal: one copy the deck list has left).
     kind = ACTIONS.get(action.do)
-    names_it = action.do in ("discard", "reveal") or (kind is not None and kind.card_from == "hand")
+    said = kind is not None and kind.names_cards  # a reveal says aloud what the table saw
+    names_it = said or (kind is not None and (kind.card_from == "hand" or kind.cards_from == "hand"))
 
     def seen(c: str) -> bool:
         # A player choosing among their own cards looks at them, wherever they
-        # lie (an opening character from their castle, 302; a search).
-        return action.do == "reveal" or sees_card(state, c, viewer) or (viewer == action.player and owner(c) == viewer)
+        # lie (an opening character from their castle, 101.1; a search).
+        return said or sees_card(state, c, viewer) or (viewer == action.player and owner(c) == viewer)
 
     def name(c: str) -> str:
         if not seen(c):

@@ -581,9 +581,12 @@ def _action_of(ev: ActionTaken) -> Action:
 
 
 def _player_action(state: GameState, ev: ActionTaken, by_name: bool) -> dict[str, Any]:
+    from referee.rules import ACTIONS
+
     action = _action_of(ev)
     entry = action.to_dict()
-    if ev.do == "reveal":
+    kind = ACTIONS.get(ev.do)
+    if kind is not None and kind.names_cards:
         # What the table turned face up, by name (a reveal names a card of the
         # deck list, not one instance; an id given stands for its name).
         def shown(ref: Any) -> Any:

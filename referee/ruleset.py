@@ -92,8 +92,9 @@ class Decision:
 @dataclass(frozen=True, slots=True)
 class ArgSpec:
     """One argument of an action kind: its name in the notation, what it holds
-    (``card``, ``cards``, ``zone``, ``count``, ``choice``, ``flag``), whether it
-    is required and, for a choice, the values it may take."""
+    (``card``, ``cards``, ``zone``, ``count``, ``choice``, ``flag``; ``name``,
+    ``names``: what the table saw, not a card of the match, as a reveal names
+    it), whether it is required and, for a choice, the values it may take."""
 
     name: str
     kind: str
@@ -105,8 +106,7 @@ class ArgSpec:
 @dataclass(frozen=True, slots=True)
 class ActionSpec:
     """One ``do`` of a game: the rule its record cites and the arguments it
-    takes. ``args`` None means the game has not declared them yet (Harem Master
-    today: its notation reads every argument of ``referee.actions.Action``)."""
+    takes. ``args`` None means the game has not declared them."""
 
     do: str
     rule: str

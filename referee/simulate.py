@@ -23,9 +23,9 @@ from events.game import Event
 from projections.state import PILES, GameState
 from referee.actions import Action
 from referee.decks import deal
-from referee.rules import apply, legal_actions, start
+from referee.rules import ACTIONS, ANY_TIME, apply, legal_actions, start
 
-NOT_RANDOM = frozenset({"concede", "propose_draw", "accept_draw"})
+NOT_RANDOM = frozenset(ANY_TIME)  # 102.7, 102.8: conceding and draws are never picked at random
 DECK_SIZE = 51
 
 
@@ -96,7 +96,7 @@ def random_action(state: GameState, legal: list[Action], rng: random.Random) -> 
     over a card drawn at random from what the deck list has left (the true
     card of a shuffled paper castle), not the copy ``legal`` happens to name."""
     action = rng.choice([a for a in legal if a.do not in NOT_RANDOM])
-    if action.do == "reveal":
+    if ACTIONS[action.do].names_cards:  # the table says what it saw
         from referee.rules.harem_master.hidden import pending, unknown_of
 
         owner_ = pending(state).player  # type: ignore[union-attr]

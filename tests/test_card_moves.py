@@ -47,18 +47,18 @@ PLACES: dict[tuple[str, str, str], tuple[str | None, str]] = {
     ("setup", "_decide_mulligan", "MulliganTaken"): (None, "101.5: before the first turn"),
     ("turn", "_stack_to_hand", "StackReturnedToHand"): (None, "302: stack to hand"),
     ("turn", "_fill_stack", "CardMovedToStack"): (None, "303: castle to stack"),
-    ("common", "pay", "CostPaid"): (None, "215.4c: stack to castle"),
+    ("zones", "pay", "CostPaid"): (None, "215.4c: stack to castle"),
     ("abilities", "declare_event", "EventPlayed"): (
         None, "306.2, 214.3e, ruling A33: putting the card into the discard is using it; its moment before is the use's"
     ),
-    ("turn", "_decide_main", "CharacterPlayed"): ("turn._held", "306.1: use, enter_field"),
-    ("turn", "_decide_main", "ItemPlayed"): ("turn._held", "306.3: use, enter_field"),
-    ("turn", "_decide_main", "ItemDiscarded"): ("turn._held", "214.4g: then leave_field, discard"),
+    ("turn", "_play_character", "CharacterPlayed"): ("turn._held", "306.1: use, enter_field"),
+    ("turn", "_item_played", "ItemPlayed"): ("turn._held", "306.3: use, enter_field"),
+    ("turn", "_item_played", "ItemDiscarded"): ("turn._held", "214.4g: then leave_field, discard"),
     ("battle", "_capture", "CharacterCaptured"): ("battle._capture", "306.5k/l: captured, leave_field"),
     ("battle", "_castle_attack", "CardMilled"): ("battle._castle_attack", "306.5m: mill, discard, one card at a time"),
-    ("turn", "_decide_hand_limit", "HandLimitDiscarded"): ("turn._decide_hand_limit", "309: discard, one card each"),
-    ("checks", "_decide_same_name", "CharactersDiscarded"): (
-        "checks._decide_same_name", "214.2e: discard; 403.2a, 409.1a: no leave_field"
+    ("turn", "_decide_discard", "HandLimitDiscarded"): ("turn._decide_discard", "309: discard, one card each"),
+    ("checks", "same_name_discard", "CharactersDiscarded"): (
+        "checks.same_name_discard", "214.2e: discard; 403.2a, 409.1a: no leave_field"
     ),
     ("checks", "unsuited_item", "ItemDiscarded"): ("checks._discard_item", "214.4f, ruling A14: leave_field, discard"),
     ("checks", "state_check", "ItemDiscarded"): ("checks._discard_item", "214.4f: leave_field, discard"),
@@ -85,8 +85,13 @@ def _places() -> set[tuple[str, str, str]]:
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             for node in ast.walk(fn):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
-                    found.add((path.stem, fn.name, node.func.id))
+                if not isinstance(node, ast.Call):
+                    continue
+                made = node.func
+                if isinstance(made, ast.Attribute) and made.attr == "trusted":  # ``Event.trusted``: the engine's own
+                    made = made.value
+                if isinstance(made, ast.Name) and made.id in names:
+                    found.add((path.stem, fn.name, made.id))
     return found
 
 

@@ -25,7 +25,7 @@ import pytest
 
 import events.game as game
 from events.game import Event
-from projections.state import GameState, evolve, initial_state
+from projections.state import MUTATORS, NO_EFFECT, GameState, evolve, initial_state
 from projections.transcript import DESCRIBERS, describe
 from projections.views import VIEWERS
 from referee import corrections
@@ -165,6 +165,14 @@ def built_events(library: Library) -> list[tuple[Event, GameState]]:
 
 def test_every_event_class_has_a_describer() -> None:
     assert [c.__name__ for c in EVENT_CLASSES if c not in DESCRIBERS] == []
+
+
+def test_every_event_class_has_a_mutator_or_is_declared_without_effect() -> None:
+    """Each event's fold is declared once, by its class: a mutator, or a place
+    among the events that change nothing but the step (with why), never both."""
+    assert MUTATORS.missing(EVENT_CLASSES, exempt=NO_EFFECT) == []
+    assert sorted(c.__name__ for c in NO_EFFECT if c in MUTATORS) == []
+    assert all(why.strip() for why in NO_EFFECT.values())
 
 
 def test_every_event_class_is_among_the_fixtures(library: Library) -> None:
@@ -492,11 +500,12 @@ def extra_refusals(library: Library) -> list[Any]:
     ]
     # The engine asks nobody for a second mulligan, so 101.5's own refusal of
     # one is reached only by asking the decision itself.
-    from referee.rules import KINDS
+    from referee.rules import ACTIONS
+    from referee.rules.harem_master.registry import Context
 
     mulliganed = next(s for s, _, _ in library.positions if s.mulligans and s.step.startswith("101"))
     who = next(iter(mulliganed.mulligans))
-    out.append(lambda: KINDS["mulligan"].decide(mulliganed, Action(who, "mulligan"), frozenset()))
+    out.append(lambda: ACTIONS["mulligan"].check(mulliganed, Action(who, "mulligan"), Context("mulligan")))
     for s, _ in over[:3]:
         out.append(lambda s=s: decide(s, Action("A", "pass")))
         out.append(lambda s=s: decide(s, Action("B", "attack")))

@@ -10,6 +10,7 @@ the games through export, import and audit.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 
 import pytest
@@ -202,3 +203,24 @@ def test_a_card_on_neither_deck_list_at_a_paper_table(tmp_path, mode: str) -> No
     assert any(c["name"] == "Dragon Hatchling" for c in record["cards"])
     again = replay(record_from_dict(record))
     assert again.events == events
+
+
+def test_a_state_is_encoded_the_same_in_every_process() -> None:
+    """A rewind stored by one process (the board) is compared by another
+    (export, audit) with the state it makes itself: the sets in it (the
+    cards nobody knows yet) must be written in one order, not in the order
+    of each process's string hashing."""
+    import subprocess
+    import sys
+
+    program = (
+        "import json; from projections.state import initial_state; from projections.codec import encode_state; "
+        "s = initial_state(); s.unknown = frozenset(f'A:{i}' for i in range(1, 40)); "
+        "print(json.dumps(encode_state(s)))"
+    )
+    outputs = {
+        subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
+        for seed in (1, 2, 3)
+    }
+    assert len(outputs) == 1

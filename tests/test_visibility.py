@@ -23,8 +23,8 @@ from hiddenkit import VIEWERS, hidden_choices, knowledge, leaks, random_match, t
 
 import events
 from events.game import ActionTaken
-from projections.transcript import transcript
-from projections.visibility import AUDIENCES, REVEALS, declarations
+from projections.transcript import declarations, transcript
+from projections.visibility import AUDIENCES, REVEALS
 from referee.cli import cli
 from referee.views import decision_view, state_view
 

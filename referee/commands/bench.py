@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 @click.command()
 @click.option("--games", "-n", type=click.IntRange(min=1), default=200, show_default=True, help="Self-play games to time (engine).")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the self-play run.")
-@click.option("--engine/--no-engine", default=True, show_default=True, help="Time the engine: self-play and replay in memory.")
+@click.option("--engine/--no-engine", default=True, show_default=True, help="Time the engine: self-play and replay in memory, and player decisions against python-chess's random playouts.")
+@click.option("--chess-games", type=click.IntRange(min=1), default=20, show_default=True, help="python-chess random playouts per run (the baseline of the decisions figure).")
 @click.option("--store/--no-store", default=True, show_default=True, help="Time the match store: self-play in SQLite, bulk writes, and `referee act` on a 2,000-event match.")
 @click.option("--store-games", type=click.IntRange(min=1), default=20, show_default=True, help="Self-play games stored for the store figures.")
 @click.option("--runs", type=click.IntRange(min=1), default=5, show_default=True, help="Runs of each store figure and its baseline (the median is reported).")
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 @click.option("--postgres-games", type=click.IntRange(min=1), default=10, show_default=True, help="Self-play games whose writes each PostgreSQL station repeats.")
 @click.option("--dir", "directory", type=click.Path(file_okay=False, exists=True), help="Where the temporary SQLite files go (default: the system's temporary directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, runs: int, act_runs: int,
+def bench(games: int, seed: int, engine: bool, chess_games: int, store: bool, store_games: int, runs: int, act_runs: int,
           act: bool, act_events: int, audit: bool, audit_events: int, startup: bool, board: bool,
           event: bool, event_tables: int, console: bool, console_posts: int, tables: int, load_seconds: float,
           postgres: str | None, postgres_games: int, directory: str | None, as_json: bool) -> None:
@@ -49,6 +50,11 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
     \b
     engine: in-memory random self-play (events/s), folding the same
             events again with evolve alone, and their ratio;
+    decisions: random self-play as `referee simulate` plays it, in player
+            decisions/s, against python-chess's random legal moves/s from
+            the starting position (random playouts), and their ratio
+            (python-chess comes with `pip install 'referee[bench]'`; without
+            it the ratio is left out and said so);
     store:  (1) the same self-play stored in a fresh SQLite file, against
             it in memory; (2) N events written by the store in one
             transaction, against plain sqlite3 inserting the same rows in
@@ -84,7 +90,7 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
 
     # The command that repeats this run, every setting spelled out.
     words = ["referee", "bench", "--seed", str(seed)]
-    words += ["--games", str(games)] if engine else ["--no-engine"]
+    words += ["--games", str(games), "--chess-games", str(chess_games)] if engine else ["--no-engine"]
     if store:
         words += ["--store-games", str(store_games), "--runs", str(runs)]
         words += ["--act-runs", str(act_runs), "--act-events", str(act_events)] if act else ["--no-act"]
@@ -125,7 +131,10 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
 
         compile_bytecode()
     if engine:
+        from referee.bench import decisions_bench
+
         reports.append(("engine", engine_bench(games, seed)))
+        reports.append(("decisions", decisions_bench(games, seed, chess_games=chess_games)))
     if store:
         reports.append(("store", store_bench(store_games, seed, runs=runs, act_runs=act_runs, act=act, min_events=act_events,
                                                 directory=directory)))
@@ -173,6 +182,16 @@ def bench(games: int, seed: int, engine: bool, store: bool, store_games: int, ru
                     continue
                 click.echo(f"  {kind} decks:")
                 _echo_section(report, kind)
+            continue
+        if name == "decisions":
+            info = report.info["decisions"]
+            click.echo(f"decisions: {info['games']} self-play games ({info['decks']}, as `referee simulate` plays "
+                       "them) against python-chess's random playouts from the starting position; medians of 3 runs, "
+                       "interleaved, CPU time of this process:")
+            for f in report.figures:
+                click.echo(_line(f))
+            if isinstance(report.info.get("chess"), str):
+                click.echo(f"    ({report.info['chess']})")
             continue
         if name == "postgres":
             info = report.info["postgres"]

@@ -196,10 +196,52 @@ expect_version_option = click.option(
     help="The match's event count when this was decided (as `legal --json` shows it as \"version\"): "
          "if anything was recorded since, nothing is recorded and the command exits 1.")
 
-CARDS_ACTIONS = ("discard", "choose")
+class ActCommand(click.Command):
+    """``act``, whose help lists the actions as the rules declare them (``referee.rules.ACTIONS``:
+    each ``do`` with what it does and the arguments it takes), read only when the help is shown."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_help_text(ctx, formatter)
+        from referee.rules import ACTIONS
+
+        with formatter.section("Actions (DO)"):
+            formatter.write_dl([(do, _action_help(kind)) for do, kind in ACTIONS.items()])
 
 
-@click.command()
+def _action_help(kind: Any) -> str:
+    """What an action does and, from its declaration, how the command line gives its arguments."""
+    given = []
+    for arg in kind.args:
+        if arg.name in ("card", "cards"):
+            given.append("CARD..." if kind.takes("cards") else "CARD")
+        elif arg.name in ("target", "targets"):
+            given.append("--target" + ("..." if arg.name == "targets" else ""))
+        else:
+            given.append(f"--{arg.name}")
+    words = " ".join(dict.fromkeys(given))
+    return f"{kind.help} [{kind.rule}]" + (f"; {words}" if words else "")
+
+
+def action_arguments(do: str, cards: tuple[str, ...], targets: tuple[str, ...]) -> dict[str, Any]:
+    """The ``card``/``cards`` and ``target``/``targets`` of an action from the
+    command line's CARD... and ``--target``, as its declaration takes them:
+    one CARD is its ``card`` unless it takes ``cards`` only; a ``target`` is
+    one card."""
+    from referee.rules import ACTIONS
+
+    kind = ACTIONS[do]
+    card = cards[0] if len(cards) == 1 and (kind.takes("card") or not kind.takes("cards")) else None
+    out: dict[str, Any] = {"card": card, "cards": tuple(cards) if cards and card is None else None}
+    if kind.takes("target"):
+        if len(targets) > 1:
+            raise click.BadParameter(f"{do} takes one target (an item goes on one character)", param_hint="--target")
+        out["target"] = targets[0] if targets else None
+    else:
+        out["targets"] = tuple(targets) if targets else None
+    return out
+
+
+@click.command(cls=ActCommand)
 @click.argument("match", type=MATCH)
 @click.argument("player", type=click.Choice(["A", "B"]))
 @click.argument("do")
@@ -222,11 +264,9 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple
         db: str | None, as_json: bool) -> None:
     """Apply one player action (refused actions exit 1 with the rule).
 
-    DO is an action of the scenario notation (choose_opening, choose_order,
-    mulligan, keep, play_character, play_event, play_item, activate, attack,
-    intercept, no_intercept, pass, end_turn, discard, choose, concede,
-    propose_draw, accept_draw). Cards are named by name, or by id (A:12)
-    where names repeat.
+    DO is an action of the scenario notation (listed below, as the rules
+    declare them). Cards are named by name, or by id (A:12) where names
+    repeat.
 
     Examples: referee act m-1a2b3c4d A attack "Iron Knight";
     referee act m-1a2b3c4d A activate "Fencing Master" --target "Iron Knight";
@@ -239,14 +279,7 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple
 
     if do not in ACTIONS:
         raise click.BadParameter(f"{do!r} is not an action; expected one of: {', '.join(ACTIONS)}", param_hint="DO")
-    card = cards[0] if len(cards) == 1 and do not in CARDS_ACTIONS else None
-    several = tuple(cards) if cards and card is None else None
-    target = targets[0] if do == "play_item" and targets else None
-    if do == "play_item" and len(targets) > 1:
-        raise click.BadParameter("an item goes on one character", param_hint="--target")
-    raw = Action(player, do, card=card, cards=several, target=target,
-                 targets=tuple(targets) if targets and do != "play_item" else None,
-                 order=order, n=n, ability=ability, option=option)
+    raw = Action(player, do, **action_arguments(do, cards, targets), order=order, n=n, ability=ability, option=option)
     before: list[GameState] = []
 
     def decide(state: GameState) -> Any:
@@ -409,12 +442,13 @@ def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
     """Actions as people type them, one line per distinct action: copies of
     the same card are one line listing their ids."""
     from referee.notation import action_line
+    from referee.rules import ACTIONS
 
     lines: dict[str, list[str]] = {}
     for a in actions:
         ids = lines.setdefault(action_line(a), [])
-        if a["do"] == "reveal":
-            continue  # a name the deck list has left, not yet any one card
+        if ACTIONS[a["do"]].names_cards:
+            continue  # a reveal: a name the deck list has left, not yet any one card
         if a.get("card_id"):
             ids.append(a["card_id"] + (f" on {a['target_id']}" if a.get("target_id") else ""))
         elif a.get("cards_ids") and all(a["cards_ids"]):

@@ -3,11 +3,14 @@
 Only Harem Master is implemented; the event store, scenario runner and CLI
 reach the rules through this package so that another game can plug in later.
 ``ACTIONS`` and ``KINDS`` declare each action kind and decision kind once
-(the rule it cites, its sentence, where its card comes from).
+(an action's rule, the arguments it takes, the one check that refuses it
+and the candidates the legal list is filtered from; a decision's rule and
+sentence).
 """
 
 from referee.rules.harem_master import (
     ACTIONS,
+    ANY_TIME,
     KINDS,
     Decision,
     advance,
@@ -24,6 +27,7 @@ from referee.rules.harem_master import (
 
 __all__ = [
     "ACTIONS",
+    "ANY_TIME",
     "KINDS",
     "Decision",
     "advance",

@@ -1,17 +1,36 @@
-"""The Harem Master rules, one module per part of the comprehensive rules.
+"""The Harem Master rules (100-506), one module per part of the comprehensive rules.
 
-| module | rules |
-|---|---|
-| ``setup`` | 101: openings, shuffle, turn order, hands, mulligans |
-| ``turn`` | 300-310 (but 306.5): the turn, the plays of 306.1-306.3, the windows of 305 and 307 |
-| ``battle`` | 306.5: battle |
-| ``checks`` | 102-103 (the end), 214.2e (character limits), 214.4f (items without a character) |
-| ``hidden`` | 100.2, 215: a table-dealt match's unknown cards and the reveals the table enters |
-| ``registry`` | where each module declares its action kinds, decision kinds and steps |
-| ``engine`` | who must act, legal actions, applying an action and the steps after it |
+Each printed rule is owned by exactly one module (``RULE_MAP``, whose ranges
+this table repeats; ``tests/test_rule_map.py`` checks every rule number of
+the rules text falls in one range, and that each module names the rules it
+owns), so a rule's code is found from its number in one step:
+
+| module | rules | what it holds |
+|---|---|---|
+| ``engine`` | 100-100.1, 102.7-102.8 | who must act, the legal actions (candidates filtered by their check), deciding and applying an action and the steps after it; two players (100.1); conceding and draws at any time (102.7, 102.8) |
+| ``setup`` | 101 | openings, shuffle, turn order, hands, mulligans (101.1-101.8) |
+| ``checks`` | 102-102.3, 103.2, 214.2e, 214.4f | the checks after every event: the end of the game, the character limits, items without a (suitable) character |
+| ``effects`` | 102.4-102.6, 401.7, 407.4-407.6, 411.1c-411.2 | resolving one step of card text: its choices, its events, the wins and losses card text decides, counters |
+| ``abilities`` | 103-103.1, 214.3, 400-401.4a, 401.8, 402, 406, 407-407.3, 411-411.1a, 503-505 | using event cards and activated abilities: who may use what in which window, costs, declaring a use |
+| ``characteristics`` | 200-214.1, 214.2g, 215.1a-215.1b, 215.3b, 215.6b, 401.5-401.6, 404, 405, 412, 500-502 | reading card text (what its words point at, amounts, conditions) and a card's current characteristics |
+| ``turn`` | 214.2-214.2d, 214.2f, 214.4-214.4e, 214.4g, 300-306.4, 307-310, 506 | the turn but battle: the steps, the active player's plays, the windows of 305 and 307, the hand maximum at 309 |
+| ``zones`` | 215-215.1, 215.2-215.3a, 215.3c-215.6a, 215.7-215.7b, 215.7d-215.8b, 215.8d-215.10 | the zones: costs paid from the action-cost stack, a card that changes zones is a new object |
+| ``agenda`` | 215.7c, 215.8c, 408.2, 409.3, 411.1b | the agenda where uses and triggers wait and resolve: windows (406.2), proposals (the moment before something happens), the choices made there |
+| ``battle`` | 306.5 | battle, from the attack to its end |
+| ``situations`` | 403, 408-408.1, 409-409.2 | what happens as card text names it: triggers fired, replacements |
+| ``hidden`` | | a table-dealt match's unknown cards and the reveals the table enters (bounded by 100.2's deck lists) |
+| ``describe`` | | what the rules say about a position, for people |
+| ``common`` | | refusals, names, seeded chance |
+| ``registry`` | | where each module declares its action kinds, decision kinds and steps |
+| ``ruleset`` | | Harem Master as a ``referee.ruleset.Ruleset`` |
+
+Two parts live outside the package until each game's code moves into its
+own (docs/rulesets.md): 100.2's deck check (``referee.decks``) and 410's
+corrections (``referee.corrections``).
 """
 
 from referee.rules.harem_master.engine import (
+    ANY_TIME,
     advance,
     apply,
     canonical,
@@ -25,8 +44,65 @@ from referee.rules.harem_master.engine import (
 )
 from referee.rules.harem_master.registry import ACTIONS, KINDS, Decision
 
+# Rule ranges by module (``engine`` is ``referee.rules.harem_master.engine``;
+# a dotted name is a module outside the package). "A-B" is every rule from A
+# to B in the order of the rules text, B's sub-rules not included; "A" alone
+# is A and all its sub-rules.
+RULE_MAP: dict[str, tuple[str, ...]] = {
+    "engine": ("100-100.1", "102.7-102.8"),
+    "referee.decks": ("100.2",),
+    "setup": ("101",),
+    "checks": ("102-102.3", "103.2", "214.2e", "214.4f"),
+    "effects": ("102.4-102.6", "401.7", "407.4-407.6", "411.1c-411.2"),
+    "abilities": (
+        "103-103.1", "214.3", "400-401.4a", "401.8", "402", "406", "407-407.3", "411-411.1a", "503-505",
+    ),
+    "characteristics": (
+        "200-214.1", "214.2g", "215.1a-215.1b", "215.3b", "215.6b", "401.5-401.6", "404", "405", "412", "500-502",
+    ),
+    "turn": ("214.2-214.2d", "214.2f", "214.4-214.4e", "214.4g", "300-306.4", "307-310", "506"),
+    "zones": ("215-215.1", "215.2-215.3a", "215.3c-215.6a", "215.7-215.7b", "215.7d-215.8b", "215.8d-215.10"),
+    "agenda": ("215.7c", "215.8c", "408.2", "409.3", "411.1b"),
+    "battle": ("306.5",),
+    "situations": ("403", "408-408.1", "409-409.2"),
+    "referee.corrections": ("410",),
+}
+
+
+def rule_key(rule: str) -> tuple[int, int, str]:
+    """``306.5a`` as (306, 5, "a"): rules in the order of the rules text."""
+    section, _, rest = rule.partition(".")
+    digits = "".join(ch for ch in rest if ch.isdigit())
+    return int(section), int(digits) if digits else -1, rest[len(digits) :]
+
+
+def _under(rule: str, head: str) -> bool:
+    """Is ``rule`` ``head`` or one of its sub-rules (306.5a under 306.5; 306.50 is not)?"""
+    if rule == head:
+        return True
+    if not rule.startswith(head):
+        return False
+    rest = rule[len(head) :]
+    return rest[0].isalpha() or (rest[0] == "." and "." not in head)
+
+
+def in_range(rule: str, span: str) -> bool:
+    """Does ``rule`` fall in ``span`` ("A-B", or "A" with its sub-rules)?"""
+    low, _, high = span.partition("-")
+    if not high:
+        return _under(rule, low)
+    return rule_key(low) <= rule_key(rule) <= rule_key(high)
+
+
+def module_of(rule: str) -> list[str]:
+    """The modules whose ranges hold ``rule`` (exactly one for a printed rule)."""
+    return [module for module, spans in RULE_MAP.items() if any(in_range(rule, s) for s in spans)]
+
+
 __all__ = [
+    "RULE_MAP",
     "ACTIONS",
+    "ANY_TIME",
     "KINDS",
     "Decision",
     "advance",
@@ -38,5 +114,6 @@ __all__ = [
     "is_legal",
     "legal_actions",
     "own_events",
+    "module_of",
     "start",
 ]

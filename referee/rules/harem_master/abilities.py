@@ -1,15 +1,33 @@
-"""Rules 402, 406, 407, 411 and 503-505: using event cards and activated abilities, and the windows to use them in.
+"""Rules 103-103.1, 214.3, 400-401.4a, 401.8, 402, 406, 407-407.3, 411-411.1a and 503-505: using event cards and activated abilities.
 
-Where a card or an ability may be used is a *window* (406.2): the main
+Card text is abilities, what following it does is effects (400, 400.1,
+401.1); an ability may help or hurt (401.2), and the separable parts of a
+text are separate abilities (401.3). Abilities are activated, triggered or
+static (401.8: triggers are ``situations``', statics ``characteristics'``);
+a character's or an item's abilities work on the field only (401.4a) unless
+they say where else (401.4). Card text beats the rules (103, 103.1): a
+static that forbids an action refuses it (``forbidden``). Event cards
+(214.3): only in your own turn unless [OT] (214.3a), controlled by their
+user (214.3b), "only usable when ~" and "also usable when ~" (214.3c,
+214.3d), to the discard once used (214.3e). Activated abilities: 402.
+Icons of costs: [1], [2] (503), [0] (503.1: declaring is paying), [n]
+(503.2, ruling A27), [T] (504), [OT] (505). Counters (411, 411.1) are used
+only in response to a card or an ability being used or triggered (411.1a).
+
+Timing (406): a use only when the rules or cards allow it (406.1), each
+declared and resolved on its own (406.3), those "in response to ~" first
+(406.3a, the agenda's). Where a card or an ability may be used is a *window* (406.2): the main
 phase's 305/306, the 307 chance after the end declaration, 306.5h (only
 uses that change the battle type), and every response chance (407.3, the
 moment before something happens: only uses written "only usable when ~" or
 "also usable when ~" for it, and counters of a use or a trigger, 411.1a).
-``usable`` lists what a player may use in a window, each use checked by
-``check_event`` / ``check_activated``, which raise the refusal citing the
-rule that forbids it (402.1a, 402.2, 402.3, 402.3a, 214.3a, 214.3c,
-402.2a, 411.1a, 215.4c, 103.1). ``declare`` makes the events of a use:
-the card to the discard or the ability declared, then its cost (407.2).
+``use_candidates`` lists what a player might use in a window, and each use
+is checked by ``check_event`` / ``check_activated``, which raise the
+refusal citing the rule that forbids it (402.1a, 402.2, 402.3, 402.3a,
+214.3a, 214.3c, 402.2a, 411.1a, 215.4c, 103.1). Using one (407, 407.1):
+``declare`` makes the events of a use, the card to the discard or the
+ability declared, then its cost (407.2); the response chance that comes
+before it resolves (407.3) is the agenda's.
 """
 
 from __future__ import annotations
@@ -21,20 +39,29 @@ from events.abilities import BattleTypeEffect, CounterEffect, walk
 from events.game import AbilityActivated, CardTapped, Event, EventPlayed
 from projections.state import GameState, Proposal, Use, Window, other
 from referee.actions import Action, IllegalAction
-from referee.rules.harem_master.characteristics import abilities, has_text, match, memo, statics
-from referee.rules.harem_master.common import a_card, in_hand, name_of, pay, physical, refuse, stack_size
-from referee.rules.harem_master.hidden import as_played, hand_candidates
-from referee.rules.harem_master.selectors import (
+from referee.rules.harem_master.characteristics import (
+    MISSING,
     Reader,
+    abilities,
     candidates,
+    carried,
+    carry,
     controller_of,
+    has_text,
     holds,
+    match,
     on_field,
     players,
     select,
+    statics,
+    statics_give,
     zone_of,
 )
+from referee.rules.harem_master.common import a_card, in_hand, name_of, physical, refuse
+from referee.rules.harem_master.hidden import as_played, hand_candidates
+from referee.rules.harem_master.registry import Events
 from referee.rules.harem_master.situations import Sit, meets, use_situation
+from referee.rules.harem_master.zones import pay, stack_size
 
 
 class Moment(NamedTuple):
@@ -285,7 +312,7 @@ def _check_targets(state: GameState, player: str, card: str, effects: list[Any],
             raise refuse("407.4", f"{name_of(state, t)} is not something {name_of(state, card)} can target.")
 
 
-def declare_event(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> list[Event]:
+def declare_event(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> Events:
     """306.2, 407.2: the event card goes to the discard, its cost is paid;
     its ``use`` abilities then wait on the agenda to resolve."""
     # 306.2, 407.2: an event card is used from its user's hand, in a response
@@ -297,14 +324,16 @@ def declare_event(state: GameState, a: Action, moment: Moment, step: str | None,
     if uses and a.targets:
         _check_targets(state, p, card, [e for u in uses for e in u.effects], a.targets)
     takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
-    played = EventPlayed(
-        player=p, card=card, resolves=bool(uses), n=(a.n or 0) if takes_n else None,
-        targets=list(a.targets or ()), option=a.option, about=about, it=it, step=step,
-    )
-    return [played, *pay(state, p, total)]
+    return lambda: [
+        EventPlayed.trusted(
+            player=p, card=card, resolves=bool(uses), n=(a.n or 0) if takes_n else None,
+            targets=list(a.targets or ()), option=a.option, about=about, it=it, step=step,
+        ),
+        *pay(state, p, total),
+    ]
 
 
-def declare_activated(state: GameState, a: Action, moment: Moment, step: str | None) -> list[Event]:
+def declare_activated(state: GameState, a: Action, moment: Moment, step: str | None) -> Events:
     """306.4, 407.2: the ability is declared and its cost paid ([T] first, 504)."""
     p = a.player
     if a.card is None:
@@ -314,19 +343,25 @@ def declare_activated(state: GameState, a: Action, moment: Moment, step: str | N
     if a.targets:
         _check_targets(state, p, a.card, list(ability.effects), a.targets)
     about, it = _responding(moment)
+    return lambda: _ability_declared(state, a, index, ability, about, it, step, total)
+
+
+def _ability_declared(
+    state: GameState, a: Action, index: int, ability: Any, about: int | None, it: str | None, step: str | None, total: int
+) -> list[Event]:
     cost = ability.parsed_cost
     out: list[Event] = [
-        AbilityActivated(
-            player=p, card=a.card, ability=index, definition=ability, n=(a.n or 0) if cost.n else None,
+        AbilityActivated.trusted(
+            player=a.player, card=a.card, ability=index, definition=ability, n=(a.n or 0) if cost.n else None,
             targets=list(a.targets or ()), option=a.option, about=about, it=it, step=step,
         )
     ]
     if cost.tap:
-        out.append(CardTapped(card=a.card))
-    return out + pay(state, p, total)
+        out.append(CardTapped.trusted(card=a.card))
+    return out + pay(state, a.player, total)
 
 
-def declare(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> list[Event]:
+def declare(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> Events:
     if a.do == "activate":
         return declare_activated(state, a, moment, step)
     return declare_event(state, a, moment, step, waive)
@@ -374,12 +409,14 @@ def _could(moment: Moment, f: Flags) -> bool:
     return moment.kind != "battle_type" or f.battle_type
 
 
-def _candidates(state: GameState, player: str, moment: Moment) -> Iterator[tuple[str, int | None, Any]]:
+def _candidates(
+    state: GameState, player: str, moment: Moment, cards_: bool = True, activations: bool = True
+) -> Iterator[tuple[str, int | None, Any]]:
     """Each event card and activated ability ``player`` might use in this
     window, with its check (``check(n, probing)`` raises IllegalAction)."""
     cards = state.cards
     theirs = player != state.active
-    for card in hand_candidates(state, player):
+    for card in hand_candidates(state, player) if cards_ else ():
         cd = cards[card]
         if cd.type != "event":
             continue
@@ -391,9 +428,10 @@ def _candidates(state: GameState, player: str, moment: Moment) -> Iterator[tuple
         elif moment.kind in ("response", "battle_type"):
             continue
         # In a table-dealt match an unknown copy stands for the card named as it is played.
-        st = as_played(state, player, card, "306.2")
-        yield card, None, lambda n, p=False, st=st, card=card: check_event(st, player, card, moment, n, probing=p)
-    if has_text(state):
+        yield card, None, lambda n, p=False, card=card: check_event(
+            as_played(state, player, card, "306.2"), player, card, moment, n, probing=p
+        )
+    if activations and has_text(state):
         for card in _ability_cards(state, player):
             for index, ability in activated(state, card):
                 if (theirs and not ability.ot) or not _could(moment, flags(ability)):
@@ -403,12 +441,23 @@ def _candidates(state: GameState, player: str, moment: Moment) -> Iterator[tuple
                 )
 
 
-def usable(state: GameState, player: str, moment: Moment) -> list[Action]:
-    """Every use ``player`` may declare in this window, one action each (with
-    each n an [n] allows)."""
+def use_candidates(state: GameState, player: str, moment: Moment, do: str) -> list[Action]:
+    """Every use of kind ``do`` (``play_event``, ``activate``) ``player`` might
+    declare in this window, one action each, with each n from 0 to the
+    action-cost stack where its text has an [n] (503.2): the candidates the
+    legal list filters through the one check of a use (``declare``)."""
     out: list[Action] = []
-    for card, index, check in _candidates(state, player, moment):
-        out += _with_n(state, player, card, index, moment, check)
+    stack = stack_size(state, player)
+    for card, index, _check in _candidates(state, player, moment, cards_=do == "play_event", activations=do == "activate"):
+        if index is None:
+            uses = event_uses(state, card)
+            takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
+        else:
+            takes_n = find_ability(state, card, index)[1].parsed_cost.n
+        if takes_n:
+            out += [Action(player, do, card=card, ability=index, n=n) for n in range(stack + 1)]
+        else:
+            out.append(Action(player, do, card=card, ability=index))
     return out
 
 
@@ -436,43 +485,22 @@ def _ability_cards(state: GameState, player: str) -> list[str]:
     return out
 
 
-def _with_n(state: GameState, player: str, card: str, index: int | None, moment: Moment, check: Any) -> list[Action]:
-    do = "activate" if index is not None else "play_event"
-    try:
-        check(None, True)
-    except IllegalAction:
-        return []
-    takes_n = True
-    try:
-        check(0)
-    except IllegalAction:
-        takes_n = False
-    if not takes_n:
-        return [Action(player, do, card=card, ability=index)]
-    out = []
-    for n in range(0, stack_size(state, player) + 1):
-        try:
-            check(n)
-        except IllegalAction:
-            break
-        out.append(Action(player, do, card=card, ability=index, n=n))
-    return out
-
-
 def _responses_exist(state: GameState) -> bool:
     """Is there any card in a hand or ability in play written to respond
-    (only/also, or a counter)? If not, no response chance can open."""
-    m = memo(state)
-    found = m.get("responses")
-    if found is None:
-        found = any(
+    (only/also, or a counter)? If not, no response chance can open. It reads
+    the hands, the field and the cards' abilities, so it is carried from
+    state to state while those stay the same (unless statics give abilities)."""
+    zones = state.zones
+    key = (state.cards, zones["A"].hand, zones["B"].hand, state.field, state.effects)
+    found = carried("responses", key)
+    if found is MISSING or statics_give(state):
+        found = carry("responses", key, any(
             state.cards[c].abilities and _could(Moment("response"), flags(state.cards[c].abilities))
-            for p in ("A", "B") for c in state.zones[p].hand if state.cards[c].type == "event"
+            for p in ("A", "B") for c in zones[p].hand if state.cards[c].type == "event"
         ) or any(
             _could(Moment("response"), flags(a))
             for p in ("A", "B") for card in _ability_cards(state, p) for _, a in activated(state, card)
-        )
-        m["responses"] = found
+        ))
     return found
 
 
@@ -492,5 +520,5 @@ def battle_type_usable(state: GameState) -> bool:
 
 __all__ = [
     "Moment", "activated", "anyone_can_respond", "battle_type_usable", "check_activated", "check_event", "declare",
-    "event_uses", "find_ability", "forbidden", "moment_of", "on_field", "usable", "window_sit",
+    "event_uses", "find_ability", "forbidden", "moment_of", "on_field", "use_candidates", "window_sit",
 ]

@@ -1,4 +1,11 @@
-"""Rules 403, 406.2, 407.3-407.6, 408, 409 and 411: the agenda, where used and triggered abilities wait and resolve.
+"""Rules 215.7c, 215.8c, 408.2, 409.3 and 411.1b: the agenda, where used and triggered abilities wait and resolve.
+
+It owns the choices made there: the order of simultaneous triggers (408.2,
+ruling A23), which of several replacements applies (409.3), the order of
+cards put into a harem or an execution pile together (215.7c, 215.8c,
+ruling A25), and a countered use, which does nothing (411.1b). It runs what
+other rules decide: windows (406.2), responses (407.3), resolution (407.4-
+407.6, ``effects``), triggers (403, ``situations``) and replacements (409).
 
 The agenda is a stack in the state (``projections.state``): uses waiting to
 resolve, 406.2 windows, and *proposals* (the moment before something
@@ -43,12 +50,21 @@ from events.game import (
 )
 from projections.state import GameState, Proposal, Use, Window, evolve, other
 from referee.actions import Action
-from referee.rules.harem_master.abilities import anyone_can_respond, can_use, declare, moment_of, usable
-from referee.rules.harem_master.characteristics import has_text, memo
+from referee.rules.harem_master.abilities import anyone_can_respond, can_use, moment_of
+from referee.rules.harem_master.characteristics import (
+    MISSING,
+    Reader,
+    carried,
+    carry,
+    has_text,
+    holds,
+    memo,
+    physical,
+    zone_of,
+)
 from referee.rules.harem_master.common import name_of, refuse
 from referee.rules.harem_master.effects import Slot, describe_slot, facts, groups, walk
-from referee.rules.harem_master.registry import Decision, decision_kind
-from referee.rules.harem_master.selectors import Reader, holds, zone_of
+from referee.rules.harem_master.registry import OPTION, ArgSpec, Context, Decision, action, decision_kind
 from referee.rules.harem_master.situations import (
     Sit,
     events_of,
@@ -61,6 +77,9 @@ from referee.rules.harem_master.situations import (
     sources,
     use_situation,
 )
+
+# The cards of a choice: a target, simultaneous triggers in order (408.2), a pile's order (215.7c, 215.8c).
+CARDS_CHOSEN = ArgSpec("cards", "cards", help="the cards chosen: a target, or an order (408.2, 215.7c, 215.8c)")
 
 
 class Choice(NamedTuple):
@@ -134,10 +153,10 @@ def reader_of(use: Use) -> Reader:
 
 def _resolve(state: GameState, use: Use) -> Look:
     if use.countered:  # 411.1b, 409.2: it has no effect
-        return _auto([UseResolved(use=use.id, card=use.card, rule="411.1b")])
+        return _auto([UseResolved.trusted(use=use.id, card=use.card, rule="411.1b")])
     steps = groups(use.effects)
     if use.group >= len(steps):
-        return _auto([UseResolved(use=use.id, card=use.card)])
+        return _auto([UseResolved.trusted(use=use.id, card=use.card)])
     reader = reader_of(use)
     step = steps[use.group]
     w = walk(state, use, reader, step)
@@ -145,8 +164,8 @@ def _resolve(state: GameState, use: Use) -> Look:
         return _ask(_slot_choice(state, use, w.open))
     made = facts(state, use, reader, step, w.answers)
     closing: Event = (
-        EffectsApplied(use=use.id, card=use.card, targets_left=list(w.given_left))
-        if use.group + 1 < len(steps) else UseResolved(use=use.id, card=use.card)
+        EffectsApplied.trusted(use=use.id, card=use.card, targets_left=list(w.given_left))
+        if use.group + 1 < len(steps) else UseResolved.trusted(use=use.id, card=use.card)
     )
     if any(e.step == "over" for e in made):
         return _auto(made)
@@ -184,18 +203,18 @@ def cares(state: GameState, sit: Sit, about: int | None = None) -> bool:
 
 
 def _responders(state: GameState) -> bool:
-    """Could anyone respond to anything (a card or ability with only/also or a counter)?"""
-    m = memo(state)
-    found = m.get("responders")
-    if found is None:
-        found = False
-        for p in ("A", "B"):
-            for c in state.zones[p].hand:
-                if any(a.kind == "use" for a in state.cards[c].abilities):
-                    found = True
-        if not found:
-            found = bool(sources(state, "activated"))
-        m["responders"] = found
+    """Could anyone respond to anything (a card or ability with only/also or a
+    counter)? Carried while the hands stay the same and the activated
+    abilities in play are the same list (``sources``)."""
+    zones = state.zones
+    activated = sources(state, "activated")
+    key = (state.cards, zones["A"].hand, zones["B"].hand, activated)
+    found = carried("responders", key)
+    if found is MISSING:
+        found = any(
+            any(a.kind == "use" for a in state.cards[c].abilities) for p in ("A", "B") for c in zones[p].hand
+        ) or bool(activated)
+        carry("responders", key, found)
     return found
 
 
@@ -218,7 +237,7 @@ def propose(
     for later, events in then:
         parts = [part for ev in events for part in one_card_each(ev)]
         held += [hold(part, None, later if i == 0 else None) for i, part in enumerate(parts)]
-    return [SituationProposed(situation=situation, it=it, player=player, pending=held, exempt=list(exempt))]
+    return [SituationProposed.trusted(situation=situation, it=it, player=player, pending=held, exempt=list(exempt))]
 
 
 def pipeline(
@@ -277,7 +296,31 @@ def propose_moment(state: GameState, sit: Sit) -> list[Event] | None:
     event is held back; only what comes before it."""
     if not cares(state, sit):
         return None
-    return [SituationProposed(situation=sit.event, it=sit.card, player=sit.player)]
+    return [SituationProposed.trusted(situation=sit.event, it=sit.card, player=sit.player)]
+
+
+def moment(state: GameState, sit: Sit, event: Event) -> list[Event]:
+    """A moment of the procedure that abilities name (304 turn_start, 306.5j
+    win/lose_battle, 306.5n battle_end, 308 turn_end): the step's own event,
+    then the triggers the moment fires (403.1), unless a replacement takes
+    the moment's place (409), and a response chance for uses written to be
+    usable only then (214.3c, 402.2a)."""
+    if not has_text(state):
+        return [event]
+    out: list[Event] = [event]
+    found = replacements(state, sit)
+    if found:
+        src = found[0]
+        return out + [SituationReplaced.trusted(
+            player=src.controller, card=src.card, ability=src.index, definition=src.ability,
+            situation=sit.event, it=sit.card, exempt=[f"{src.card}#{src.index}"],
+        )]
+    out += fire([(sit, state)], "before") + fire([(sit, state)], "after")
+    if anyone_can_respond(state, sit, None):
+        out.append(WindowOpened.trusted(
+            rule="407.3", kind="response", player=other(state.active), situation=sit.event, it=sit.card, whose=sit.player
+        ))
+    return out
 
 
 # Proposals of a moment that holds no event back (propose_moment).
@@ -337,7 +380,7 @@ def _replacement_step(state: GameState, entry: Any, sits: list[tuple[Sit, int | 
             (s for s, f, _ in sits if (f == fact or s is sit) and chosen in replacements(state, s, exempt)), sit
         )
         return _auto([
-            SituationReplaced(
+            SituationReplaced.trusted(
                 player=chosen.controller, card=chosen.card, ability=chosen.index, definition=chosen.ability,
                 situation=sit.event, it=sit.card, about=entry.id, fact=fact,
                 exempt=[*exempt, f"{chosen.card}#{chosen.index}", *losers], step=step,
@@ -355,8 +398,8 @@ def _what_comes_first(state: GameState, entry: Any, main: Sit, sits: list[Sit]) 
         return []
     out: list[Event] = list(triggers)
     if window:
-        out.append(WindowOpened(rule="407.3", kind="response", player=other(state.active), about=entry.id))
-    out.append(MomentBefore(about=entry.id))
+        out.append(WindowOpened.trusted(rule="407.3", kind="response", player=other(state.active), about=entry.id))
+    out.append(MomentBefore.trusted(about=entry.id))
     return out
 
 
@@ -368,8 +411,8 @@ def _active_abilities(state: GameState, use: Use) -> list[int]:
 
 def _before_use(state: GameState, use: Use) -> Look:
     if use.countered:
-        return _auto([UseResolved(use=use.id, card=use.card, rule="411.1b")])
-    resolving = UseResolving(use=use.id, card=use.card, active=_active_abilities(state, use))
+        return _auto([UseResolved.trusted(use=use.id, card=use.card, rule="411.1b")])
+    resolving = UseResolving.trusted(use=use.id, card=use.card, active=_active_abilities(state, use))
     if use.stage == "ready" or use.kind == "replacement":
         return _auto([resolving])
     sit = use_situation(state, use)
@@ -419,7 +462,7 @@ def _before_proposal(state: GameState, prop: Proposal) -> Look:
 def _proceed(state: GameState, prop: Proposal) -> list[Event]:
     """The proposal's events happen, those whose card is still where it was;
     a later moment it holds (``then``) comes next, through the pipeline."""
-    out: list[Event] = [SituationProceeds(about=prop.id)]
+    out: list[Event] = [SituationProceeds.trusted(about=prop.id)]
     now = _now(prop.pending)
     for held, ev in zip(now, events_of(now)):
         zone = held.get("zone")
@@ -447,8 +490,6 @@ def _reread(state: GameState, ev: Event) -> Event:
     it is when the attack happens, so after the "will attack the castle"
     triggers and uses of its moment before (403.1a) changed it."""
     if isinstance(ev, CastleAttacked) and state.battle is not None and state.battle.attacker is not None:
-        from referee.rules.harem_master.characteristics import physical
-
         amount = physical(state, state.battle.attacker)
         return ev.model_copy(update={"amount": amount, "step": "306.5m" if amount > 0 else "306.5n"})
     return ev
@@ -477,7 +518,7 @@ def _next_trigger(state: GameState) -> Look:
             return _ask(Choice(player, "order", None, cards, "order your simultaneous triggers (408.2)"))
     i = mine[0]
     t = state.triggers[i]
-    return _auto([TriggerResolving(player=player, card=t.card, index=i)])
+    return _auto([TriggerResolving.trusted(player=player, card=t.card, index=i)])
 
 
 # --- 406.2: windows --------------------------------------------------------------------------
@@ -486,13 +527,13 @@ def _next_trigger(state: GameState) -> Look:
 def _window(state: GameState, w: Window) -> Look:
     nap = w.first
     if w.passes >= 2:
-        return _auto([WindowClosed(rule="406.2")])
+        return _auto([WindowClosed.trusted(rule="406.2")])
     turn = other(nap) if (w.passes == 1 and w.last == nap) else nap
     if can_use(state, turn, moment_of(state, turn)):
         return Look(Decision(turn, "respond"), None, [])
     if w.passes == 1:
-        return _auto([WindowClosed(rule="406.2")])
-    return _auto([WindowPassed(rule="406.2", player=turn, auto=True)])
+        return _auto([WindowClosed.trusted(rule="406.2")])
+    return _auto([WindowPassed.trusted(rule="406.2", player=turn, auto=True)])
 
 
 # --- the decisions -------------------------------------------------------------------------
@@ -516,18 +557,40 @@ def _choice(state: GameState) -> Choice:
     return found.choice
 
 
-def _decide_choose(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+def _choose_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
+    """Each option of the choice: a "may" or a replacement by its option, a
+    target by its card, each order of simultaneous triggers (one to resolve
+    next, or all of them while they are few), each order of a pile (408.2,
+    215.7c, 215.8c), the permutations bounded."""
+    c = _choice(state)
+    if c.kind in ("may", "replacement"):
+        return [Action(p, "choose", option=o) for o in c.options]
+    if c.kind == "pile_order":
+        return [Action(p, "choose", cards=perm) for perm in itertools.islice(itertools.permutations(c.options), 120)]
+    if c.kind == "order":
+        out = [Action(p, "choose", cards=(o,)) for o in c.options]
+        if len(c.options) <= 5:
+            out += [Action(p, "choose", cards=perm) for perm in itertools.permutations(c.options)]
+        return out
+    return [Action(p, "choose", cards=(o,)) for o in c.options]
+
+
+@action(
+    "choose", "407.4", args=(CARDS_CHOSEN, OPTION), candidates=_choose_candidates,
+    help="make the choice a resolution asks for: cards (targets, an order) or --option",
+)
+def _decide_choose(state: GameState, a: Action, ctx: Context) -> list[Event]:
     c = _choice(state)
     if c.kind == "may":
         if a.option not in ("yes", "no"):
             raise refuse("401.7", f"{c.text.split(':')[0]}: answer the \"may\" with option yes or no (401.7).")
-        return [Chosen(rule="401.7", player=a.player, use=c.entry, option=a.option)]
+        return [Chosen.trusted(rule="401.7", player=a.player, use=c.entry, option=a.option)]
     if c.kind == "replacement":
         picked = [o for o in c.options if a.option in (o, o.partition("#")[0], name_of(state, o.partition("#")[0]))]
         if not picked:
             shown = ", ".join(name_of(state, o.partition("#")[0]) for o in c.options)
             raise refuse("409.3", f"Choose which replacement applies, by its card: one of {shown}.")
-        return [Chosen(rule="409.3", player=a.player, use=c.entry, option=picked[0])]
+        return [Chosen.trusted(rule="409.3", player=a.player, use=c.entry, option=picked[0])]
     cards = tuple(a.cards or ())
     if c.kind == "pile_order":
         return [_pile_order(state, a, c, cards)]
@@ -540,11 +603,11 @@ def _decide_choose(state: GameState, a: Action, waive: frozenset[str]) -> list[E
             raise refuse(
                 "408.2", f"Name the trigger to resolve next, or all of them in order, by their cards: {shown}."
             )
-        return [TriggersOrdered(player=a.player, cards=list(cards))]
+        return [TriggersOrdered.trusted(player=a.player, cards=list(cards))]
     if len(cards) != 1 or cards[0] not in c.options:
         shown = ", ".join(name_of(state, o) for o in c.options)
         raise refuse("407.4", f"{c.text.split(':')[0]}: choose one target among {shown}.")
-    return [Chosen(rule="407.4", player=a.player, use=c.entry, cards=list(cards))]
+    return [Chosen.trusted(rule="407.4", player=a.player, use=c.entry, cards=list(cards))]
 
 
 def _pile_order(state: GameState, a: Action, c: Choice, cards: tuple[str, ...]) -> Chosen:
@@ -558,46 +621,12 @@ def _pile_order(state: GameState, a: Action, c: Choice, cards: tuple[str, ...]) 
         what = "interleave, keeping each owner's order," if len(owners) == 2 else "order, top first,"
         raise refuse("215.8c" if "215.8c" in c.text else "215.7c", f"Name every card to {what} once: {shown}.")
     pile = "215.8c" if "215.8c" in c.text else "215.7c"
-    return Chosen(rule=pile, ruling="A25", player=a.player, use=c.entry, cards=list(cards))
+    return Chosen.trusted(rule=pile, ruling="A25", player=a.player, use=c.entry, cards=list(cards))
 
 
-def _legal_choose(state: GameState, p: str) -> list[Action]:
-    c = _choice(state)
-    if c.kind in ("may", "replacement"):
-        return [Action(p, "choose", option=o) for o in c.options]
-    if c.kind == "pile_order":
-        out = []
-        for perm in itertools.islice(itertools.permutations(c.options), 120):
-            try:
-                _pile_order(state, Action(p, "choose", cards=perm), c, perm)
-            except Exception:
-                continue
-            out.append(Action(p, "choose", cards=perm))
-        return out
-    if c.kind == "order":
-        out = [Action(p, "choose", cards=(o,)) for o in c.options]
-        if len(c.options) <= 5:
-            out += [Action(p, "choose", cards=perm) for perm in itertools.permutations(c.options)]
-        return out
-    return [Action(p, "choose", cards=(o,)) for o in c.options]
-
-
-decision_kind("choose", "407.4", "make the choice the resolution asks for (407.4)", ("choose",), _decide_choose, _legal_choose)
-
-
-def _decide_respond(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
-    if a.do == "pass":
-        return [WindowPassed(rule="406.2", player=a.player)]
-    return declare(state, a, moment_of(state, a.player), None, waive)
-
-
-def _legal_respond(state: GameState, p: str) -> list[Action]:
-    return usable(state, p, moment_of(state, p)) + [Action(p, "pass")]
-
-
+decision_kind("choose", "407.4", "make the choice the resolution asks for (407.4)", ("choose",))
 decision_kind(
-    "respond", "406.2", "use an event or ability in this window, or pass (406.2)", ("play_event", "activate", "pass"),
-    _decide_respond, _legal_respond,
+    "respond", "406.2", "use an event or ability in this window, or pass (406.2)", ("play_event", "activate", "pass")
 )
 
 

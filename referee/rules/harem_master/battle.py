@@ -5,6 +5,7 @@ from __future__ import annotations
 from events.game import (
     AttackDeclared,
     AttackerChosen,
+    BattleInterrupted,
     BattleResolved,
     BattleTypeSet,
     CardMilled,
@@ -19,40 +20,49 @@ from events.game import (
     WindowOpened,
 )
 from projections.state import GameState, other
-from referee.actions import Action
+from referee.actions import Action, IllegalAction
 from referee.rules.harem_master.abilities import battle_type_usable, forbidden
-from referee.rules.harem_master.agenda import pipeline, propose_moment
+from referee.rules.harem_master.agenda import moment, pipeline, propose_moment
 from referee.rules.harem_master.characteristics import chars, gender, has_text, identity
 from referee.rules.harem_master.characteristics import mental as mental_of
 from referee.rules.harem_master.characteristics import physical as physical_of
 from referee.rules.harem_master.common import name_of, physical, refuse
+from referee.rules.harem_master.effects import ends
 from referee.rules.harem_master.hidden import reveal_decision
-from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
+from referee.rules.harem_master.registry import (
+    CARD,
+    Candidates,
+    Context,
+    Decision,
+    Events,
+    action,
+    decision_kind,
+    only,
+    step,
+)
 from referee.rules.harem_master.situations import Sit
 
-action_kind(
-    "attack", "306.5a", card_from="own_field", missing_rule="306.5b",
+
+def _own_characters(do: str) -> Candidates:
+    def candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
+        return [Action(p, do, card=ch.card) for ch in state.field if ch.controller == p]
+
+    return candidates
+
+
+@action(
+    "attack", "306.5a", args=(CARD,), card_from="own_field", missing_rule="306.5b",
+    candidates=_own_characters("attack"),
     side="active", side_rule="306.5a", side_text="Only the active player can declare an attack.",
+    help="declare an attack with an untapped character you control (306.5b)",
 )
-action_kind(
-    "intercept", "306.5c", card_from="own_field", missing_rule="306.5d",
-    side="non_active", side_rule="306.5c", side_text="Only the non-active player can intercept.",
-)
-action_kind(
-    "no_intercept", "306.5c",
-    side="non_active", side_rule="306.5c", side_text="Only the non-active player decides about intercepting.",
-)
-
-
-def may_attack(state: GameState, card: str) -> bool:
-    return not (has_text(state) and forbidden(state, "attack", state.active, card))
-
-
-def declare_attack(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+def declare_attack(state: GameState, a: Action, ctx: Context) -> Events:
     """306.5a-b: declare an attack and choose an untapped character, tapping it."""
     p = a.player
-    card = _combatant(state, a, waive, "306.5b", "attack", "attacker")
-    return [AttackDeclared(player=p, step="306.5b"), AttackerChosen(player=p, card=card, step="306.5c")]
+    card = _combatant(state, a, ctx.waive, "306.5b", "attack", "attacker")
+    return lambda: [
+        AttackDeclared.trusted(player=p, step="306.5b"), AttackerChosen.trusted(player=p, card=card, step="306.5c")
+    ]
 
 
 def _combatant(state: GameState, a: Action, waive: frozenset[str], rule: str, act: str, role: str) -> str:
@@ -73,15 +83,51 @@ def _combatant(state: GameState, a: Action, waive: frozenset[str], rule: str, ac
     return ch.card
 
 
+# --- the preamble: a combatant gone (ruling A18) ------------------------------------------
+
+
+BATTLE_STEPS = frozenset({"306.5c", "306.5e", "306.5h", "306.5i", "306.5j", "306.5k", "306.5m"})
+
+
+def combatant_gone(state: GameState) -> Event | None:
+    """306.5 preamble (ruling A18): a combatant that left the field or changed
+    controller ends the battle; the procedure jumps to 306.5n."""
+    b = state.battle
+    if b is None or state.step not in BATTLE_STEPS:
+        return None
+    for card, owner_side in ((b.attacker, b.player), (b.interceptor, other(b.player))):
+        if card is None:
+            continue
+        ch = state.character(card)
+        if ch is None or ch.controller != owner_side:
+            return BattleInterrupted.trusted(card=card, step="306.5n")
+    return None
+
+
 # --- 306.5c-d interception -----------------------------------------------------------
 
 
-def _decide_intercept(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
-    p = a.player
-    if a.do == "no_intercept":
-        return [InterceptionDeclined(player=p, able=True, step="306.5e")]
-    card = _combatant(state, a, waive, "306.5d", "intercept", "interceptor")
-    return [InterceptorChosen(player=p, card=card, step="306.5e")]
+_INTERCEPTS = _own_characters("intercept")
+
+
+@action(
+    "intercept", "306.5c", args=(CARD,), card_from="own_field", missing_rule="306.5d",
+    candidates=_INTERCEPTS,
+    side="non_active", side_rule="306.5c", side_text="Only the non-active player can intercept.",
+    help="intercept the attack with an untapped character you control (306.5d)",
+)
+def _intercept(state: GameState, a: Action, ctx: Context) -> Events:
+    card = _combatant(state, a, ctx.waive, "306.5d", "intercept", "interceptor")
+    return lambda: [InterceptorChosen.trusted(player=a.player, card=card, step="306.5e")]
+
+
+@action(
+    "no_intercept", "306.5c", candidates=only("no_intercept"),
+    side="non_active", side_rule="306.5c", side_text="Only the non-active player decides about intercepting.",
+    help="let the attack go on without an interception (306.5g)",
+)
+def _no_intercept(state: GameState, a: Action, ctx: Context) -> Events:
+    return lambda: [InterceptionDeclined.trusted(player=a.player, able=True, step="306.5e")]
 
 
 def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> list[Event] | None:
@@ -112,7 +158,7 @@ def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> lis
             f"{name_of(state, ch.card)} is tapped; only an untapped character can intercept "
             "(so the referee went on to the castle attack, 306.5c).",
         )
-    return [InterceptorChosen(player=a.player, card=ch.card, step="306.5e")]
+    return [InterceptorChosen.trusted(player=a.player, card=ch.card, step="306.5e")]
 
 
 def retraction(state: GameState, a: Action) -> Rewound | None:
@@ -141,7 +187,7 @@ def retraction(state: GameState, a: Action) -> Rewound | None:
         return None  # nothing milled yet: late_interception records it as it stands
     from projections.codec import encode_state
 
-    return Rewound(
+    return Rewound.trusted(
         rule="306.5c",
         to=before.position,
         reason=(
@@ -152,21 +198,19 @@ def retraction(state: GameState, a: Action) -> Rewound | None:
     )
 
 
-def _can_intercept(state: GameState, p: str) -> list[str]:
-    return [
-        ch.card for ch in state.field
-        if ch.controller == p and ch.ready and not (has_text(state) and forbidden(state, "intercept", p, ch.card))
-    ]
+def _can_intercept(state: GameState, p: str) -> bool:
+    """306.5c: "if they wish and are able": is any interception ``p`` might
+    declare accepted (the very check of ``intercept``)?"""
+    for a in _INTERCEPTS(state, p, Context("intercept")):
+        try:
+            _combatant(state, a, frozenset(), "306.5d", "intercept", "interceptor")
+        except IllegalAction:
+            continue
+        return True
+    return False
 
 
-def _legal_intercept(state: GameState, p: str) -> list[Action]:
-    return [Action(p, "intercept", card=c) for c in _can_intercept(state, p)] + [Action(p, "no_intercept")]
-
-
-decision_kind(
-    "intercept", "306.5c", "intercept or not (306.5c)", ("intercept", "no_intercept"),
-    _decide_intercept, _legal_intercept,
-)
+decision_kind("intercept", "306.5c", "intercept or not (306.5c)", ("intercept", "no_intercept"))
 
 
 def _attack_moment(state: GameState) -> list[Event] | None:
@@ -190,7 +234,7 @@ def _may_intercept(state: GameState) -> Decision | None:
 
 @step("306.5c", decision=_may_intercept)
 def _cannot_intercept(state: GameState) -> list[Event]:
-    return _attack_moment(state) or [InterceptionDeclined(player=other(state.active), able=False, step="306.5e")]
+    return _attack_moment(state) or [InterceptionDeclined.trusted(player=other(state.active), able=False, step="306.5e")]
 
 
 # --- 306.5e-h the battle's type --------------------------------------------------------
@@ -200,14 +244,14 @@ def _cannot_intercept(state: GameState) -> list[Event]:
 def _battle_type(state: GameState) -> list[Event]:
     b = state.battle
     if b.interceptor is None:
-        return [BattleTypeSet(rule="306.5g", kind="castle", step="306.5h")]
+        return [BattleTypeSet.trusted(rule="306.5g", kind="castle", step="306.5h")]
     if has_text(state) and "intercept" not in b.done:
-        moment = propose_moment(state, Sit("intercept", b.interceptor, other(b.player)))
-        if moment:
-            return moment
+        before = propose_moment(state, Sit("intercept", b.interceptor, other(b.player)))
+        if before:
+            return before
     if gender(state, b.interceptor) == "male":
-        return [BattleTypeSet(rule="306.5e", kind="combat", step="306.5h")]
-    return [BattleTypeSet(rule="306.5f", kind="approach", step="306.5h")]
+        return [BattleTypeSet.trusted(rule="306.5e", kind="combat", step="306.5h")]
+    return [BattleTypeSet.trusted(rule="306.5f", kind="approach", step="306.5h")]
 
 
 @step("306.5h")
@@ -217,9 +261,9 @@ def _type_change_window(state: GameState) -> list[Event]:
     b = state.battle
     after = "306.5i" if b.interceptor is not None else "306.5j"
     if b.kind != "castle" and "306.5h" not in b.done and battle_type_usable(state):
-        return [WindowOpened(rule="306.5h", kind="battle_type", player=other(b.player))]
+        return [WindowOpened.trusted(rule="306.5h", kind="battle_type", player=other(b.player))]
     text = "The battle type may be changed no more." if "306.5h" in b.done else "Nobody can change the battle type."
-    return [StepPerformed(rule="306.5h", text=text, step=after)]
+    return [StepPerformed.trusted(rule="306.5h", text=text, step=after)]
 
 
 # --- 306.5i random numbers and battle power -----------------------------------------
@@ -234,7 +278,7 @@ def _battle_number(state: GameState, player: str, character: str) -> Event:
     number = state.cards[top].random
     if has_text(state):
         number = chars(state, top).random + chars(state, character).random - identity(state, character).random
-    return RandomNumberApplied(ruling="A4", player=player, character=character, card=top, number=number, to=to)
+    return RandomNumberApplied.trusted(ruling="A4", player=player, character=character, card=top, number=number, to=to)
 
 
 def _battle_stat(state: GameState, card: str, kind: str) -> int:
@@ -264,7 +308,7 @@ def _random_numbers(state: GameState) -> Event:
         winner = None
     else:
         winner = b.player if powers[b.player] > powers[defender] else defender
-    return BattleResolved(powers=powers, winner=winner, step="306.5j")
+    return BattleResolved.trusted(powers=powers, winner=winner, step="306.5j")
 
 
 # --- 306.5j-o the outcome ------------------------------------------------------------------
@@ -273,18 +317,16 @@ def _random_numbers(state: GameState) -> Event:
 @step("306.5j")
 def _win_lose_triggers(state: GameState) -> list[Event]:
     """306.5j: abilities triggered by winning or losing (none in a draw, ruling A20)."""
-    from referee.rules.harem_master.turn import moment
-
     b = state.battle
     after = "306.5m" if b.kind == "castle" else ("306.5k" if b.winner is not None else "306.5n")
-    done = StepPerformed(rule="306.5j", text="Abilities triggered by winning or losing are processed.", step=after)
+    done = StepPerformed.trusted(rule="306.5j", text="Abilities triggered by winning or losing are processed.", step=after)
     out: list[Event] = [done]
     if b.winner is not None and b.loser is not None:
         winner_card = b.attacker if b.winner == b.player else b.interceptor
         out = moment(state, Sit("win_battle", winner_card, b.winner), done)
         out += moment(state, Sit("lose_battle", b.loser, other(b.winner)), done)[1:]
     if len(out) == 1:
-        out[0] = StepPerformed(rule="306.5j", text="No abilities trigger on winning or losing.", step=after)
+        out[0] = StepPerformed.trusted(rule="306.5j", text="No abilities trigger on winning or losing.", step=after)
     return out
 
 
@@ -294,7 +336,7 @@ def _capture(state: GameState) -> list[Event]:
     moment before which replacements and triggers come first (409, 403.1a)."""
     b = state.battle
     male = gender(state, b.loser) == "male"
-    captured = CharacterCaptured(
+    captured = CharacterCaptured.trusted(
         rule="306.5k" if male else "306.5l",
         card=b.loser,
         by=b.winner,
@@ -312,31 +354,27 @@ def _castle_attack(state: GameState) -> list[Event]:
     target = other(b.player)
     if state.to_move == 0:
         amount = physical_of(state, b.attacker)
-        attacked = CastleAttacked(player=target, amount=amount, step="306.5m" if amount > 0 else "306.5n")
+        attacked = CastleAttacked.trusted(player=target, amount=amount, step="306.5m" if amount > 0 else "306.5n")
         return pipeline(state, [attacked], "castle_attack", b.attacker, b.player)
     # Each card through the pipeline of every move: a replacement of its
     # milling (409) still counts it as one of the attack's cards.
     card = state.zones[target].castle[0]
-    milled = CardMilled(player=target, card=card, step="306.5n" if state.to_move == 1 else "306.5m")
+    milled = CardMilled.trusted(player=target, card=card, step="306.5n" if state.to_move == 1 else "306.5m")
     return pipeline(state, [milled], "mill", card, b.player)
 
 
 @step("306.5n")
 def _end_of_battle(state: GameState) -> list[Event]:
     """306.5n: "at the end of the battle" abilities."""
-    from referee.rules.harem_master.turn import moment
-
     b = state.battle
-    done = StepPerformed(rule="306.5n", text="End-of-battle abilities are processed.", step="306.5o")
+    done = StepPerformed.trusted(rule="306.5n", text="End-of-battle abilities are processed.", step="306.5o")
     out = moment(state, Sit("battle_end", None, b.player if b else state.active), done)
     if len(out) == 1:
-        out[0] = StepPerformed(rule="306.5n", text="No end-of-battle abilities.", step="306.5o")
+        out[0] = StepPerformed.trusted(rule="306.5n", text="No end-of-battle abilities.", step="306.5o")
     return out
 
 
 @step("306.5o")
 def _battle_over(state: GameState) -> list[Event]:
     """306.5o: "until end of battle" effects end; the battle is over."""
-    from referee.rules.harem_master.turn import ends
-
-    return ends(state, "end_of_battle", "306.5o") + [StepPerformed(rule="306.5o", text="The battle ends.", step="306")]
+    return ends(state, "end_of_battle", "306.5o") + [StepPerformed.trusted(rule="306.5o", text="The battle ends.", step="306")]

@@ -1,19 +1,35 @@
-"""State checks the referee makes after every event: the end of the game
-(102, 103), the character limits (214.2e) and items left without a character
-(214.4f)."""
+"""Rules 102-102.3, 103.2, 214.2e and 214.4f: the checks the referee makes after every event.
+
+The end of the game (102, 102.1, 102.2 immediate wins; 102.3, 103.2 the
+castle falls, ruling A1), the character limits (214.2e, ruling A7: one
+character of a name, at most six) and items left without a character or
+unsuited to it (214.4f, ruling A14); ``state_check`` also runs the checks of
+other rules that happen at the same moments: a combatant gone (306.5,
+``battle``) and effects on a card that left the field (215.10, ``zones``)."""
 
 from __future__ import annotations
 
 import itertools
 
-from events.game import BattleInterrupted, CharactersDiscarded, EffectsEnded, Event, GameEnded, ItemDiscarded
+from events.game import CharactersDiscarded, Event, GameEnded, ItemDiscarded
 from projections.state import GameState, other
 from referee.actions import Action
 from referee.rules.harem_master.agenda import held_cards, pipeline
-from referee.rules.harem_master.characteristics import equip_fits, field_names, has_text, memo
+from referee.rules.harem_master.battle import combatant_gone
+from referee.rules.harem_master.characteristics import (
+    MISSING,
+    carried,
+    carry,
+    equip_fits,
+    field_names,
+    has_text,
+    match,
+    memo,
+)
 from referee.rules.harem_master.characteristics import name as name_now
 from referee.rules.harem_master.common import CHARACTER_LIMIT, IMMEDIATE_WIN, SETUP_STEPS, refuse
-from referee.rules.harem_master.registry import Decision, decision_kind
+from referee.rules.harem_master.registry import Decision, Events, decision_kind
+from referee.rules.harem_master.zones import gone_objects
 
 # --- 102 and 103: the end of the game --------------------------------------------------
 
@@ -31,11 +47,11 @@ def end_check(state: GameState) -> Event | None:
         elif len(z.execution) >= IMMEDIATE_WIN:
             wins.append((p, "102.2"))
     if len(wins) == 2:
-        return GameEnded(rule=wins[0][1], ruling="A13", draw=True, reason="Both players won at once.", step="over")
+        return GameEnded.trusted(rule=wins[0][1], ruling="A13", draw=True, reason="Both players won at once.", step="over")
     if wins:
         p, rule = wins[0]
         where = "harem" if rule == "102.1" else "execution pile"
-        return GameEnded(
+        return GameEnded.trusted(
             rule=rule, winner=p, reason=f"{p} has {IMMEDIATE_WIN} or more cards in their {where}.", step="over"
         )
     fallen = [p for p in ("A", "B") if not state.zones[p].castle]
@@ -62,7 +78,7 @@ def end_check(state: GameState) -> Event | None:
     else:
         winner, draw = ("A" if scores["A"] > scores["B"] else "B"), False
     fell = " and ".join(f"{p}'s castle" for p in fallen)
-    return GameEnded(
+    return GameEnded.trusted(
         rule=rule, ruling="A1", winner=winner, draw=draw, scores=scores, reason=f"{fell} fell.", step="over"
     )
 
@@ -105,9 +121,24 @@ def same_name_pending(state: GameState) -> Decision | None:
     ruling A7), checked before anything else happens."""
     if state.step in SETUP_STEPS or len(state.field) < 2:
         return None
-    m = memo(state)
-    if "same_name" in m:
+    # It reads the field, the names (the effects, and the text of the few
+    # cards that name themselves, read anew each time), the agenda (moves
+    # under way), whose turn it is and the open violations: carried from
+    # state to state while those stay the same.
+    known = match(state)
+    if known.names_gained or (known.names_given and any(ch.card in known.names_given for ch in state.field)):
+        m = memo(state)
+        if "same_name" not in m:
+            m["same_name"] = _same_name_pending(state)
         return m["same_name"]
+    key = (state.cards, state.field, state.effects, state.agenda, state.active, state.violations)
+    found = carried("same_name", key)
+    if found is MISSING:
+        found = carry("same_name", key, _same_name_pending(state))
+    return found
+
+
+def _same_name_pending(state: GameState) -> Decision | None:
     found = None
     order = (state.active, other(state.active)) if state.active else ("A", "B")
     # Record mode: a player whose 214.2e discard the table skipped is not
@@ -117,11 +148,12 @@ def same_name_pending(state: GameState) -> Decision | None:
         if player not in skipped and same_name_excess(state, player) > 0:
             found = Decision(player, "same_name")
             break
-    m["same_name"] = found
     return found
 
 
-def _decide_same_name(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+def same_name_discard(state: GameState, a: Action) -> Events:
+    """214.2e: the characters the player discards (``discard`` at a
+    ``same_name`` decision), checked to be one of ``same_name_choices``."""
     p = a.player
     chosen = tuple(a.cards or ())
     choices = same_name_choices(state, p)
@@ -134,35 +166,13 @@ def _decide_same_name(state: GameState, a: Action, waive: frozenset[str]) -> lis
         )
     # 214.2e through the pipeline of every move: 403.2a and 409.1a take away
     # only its leaving of the field (situations.happened), not its discard.
-    return pipeline(state, [CharactersDiscarded(player=p, cards=list(chosen))], "discard", None, p)
+    return lambda: pipeline(state, [CharactersDiscarded.trusted(player=p, cards=list(chosen))], "discard", None, p)
 
 
-decision_kind(
-    "same_name", "214.2e", "choose which characters to discard (214.2e)", ("discard",),
-    _decide_same_name,
-    lambda s, p: [Action(p, "discard", cards=combo) for combo in same_name_choices(s, p)],
-)
+decision_kind("same_name", "214.2e", "choose which characters to discard (214.2e)", ("discard",))
 
 
 # --- all checks in order -----------------------------------------------------------
-
-
-BATTLE_STEPS = frozenset({"306.5c", "306.5e", "306.5h", "306.5i", "306.5j", "306.5k", "306.5m"})
-
-
-def combatant_gone(state: GameState) -> Event | None:
-    """306.5 preamble (ruling A18): a combatant that left the field or changed
-    controller ends the battle; the procedure jumps to 306.5n."""
-    b = state.battle
-    if b is None or state.step not in BATTLE_STEPS:
-        return None
-    for card, owner_side in ((b.attacker, b.player), (b.interceptor, other(b.player))):
-        if card is None:
-            continue
-        ch = state.character(card)
-        if ch is None or ch.controller != owner_side:
-            return BattleInterrupted(card=card, step="306.5n")
-    return None
 
 
 def unsuited_item(state: GameState, waiting: frozenset[str] = frozenset()) -> list[Event] | None:
@@ -171,7 +181,7 @@ def unsuited_item(state: GameState, waiting: frozenset[str] = frozenset()) -> li
     for ch in state.field:
         for item in ch.items:
             if item not in waiting and state.cards[item].equip is not None and not equip_fits(state, item, ch.card):
-                return _discard_item(state, ItemDiscarded(rule="214.4f", ruling="A14", card=item))
+                return _discard_item(state, ItemDiscarded.trusted(rule="214.4f", ruling="A14", card=item))
     return None
 
 
@@ -180,18 +190,6 @@ def _discard_item(state: GameState, ev: ItemDiscarded) -> list[Event]:
     every move (409 replacements and 403.1a triggers see it; 409.1a exempts
     only the characters of 214.2e, not their items: ruling A7)."""
     return pipeline(state, [ev], "discard", ev.card, ev.card[0])
-
-
-def gone_objects(state: GameState) -> Event | None:
-    """215.10: effects on a card that has left the field end (it is a new object)."""
-    gone = []
-    for e in state.effects:
-        if e.target is None or e.since < 0:
-            continue
-        ch = state.character(e.target)
-        if ch is None or ch.since != e.since:
-            gone.append(e.id)
-    return EffectsEnded(rule="215.10", ids=gone) if gone else None
 
 
 def state_check(state: GameState) -> list[Event] | None:
@@ -205,7 +203,7 @@ def state_check(state: GameState) -> list[Event] | None:
     waiting = held_cards(state) if state.agenda else frozenset()
     for item in state.orphans:
         if item not in waiting:
-            return _discard_item(state, ItemDiscarded(card=item))
+            return _discard_item(state, ItemDiscarded.trusted(card=item))
     if state.battle is not None:
         gone = combatant_gone(state)
         if gone is not None:

@@ -1,15 +1,14 @@
-"""Helpers every Harem Master rule module shares: refusals, names, costs, seeded chance.
+"""Helpers every Harem Master rule module shares: refusals, names, the hand, seeded chance.
 
-Nothing here decides what happens next; the modules named after rule
-numbers (``setup``, ``turn``, ``battle``, ``checks``) do, through the
-registries of ``procedure`` and ``decisions``.
+It owns no rule: the modules named after rule numbers (``setup``,
+``turn``, ``battle``, ``checks``, ...) decide what happens next, through
+the registries of ``registry``, and use these.
 """
 
 from __future__ import annotations
 
 import random
 
-from events.game import CostPaid, Event
 from projections.state import GameState
 from referee.actions import IllegalAction, Refusal
 
@@ -39,10 +38,6 @@ def a_card(card_type: str) -> str:
     return f"{'an' if card_type[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {card_type} card"
 
 
-def stack_size(state: GameState, player: str) -> int:
-    return len(state.zones[player].action_stack)
-
-
 def refuse(rule: str, reason: str) -> IllegalAction:
     return IllegalAction(Refusal(rule, reason))
 
@@ -51,26 +46,6 @@ def physical(rule: str, reason: str) -> IllegalAction:
     """A refusal for something a table can physically do anyway (a second
     character, a tapped attacker): record mode appends it with its violation."""
     return IllegalAction(Refusal(rule, reason, physical=True))
-
-
-def pay(state: GameState, player: str, cost: int) -> list[Event]:
-    """215.4c (ruling A10): the top ``cost`` cards of the stack, one at a time."""
-    stack = state.zones[player].action_stack
-    return [CostPaid(player=player, card=c) for c in stack[:cost]]
-
-
-def cost_check(state: GameState, player: str, card: str, cost: int | None = None) -> None:
-    """215.4c: a cost the action-cost stack cannot pay is refused."""
-    if cost is None:
-        cost = state.cards[card].cost
-    n = stack_size(state, player)
-    if cost > n:
-        raise refuse(
-            "215.4c",
-            f"{name_of(state, card)} costs {cost} but {player}'s action-cost stack holds only {n} card"
-            + ("" if n == 1 else "s")
-            + ".",
-        )
 
 
 def in_hand(state: GameState, player: str, card: str | None, rule: str, what: str) -> str:

@@ -1,4 +1,9 @@
-"""Rules 407.4-407.6 and the effects of card text: what resolving one step of an ability does.
+"""Rules 102.4-102.6, 401.7, 407.4-407.6 and 411.1c-411.2: the effects of card text, what resolving one step of an ability does.
+
+Card text that wins or loses the game ends it at once (102.4; both players
+losing at once is a draw, 102.5; a player who wins and loses at once
+loses, 102.6). A countered card goes to its owner's discard (411.1c), its
+costs stay paid (411.1d); what cannot be countered is not (411.2).
 
 A resolution is split into steps at each ``then`` (407.5: everything in one
 step happens at once). ``next_slot`` walks a step's effects for the choices
@@ -42,6 +47,7 @@ from events.game import (
     CharactersTapped,
     ControlChanged,
     CounterFailed,
+    EffectsEnded,
     Event,
     GameEnded,
     HandMaximumChanged,
@@ -50,8 +56,8 @@ from events.game import (
     ValuesModified,
 )
 from projections.state import GameState, Proposal, Use, other
+from referee.rules.harem_master.characteristics import Reader, amount, candidates, players, select
 from referee.rules.harem_master.common import name_of
-from referee.rules.harem_master.selectors import Reader, amount, candidates, players, select
 
 # --- steps and choices ------------------------------------------------------------------
 
@@ -299,7 +305,7 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
         mm = amount(state, reader, m.mental) if m.mental is not None else 0
         r = amount(state, reader, m.random) if m.random is not None else 0
         return [
-            ValuesModified(card=src, use=uid, target=t, physical=p, mental=mm, random=r, until=m.until)
+            ValuesModified.trusted(card=src, use=uid, target=t, physical=p, mental=mm, random=r, until=m.until)
             for t in targets
         ]
     if isinstance(e, MoveEffect):
@@ -314,22 +320,22 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
                 dest = _whose(state, reader, mv.player, t, t[0])
             else:
                 dest = t[0]  # 215.1b: castle, hand, stack and discard hold their owner's cards
-            out.append(CardMoved(card=src, use=uid, target=t, to=mv.to, player=dest, position=mv.position))
+            out.append(CardMoved.trusted(card=src, use=uid, target=t, to=mv.to, player=dest, position=mv.position))
         return out
     if isinstance(e, (TapEffect, UntapEffect)):
         untap = isinstance(e, UntapEffect)
         targets = [t for t in cards(e.untap if untap else e.tap)
                    if (ch := state.character(t)) is not None and ch.ready != untap]
-        return [CharactersTapped(card=src, use=uid, targets=targets, untap=untap)] if targets else []
+        return [CharactersTapped.trusted(card=src, use=uid, targets=targets, untap=untap)] if targets else []
     if isinstance(e, BattleTypeEffect):
         b = state.battle
         if b is None or b.kind in (None, "castle") or b.kind == e.battle_type:
             return []  # 306.5h: never into or out of a castle attack
-        return [BattleTypeChanged(card=src, use=uid, kind=e.battle_type)]
+        return [BattleTypeChanged.trusted(card=src, use=uid, kind=e.battle_type)]
     if isinstance(e, NoRandomNumberEffect):
         b = state.battle
         combatants = {b.attacker, b.interceptor} if b is not None else set()
-        return [RandomNumberWaived(card=src, use=uid, target=t) for t in cards(e.no_random_number) if t in combatants]
+        return [RandomNumberWaived.trusted(card=src, use=uid, target=t) for t in cards(e.no_random_number) if t in combatants]
     if isinstance(e, CounterEffect):
         found = next((f for f in state.agenda if getattr(f, "id", None) == use.about), None)
         if isinstance(found, Proposal) and found.situation == "use" and found.it is not None:
@@ -338,10 +344,10 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
             # pile instead (411.1c), and what was paid stays paid (411.1d).
             card = found.it
             if state.cards[card].uncounterable:
-                return [CounterFailed(card=src, use=uid, target=card, countered=found.id)]
+                return [CounterFailed.trusted(card=src, use=uid, target=card, countered=found.id)]
             return [
-                UseCountered(card=src, use=uid, target=card, countered=found.id),
-                CardMoved(card=src, use=uid, target=card, to="discard", player=card[0], rule="411.1c"),
+                UseCountered.trusted(card=src, use=uid, target=card, countered=found.id),
+                CardMoved.trusted(card=src, use=uid, target=card, to="discard", player=card[0], rule="411.1c"),
             ]
         target = found if isinstance(found, Use) else None
         if target is None or target.countered:
@@ -349,39 +355,39 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
         # 411.2: "this card cannot be countered" protects the card being
         # used, not the abilities written on it
         if target.kind == "event" and state.cards[target.card].uncounterable:
-            return [CounterFailed(card=src, use=uid, target=target.card, countered=target.id)]
-        return [UseCountered(card=src, use=uid, target=target.card, countered=target.id)]
+            return [CounterFailed.trusted(card=src, use=uid, target=target.card, countered=target.id)]
+        return [UseCountered.trusted(card=src, use=uid, target=target.card, countered=target.id)]
     if isinstance(e, CopyEffect):
         c = e.copy_
         sources = cards(c.from_)
         if not sources:
             return []
         return [
-            CharacteristicsCopied(card=src, use=uid, target=t, source=sources[0], until=c.until)
+            CharacteristicsCopied.trusted(card=src, use=uid, target=t, source=sources[0], until=c.until)
             for t in cards(c.what) if t != sources[0]
         ]
     if isinstance(e, GainEffect):
         g = e.gain
-        return [AbilitiesGained(card=src, use=uid, target=t, abilities=list(g.abilities), until=g.until) for t in cards(g.what)]
+        return [AbilitiesGained.trusted(card=src, use=uid, target=t, abilities=list(g.abilities), until=g.until) for t in cards(g.what)]
     if isinstance(e, LoseAbilitiesEffect):
         lo = e.lose_abilities
-        return [AbilitiesLost(card=src, use=uid, target=t, until=lo.until) for t in cards(lo.what)]
+        return [AbilitiesLost.trusted(card=src, use=uid, target=t, until=lo.until) for t in cards(lo.what)]
     if isinstance(e, ControlEffect):
         c = e.control
         out = []
         for t in cards(c.what):
             to = _whose(state, reader, c.player, t, reader.controller)
             if (ch := state.character(t)) is not None and ch.controller != to:
-                out.append(ControlChanged(card=src, use=uid, target=t, player=to, until=c.until))
+                out.append(ControlChanged.trusted(card=src, use=uid, target=t, player=to, until=c.until))
         return out
     if isinstance(e, HandMaxEffect):
         h = e.hand_max
         out = []
         for p in players(state, reader, h.player):
             if h.set is not None:
-                out.append(HandMaximumChanged(card=src, use=uid, player=p, set=amount(state, reader, h.set), until=h.until))
+                out.append(HandMaximumChanged.trusted(card=src, use=uid, player=p, set=amount(state, reader, h.set), until=h.until))
             else:
-                out.append(HandMaximumChanged(card=src, use=uid, player=p, by=amount(state, reader, h.by), until=h.until))
+                out.append(HandMaximumChanged.trusted(card=src, use=uid, player=p, by=amount(state, reader, h.by), until=h.until))
         return out
     return []  # name and forbid are static only
 
@@ -406,15 +412,33 @@ def _game_end(use: Use, reader: Reader, won: list[str], lost: list[str]) -> Game
     losers = set(lost)
     card = reader.card
     if len(losers) == 2:
-        return GameEnded(rule="102.5", draw=True, reason="Both players lost at once.", card=card, step="over")
+        return GameEnded.trusted(rule="102.5", draw=True, reason="Both players lost at once.", card=card, step="over")
     if losers:
         (loser,) = losers
         rule = "102.6" if loser in won else "102.4"
-        return GameEnded(rule=rule, winner=other(loser), reason=f"{loser} loses by card text.", card=card, step="over")
+        return GameEnded.trusted(rule=rule, winner=other(loser), reason=f"{loser} loses by card text.", card=card, step="over")
     if len(winners) == 2:
-        return GameEnded(rule="102.4", ruling="A13", draw=True, reason="Both players won at once.", card=card, step="over")
+        return GameEnded.trusted(rule="102.4", ruling="A13", draw=True, reason="Both players won at once.", card=card, step="over")
     (winner,) = winners
-    return GameEnded(rule="102.4", winner=winner, reason=f"{winner} wins by card text.", card=card, step="over")
+    return GameEnded.trusted(rule="102.4", winner=winner, reason=f"{winner} wins by card text.", card=card, step="over")
+
+
+# --- 310, 306.5o: effects that last until the end of the turn or of the battle ------------------
+
+
+def ends(state: GameState, until: str, rule: str) -> list[Event]:
+    """310 / 306.5o: effects lasting until the end of the turn / battle end
+    (a control change given back to the player who had the character)."""
+    gone = [e for e in state.effects if e.until == until]
+    if not gone:
+        return []
+    out: list[Event] = []
+    for e in gone:
+        if e.kind == "control":
+            ch = state.character(e.target)
+            if ch is not None and ch.since == e.since and ch.controller != e.values[1]:
+                out.append(ControlChanged.trusted(rule=rule, card=e.source, target=e.target, player=e.values[1]))
+    return out + [EffectsEnded.trusted(rule=rule, ids=[e.id for e in gone])]
 
 
 def describe_slot(state: GameState, slot: Slot) -> str:

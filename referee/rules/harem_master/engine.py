@@ -25,7 +25,7 @@ from events.game import (
     DrawProposed,
     Event,
     GameEnded,
-        MatchStarted,
+    MatchStarted,
     SituationProceeds,
     SituationReplaced,
     TriggerFired,
@@ -36,18 +36,63 @@ from referee.actions import Action, Applied, IllegalAction, Refusal
 
 # Importing the rule modules registers their actions, decisions and steps.
 from referee.rules.harem_master import agenda, battle, checks, hidden, setup, turn  # noqa: F401
+from referee.rules.harem_master.abilities import activated
 from referee.rules.harem_master.characteristics import has_text, memo
-from referee.rules.harem_master.common import SETUP_STEPS, cost_check, physical, refuse
-from referee.rules.harem_master.registry import ACTIONS, KINDS, STEPS, Decision, action_kind
+from referee.rules.harem_master.common import SETUP_STEPS, physical, refuse
+from referee.rules.harem_master.registry import (
+    ACTIONS,
+    KINDS,
+    STEPS,
+    Context,
+    Decision,
+    Events,
+    action,
+    in_rule_order,
+    joined,
+    made,
+    only,
+)
 from referee.rules.harem_master.situations import fire, happened
+from referee.rules.harem_master.zones import cost_check
 
-# Actions either player may take whatever the procedure is waiting for (102.7, 102.8).
-action_kind("concede", "102.7")
-action_kind("propose_draw", "102.8")
-action_kind("accept_draw", "102.8")
-action_kind("choose", "407.4")
-action_kind("activate", "306.4", card_from="usable")
+# --- 102.7, 102.8: what either player may do whatever the procedure waits for ---------------
+
 ANY_TIME = ("concede", "propose_draw", "accept_draw")
+
+
+@action("concede", "102.7", candidates=only("concede"), help="concede the game")
+def _concede(state: GameState, a: Action, ctx: Context) -> Events:
+    p = a.player
+    return lambda: [
+        Conceded.trusted(player=p),
+        GameEnded.trusted(rule="102.7", winner=other(p), reason=f"{p} conceded.", step="over"),
+    ]
+
+
+def _propose_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
+    return [Action(p, "propose_draw")] if state.draw_offer is None else []
+
+
+@action("propose_draw", "102.8", candidates=_propose_candidates, help="propose a draw")
+def _propose_draw(state: GameState, a: Action, ctx: Context) -> Events:
+    if state.draw_offer == other(a.player):
+        return lambda: [GameEnded.trusted(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
+    return lambda: [DrawProposed.trusted(player=a.player)]
+
+
+def _accept_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
+    return [Action(p, "accept_draw")] if state.draw_offer == other(p) else []
+
+
+@action("accept_draw", "102.8", candidates=_accept_candidates, help="accept the draw the other player proposed")
+def _accept_draw(state: GameState, a: Action, ctx: Context) -> Events:
+    p = a.player
+    if state.draw_offer != other(p):
+        raise refuse("102.8", f"{other(p)} has not proposed a draw, so there is nothing to accept.")
+    return lambda: [GameEnded.trusted(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
+
+
+in_rule_order()  # every rule module has declared its actions by now
 
 
 def current_decision(state: GameState) -> Decision | None:
@@ -84,10 +129,6 @@ def canonical(state: GameState, action: Action) -> Action:
     (306.4), a 309 discard of several cards in hand order (their order is
     the owner's free choice, 215.5c), and without the hints for choices made
     at resolution (``targets``, ``option`` of a use: 407.4, 401.7)."""
-    from dataclasses import replace
-
-    from referee.rules.harem_master.abilities import activated
-
     if action.do == "activate" and action.card in state.cards:
         found = activated(state, action.card)
         index = action.ability if action.ability is not None else (found[0][0] if found else None)
@@ -108,18 +149,71 @@ def current_player(state: GameState) -> str | None:
 
 def legal_actions(state: GameState) -> list[Action]:
     """Every action the player who must act may take now (the any-time actions
-    of 102.7/102.8 included). The engine accepts each of them."""
+    of 102.7/102.8 included): each action kind's candidates that its check
+    accepts, so every action listed is accepted and none refused is listed.
+    Cards used from the hand are listed in the hand's order."""
     d = current_decision(state)
     if d is None:
         return []
+    if _listed[0] is state and _listed[1] == state.position:
+        return list(_listed[2])
     p = d.player
-    out = KINDS[d.kind].legal(state, p)
-    out.append(Action(p, "concede"))
-    if state.draw_offer == other(p):
-        out.append(Action(p, "accept_draw"))
-    elif state.draw_offer is None:
-        out.append(Action(p, "propose_draw"))
-    return out
+    ctx = Context(d.kind)
+    out: list[Action] = []
+    found: list[Events] = []
+    hand_kinds = 0
+    for do in KINDS[d.kind].actions:
+        kind = ACTIONS[do]
+        hand_kinds += kind.card_from == "hand"
+        for candidate in kind.candidates(state, p, ctx):
+            _accept(state, candidate, out, found)
+    if hand_kinds > 1 and out:
+        order = {c: i for i, c in enumerate(hidden.hand_candidates(state, p))}
+        last = len(order)
+        ranked = sorted(
+            range(len(out)),
+            key=lambda i: order.get(out[i].card, last) if ACTIONS[out[i].do].card_from == "hand" else last,
+        )
+        out, found = [out[i] for i in ranked], [found[i] for i in ranked]
+    for do in ANY_TIME:
+        for candidate in ACTIONS[do].candidates(state, p, ctx):
+            _accept(state, candidate, out, found)
+    _listed[:] = [state, state.position, out, found]
+    return list(out)
+
+
+def _accept(state: GameState, action: Action, out: list[Action], found: list[Events]) -> None:
+    """``action`` listed if ``decide`` accepts it; what it accepted it with is
+    kept for the ``decide`` that usually follows a listing (self-play, the board)."""
+    try:
+        events = _decide(state, action, frozenset())
+    except IllegalAction:
+        return
+    out.append(action)
+    found.append(events)
+
+
+# The actions ``legal_actions`` listed in the latest state it listed, and the
+# events each was accepted with: deciding one of them again (the action
+# chosen from the list) reads them instead of checking the same thing twice.
+_listed: list[Any] = [None, -1, [], []]
+
+
+def _listed_events(state: GameState, action: Action) -> list[Event] | None:
+    if _listed[0] is not state or _listed[1] != state.position:
+        return None
+    actions, found = _listed[2], _listed[3]
+    for i, listed in enumerate(actions):
+        if listed is action:
+            break
+    else:
+        for i, listed in enumerate(actions):
+            if listed == action:
+                break
+        else:
+            return None
+    events = found[i] = made(found[i])
+    return events
 
 
 # --- checking an action ----------------------------------------------------------------
@@ -164,6 +258,14 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
     """The events ``action`` itself causes, or ``IllegalAction`` citing the rule.
 
     Nothing automatic is included; ``apply`` adds the steps that follow."""
+    if not waive and not action.definitions:
+        found = _listed_events(state, action)
+        if found is not None:
+            return list(found)
+    return made(_decide(state, action, waive))
+
+
+def _decide(state: GameState, action: Action, waive: frozenset[str]) -> Events:
     p, do = action.player, action.do
     if p not in ("A", "B"):
         raise refuse("100.1", f"Only players A and B take part in a game, not {p!r}.")
@@ -172,16 +274,8 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
         raise refuse(r.rule, "The game is over" + (f": {r.reason}" if r.reason else "."))
     if state.step == "new":
         raise refuse("101", "The match has not started.")
-    if do == "concede":
-        return [Conceded(player=p), GameEnded(rule="102.7", winner=other(p), reason=f"{p} conceded.", step="over")]
-    if do == "propose_draw":
-        if state.draw_offer == other(p):
-            return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
-        return [DrawProposed(player=p)]
-    if do == "accept_draw":
-        if state.draw_offer != other(p):
-            raise refuse("102.8", f"{other(p)} has not proposed a draw, so there is nothing to accept.")
-        return [GameEnded(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
+    if do in ANY_TIME:
+        return ACTIONS[do].check(state, action, Context("any", waive))
 
     late = battle.late_interception(state, action, waive)
     if late is not None:
@@ -196,9 +290,9 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
         raise _wrong_player(state, action, d)
     kind = KINDS[d.kind]
     if do not in kind.actions:
-        turn = _turn_refusal(state, action)
-        if turn is not None:
-            raise turn
+        turn_refusal = _turn_refusal(state, action)
+        if turn_refusal is not None:
+            raise turn_refusal
         raise refuse(
             kind.rule,
             f"{p} must {kind.text} now; the possible actions are {', '.join(kind.actions)}, not {do}.",
@@ -206,10 +300,12 @@ def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()
     named: list[str] = []
     if state.unknown and do == "discard" and d.kind == "hand_limit" and action.cards:
         named = list(action.cards)
-    return _revealing(state, action, named, waive, lambda st, a: kind.decide(st, a, waive))
+    ctx = Context(d.kind, waive)
+    check = ACTIONS[do].check
+    return _revealing(state, action, named, waive, lambda st, a: check(st, a, ctx))
 
 
-def _revealing(state: GameState, action: Action, named: list[str], waive: frozenset[str], then: Any) -> list[Event]:
+def _revealing(state: GameState, action: Action, named: list[str], waive: frozenset[str], then: Any) -> Events:
     """``then(state, action)``, after the reveals the action implies in a
     table-dealt match: a card used or discarded from the hand is named as it
     leaves it, which reveals it (``hidden``). A card named that the deck list
@@ -223,7 +319,7 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
                     raise refuse(kind.refusal_rule, f"There is no {action.card} in {action.player}'s hand.")
                 ev = hidden.reveal_as(state, action.player, place, action.card, kind.rule, waive, action.definitions)
                 action = replace(action, card=ev.unlisted or ev.identity or place)
-                return [ev, *then(evolve(state, ev), action)]
+                return joined([ev], then(evolve(state, ev), action))
             named = [action.card]
         pre: list[Event] = []
         after = state
@@ -252,7 +348,7 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
             after = evolve(after, ev)
         pre += more
         if pre:
-            return [*pre, *then(after, action)]
+            return joined(pre, then(after, action))
     return then(state, action)
 
 
@@ -265,8 +361,10 @@ def _out_of_turn(state: GameState, action: Action, d: Decision, waive: frozenset
     """A card the non-active player used in the active player's turn, when no
     window of theirs is open: refused citing the rule that forbids it (a
     physical violation, so record mode records it), or, once that rule is
-    waived, its events as the table played it. The procedure stays where it
-    was (the events carry no step). None for anything else."""
+    waived, its events as the table played it (its own check, as in a window
+    of theirs; a character whatever 306.1a says, it being the other
+    player's turn). The procedure stays where it was (the events carry no step).
+    None for anything else."""
     p = action.player
     if action.do not in OUT_OF_TURN or state.active is None or p == state.active or state.step in SETUP_STEPS:
         return None
@@ -278,21 +376,17 @@ def _out_of_turn(state: GameState, action: Action, d: Decision, waive: frozenset
         return None
     if rule not in waive:
         raise physical(rule, turn_refusal.refusal.reason)
-    from referee.rules.harem_master import turn as turn_rules
-
-    def played(st: GameState, a: Action) -> list[Event]:
-        if a.do == "play_event":
-            return turn_rules._use(st, a, "window", waive)
-        return turn_rules._decide_main(st, a, waive | {"306.1a"})
-
-    events = _revealing(state, action, [], waive, played)
+    ctx = Context(turn.OUT_OF_TURN, waive | {"306.1a"})
+    check = ACTIONS[action.do].check
+    events = made(_revealing(state, action, [], waive, lambda st, a: check(st, a, ctx)))
     return [e.model_copy(update={"step": None}) if e.step is not None else e for e in events]
 
 
 def is_legal(state: GameState, action: Action) -> Refusal | None:
-    """None if ``action`` would be accepted, else its refusal."""
+    """None if ``action`` would be accepted, else its refusal (its events
+    are not made: every refusal comes before them)."""
     try:
-        decide(state, action)
+        _decide(state, action, frozenset())
     except IllegalAction as exc:
         return exc.refusal
     return None
@@ -432,7 +526,7 @@ def own_events(state: GameState, action: Action, *, strict: bool = False) -> lis
         args = hidden.reveal_args(state, action)
         found = hidden.pending(state)
         rule = found.rule if found is not None else rule
-    taken = ActionTaken(rule=rule, player=action.player, do=action.do, args=args)
+    taken = ActionTaken.trusted(rule=rule, player=action.player, do=action.do, args=args)
     return [taken, *violations, *events]
 
 
@@ -460,7 +554,7 @@ def apply(state: GameState, action: Action, *, strict: bool = False) -> Applied:
         # Ruling A30: the loop nobody can stop ends the game as a draw, right
         # after the action that set it off (its endless steps are not written).
         del events[done:]
-        ended = GameEnded(rule="102", ruling="A30", draw=True, card=loop.card, step="over",
+        ended = GameEnded.trusted(rule="102", ruling="A30", draw=True, card=loop.card, step="over",
                           reason=f"A loop nobody can stop: {loop.what}, with no decision any player "
                                  "could make to end it")
         state = evolve(state, ended)
@@ -484,7 +578,7 @@ def _record_anyway(state: GameState, action: Action, first: Refusal) -> tuple[li
                 exc.action = action
                 raise
             refusal = exc.refusal
-    return events, [ViolationRecorded(rule=r.rule, player=action.player, reason=r.reason) for r in broken]
+    return events, [ViolationRecorded.trusted(rule=r.rule, player=action.player, reason=r.reason) for r in broken]
 
 
 def start(
@@ -502,7 +596,7 @@ def start(
 
     ``deal="table"``: a paper match; the castles are shuffled at the table and
     every hidden card is unknown until the table reveals it (``hidden``)."""
-    first = MatchStarted(
+    first = MatchStarted.trusted(
         deal=deal,
         seed=seed,
         names=names or {"A": "A", "B": "B"},

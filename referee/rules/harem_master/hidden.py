@@ -29,9 +29,7 @@ from events.game import CardRevealed, Event
 from projections.state import HIDDEN_PILES, GameState, evolve, other
 from referee.actions import Action
 from referee.rules.harem_master.common import physical, refuse
-from referee.rules.harem_master.registry import Decision, action_kind, decision_kind
-
-action_kind("reveal", "100.2")
+from referee.rules.harem_master.registry import NAME, NAMES, Context, Decision, action, decision_kind
 
 _PLACES = {
     "castle": "in the castle",
@@ -194,10 +192,10 @@ def reveal_as(
     by a card it does not have (a judge then rewinds or accepts)."""
     cards = state.cards
     if cards[place].name == name:
-        return CardRevealed(rule=rule, player=player, card=place, name=name, identity=place)
+        return CardRevealed.trusted(rule=rule, player=player, card=place, name=name, identity=place)
     for c in unknown_of(state, player):
         if cards[c].name == name:
-            return CardRevealed(rule=rule, player=player, card=place, name=name, identity=c)
+            return CardRevealed.trusted(rule=rule, player=player, card=place, name=name, identity=c)
     if "100.2" not in waive:
         raise physical("100.2", _no_copy(state, player, name, rule))
     definition = next((cd for cd in cards.values() if cd.name == name), None)
@@ -205,7 +203,7 @@ def reveal_as(
         definition = next((cd for cd in definitions if cd.name == name), None)
     if definition is None:
         raise refuse("100.2", f"No card named {name} is defined in this match or its pool, so the referee cannot record it.")
-    return CardRevealed(
+    return CardRevealed.trusted(
         rule=rule, player=player, card=place, name=name, definition=definition, unlisted=new_id(state, player)
     )
 
@@ -233,7 +231,23 @@ def reveal_args(state: GameState, a: Action) -> dict[str, object]:
     return args
 
 
-def _decide_reveal(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+def _reveal_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
+    """One reveal per name the owner's deck list has unaccounted for (the
+    copy named stands for any of them)."""
+    found = pending(state)
+    if found is None:
+        return []
+    seen: dict[str, str] = {}
+    for c in unknown_of(state, found.player):
+        seen.setdefault(state.cards[c].name, c)
+    return [Action(p, "reveal", card=c) for _, c in sorted(seen.items())]
+
+
+@action(
+    "reveal", "100.2", args=(NAME, NAMES), candidates=_reveal_candidates,
+    help="a table-dealt match: name the card the table turned face up (several at once for 306.5m)",
+)
+def _decide_reveal(state: GameState, a: Action, ctx: Context) -> list[Event]:
     found = pending(state)
     assert found is not None
     p = found.player
@@ -251,25 +265,13 @@ def _decide_reveal(state: GameState, a: Action, waive: frozenset[str]) -> list[E
     shown = face_up(state)
     for i, name in enumerate(names):
         place = shown if shown is not None else st.zones[p].castle[i]
-        ev = reveal_as(st, p, place, name, found.rule, waive, a.definitions)
+        ev = reveal_as(st, p, place, name, found.rule, ctx.waive, a.definitions)
         out.append(ev)
         st = evolve(st, ev)
     return out
 
 
-def _legal_reveal(state: GameState, p: str) -> list[Action]:
-    found = pending(state)
-    if found is None:
-        return []
-    seen: dict[str, str] = {}
-    for c in unknown_of(state, found.player):
-        seen.setdefault(state.cards[c].name, c)
-    return [Action(p, "reveal", card=c) for _, c in sorted(seen.items())]
-
-
-decision_kind(
-    "reveal", "100.2", "say which card the table turned face up", ("reveal",), _decide_reveal, _legal_reveal
-)
+decision_kind("reveal", "100.2", "say which card the table turned face up", ("reveal",))
 
 
 # --- cards named as they leave the hand -----------------------------------------------
@@ -292,7 +294,7 @@ def hand_reveals(state: GameState, player: str, named: list[str], rule: str) -> 
             place = next((h for h in hand if h in st.unknown and h not in used and h not in named), None)
             if place is None:
                 return out
-        ev = CardRevealed(rule=rule, player=player, card=place, name=st.cards[c].name, identity=c)
+        ev = CardRevealed.trusted(rule=rule, player=player, card=place, name=st.cards[c].name, identity=c)
         out.append(ev)
         used.add(c)
         st = evolve(st, ev)

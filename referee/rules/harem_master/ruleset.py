@@ -150,8 +150,8 @@ class HaremMasterRuleset:
 
     @property
     def actions(self) -> Mapping[str, ActionSpec]:
-        """Every ``do`` the engine's rule modules registered, with its rule."""
-        return {do: ActionSpec(do, kind.rule) for do, kind in ACTIONS.items()}
+        """Every ``do`` the engine's rule modules declared, with its rule and arguments."""
+        return {do: ActionSpec(do, kind.rule, kind.args, kind.help) for do, kind in ACTIONS.items()}
 
     def decision(self, state: GameState) -> Decision | None:
         found = engine.current_decision(state)

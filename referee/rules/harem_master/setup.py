@@ -22,45 +22,35 @@ from projections.state import GameState, other
 from referee.actions import Action
 from referee.rules.harem_master.common import HAND_SIZE, TURN_ORDER_LIMIT, name_of, physical, refuse, rng_for
 from referee.rules.harem_master.hidden import reveal_decision
-from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
-
-action_kind("choose_opening", "101.1", card_from="castle")
-action_kind("choose_order", "101.3")
-action_kind("mulligan", "101.5")
-action_kind("keep", "101.5")
-
+from referee.rules.harem_master.registry import CARD, ORDER, Context, Decision, action, decision_kind, only, step
 
 # --- 101.1 the opening characters ----------------------------------------------------
 
 
-def _decide_opening(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+def _castle_cards(state: GameState, p: str, ctx: Context) -> list[Action]:
+    return [Action(p, "choose_opening", card=c) for c in state.zones[p].castle]
+
+
+@action(
+    "choose_opening", "101.1", args=(CARD,), card_from="castle", candidates=_castle_cards,
+    help="choose the cost-1 character to start with, from your own deck",
+)
+def _decide_opening(state: GameState, a: Action, ctx: Context) -> list[Event]:
     card = a.card
     if card is None:
         raise refuse("101.1", f"Name the opening character: a cost-1 character from {a.player}'s own deck.")
     if card not in state.zones[a.player].castle:
         raise refuse("101.1", f"The opening character must come from {a.player}'s own deck, not {name_of(state, card)}.")
     cd = state.cards[card]
-    if (cd.type != "character" or cd.cost != 1) and "101.1" not in waive:
+    if (cd.type != "character" or cd.cost != 1) and "101.1" not in ctx.waive:
         raise physical(
             "101.1",
             f"The opening character must be a cost-1 character; {cd.name} is a cost-{cd.cost} {cd.type}.",
         )
-    return [OpeningChosen(player=a.player, card=card, step=_both(state, "101.1", "101.2"))]
+    return lambda: [OpeningChosen.trusted(player=a.player, card=card, step=_both(state, "101.1", "101.2"))]
 
 
-def _legal_opening(state: GameState, p: str) -> list[Action]:
-    cards = state.cards
-    return [
-        Action(p, "choose_opening", card=c)
-        for c in state.zones[p].castle
-        if cards[c].type == "character" and cards[c].cost == 1
-    ]
-
-
-decision_kind(
-    "opening", "101.1", "choose a cost-1 character to start with (101.1)", ("choose_opening",),
-    _decide_opening, _legal_opening,
-)
+decision_kind("opening", "101.1", "choose a cost-1 character to start with (101.1)", ("choose_opening",))
 
 
 def _both(state: GameState, here: str, then: str) -> str:
@@ -81,14 +71,14 @@ def _shuffle(state: GameState) -> Event:
     if state.deal == "table":
         # The players shuffle: nobody knows the order, so the castles become
         # piles of unknown cards (hidden), kept in deck order.
-        return CastlesShuffled(orders={p: list(state.zones[p].castle) for p in ("A", "B")}, step="101.3")
+        return CastlesShuffled.trusted(orders={p: list(state.zones[p].castle) for p in ("A", "B")}, step="101.3")
     rng = rng_for(state, "101.2")
     orders = {}
     for p in ("A", "B"):
         castle = list(state.zones[p].castle)
         rng.shuffle(castle)
         orders[p] = castle
-    return CastlesShuffled(orders=orders, step="101.3")
+    return CastlesShuffled.trusted(orders=orders, step="101.3")
 
 
 # --- 101.3 turn order ----------------------------------------------------------------
@@ -97,7 +87,7 @@ def _shuffle(state: GameState) -> Event:
 @step("101.3", decision=reveal_decision)
 def _turn_order_flip(state: GameState) -> Event:
     if state.attempts >= TURN_ORDER_LIMIT:
-        return GameEnded(
+        return GameEnded.trusted(
             rule="101.3",
             ruling="A29",
             draw=True,
@@ -106,7 +96,7 @@ def _turn_order_flip(state: GameState) -> Event:
         )
     cards = {p: state.zones[p].castle[0] for p in ("A", "B")}
     numbers = {p: state.cards[c].random for p, c in cards.items()}
-    return TurnOrderCardsTurned(
+    return TurnOrderCardsTurned.trusted(
         attempt=state.attempts + 1,
         cards=cards,
         numbers=numbers,
@@ -114,18 +104,19 @@ def _turn_order_flip(state: GameState) -> Event:
     )
 
 
-def _decide_order(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+def _orders(state: GameState, p: str, ctx: Context) -> list[Action]:
+    return [Action(p, "choose_order", order="first"), Action(p, "choose_order", order="second")]
+
+
+@action("choose_order", "101.3", args=(ORDER,), candidates=_orders, help="go first or second")
+def _decide_order(state: GameState, a: Action, ctx: Context) -> list[Event]:
     if a.order not in ("first", "second"):
         raise refuse("101.3", "Choose order: first or second.")
     first = a.player if a.order == "first" else other(a.player)
-    return [TurnOrderChosen(player=a.player, order=a.order, first=first, step="101.4")]
+    return [TurnOrderChosen.trusted(player=a.player, order=a.order, first=first, step="101.4")]
 
 
-decision_kind(
-    "order", "101.3", "choose to go first or second (101.3)", ("choose_order",),
-    _decide_order,
-    lambda s, p: [Action(p, "choose_order", order="first"), Action(p, "choose_order", order="second")],
-)
+decision_kind("order", "101.3", "choose to go first or second (101.3)", ("choose_order",))
 
 
 @step("101.3-choose", decision=lambda s: Decision(s.chooser, "order") if s.chooser else None)
@@ -139,14 +130,16 @@ def _order_chosen(state: GameState) -> None:
 @step("101.4")
 def _hands(state: GameState) -> Event:
     p = state.first if state.first not in state.progress else other(state.first)
-    return HandDrawn(player=p, cards=list(state.zones[p].castle[:HAND_SIZE]), step=_both(state, "101.4", "101.5"))
+    return HandDrawn.trusted(player=p, cards=list(state.zones[p].castle[:HAND_SIZE]), step=_both(state, "101.4", "101.5"))
 
 
-def _decide_mulligan(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+@action(
+    "mulligan", "101.5", cards_from="hand", candidates=only("mulligan"),
+    help="put the whole hand on the bottom of the castle and take 7 (once a game)",
+)
+def _decide_mulligan(state: GameState, a: Action, ctx: Context) -> list[Event]:
     p = a.player
     after = _both(state, "101.5", "101.6")
-    if a.do == "keep":
-        return [HandKept(player=p, step=after)]
     if p in state.mulligans:
         raise refuse("101.5", f"{p} has already taken the one mulligan allowed in a game.")
     z = state.zones[p]
@@ -154,18 +147,15 @@ def _decide_mulligan(state: GameState, a: Action, waive: frozenset[str]) -> list
     if sorted(returned) != sorted(z.hand):
         raise refuse("101.5", "A mulligan puts the whole hand on the bottom of the castle.")
     castle_after = [c for c in z.castle] + returned
-    return [MulliganTaken(player=p, returned=returned, drawn=castle_after[:HAND_SIZE], step=after)]
+    return [MulliganTaken.trusted(player=p, returned=returned, drawn=castle_after[:HAND_SIZE], step=after)]
 
 
-def _legal_mulligan(state: GameState, p: str) -> list[Action]:
-    out = [] if p in state.mulligans else [Action(p, "mulligan")]
-    return out + [Action(p, "keep")]
+@action("keep", "101.5", candidates=only("keep"), help="keep the hand")
+def _keep(state: GameState, a: Action, ctx: Context) -> list[Event]:
+    return [HandKept.trusted(player=a.player, step=_both(state, "101.5", "101.6"))]
 
 
-decision_kind(
-    "mulligan", "101.5", "decide whether to mulligan (101.5)", ("mulligan", "keep"),
-    _decide_mulligan, _legal_mulligan,
-)
+decision_kind("mulligan", "101.5", "decide whether to mulligan (101.5)", ("mulligan", "keep"))
 
 
 def _who_mulligans(state: GameState) -> Decision:
@@ -181,4 +171,4 @@ def _mulligans(state: GameState) -> None:
 
 @step("101.6")
 def _reveal(state: GameState) -> Event:
-    return OpeningsRevealed(cards=[ch.card for ch in state.field if ch.face_down], step="300")
+    return OpeningsRevealed.trusted(cards=[ch.card for ch in state.field if ch.face_down], step="300")

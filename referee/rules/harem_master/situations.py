@@ -1,4 +1,11 @@
-"""Rules 403, 408 and 409: situations, the triggers they fire and the replacements that change them.
+"""Rules 403, 408-408.1 and 409-409.2: situations, the triggers they fire and the replacements that change them.
+
+A triggered ability produces its effect once each time its condition is
+met (408, 408.1; the order of simultaneous ones, 408.2, is the agenda's). A
+replacement stops what it replaces and does its own instead (409, 409.1;
+none for the discards of 214.2e, 409.1a): the replaced situation does not
+happen (409.2), which the fold records (``SituationReplaced``); which of
+several applies is chosen on the agenda (409.3).
 
 A *situation* is something that happens in the game, named as card text
 names it (``captured``, ``enter_field``, ...; docs/abilities.md section 3),
@@ -53,9 +60,25 @@ from events.game import (
     TriggerResolving,
     UseResolved,
 )
-from projections.state import GameState, other
-from referee.rules.harem_master.characteristics import abilities, chars, has_text, match, memo, statics_give
-from referee.rules.harem_master.selectors import Reader, controller_of, field_cards, holds, on_field, picks, zone_of
+from projections.state import GameState, evolve, other
+from referee.rules.harem_master.characteristics import (
+    MISSING,
+    Reader,
+    abilities,
+    carried,
+    carry,
+    chars,
+    controller_of,
+    field_cards,
+    has_text,
+    holds,
+    match,
+    memo,
+    on_field,
+    picks,
+    statics_give,
+    zone_of,
+)
 
 # Situations whose card is leaving where it was: they are read in the state
 # just before (403.2).
@@ -251,47 +274,41 @@ class Source(NamedTuple):
 
 def sources(state: GameState, kind: str) -> list[Source]:
     """Every ability of ``kind`` that works now: on the field by default
-    (401.4a), or from the zone its ``zone:`` names (401.4)."""
+    (401.4a), or from the zone its ``zone:`` names (401.4). Unless statics
+    give abilities, they change only with the field, the effects and (for
+    the few cards whose text works from another zone) the zones, so they are
+    carried from state to state while those stay the same."""
     if not has_text(state):
         return []
-    m = memo(state)
-    key = "src:" + kind
-    found = m.get(key)
-    if found is not None:
+    if statics_give(state):
+        m = memo(state)
+        found = m.get("src:" + kind)
+        if found is None:
+            found = m["src:" + kind] = _sources(state, kind)
         return found
-    # Unless statics give abilities, the field's sources change only with the
-    # field and the effects; the few cards whose text works from another zone
-    # are looked at every time.
-    stable = not statics_give(state)
-    kept = _kept.get(kind) if stable else None
-    if kept is not None and kept[0] is state.field and kept[1] is state.effects and kept[2] is state.cards:
-        on_field = kept[3]
-    else:
-        on_field = []
-        for card in field_cards(state):
-            ctrl = controller_of(state, card)
-            for i, ab in enumerate(abilities(state, card), start=1):
-                if ab.kind == kind and getattr(ab, "zone", "field") == "field":
-                    on_field.append(Source(card, i, ab, ctrl))
-        if stable:
-            _kept[kind] = (state.field, state.effects, state.cards, on_field)
     off_field = match(state).off_field
-    if not off_field:
-        m[key] = on_field
-        return on_field
-    out = list(on_field)
-    for card, found in off_field.items():
+    key = (state.cards, state.field, state.effects, state.zones if off_field else None)
+    found = carried("src:" + kind, key)
+    if found is MISSING:
+        found = carry("src:" + kind, key, _sources(state, kind))
+    return found
+
+
+def _sources(state: GameState, kind: str) -> list[Source]:
+    out = []
+    for card in field_cards(state):
+        ctrl = controller_of(state, card)
+        for i, ab in enumerate(abilities(state, card), start=1):
+            if ab.kind == kind and getattr(ab, "zone", "field") == "field":
+                out.append(Source(card, i, ab, ctrl))
+    for card, found in match(state).off_field.items():
         where = None
         for i, ab in found:
             if ab.kind == kind:
                 where = where or zone_of(state, card)
                 if ab.zone == where:
                     out.append(Source(card, i, ab, card[0]))
-    m[key] = out
     return out
-
-
-_kept: dict[str, tuple[Any, Any, Any, list[Source]]] = {}
 
 
 def fire(sits: Iterable[tuple[Sit, GameState]], timing: str = "after") -> list[Event]:
@@ -313,7 +330,7 @@ def fire(sits: Iterable[tuple[Sit, GameState]], timing: str = "after") -> list[E
                 continue
             seen.add(mark)
             out.append(
-                TriggerFired(
+                TriggerFired.trusted(
                     rule="403.1a" if timing == "before" else "403.1b",
                     player=src.controller, card=src.card, ability=src.index, definition=ab,
                     situation=sit.event, it=sit.card, known=_last_known(state, sit),
@@ -341,7 +358,6 @@ def fire_after(before: GameState, after: GameState, events: list[Event]) -> list
         return []
     sits: list[tuple[Sit, GameState]] = []
     state = before
-    from projections.state import evolve
 
     for ev in events:
         nxt = evolve(state, ev)

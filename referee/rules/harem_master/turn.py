@@ -1,19 +1,35 @@
-"""Rules 300-310: the turn, from untapping to the end of the turn, except battle (306.5).
+"""Rules 214.2-214.2d, 214.2f, 214.4-214.4e, 214.4g, 300-306.4, 307-310 and 506: the turn, but battle.
 
-Also 214.2a/214.3/214.4 (who may use which card when) and 306.1-306.3, the
-active player's plays. Battle is in ``battle``.
+The turn, from untapping to the end of the turn (300, 300.1: each player
+plays their own turns, where most actions happen): 301-304, the main phase
+(305, 306: the non-active player's window, then one action of the active
+player, again and again), the end declaration and its window (307, 307.1,
+307.2), the end of the turn (308, 308.1, 309, 310). Battle (306.5) is in
+``battle``.
+
+The active player's plays: a character card (306.1; one a turn, 306.1a;
+it enters the field tapped, 306.1b and 214.2f, as the fold keeps it), an
+event card (306.2), an item card (306.3) or a [PA] character as an item
+(506), an activated ability (306.4). Character cards (214.2): only in your
+own turn (214.2a); one stays on the field as a character until removed
+(214.2b), untapped or tapped (214.2c), controlled by the player who put it
+there (214.2d): facts the fold (``projections.state``) keeps. Item cards
+(214.4): only in your own turn (214.4a), controlled by their user (214.4b),
+attached to a character and equipping it until removed (214.4c, 214.4d),
+as many as you like (214.4e); one used on a character it does not suit
+enters the field and is discarded at once (214.4g, ruling A14).
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 
+from events.cards import CardDef
 from events.game import (
     CardMovedToStack,
     CharacterPlayed,
     CharactersUntapped,
-    ControlChanged,
-    EffectsEnded,
     EndAccepted,
     EndDeclarationCancelled,
     EndDeclared,
@@ -27,78 +43,44 @@ from events.game import (
     TriggerCarried,
     TriggerFired,
     TurnStarted,
-    WindowOpened,
     WindowPassed,
 )
 from projections.state import GameState, evolve, other
 from referee.actions import Action
-from referee.rules.harem_master.abilities import Moment, can_use, declare, forbidden, usable
-from referee.rules.harem_master.agenda import pipeline, propose
-from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum, has_text
-from referee.rules.harem_master.common import a_card, cost_check, in_hand, pay, physical, refuse, stack_size
+from referee.rules.harem_master.abilities import (
+    Moment,
+    can_use,
+    declare,
+    forbidden,
+    moment_of,
+    use_candidates,
+)
+from referee.rules.harem_master.agenda import moment, pipeline, propose
+from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum
+from referee.rules.harem_master.checks import same_name_choices, same_name_discard
+from referee.rules.harem_master.common import a_card, in_hand, physical, refuse
+from referee.rules.harem_master.effects import ends
 from referee.rules.harem_master.hidden import hand_candidates
-from referee.rules.harem_master.registry import Decision, action_kind, decision_kind, step
-from referee.rules.harem_master.situations import Sit, fire, replacements
-
-action_kind(
-    "play_character", "306.1", card_from="hand",
-    side="active", side_rule="214.2a", side_text="Character cards can only be used during your own turn.",
+from referee.rules.harem_master.registry import (
+    ABILITY,
+    CARD,
+    CARDS,
+    OPTION,
+    TARGET,
+    TARGETS,
+    Candidates,
+    Context,
+    Decision,
+    Events,
+    N,
+    action,
+    decision_kind,
+    joined,
+    only,
+    step,
 )
-action_kind("play_event", "306.2", card_from="hand", missing_rule="306.2")
-action_kind(
-    "play_item", "306.3", card_from="hand",
-    side="active", side_rule="214.4a", side_text="Item cards can only be used during your own turn.",
-)
-action_kind("pass", "305")
-action_kind(
-    "end_turn", "307",
-    side="active", side_rule="307", side_text="Only the active player declares the end of the turn.",
-)
-action_kind("discard", "309")
-
-
-def moment(state: GameState, sit: Sit, event: Event) -> list[Event]:
-    """A moment of the procedure that abilities name (304 turn_start, 306.5j
-    win/lose_battle, 306.5n battle_end, 308 turn_end): the step's own event,
-    then the triggers the moment fires (403.1), unless a replacement takes
-    the moment's place (409), and a response chance for uses written to be
-    usable only then (214.3c, 402.2a)."""
-    if not has_text(state):
-        return [event]
-    from referee.rules.harem_master.abilities import anyone_can_respond
-
-    out: list[Event] = [event]
-    found = replacements(state, sit)
-    if found:
-        from events.game import SituationReplaced
-
-        src = found[0]
-        return out + [SituationReplaced(
-            player=src.controller, card=src.card, ability=src.index, definition=src.ability,
-            situation=sit.event, it=sit.card, exempt=[f"{src.card}#{src.index}"],
-        )]
-    out += fire([(sit, state)], "before") + fire([(sit, state)], "after")
-    if anyone_can_respond(state, sit, None):
-        out.append(WindowOpened(
-            rule="407.3", kind="response", player=other(state.active), situation=sit.event, it=sit.card, whose=sit.player
-        ))
-    return out
-
-
-def ends(state: GameState, until: str, rule: str) -> list[Event]:
-    """310 / 306.5o: effects lasting until the end of the turn / battle end
-    (a control change given back to the player who had the character)."""
-    gone = [e for e in state.effects if e.until == until]
-    if not gone:
-        return []
-    out: list[Event] = []
-    for e in gone:
-        if e.kind == "control":
-            ch = state.character(e.target)
-            if ch is not None and ch.since == e.since and ch.controller != e.values[1]:
-                out.append(ControlChanged(rule=rule, card=e.source, target=e.target, player=e.values[1]))
-    return out + [EffectsEnded(rule=rule, ids=[e.id for e in gone])]
-
+from referee.rules.harem_master.situations import Sit, fire
+from referee.rules.harem_master.zones import cost_check, pay
 
 # --- 300-304: the start of the turn ------------------------------------------------
 
@@ -106,18 +88,18 @@ def ends(state: GameState, until: str, rule: str) -> list[Event]:
 @step("300")
 def _next_turn(state: GameState) -> Event:
     nxt = state.first if state.turn == 0 or state.active is None else other(state.active)
-    return TurnStarted(turn=state.turn + 1, active=nxt, step="301")
+    return TurnStarted.trusted(turn=state.turn + 1, active=nxt, step="301")
 
 
 @step("301")
 def _untap(state: GameState) -> Event:
-    return CharactersUntapped(cards=[ch.card for ch in state.field if not ch.ready], step="302")
+    return CharactersUntapped.trusted(cards=[ch.card for ch in state.field if not ch.ready], step="302")
 
 
 @step("302")
 def _stack_to_hand(state: GameState) -> Event:
     active = state.active
-    return StackReturnedToHand(player=active, cards=list(state.zones[active].action_stack), step="303")
+    return StackReturnedToHand.trusted(player=active, cards=list(state.zones[active].action_stack), step="303")
 
 
 @step("303")
@@ -133,10 +115,10 @@ def _fill_stack(state: GameState) -> Event:
             rule, ruling, count = "101.7", "A3", girls_now
         elif state.turn == 2:
             rule, ruling, count = "101.8", "A3", girls_now + 1
-        return StackSizeSet(
+        return StackSizeSet.trusted(
             rule=rule, ruling=ruling, player=active, count=count, girls=girls_now, step="303" if count > 0 else "304"
         )
-    return CardMovedToStack(
+    return CardMovedToStack.trusted(
         player=active, card=state.zones[active].castle[0], step="304" if state.to_move == 1 else "303"
     )
 
@@ -144,20 +126,14 @@ def _fill_stack(state: GameState) -> Event:
 @step("304")
 def _start_of_turn(state: GameState) -> list[Event]:
     """304: abilities worded "at the start of the turn" (``turn_start``)."""
-    done = StepPerformed(rule="304", text="Start-of-turn abilities are processed.", step="306")
+    done = StepPerformed.trusted(rule="304", text="Start-of-turn abilities are processed.", step="306")
     out = moment(state, Sit("turn_start", None, state.active), done)
     if len(out) == 1:
-        out[0] = StepPerformed(rule="304", text="No start-of-turn abilities to process.", step="306")
+        out[0] = StepPerformed.trusted(rule="304", text="No start-of-turn abilities to process.", step="306")
     return out
 
 
 # --- 305/306: the main phase ----------------------------------------------------------
-
-
-def _use(state: GameState, a: Action, moment_kind: str, waive: frozenset[str]) -> list[Event]:
-    """306.2 (an event card) or 306.4 (an activated ability) in the main
-    phase's windows (``declare`` checks that an event card is in the hand)."""
-    return declare(state, a, Moment(moment_kind), _after_use(state, a.player), waive)
 
 
 def _after_use(state: GameState, player: str) -> str | None:
@@ -166,69 +142,140 @@ def _after_use(state: GameState, player: str) -> str | None:
     return "306" if player == state.active and state.step == "306" else None
 
 
-def _decide_window(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
-    if a.do == "pass":
-        return [WindowPassed(player=a.player)]
-    return _use(state, a, "window", waive)
+def _use_candidates(do: str) -> Candidates:
+    def candidates(state: GameState, p: str, ctx: Context) -> Iterable[Action]:
+        moment = Moment("window") if ctx.kind == OUT_OF_TURN else moment_of(state, p)
+        return use_candidates(state, p, moment, do)
+
+    return candidates
 
 
-def _legal_window(state: GameState, p: str) -> list[Action]:
-    return usable(state, p, Moment("window")) + [Action(p, "pass")]
-
-
-decision_kind(
-    "window", "305", "use an [OT] event or ability, or pass (305)", ("play_event", "activate", "pass"),
-    _decide_window, _legal_window,
+@action(
+    "play_event", "306.2", args=(CARD, TARGETS, N, OPTION), card_from="hand", missing_rule="306.2",
+    candidates=_use_candidates("play_event"),
+    help="use an event card from the hand, in any window it may be used in (305, 307, 406.2)",
 )
+@action(
+    "activate", "306.4", args=(CARD, ABILITY, TARGETS, N, OPTION), card_from="usable",
+    candidates=_use_candidates("activate"),
+    help="use an activated ability of a card, in any window it may be used in (402)",
+)
+def _use(state: GameState, a: Action, ctx: Context) -> Events:
+    """306.2 (an event card) or 306.4 (an activated ability), in whichever
+    window the player acts in (``moment_of``: 305, 306, 307, 306.5h, 407.3;
+    ``declare`` checks that an event card is in the hand). After the end
+    declaration acting cancels it (307.1): play goes back to 305, where the
+    use is the first of the window."""
+    p = a.player
+    if ctx.kind == OUT_OF_TURN:  # record mode: a card used in the other player's turn, no window open
+        return declare(state, a, Moment("window"), None, ctx.waive)
+    step = None if ctx.kind == "respond" else _after_use(state, p)
+    events = declare(state, a, moment_of(state, p), step, ctx.waive)
+    if ctx.kind == "end_window":
+        return joined(lambda: [EndDeclarationCancelled.trusted(player=p, step="306")], events)
+    return events
 
 
-def _decide_main(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
-    from referee.rules.harem_master.battle import declare_attack
+@action("pass", "305", candidates=only("pass"), help="use nothing more in this window (305, 307.2, 406.2)")
+def _pass(state: GameState, a: Action, ctx: Context) -> Events:
+    if ctx.kind == "end_window":
+        return lambda: [EndAccepted.trusted(player=a.player, step="308")]  # 307.2
+    if ctx.kind == "respond":
+        return lambda: [WindowPassed.trusted(rule="406.2", player=a.player)]
+    return lambda: [WindowPassed.trusted(player=a.player)]
 
-    p, do = a.player, a.do
-    if do == "play_character":
-        card = in_hand(state, p, a.card, "306.1", "character card")
-        cd = state.cards[card]
-        if cd.type != "character":
-            raise refuse("306.1", f"{cd.name} is {a_card(cd.type)}, not a character.")
-        why = forbidden(state, "play_character", p, card)
-        if why:
-            raise refuse("103.1", why)
-        if state.characters_played >= 1 and "306.1a" not in waive:
-            raise physical(
-                "306.1a",
-                f"{p} has already used a character card this turn; only one is allowed per turn, "
-                f"so {cd.name} cannot be played.",
-            )
-        cost_check(state, p, card)
-        return _held(state, [CharacterPlayed(player=p, card=card, step="306")], pay(state, p, cd.cost), card, p)
-    if do in ("play_event", "activate"):
-        return _use(state, a, "main", waive)
-    if do == "play_item":
-        card = in_hand(state, p, a.card, "306.3", "item card")
-        cd = state.cards[card]
-        if cd.type != "item" and not (cd.type == "character" and "PA" in cd.icons):
-            rule = "506" if cd.type == "character" else "306.3"
-            raise refuse(rule, f"{cd.name} is {a_card(cd.type)} without [PA], so it cannot be used as an item.")
-        if a.target is None:
-            raise refuse("306.3", "An item is attached to a character on the field, and none was named.")
-        if state.character(a.target) is None:
-            shown = state.cards[a.target].name if a.target in state.cards else a.target
-            raise refuse("306.3", f"An item is attached to a character on the field; {shown} is not one.")
-        why = forbidden(state, "play_item", p, card)
-        if why:
-            raise refuse("103.1", why)
-        cost_check(state, p, card)
-        played: list[Event] = [ItemPlayed(player=p, card=card, target=a.target, step="306")]
-        then: tuple[tuple[str, list[Event]], ...] = ()
-        if not equip_fits(state, card, a.target):
-            # 214.4g (ruling A14): used on a character it does not suit, it is
-            # paid for and enters the field, then goes to the discard at once.
-            then = (("discard", [ItemDiscarded(rule="214.4g", ruling="A14", card=card)]),)
-        return _held(state, played, pay(state, p, cd.cost), card, p, then)
-    if do == "attack":
-        return declare_attack(state, a, waive)
-    return [EndDeclared(player=p, step="307")]  # end_turn
+
+decision_kind("window", "305", "use an [OT] event or ability, or pass (305)", ("play_event", "activate", "pass"))
+
+# What a table can do in the other player's turn although the rules forbid it
+# (214.2a, 214.4a, 214.3a): in record mode it is recorded with its violation
+# (``engine``), checked as this context.
+OUT_OF_TURN = "out_of_turn"
+
+
+def _character_candidates(state: GameState, p: str, ctx: Context) -> Iterable[Action]:
+    cards = state.cards
+    return [Action(p, "play_character", card=c) for c in hand_candidates(state, p) if cards[c].type == "character"]
+
+
+def as_item(cd: CardDef) -> bool:
+    """Can this card be used as an item: an item card, or a [PA] character (506)?"""
+    return cd.type == "item" or (cd.type == "character" and "PA" in cd.icons)
+
+
+@action(
+    "play_character", "306.1", args=(CARD,), card_from="hand", candidates=_character_candidates,
+    side="active", side_rule="214.2a", side_text="Character cards can only be used during your own turn.",
+    help="use a character card from the hand (one a turn, 306.1a)",
+)
+def _play_character(state: GameState, a: Action, ctx: Context) -> Events:
+    p = a.player
+    card = in_hand(state, p, a.card, "306.1", "character card")
+    cd = state.cards[card]
+    if cd.type != "character":
+        raise refuse("306.1", f"{cd.name} is {a_card(cd.type)}, not a character.")
+    why = forbidden(state, "play_character", p, card)
+    if why:
+        raise refuse("103.1", why)
+    if state.characters_played >= 1 and "306.1a" not in ctx.waive:
+        raise physical(
+            "306.1a",
+            f"{p} has already used a character card this turn; only one is allowed per turn, "
+            f"so {cd.name} cannot be played.",
+        )
+    cost_check(state, p, card)
+    return lambda: _held(state, [CharacterPlayed.trusted(player=p, card=card, step="306")], pay(state, p, cd.cost), card, p)
+
+
+def _item_candidates(state: GameState, p: str, ctx: Context) -> Iterable[Action]:
+    cards = state.cards
+    targets = [ch.card for ch in state.field]
+    return [
+        Action(p, "play_item", card=c, target=t) for c in hand_candidates(state, p) if as_item(cards[c]) for t in targets
+    ]
+
+
+@action(
+    "play_item", "306.3", args=(CARD, TARGET), card_from="hand", candidates=_item_candidates,
+    side="active", side_rule="214.4a", side_text="Item cards can only be used during your own turn.",
+    help="use an item card, or a [PA] character (506), from the hand on a character",
+)
+def _play_item(state: GameState, a: Action, ctx: Context) -> Events:
+    p = a.player
+    card = in_hand(state, p, a.card, "306.3", "item card")
+    cd = state.cards[card]
+    if not as_item(cd):
+        rule = "506" if cd.type == "character" else "306.3"
+        raise refuse(rule, f"{cd.name} is {a_card(cd.type)} without [PA], so it cannot be used as an item.")
+    if a.target is None:
+        raise refuse("306.3", "An item is attached to a character on the field, and none was named.")
+    if state.character(a.target) is None:
+        shown = state.cards[a.target].name if a.target in state.cards else a.target
+        raise refuse("306.3", f"An item is attached to a character on the field; {shown} is not one.")
+    why = forbidden(state, "play_item", p, card)
+    if why:
+        raise refuse("103.1", why)
+    cost_check(state, p, card)
+    return lambda: _item_played(state, p, card, a.target)
+
+
+def _item_played(state: GameState, p: str, card: str, target: str) -> list[Event]:
+    played: list[Event] = [ItemPlayed.trusted(player=p, card=card, target=target, step="306")]
+    then: tuple[tuple[str, list[Event]], ...] = ()
+    if not equip_fits(state, card, target):
+        # 214.4g (ruling A14): used on a character it does not suit, it is
+        # paid for and enters the field, then goes to the discard at once.
+        then = (("discard", [ItemDiscarded.trusted(rule="214.4g", ruling="A14", card=card)]),)
+    return _held(state, played, pay(state, p, state.cards[card].cost), card, p, then)
+
+
+@action(
+    "end_turn", "307", candidates=only("end_turn"),
+    side="active", side_rule="307", side_text="Only the active player declares the end of the turn.",
+    help="declare the end of the turn",
+)
+def _end_turn(state: GameState, a: Action, ctx: Context) -> Events:
+    return lambda: [EndDeclared.trusted(player=a.player, step="307")]
 
 
 def _held(
@@ -250,43 +297,9 @@ def _held(
     return played + costs + pipeline(after, events, situation, card, player, then=tuple(rest))
 
 
-def _legal_main(state: GameState, p: str) -> list[Action]:
-    from referee.rules.harem_master.battle import may_attack
-
-    cards = state.cards
-    out: list[Action] = []
-    n = stack_size(state, p)
-    targets = [ch.card for ch in state.field]
-    text = has_text(state)
-    uses = usable(state, p, Moment("main"))
-    events: dict[str, list[Action]] = {}
-    for u in uses:
-        if u.do == "play_event":
-            events.setdefault(u.card, []).append(u)
-    for c in hand_candidates(state, p):
-        cd = cards[c]
-        if cd.type == "event":
-            out += events.pop(c, [])
-            continue
-        if cd.cost > n:
-            continue
-        if cd.type == "character":
-            if state.characters_played < 1 and not (text and forbidden(state, "play_character", p, c)):
-                out.append(Action(p, "play_character", card=c))
-            if "PA" in cd.icons and not (text and forbidden(state, "play_item", p, c)):
-                out += [Action(p, "play_item", card=c, target=t) for t in targets]
-        elif cd.type == "item" and not (text and forbidden(state, "play_item", p, c)):
-            out += [Action(p, "play_item", card=c, target=t) for t in targets]
-    out += [u for u in uses if u.do == "activate"]
-    out += [Action(p, "attack", card=ch.card) for ch in state.field if ch.controller == p and ch.ready and may_attack(state, ch.card)]
-    out.append(Action(p, "end_turn"))
-    return out
-
-
 decision_kind(
     "main", "306", "take an action or end the turn (306)",
     ("play_character", "play_event", "play_item", "activate", "attack", "end_turn"),
-    _decide_main, _legal_main,
 )
 
 
@@ -309,19 +322,9 @@ def _main(state: GameState) -> None:
 # --- 307-310: the end of the turn ----------------------------------------------------
 
 
-def _decide_end_window(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
-    if a.do == "pass":
-        return [EndAccepted(player=a.player, step="308")]
-    events = _use(state, a, "end", waive)
-    # 307.1: acting cancels the end declaration; play goes back to 305, where
-    # the use is the first of the window.
-    return [EndDeclarationCancelled(player=a.player, step="306"), *events]
-
-
 decision_kind(
     "end_window", "307", "use an [OT] event or ability, or pass after the end declaration (307)",
-    ("play_event", "activate", "pass"), _decide_end_window,
-    lambda s, p: usable(s, p, Moment("end")) + [Action(p, "pass")],
+    ("play_event", "activate", "pass"),
 )
 
 
@@ -334,7 +337,7 @@ def _end_window(state: GameState) -> Decision | None:
 
 @step("307", decision=_end_window)
 def _end_passes(state: GameState) -> Event:
-    return EndAccepted(player=other(state.active), auto=True, step="308")
+    return EndAccepted.trusted(player=other(state.active), auto=True, step="308")
 
 
 @step("308")
@@ -342,14 +345,14 @@ def _end_of_turn(state: GameState) -> list[Event]:
     """308: abilities worded "at the end of the turn" (``turn_end``), and those
     carried from the turn before (308.1, ruling A12)."""
     carried = [
-        TriggerFired(rule="308.1", ruling="A12", player=c.player, card=c.card, ability=c.ability,
+        TriggerFired.trusted(rule="308.1", ruling="A12", player=c.player, card=c.card, ability=c.ability,
                      definition=c.definition, situation="turn_end")
         for c in state.carried
     ]
-    done = StepPerformed(rule="308", text="End-of-turn abilities are processed.", step="308.1")
+    done = StepPerformed.trusted(rule="308", text="End-of-turn abilities are processed.", step="308.1")
     out = moment(state, Sit("turn_end", None, state.active), done) + carried
     if len(out) == 1:
-        out[0] = StepPerformed(rule="308", text="No end-of-turn abilities to process.", step="309")
+        out[0] = StepPerformed.trusted(rule="308", text="No end-of-turn abilities to process.", step="309")
     return out
 
 
@@ -360,11 +363,31 @@ def _carry(state: GameState) -> list[Event]:
     out: list[Event] = []
     for t in fire([(Sit("turn_end", None, state.active), state)]):
         if f"{t.card}#{t.ability}" not in state.turn_end_fired:
-            out.append(TriggerCarried(player=t.player, card=t.card, ability=t.ability, definition=t.definition))
-    return out + [StepPerformed(rule="308.1", text="The end-of-turn abilities have been processed.", step="309")]
+            out.append(TriggerCarried.trusted(player=t.player, card=t.card, ability=t.ability, definition=t.definition))
+    return out + [StepPerformed.trusted(rule="308.1", text="The end-of-turn abilities have been processed.", step="309")]
 
 
-def _decide_hand_limit(state: GameState, a: Action, waive: frozenset[str]) -> list[Event]:
+def _discard_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
+    """309: one card at a time, or every set of as many as must go (in hand
+    order; the player may name them in any order, 215.5c). 214.2e: every
+    set of characters whose discard leaves the field as that rule wants."""
+    if ctx.kind == "same_name":
+        return [Action(p, "discard", cards=combo) for combo in same_name_choices(state, p)]
+    hand = state.zones[p].hand
+    excess = len(hand) - hand_maximum(state, p)
+    out = [Action(p, "discard", cards=(c,)) for c in hand]
+    if excess > 1:
+        out += [Action(p, "discard", cards=combo) for combo in itertools.combinations(hand, excess)]
+    return out
+
+
+@action(
+    "discard", "309", args=(CARDS,), cards_from="hand", candidates=_discard_candidates,
+    help="discard the cards a rule asks for: over the hand maximum (309), characters of one name (214.2e)",
+)
+def _decide_discard(state: GameState, a: Action, ctx: Context) -> Events:
+    if ctx.kind == "same_name":
+        return same_name_discard(state, a)
     p = a.player
     hand = state.zones[p].hand
     cards = list(a.cards or ())
@@ -387,24 +410,11 @@ def _decide_hand_limit(state: GameState, a: Action, waive: frozenset[str]) -> li
     done = len(hand) - len(cards) <= limit
     # Through the pipeline of every move (409: a replacement of a discard
     # from the hand applies to each card, 403.1a).
-    discarded = HandLimitDiscarded(player=p, cards=cards, step="310" if done else "309")
-    return pipeline(state, [discarded], "discard", cards[0] if len(cards) == 1 else None, p)
+    discarded = HandLimitDiscarded.trusted(player=p, cards=cards, step="310" if done else "309")
+    return lambda: pipeline(state, [discarded], "discard", cards[0] if len(cards) == 1 else None, p)
 
 
-def _legal_hand_limit(state: GameState, p: str) -> list[Action]:
-    """One card at a time, or every set of as many as must go (in hand order;
-    the player may name them in any order, 215.5c)."""
-    hand = state.zones[p].hand
-    excess = len(hand) - hand_maximum(state, p)
-    out = [Action(p, "discard", cards=(c,)) for c in hand]
-    if excess > 1:
-        out += [Action(p, "discard", cards=combo) for combo in itertools.combinations(hand, excess)]
-    return out
-
-
-decision_kind(
-    "hand_limit", "309", "discard down to the hand maximum (309)", ("discard",), _decide_hand_limit, _legal_hand_limit
-)
+decision_kind("hand_limit", "309", "discard down to the hand maximum (309)", ("discard",))
 
 
 def _over_hand_maximum(state: GameState) -> Decision | None:
@@ -418,7 +428,7 @@ def _over_hand_maximum(state: GameState) -> Decision | None:
 def _hand_maximum(state: GameState) -> Event:
     active = state.active
     hand = len(state.zones[active].hand)
-    return StepPerformed(
+    return StepPerformed.trusted(
         rule="309", text=f"{active} has {hand} cards in hand; the maximum is {hand_maximum(state, active)}.",
         step="310",
     )
@@ -427,5 +437,5 @@ def _hand_maximum(state: GameState) -> Event:
 @step("310")
 def _until_end_of_turn(state: GameState) -> list[Event]:
     return ends(state, "end_of_turn", "310") + [
-        StepPerformed(rule="310", text="Effects that last until the end of the turn end.", step="300")
+        StepPerformed.trusted(rule="310", text="Effects that last until the end of the turn end.", step="300")
     ]

@@ -1,0 +1,194 @@
+"""The JSON a state's fields are kept in, walked generically: a snapshot's body and a rewind's restored state.
+
+JSON knows lists, string-keyed objects and scalars; a state holds tuples,
+NamedTuples, plain classes of ours (written attribute by attribute) and
+pydantic models. Tuples are the state's ordinary container, so they are
+written as plain arrays; everything else that JSON would blur is written as
+a one-key object whose key starts with ``$``, naming its kind and, for
+classes, the class's topic (``module:Class``).
+
+The walk knows no state's fields, so a field added to a state later is
+kept without touching this file; a value of a kind it does not know raises
+``TypeError`` when it is written. Classes are only resolved from the
+``events`` and ``projections`` packages, so the contents of a database can
+never make us import or build anything else. ``projections.codec`` applies
+it to ``GameState``; the fold applies it to a rewind's restored state
+(``projections.state``), which is why it is a module of its own that
+imports neither.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+FORMAT = 1
+_TRUSTED = ("events.", "projections.")
+_classes: dict[str, type] = {}
+
+
+class IncompatibleSnapshot(ValueError):
+    """The snapshot was written for a differently shaped state (an older or
+    newer projection), so folding the events is the only safe way back."""
+
+
+def encode_fields(
+    state: Any, omit: Iterable[str] = (), optional: Mapping[str, Any] | None = None, fmt: int = FORMAT
+) -> dict[str, Any]:
+    """A JSON-ready dict holding every field of ``state`` but those in
+    ``omit`` and those ``optional`` gives a default they still have, marked
+    as written in format ``fmt`` (the state's shape: a reader of another
+    refuses it)."""
+    optional = optional or {}
+    skip = set(omit)
+    kind = type(state)
+    return {
+        "format": fmt,
+        "fields": {
+            k: _enc(v, kind)
+            for k, v in state.__dict__.items()
+            if k not in skip and not (k in optional and v == optional[k])
+        },
+    }
+
+
+def decode_fields(
+    data: Mapping[str, Any],
+    kind: type,
+    expected: Iterable[str],
+    optional: Mapping[str, Any] | None = None,
+    base: Any = None,
+    fmt: int = FORMAT,
+) -> Any:
+    """The state of class ``kind`` that ``encode_fields`` was given: exactly
+    the fields ``expected``, those absent taken from ``optional``'s defaults,
+    then from ``base``; ``IncompatibleSnapshot`` if they still differ or the
+    format is not ``fmt``."""
+    if data.get("format") != fmt:
+        raise IncompatibleSnapshot(f"snapshot format {data.get('format')!r}, expected {fmt}")
+    fields: dict[str, Any] = dict(data["fields"])
+    for key, value in (optional or {}).items():
+        fields.setdefault(key, _Raw(value))
+    wanted = set(expected)
+    if base is not None:
+        for key in wanted - fields.keys():
+            fields[key] = _Raw(base.__dict__[key])
+    if fields.keys() != wanted:
+        missing = sorted(wanted - fields.keys())
+        extra = sorted(fields.keys() - wanted)
+        raise IncompatibleSnapshot(f"snapshot fields differ (missing {missing}, unknown {extra})")
+    state = kind.__new__(kind)
+    state.__dict__.update({k: v.value if isinstance(v, _Raw) else _dec(v, kind) for k, v in fields.items()})
+    inner = state.__dict__.get("passed_over")
+    if isinstance(inner, kind) and "cards" not in inner.__dict__:
+        inner.cards = state.cards  # written without them: a match's cards never change
+    return state
+
+
+class _Raw:
+    """A field value taken as it is from the base state, not decoded."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def _topic(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def _resolve(topic: str) -> type:
+    try:
+        return _classes[topic]
+    except KeyError:
+        pass
+    module, _, name = topic.partition(":")
+    if not module.startswith(_TRUSTED):
+        raise ValueError(f"snapshot names class {topic!r} outside the events and projections packages")
+    obj: Any = importlib.import_module(module)
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    if not isinstance(obj, type):
+        raise ValueError(f"snapshot topic {topic!r} is not a class")
+    _classes[topic] = obj
+    return obj
+
+
+def _enc(v: Any, kind: type) -> Any:
+    """``v`` as JSON; ``kind`` is the state's class (a state kept inside the state is written as ``$state``)."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, kind):  # a state kept inside the state: its cards are the outer one's
+        return {"$state": {k: _enc(x, kind) for k, x in v.__dict__.items() if k != "cards"}}
+    if isinstance(v, tuple):
+        if hasattr(v, "_fields"):  # a NamedTuple
+            return {"$nt": [_topic(type(v)), [_enc(x, kind) for x in v]]}
+        return [_enc(x, kind) for x in v]
+    if isinstance(v, dict):
+        if all(isinstance(k, str) and not k.startswith("$") for k in v):
+            return {k: _enc(x, kind) for k, x in v.items()}
+        return {"$dict": [[_enc(k, kind), _enc(x, kind)] for k, x in v.items()]}
+    if isinstance(v, BaseModel):
+        return {"$model": [_topic(type(v)), v.model_dump(mode="json")]}
+    if isinstance(v, list):
+        return {"$list": [_enc(x, kind) for x in v]}
+    if isinstance(v, frozenset):
+        # Sorted: a set's order changes with every process's hash seed, and a
+        # rewind stored by one process must read the same in another (export
+        # and audit compare a rewind's restored state with the one they make).
+        return {"$frozenset": sorted((_enc(x, kind) for x in v), key=lambda e: json.dumps(e, sort_keys=True))}
+    if isinstance(v, set):
+        return {"$set": [_enc(x, kind) for x in v]}
+    if type(v).__module__.startswith(_TRUSTED):  # a plain class of ours, e.g. Zones
+        if hasattr(v, "__dict__"):
+            attrs = vars(v)
+        else:
+            attrs = {s: getattr(v, s) for s in getattr(type(v), "__slots__", ())}
+        return {"$obj": [_topic(type(v)), {k: _enc(x, kind) for k, x in attrs.items()}]}
+    raise TypeError(f"cannot snapshot a {type(v).__qualname__} value: {v!r}")
+
+
+def _dec(j: Any, kind: type) -> Any:
+    if isinstance(j, list):
+        return tuple(_dec(x, kind) for x in j)
+    if isinstance(j, dict):
+        if len(j) == 1:
+            ((key, body),) = j.items()
+            if key.startswith("$"):
+                return _dec_tagged(key, body, kind)
+        return {k: _dec(x, kind) for k, x in j.items()}
+    return j
+
+
+def _dec_tagged(tag: str, body: Any, kind: type) -> Any:
+    if tag == "$nt":
+        topic, values = body
+        return _resolve(topic)(*(_dec(x, kind) for x in values))
+    if tag == "$model":
+        topic, dump = body
+        return _resolve(topic).model_validate(dump)
+    if tag == "$obj":
+        topic, attrs = body
+        cls = _resolve(topic)
+        obj = cls.__new__(cls)
+        for name, value in attrs.items():
+            object.__setattr__(obj, name, _dec(value, kind))
+        return obj
+    if tag == "$dict":
+        return {_dec(k, kind): _dec(v, kind) for k, v in body}
+    if tag == "$list":
+        return [_dec(x, kind) for x in body]
+    if tag == "$set":
+        return {_dec(x, kind) for x in body}
+    if tag == "$frozenset":
+        return frozenset(_dec(x, kind) for x in body)
+    if tag == "$state":
+        inner = kind.__new__(kind)
+        inner.__dict__.update({k: _dec(x, kind) for k, x in body.items()})
+        return inner
+    raise ValueError(f"unknown snapshot tag {tag!r}")

@@ -1,0 +1,130 @@
+"""Each action kind is declared once: its rule, its arguments, the one check
+that refuses it and the candidates the legal list is filtered from.
+
+The legal list is the candidates each action kind's check accepts (as
+python-chess filters its pseudo-legal moves through ``is_legal``), so a
+listed action is accepted by construction; the self-play probes
+(``tests/test_selfplay.py``) try actions built from positions and require
+the refused ones never to be listed. Here: every declaration is whole, the
+scenario format's table of actions is the declaration, and the command
+line's help and argument handling come from it.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+from test_contract_vocabulary import format_vocabulary
+
+from referee.actions import Action, IllegalAction
+from referee.cli import cli
+from referee.commands.matches import action_arguments
+from referee.pool import bundled_pool
+from referee.rules import ACTIONS, ANY_TIME, KINDS, current_decision, decide, legal_actions
+from referee.rules.harem_master.registry import Context
+from referee.simulate import decks_for, play_game
+
+
+def test_every_decision_is_answered_by_declared_actions() -> None:
+    answered = {do for kind in KINDS.values() for do in kind.actions}
+    assert answered - set(ACTIONS) == set()
+    assert set(ACTIONS) - answered == set(ANY_TIME)
+    for kind in ACTIONS.values():
+        assert callable(kind.check) and callable(kind.candidates), kind.do
+        assert kind.help and kind.help[0].islower(), kind.do
+
+
+def test_the_scenario_format_lists_each_action_with_its_declared_arguments() -> None:
+    documented = format_vocabulary().player_dos
+    assert set(documented) == set(ACTIONS)
+    declared = {do: {a.name for a in kind.args} for do, kind in ACTIONS.items()}
+    assert declared == {do: set(args) for do, args in documented.items()}
+
+
+def test_the_help_of_act_lists_every_action_with_its_rule() -> None:
+    out = CliRunner().invoke(cli, ["act", "--help"]).output
+    listed = out.split("Actions (DO):", 1)[1].split("Options:", 1)[0]
+    import re
+
+    # One entry per action: its name at the margin, its help wrapped below it.
+    entries = re.split(r"\n  (?=\S)", listed)[1:]
+    assert [e.split()[0] for e in entries] == list(ACTIONS)
+    for entry, (do, kind) in zip(entries, ACTIONS.items()):
+        assert f"[{kind.rule}]" in entry, (do, entry)
+
+
+@pytest.mark.parametrize("do", list(ACTIONS))
+def test_act_gives_each_argument_the_shape_its_declaration_takes(do: str) -> None:
+    kind = ACTIONS[do]
+    one = action_arguments(do, ("Iron Knight",), ())
+    several = action_arguments(do, ("Iron Knight", "Court Lady"), ())
+    if kind.takes("card") or not kind.takes("cards"):
+        assert one["card"] == "Iron Knight" and one["cards"] is None
+    else:
+        assert one["card"] is None and one["cards"] == ("Iron Knight",)
+    assert several["card"] is None and several["cards"] == ("Iron Knight", "Court Lady")
+    targets = ("Iron Knight", "Court Lady")
+    if kind.takes("target"):
+        assert action_arguments(do, (), targets[:1])["target"] == "Iron Knight"
+        with pytest.raises(Exception, match="one target"):
+            action_arguments(do, (), targets)
+    else:
+        assert action_arguments(do, (), targets)["targets"] == targets
+
+
+def test_the_legal_list_is_the_candidates_the_checks_accept() -> None:
+    """Along a whole game: each decision's list is exactly its action kinds'
+    candidates that ``decide`` accepts, and the any-time ones."""
+    pool = bundled_pool()
+    record = play_game(7, decks_for(7, pool, None))
+    from projections.state import evolve, initial_state
+
+    state, seen = initial_state(), 0
+    rng = random.Random(7)
+    for event in record.events:
+        state = evolve(state, event)
+        d = current_decision(state)
+        if d is None or rng.random() > 0.3:
+            continue
+        seen += 1
+        ctx = Context(d.kind)
+        expected = []
+        for do in (*KINDS[d.kind].actions, *ANY_TIME):
+            for candidate in ACTIONS[do].candidates(state, d.player, ctx):
+                try:
+                    decide(state, candidate)
+                except IllegalAction:
+                    continue
+                expected.append(candidate)
+        listed = legal_actions(state)
+        assert sorted(map(repr, listed)) == sorted(map(repr, expected))
+        assert len(set(listed)) == len(listed)
+    assert seen > 20
+
+
+def test_a_refused_candidate_cites_its_rule() -> None:
+    """A character played when one was already played this turn: a candidate
+    (it is in the hand) the check refuses with 306.1a, never listed."""
+    pool = bundled_pool()
+    record = play_game(3, decks_for(3, pool, None))
+    from projections.state import evolve, initial_state
+
+    state = initial_state()
+    for event in record.events:
+        state = evolve(state, event)
+        d = current_decision(state)
+        if d is None or d.kind != "main" or state.characters_played < 1:
+            continue
+        cards = state.cards
+        hand = [c for c in state.zones[d.player].hand if cards[c].type == "character"]
+        if not hand:
+            continue
+        action = Action(d.player, "play_character", card=hand[0])
+        with pytest.raises(IllegalAction) as refused:
+            decide(state, action)
+        assert refused.value.refusal.rule in ("306.1a", "215.4c", "103.1")
+        assert action not in legal_actions(state)
+        return
+    pytest.fail("no position with a second character in hand")
