@@ -37,4 +37,13 @@ STORED_MODULES: dict[str, dict[str, type]] = {game.__name__: EVENT_TYPES, _tourn
 
 TOPIC_ALIASES: dict[str, str] = {}
 
-__all__ = ["CardDef", "Event", "EVENT_TYPES", "STORED_MODULES", "TOPIC_ALIASES", "TOURNAMENT_TYPES", "filler", *EVENT_TYPES]
+__all__ = [
+    "CardDef",
+    "Event",
+    "EVENT_TYPES",
+    "STORED_MODULES",
+    "TOPIC_ALIASES",
+    "TOURNAMENT_TYPES",
+    "filler",
+    *EVENT_TYPES,
+]

@@ -32,7 +32,11 @@ CardType = Literal["character", "event", "item"]
 
 class _Model(BaseModel):
     model_config = ConfigDict(
-        frozen=True, extra="forbid", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True,
+        frozen=True,
+        extra="forbid",
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
         defer_build=True,
     )
 
@@ -356,21 +360,49 @@ class Mill(_Situation):
 
 Situation = Annotated[
     Union[
-        UseSituation, TriggerSituation, EnterField, LeaveField, Captured, AttackSituation, InterceptSituation,
-        NoIntercept, BattleTypeSituation, CastleAttack, RandomNumber, WinBattle, LoseBattle, BattleEnd,
-        TurnStart, TurnEnd, DiscardSituation, Mill,
+        UseSituation,
+        TriggerSituation,
+        EnterField,
+        LeaveField,
+        Captured,
+        AttackSituation,
+        InterceptSituation,
+        NoIntercept,
+        BattleTypeSituation,
+        CastleAttack,
+        RandomNumber,
+        WinBattle,
+        LoseBattle,
+        BattleEnd,
+        TurnStart,
+        TurnEnd,
+        DiscardSituation,
+        Mill,
     ],
     Field(discriminator="event"),
 ]
 
 # Each situation in words, for the log and the board.
 SITUATIONS = {
-    "use": "a card or ability being used", "trigger": "an ability triggering", "enter_field": "entering the field",
-    "leave_field": "leaving the field", "captured": "being captured", "attack": "an attack",
-    "intercept": "an interception", "no_intercept": "no interception", "battle_type": "the battle's type being set",
-    "castle_attack": "a castle attack", "random_number": "a random number", "win_battle": "winning a battle",
-    "lose_battle": "losing a battle", "battle_end": "the end of the battle", "turn_start": "the start of the turn",
-    "turn_end": "the end of the turn", "discard": "a discard", "mill": "a mill", "effects": "the effects",
+    "use": "a card or ability being used",
+    "trigger": "an ability triggering",
+    "enter_field": "entering the field",
+    "leave_field": "leaving the field",
+    "captured": "being captured",
+    "attack": "an attack",
+    "intercept": "an interception",
+    "no_intercept": "no interception",
+    "battle_type": "the battle's type being set",
+    "castle_attack": "a castle attack",
+    "random_number": "a random number",
+    "win_battle": "winning a battle",
+    "lose_battle": "losing a battle",
+    "battle_end": "the end of the battle",
+    "turn_start": "the start of the turn",
+    "turn_end": "the end of the turn",
+    "discard": "a discard",
+    "mill": "a mill",
+    "effects": "the effects",
 }
 
 
@@ -509,10 +541,24 @@ class ForbidEffect(_Model):
 
 
 EFFECT_KEYS = {
-    "modify": "modify", "move": "move", "tap": "tap", "untap": "untap", "battle_type": "battle_type",
-    "no_random_number": "no_random_number", "counter": "counter", "copy": "copy", "gain": "gain",
-    "lose_abilities": "lose_abilities", "control": "control", "hand_max": "hand_max", "win": "win",
-    "lose": "lose", "may": "may", "then": "then", "name": "name", "forbid": "forbid",
+    "modify": "modify",
+    "move": "move",
+    "tap": "tap",
+    "untap": "untap",
+    "battle_type": "battle_type",
+    "no_random_number": "no_random_number",
+    "counter": "counter",
+    "copy": "copy",
+    "gain": "gain",
+    "lose_abilities": "lose_abilities",
+    "control": "control",
+    "hand_max": "hand_max",
+    "win": "win",
+    "lose": "lose",
+    "may": "may",
+    "then": "then",
+    "name": "name",
+    "forbid": "forbid",
 }
 _EFFECT_CLASSES: dict[type, str] = {}
 
@@ -559,11 +605,24 @@ Effect = Annotated[
 
 _EFFECT_CLASSES.update(
     {
-        ModifyEffect: "modify", MoveEffect: "move", TapEffect: "tap", UntapEffect: "untap",
-        BattleTypeEffect: "battle_type", NoRandomNumberEffect: "no_random_number", CounterEffect: "counter",
-        CopyEffect: "copy", GainEffect: "gain", LoseAbilitiesEffect: "lose_abilities", ControlEffect: "control",
-        HandMaxEffect: "hand_max", WinEffect: "win", LoseEffect: "lose", MayEffect: "may", ThenEffect: "then",
-        NameEffect: "name", ForbidEffect: "forbid",
+        ModifyEffect: "modify",
+        MoveEffect: "move",
+        TapEffect: "tap",
+        UntapEffect: "untap",
+        BattleTypeEffect: "battle_type",
+        NoRandomNumberEffect: "no_random_number",
+        CounterEffect: "counter",
+        CopyEffect: "copy",
+        GainEffect: "gain",
+        LoseAbilitiesEffect: "lose_abilities",
+        ControlEffect: "control",
+        HandMaxEffect: "hand_max",
+        WinEffect: "win",
+        LoseEffect: "lose",
+        MayEffect: "may",
+        ThenEffect: "then",
+        NameEffect: "name",
+        ForbidEffect: "forbid",
     }
 )
 
@@ -621,15 +680,15 @@ class Cost(_Model):
         return cls(tap=tap, amount=amount, n=n)
 
     def __str__(self) -> str:
-        parts = (["[T]"] if self.tap else []) + ([f"[{self.amount}]"] if self.amount or not (self.tap or self.n) else [])
+        parts = (["[T]"] if self.tap else []) + (
+            [f"[{self.amount}]"] if self.amount or not (self.tap or self.n) else []
+        )
         return "".join(parts + (["[n]"] if self.n else []))
 
 
 def _check_cost(text: str) -> str:
     if not _COST.match(text):
-        raise ValueError(
-            f"a cost is written in icons, in order, e.g. \"[T][1]\", \"[0]\", \"[2]\" or \"[n]\"; got {text!r}"
-        )
+        raise ValueError(f'a cost is written in icons, in order, e.g. "[T][1]", "[0]", "[2]" or "[n]"; got {text!r}')
     return text
 
 
@@ -701,13 +760,9 @@ class Static(_Ability):
         for e in walk(effects):
             key = effect_key(e)
             if key not in CONTINUOUS:
-                raise ValueError(
-                    f"a static ability holds continuous effects only ({', '.join(CONTINUOUS)}), not {key}"
-                )
+                raise ValueError(f"a static ability holds continuous effects only ({', '.join(CONTINUOUS)}), not {key}")
             if getattr(effect_body(e), "until", None) is not None:
-                raise ValueError(
-                    f"a static ability's {key} lasts as long as the static applies: remove until: (404.1)"
-                )
+                raise ValueError(f"a static ability's {key} lasts as long as the static applies: remove until: (404.1)")
             what = getattr(effect_body(e), "what", None)
             if isinstance(what, Target):
                 raise ValueError(f"a static ability's {key} has nobody to choose a target: use {{all: FILTER}} or self")

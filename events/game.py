@@ -53,8 +53,11 @@ class Event(BaseModel):
         given = fields.keys()
         if not given <= names or not required <= given:
             unknown = sorted(given - names)
-            raise TypeError(f"{cls.__name__}: no field {unknown[0]!r}" if unknown else
-                            f"{cls.__name__} needs {sorted(required - given)[0]!r}")
+            raise TypeError(
+                f"{cls.__name__}: no field {unknown[0]!r}"
+                if unknown
+                else f"{cls.__name__} needs {sorted(required - given)[0]!r}"
+            )
         values = defaults.copy()
         values.update(fields)
         for name, make in fresh:
@@ -597,7 +600,9 @@ class SituationProposed(Event):
     situation: str
     it: str | None = None
     player: Player | None = None
-    pending: list[dict[str, Any]] = []  # {"type": event class name, "event": its fields, "zone": where "it" must still be}
+    pending: list[
+        dict[str, Any]
+    ] = []  # {"type": event class name, "event": its fields, "zone": where "it" must still be}
     exempt: list[str] = []  # 409: replacements that may not apply again (the effects of one replacing)
 
 

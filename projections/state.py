@@ -38,8 +38,13 @@ DEFAULT_RULINGS = {"A1": "not_fallen", "A4": "bottom"}
 # they differ from these values, and read as these values when absent
 # (``projections.codec``), so a seeded match's snapshots and rewinds are what
 # they always were.
-OPTIONAL: dict[str, Any] = {"deal": "seeded", "unknown": frozenset(), "emptied": None, "passed_over": None,
-                            "judge_call": None}
+OPTIONAL: dict[str, Any] = {
+    "deal": "seeded",
+    "unknown": frozenset(),
+    "emptied": None,
+    "passed_over": None,
+    "judge_call": None,
+}
 HAND_MAXIMUM = 7  # 215.3b, 309
 
 
@@ -459,9 +464,7 @@ def _remove_anywhere(s: GameState, card: str) -> None:
     if card in s.orphans:
         s.orphans = _without(s.orphans, card)
         return
-    s.field = tuple(
-        ch._replace(items=_without(ch.items, card)) if card in ch.items else ch for ch in s.field
-    )
+    s.field = tuple(ch._replace(items=_without(ch.items, card)) if card in ch.items else ch for ch in s.field)
 
 
 # --- one mutator per event type ---------------------------------------------
@@ -513,9 +516,7 @@ def _match_started(s: GameState, e: ev.MatchStarted) -> None:
 @MUTATORS.on(ev.PositionSetUp)
 def _position_set_up(s: GameState, e: ev.PositionSetUp) -> None:
     _begin(s, e)
-    s.zones = {
-        p: Zones(**{pile: tuple(e.zones.get(f"{p}.{pile}", ())) for pile in PILES}) for p in PLAYERS
-    }
+    s.zones = {p: Zones(**{pile: tuple(e.zones.get(f"{p}.{pile}", ())) for pile in PILES}) for p in PLAYERS}
     s.field = tuple(Character(f.card, f.controller, f.ready, tuple(f.items)) for f in e.field)
     s.turn = e.turn
     s.active = e.active
@@ -524,9 +525,7 @@ def _position_set_up(s: GameState, e: ev.PositionSetUp) -> None:
     s.mulligans = PLAYERS  # a position set up mid-game is past 101.5
     if e.deal == "table":
         # A table-dealt position: what lies face down is unknown to the referee.
-        s.unknown = frozenset(
-            c for p in PLAYERS for pile in HIDDEN_PILES for c in getattr(s.zones[p], pile)
-        )
+        s.unknown = frozenset(c for p in PLAYERS for pile in HIDDEN_PILES for c in getattr(s.zones[p], pile))
 
 
 @MUTATORS.on(ev.OpeningChosen)
@@ -593,9 +592,7 @@ def _swap_ids(s: GameState, x: str, y: str) -> None:
     s.zones = zones
     # An unknown card an ability put face up somewhere (hidden.face_up).
     if any(ch.card in (x, y) or x in ch.items or y in ch.items for ch in s.field):
-        s.field = tuple(
-            ch._replace(card=swap(ch.card), items=tuple(swap(i) for i in ch.items)) for ch in s.field
-        )
+        s.field = tuple(ch._replace(card=swap(ch.card), items=tuple(swap(i) for i in ch.items)) for ch in s.field)
     if x in s.orphans or y in s.orphans:
         s.orphans = tuple(swap(c) for c in s.orphans)
 
@@ -661,9 +658,7 @@ def _turn_started(s: GameState, e: ev.TurnStarted) -> None:
 @MUTATORS.on(ev.CharactersUntapped)
 def _characters_untapped(s: GameState, e: ev.CharactersUntapped) -> None:
     untap = set(e.cards)
-    s.field = tuple(
-        _with_ready(ch, True) if not ch.ready and ch.card in untap else ch for ch in s.field
-    )
+    s.field = tuple(_with_ready(ch, True) if not ch.ready and ch.card in untap else ch for ch in s.field)
 
 
 @MUTATORS.on(ev.StackReturnedToHand)
@@ -718,16 +713,16 @@ def _event_played(s: GameState, e: ev.EventPlayed) -> None:
     _onto_discard(s, z, e.player, e.card)
     if e.resolves:
         uses = tuple(a for a in s.cards[e.card].abilities if a.kind == "use")
-        _push_use(s, Use(s.position, "event", e.player, e.card, uses, (), e.n, tuple(e.targets), e.option, e.it, e.about))
+        _push_use(
+            s, Use(s.position, "event", e.player, e.card, uses, (), e.n, tuple(e.targets), e.option, e.it, e.about)
+        )
 
 
 @MUTATORS.on(ev.ItemPlayed)
 def _item_played(s: GameState, e: ev.ItemPlayed) -> None:
     z = s.zones[e.player]
     _set_zones(s, e.player, hand=_without(z.hand, e.card))
-    s.field = tuple(
-        ch._replace(items=ch.items + (e.card,)) if ch.card == e.target else ch for ch in s.field
-    )
+    s.field = tuple(ch._replace(items=ch.items + (e.card,)) if ch.card == e.target else ch for ch in s.field)
     if not any(ch.card == e.target for ch in s.field):
         s.orphans = s.orphans + (e.card,)  # 214.4g: no character to hold it
 
@@ -751,7 +746,19 @@ def _push_use(s: GameState, use: Use) -> None:
 def _ability_activated(s: GameState, e: ev.AbilityActivated) -> None:
     _push_use(
         s,
-        Use(s.position, "activated", e.player, e.card, (e.definition,), (), e.n, tuple(e.targets), e.option, e.it, e.about),
+        Use(
+            s.position,
+            "activated",
+            e.player,
+            e.card,
+            (e.definition,),
+            (),
+            e.n,
+            tuple(e.targets),
+            e.option,
+            e.it,
+            e.about,
+        ),
     )
 
 
@@ -763,7 +770,9 @@ def _card_tapped(s: GameState, e: ev.CardTapped) -> None:
 @MUTATORS.on(ev.TriggerFired)
 def _trigger_fired(s: GameState, e: ev.TriggerFired) -> None:
     known = tuple(e.known.items()) if e.known else ()
-    s.triggers = s.triggers + (Fired(s.position, e.player, e.card, e.ability, e.definition, e.situation, e.it, False, known),)
+    s.triggers = s.triggers + (
+        Fired(s.position, e.player, e.card, e.ability, e.definition, e.situation, e.it, False, known),
+    )
     if e.situation == "turn_end":
         s.turn_end_fired = s.turn_end_fired + (f"{e.card}#{e.ability}",)
         if e.rule == "308.1":  # a trigger carried from the turn before resolves now
@@ -847,7 +856,9 @@ def _situation_replaced(s: GameState, e: ev.SituationReplaced) -> None:
         elif target is not None:
             _drop_entry(s, e.about)
     s.agenda = s.agenda + (
-        Use(s.position, "replacement", e.player, e.card, (e.definition,), it=e.it, about=e.about, exempt=tuple(e.exempt)),
+        Use(
+            s.position, "replacement", e.player, e.card, (e.definition,), it=e.it, about=e.about, exempt=tuple(e.exempt)
+        ),
     )
 
 
@@ -899,7 +910,9 @@ def _since(s: GameState, card: str | None) -> int:
     return ch.since if ch is not None else -1
 
 
-def _add_effect(s: GameState, source: str, kind: str, target: str | None, until: str | None, values: tuple[Any, ...] = ()) -> None:
+def _add_effect(
+    s: GameState, source: str, kind: str, target: str | None, until: str | None, values: tuple[Any, ...] = ()
+) -> None:
     s.effects = s.effects + (Effect(s.position, source, kind, target, _since(s, target), until, values),)
 
 
@@ -1163,8 +1176,6 @@ def _rewound(s: GameState, e: ev.Rewound) -> None:
     s.__dict__.update(restored.__dict__)
     s.position = position
     s.judge_call = None  # the judge who rewound has answered any call
-
-
 
 
 def _enter(s: GameState, step: str) -> None:

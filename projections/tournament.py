@@ -151,8 +151,11 @@ class TournamentState:
         (their match was over, or they were not paired yet), not applied
         yet: each applies to the player's next match (TP3). A bye is no
         game: it waits for the one after."""
-        return [(i, p) for i, p in enumerate(self.penalties)
-                if p.penalty in ("game-loss", "match-loss") and p.game is None and i not in self.applied]
+        return [
+            (i, p)
+            for i, p in enumerate(self.penalties)
+            if p.penalty in ("game-loss", "match-loss") and p.game is None and i not in self.applied
+        ]
 
     def extension(self, round_no: int, table: int) -> int:
         return sum(e.minutes for e in self.extensions.get((round_no, table), []))
@@ -442,8 +445,7 @@ def seed_order(n: int) -> list[tuple[int, int]]:
 def playoff_outcomes(state: TournamentState, results: dict[str, Result]) -> list[list[tuple[Pairing, Outcome]]]:
     """Each playoff round's tables with their outcomes."""
     return [
-        [(p, table_outcome(p, results, state.best_of, playoff=True)) for p in r.pairings]
-        for r in state.playoff_rounds
+        [(p, table_outcome(p, results, state.best_of, playoff=True)) for p in r.pairings] for r in state.playoff_rounds
     ]
 
 

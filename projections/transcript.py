@@ -41,7 +41,7 @@ def _number(n: int) -> str:
 
 
 def _controlled_name(s: GameState, card: str | None, see: Sight) -> str:
-    """"A's Iron Knight", or "A's face-down character" where the viewer may not know it."""
+    """ "A's Iron Knight", or "A's face-down character" where the viewer may not know it."""
     if card is None:
         return "nobody"
     ch = s.character(card)
@@ -94,8 +94,7 @@ def _card_revealed(e: ev.CardRevealed, s: GameState, see: Sight) -> str:
 def _match_started(e: ev.MatchStarted, s: GameState, see: Sight) -> str:
     counts = {p: sum(1 for c in e.cards if c.startswith(p + ":")) for p in PLAYERS}
     players = " and ".join(
-        f"{p}" + (f" ({e.names[p]})" if e.names.get(p, p) != p else "") + f" with {_cards(counts[p])}"
-        for p in PLAYERS
+        f"{p}" + (f" ({e.names[p]})" if e.names.get(p, p) != p else "") + f" with {_cards(counts[p])}" for p in PLAYERS
     )
     text = f"The match starts: {players}; {e.mode} mode"
     if e.rulings:
@@ -385,7 +384,9 @@ def _counter_failed(e: ev.CounterFailed, s: GameState, see: Sight) -> str:
 
 @says(ev.ValuesModified, card=SHOWN, target=WHERE)
 def _values_modified(e: ev.ValuesModified, s: GameState, see: Sight) -> str:
-    parts = [f"{_number(v)} {k}" for k, v in (("physical", e.physical), ("mental", e.mental), ("random", e.random)) if v]
+    parts = [
+        f"{_number(v)} {k}" for k, v in (("physical", e.physical), ("mental", e.mental), ("random", e.random)) if v
+    ]
     return f"{see.name(e.card)}: {see.name(e.target)} gets {', '.join(parts) or 'nothing'}{_until(e.until)}."
 
 
@@ -549,10 +550,7 @@ def _item_discarded(e: ev.ItemDiscarded, s: GameState, see: Sight) -> str:
 
 @says(ev.CharactersDiscarded, cards=WHERE)
 def _characters_discarded(e: ev.CharactersDiscarded, s: GameState, see: Sight) -> str:
-    return (
-        f"{e.player} discards {see.names(e.cards)} from the field "
-        "(no two characters with one name, at most six)."
-    )
+    return f"{e.player} discards {see.names(e.cards)} from the field (no two characters with one name, at most six)."
 
 
 @says(ev.EndDeclared)
@@ -656,7 +654,7 @@ def _step_skipped(e: ev.StepSkipped, s: GameState, see: Sight) -> str:
 
 
 def _judge(name: str | None, nobody: str) -> str:
-    """"Judge Kim" for ``--by Kim``; a name that already says it is a judge
+    """ "Judge Kim" for ``--by Kim``; a name that already says it is a judge
     ("Judge Kim", "Head Judge Kim") is written as given."""
     if not name:
         return nobody
@@ -716,8 +714,14 @@ def _sentence(see: Sight) -> str:
     return describer(event, see.before, see)
 
 
-def log_rows(events: Sequence[Event], state: GameState, viewer: str = "judge", start: int = 0,
-             stop: int | None = None, retracted: Collection[int] = ()) -> list[dict[str, Any]]:
+def log_rows(
+    events: Sequence[Event],
+    state: GameState,
+    viewer: str = "judge",
+    start: int = 0,
+    stop: int | None = None,
+    retracted: Collection[int] = (),
+) -> list[dict[str, Any]]:
     """The rows of ``referee log --json`` for ``events[start:stop]``, folding
     from ``state`` (the state before ``events[start]``); positions continue
     from it. Each action is read to its end, past ``stop`` if need be

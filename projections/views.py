@@ -112,8 +112,7 @@ def state_view(
         "zones": zones,
         "characters": [_character(state, ch, viewer, reader) for ch in state.field],
         "violations": [
-            {"position": v.position, "rule": v.rule, "player": v.player, "reason": v.reason}
-            for v in state.violations
+            {"position": v.position, "rule": v.rule, "player": v.player, "reason": v.reason} for v in state.violations
         ],
         "mode": state.mode,
         "draw_offer": state.draw_offer,
@@ -177,9 +176,7 @@ def _pile_line(label: str, zone: dict[str, Any]) -> str:
 def render_state(view: dict[str, Any]) -> str:
     """A compact table a judge reads at a glance; hidden faces stay hidden."""
     lines: list[str] = []
-    lines.append(
-        f"Event {view['event']}  turn {view['turn']}  active {view['active'] or '-'}  step {view['step']}"
-    )
+    lines.append(f"Event {view['event']}  turn {view['turn']}  active {view['active'] or '-'}  step {view['step']}")
     result = view.get("result")
     if result is not None:
         if result["draw"]:
@@ -234,7 +231,9 @@ def render_state(view: dict[str, Any]) -> str:
         names = ", ".join(f"{n} x{k}" if k > 1 else n for n, k in left.items())
         lines.append(f"Unaccounted for in {player}'s deck list ({total} unknown cards, 100.2): {names or 'none'}")
     for v in view.get("violations") or []:
-        lines.append(f"OPEN VIOLATION ({v['rule']}) at event {v['position']}: {v['reason'].rstrip('.')} (a judge must rule)")
+        lines.append(
+            f"OPEN VIOLATION ({v['rule']}) at event {v['position']}: {v['reason'].rstrip('.')} (a judge must rule)"
+        )
     return "\n".join(lines)
 
 

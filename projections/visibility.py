@@ -195,8 +195,14 @@ class Sight:
 
     __slots__ = ("event", "viewer", "before", "_after", "outcome", "_audiences")
 
-    def __init__(self, event: Event, viewer: str, before: GameState, after: GameState | None = None,
-                 outcome: GameState | None = None) -> None:
+    def __init__(
+        self,
+        event: Event,
+        viewer: str,
+        before: GameState,
+        after: GameState | None = None,
+        outcome: GameState | None = None,
+    ) -> None:
         self.event = event
         self.viewer = viewer
         self.before = before
@@ -267,8 +273,9 @@ def sight(event: Event, before: GameState, viewer: str = "judge", after: GameSta
 KEEP_STATES = 256  # an action's states kept for its look-ahead; a longer one is folded twice
 
 
-def sights(events: Sequence[Event], state: GameState, viewer: str = "judge", start: int = 0,
-           stop: int | None = None) -> Iterator[tuple[int, Event, Sight]]:
+def sights(
+    events: Sequence[Event], state: GameState, viewer: str = "judge", start: int = 0, stop: int | None = None
+) -> Iterator[tuple[int, Event, Sight]]:
     """``(index, event, sight)`` for each of ``events[start:stop]``, folding
     from ``state`` (the state before ``events[start]``). Each action's events
     are seen with the state where the action ends, read past ``stop`` if it

@@ -43,7 +43,9 @@ class Action:
         return {**head, **self.arguments()}
 
 
-_ARGUMENTS = tuple(f.name for f in fields(Action) if f.name not in ("player", "do", "definitions"))  # in declaration order
+_ARGUMENTS = tuple(
+    f.name for f in fields(Action) if f.name not in ("player", "do", "definitions")
+)  # in declaration order
 
 
 @dataclass(frozen=True, slots=True)

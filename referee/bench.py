@@ -181,15 +181,23 @@ def engine_bench(games: int = 200, seed: int = 1, runs: int = 3) -> BenchReport:
         step_rate = events / step_seconds
         rates[kind] = play_rate
         report.figures += [
-            Figure(f"self-play in memory ({events} events)", play_rate, "events/s", ">= 20000", play_rate >= 20000, kind),
+            Figure(
+                f"self-play in memory ({events} events)", play_rate, "events/s", ">= 20000", play_rate >= 20000, kind
+            ),
             Figure("replay (fold of evolve)", fold_rate, "events/s", section=kind),
             Figure("replay / self-play", fold_rate / play_rate, "x", ">= 10", fold_rate / play_rate >= 10, kind),
             Figure("evolve, one state per event", step_rate, "events/s", section=kind),
             Figure("evolve per event / self-play", step_rate / play_rate, "x", section=kind),
         ]
     if len(rates) == 2:
-        report.figures.append(Figure("self-play: ability-heavy / vanilla", rates["ability-heavy"] / rates["vanilla"], "x",
-                                     section="ability-heavy"))
+        report.figures.append(
+            Figure(
+                "self-play: ability-heavy / vanilla",
+                rates["ability-heavy"] / rates["vanilla"],
+                "x",
+                section="ability-heavy",
+            )
+        )
     return report
 
 
@@ -452,7 +460,9 @@ def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[
     figures = [
         Figure("self-play in memory", expected / play_mem, "events/s", section="self_play"),
         Figure("self-play stored in SQLite", expected / play_db, "events/s", section="self_play"),
-        Figure("stored / in memory", ratio, "x", f">= {SELF_PLAY_TARGET}", ratio >= SELF_PLAY_TARGET, section="self_play"),
+        Figure(
+            "stored / in memory", ratio, "x", f">= {SELF_PLAY_TARGET}", ratio >= SELF_PLAY_TARGET, section="self_play"
+        ),
         Figure("same actions replayed: stored / memory", replay_mem / replay_db, "x", section="self_play"),
         Figure("bound: sqlite3 alone, a txn per action", play_mem / (play_mem + sqlite_s), "x", section="self_play"),
     ]
@@ -629,7 +639,11 @@ def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> t
                 done = store.update(  # as `referee rewind MATCH --to N --rule 410.1 --replay` does
                     match,
                     lambda s, match=match, to=to: corrections.rewind(
-                        s, store.events(match), to, rule="410.1", reason="bench: an impossible action long ago",
+                        s,
+                        store.events(match),
+                        to,
+                        rule="410.1",
+                        reason="bench: an impossible action long ago",
                         replay=True,
                     ),
                 )
@@ -676,8 +690,9 @@ def _act_arguments(state: Any, legal: list[dict[str, Any]]) -> list[str]:
             continue
         card = a.get("card_id")
         cards = tuple(a["cards_ids"]) if "cards_ids" in a else None
-        action = Action(a["player"], a["do"], card=card, cards=cards, target=a.get("target_id"),
-                        order=a.get("order"), n=a.get("n"))
+        action = Action(
+            a["player"], a["do"], card=card, cards=cards, target=a.get("target_id"), order=a.get("order"), n=a.get("n")
+        )
         try:
             if rules.apply(state, action).state.result is not None:
                 continue
@@ -825,8 +840,13 @@ def rewound_log(min_events: int, seed: int = 1) -> tuple[list[Any], int]:
         rewinds = 0
         while len(log) < min_events and state.result is None:
             done = corrections.rewind(
-                state, log, _early_boundary(log, rng), rule="410.1",
-                reason="bench: an impossible action long ago", replay=True, states=states,
+                state,
+                log,
+                _early_boundary(log, rng),
+                rule="410.1",
+                reason="bench: an impossible action long ago",
+                replay=True,
+                states=states,
             )
             log += done.events
             corrections.states_along(log, states)
@@ -887,7 +907,9 @@ def audit_bench(
         Figure("audit (long) / audit (short)", audit_ratio, "x", target, audit_ratio <= AUDIT_TARGET, section="audit"),
         Figure(f"export, {n_short}-event match", export_s * 1000, "ms", section="audit"),
         Figure(f"export, {n_long}-event match", export_l * 1000, "ms", section="audit"),
-        Figure("export (long) / export (short)", export_ratio, "x", target, export_ratio <= AUDIT_TARGET, section="audit"),
+        Figure(
+            "export (long) / export (short)", export_ratio, "x", target, export_ratio <= AUDIT_TARGET, section="audit"
+        ),
     ]
     info = {
         "runs": runs,
@@ -945,16 +967,28 @@ def startup_bench(runs: int = 11) -> tuple[list[Figure], dict[str, Any]]:
     figures = [
         Figure('python -c "import click"', click_s * 1000, "ms", section="startup"),
         Figure("referee --version", version_s * 1000, "ms", section="startup"),
-        Figure("--version / import click", ratio, "x", f"<= {VERSION_TARGET:g}", ratio <= VERSION_TARGET, section="startup"),
+        Figure(
+            "--version / import click", ratio, "x", f"<= {VERSION_TARGET:g}", ratio <= VERSION_TARGET, section="startup"
+        ),
     ]
-    info = {"runs": runs, "bytecode_compiled": compiled,
-            "commands": {"click": shlex.join(click_cmd), "version": shlex.join(version_cmd)}}
+    info = {
+        "runs": runs,
+        "bytecode_compiled": compiled,
+        "commands": {"click": shlex.join(click_cmd), "version": shlex.join(version_cmd)},
+    }
     return figures, info
 
 
 def input_bench(
-    runs: int = 3, short: int = AUDIT_SHORT, long: int = AUDIT_LONG, startup_runs: int = 11,
-    directory: str | None = None, seed: int = 1, *, audit: bool = True, startup: bool = True,
+    runs: int = 3,
+    short: int = AUDIT_SHORT,
+    long: int = AUDIT_LONG,
+    startup_runs: int = 11,
+    directory: str | None = None,
+    seed: int = 1,
+    *,
+    audit: bool = True,
+    startup: bool = True,
 ) -> BenchReport:
     """The figures of (4) audit and export, and (5) start-up (no self-play:
     ``games`` and ``events`` of the report are 0)."""
@@ -969,6 +1003,8 @@ def input_bench(
         report.figures += figures
         report.info["startup"] = info
     return report
+
+
 # --- the judges' board (referee serve) ----------------------------------------------
 
 BOARD_TARGET = 3.0  # page on the long match / page on the short one, at most
@@ -1025,7 +1061,9 @@ def board_bench(
                 return lambda _: sum(get(f"/matches/{match}?at={n}&as=judge") for n in positions) / len(positions)
 
             long_s, short_s = _median_seconds(runs, pages_of(long_id, long_at), pages_of(short_id, short_at))
-            live = [_live_latency(address.hostname or "127.0.0.1", address.port or 0, url, short_id) for _ in range(runs)]
+            live = [
+                _live_latency(address.hostname or "127.0.0.1", address.port or 0, url, short_id) for _ in range(runs)
+            ]
             conn.close()
     ratio = long_s / short_s
     live_s = statistics.median(live)
@@ -1035,8 +1073,14 @@ def board_bench(
         Figure("long / short", ratio, "x", f"<= {BOARD_TARGET:g}", ratio <= BOARD_TARGET, section="board"),
         Figure("first page of the long match (log read once)", first_long * 1000, "ms", section="board"),
         Figure("first page of the short match", first_short * 1000, "ms", section="board"),
-        Figure("live: a station's act to the page's stream", live_s * 1000, "ms", f"<= {LIVE_TARGET * 1000:g}",
-               live_s <= LIVE_TARGET, section="board"),
+        Figure(
+            "live: a station's act to the page's stream",
+            live_s * 1000,
+            "ms",
+            f"<= {LIVE_TARGET * 1000:g}",
+            live_s <= LIVE_TARGET,
+            section="board",
+        ),
     ]
     report.info["board"] = {
         "long_match": {"events": long_events, "rewinds": rewinds},
@@ -1132,7 +1176,9 @@ def _pg_rows(played: list[_Game], workdir: Path) -> tuple[str, int]:
     return str(path), version
 
 
-def postgres_bench(url: str, games: int = 10, seed: int = 1, *, runs: int = 3, directory: str | None = None) -> BenchReport:
+def postgres_bench(
+    url: str, games: int = 10, seed: int = 1, *, runs: int = 3, directory: str | None = None
+) -> BenchReport:
     """(6): the same writes (each action's events of recorded self-play
     games, one transaction per action) by one station process, and by four
     at once on four matches; events per second of all of them together,
@@ -1161,10 +1207,20 @@ def postgres_bench(url: str, games: int = 10, seed: int = 1, *, runs: int = 3, d
                 start_at = time.time() + 1.5  # every process started and connected by then
                 procs = [
                     subprocess.Popen(
-                        [sys.executable, "-c", "import sys, referee.bench as b; "
-                         "b.pg_station(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5] == '1')",
-                         joined, rows_file, f"m-bench-{next(counter)}", repr(start_at), "1" if library else "0"],
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                        [
+                            sys.executable,
+                            "-c",
+                            "import sys, referee.bench as b; "
+                            "b.pg_station(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5] == '1')",
+                            joined,
+                            rows_file,
+                            f"m-bench-{next(counter)}",
+                            repr(start_at),
+                            "1" if library else "0",
+                        ],
+                        stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE,
+                        text=True,
                     )
                     for _ in range(n)
                 ]
@@ -1190,17 +1246,34 @@ def postgres_bench(url: str, games: int = 10, seed: int = 1, *, runs: int = 3, d
 
             with psycopg.connect(autocommit=True, **parse_url(url).connect_kwargs()) as conn:
                 conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
-    rate = {k: n * per_station / s for k, n, s in
-            (("one", 1, one), ("four", PG_STATIONS, four), ("one_lib", 1, one_lib), ("four_lib", PG_STATIONS, four_lib))}
+    rate = {
+        k: n * per_station / s
+        for k, n, s in (
+            ("one", 1, one),
+            ("four", PG_STATIONS, four),
+            ("one_lib", 1, one_lib),
+            ("four_lib", PG_STATIONS, four_lib),
+        )
+    }
     ratio = rate["four"] / rate["one"]
     report.figures += [
         Figure("one station writes", rate["one"], "events/s", section="postgres"),
         Figure(f"{PG_STATIONS} stations on {PG_STATIONS} matches write", rate["four"], "events/s", section="postgres"),
-        Figure(f"{PG_STATIONS} stations / one", ratio, "x", f">= {PG_SCALING_TARGET}", ratio >= PG_SCALING_TARGET,
-               section="postgres"),
+        Figure(
+            f"{PG_STATIONS} stations / one",
+            ratio,
+            "x",
+            f">= {PG_SCALING_TARGET}",
+            ratio >= PG_SCALING_TARGET,
+            section="postgres",
+        ),
         Figure("library's insert: one station", rate["one_lib"], "events/s", section="postgres"),
-        Figure(f"library's insert: {PG_STATIONS} stations / one", rate["four_lib"] / rate["one_lib"], "x",
-               section="postgres"),
+        Figure(
+            f"library's insert: {PG_STATIONS} stations / one",
+            rate["four_lib"] / rate["one_lib"],
+            "x",
+            section="postgres",
+        ),
         Figure("one station: ours / library's insert", rate["one"] / rate["one_lib"], "x", section="postgres"),
     ]
     report.info["postgres"] = {
@@ -1209,7 +1282,9 @@ def postgres_bench(url: str, games: int = 10, seed: int = 1, *, runs: int = 3, d
         "events_per_station": per_station,
         "actions_per_station": sum(len(g.actions) + 1 for g in played),
         "runs": runs,
-        "seconds": {k: round(v, 4) for k, v in (("one", one), ("four", four), ("one_lib", one_lib), ("four_lib", four_lib))},
+        "seconds": {
+            k: round(v, 4) for k, v in (("one", one), ("four", four), ("one_lib", one_lib), ("four_lib", four_lib))
+        },
         "cpus": os.cpu_count(),
     }
     return report

@@ -120,7 +120,10 @@ def check_rows(rows: Iterable[tuple[int, str, bytes]]) -> ChainReport:
         made = chain_hash(prev or GENESIS, topic, body)
         if made != stored:
             return ChainReport(
-                count, unchained, None, position,
+                count,
+                unchained,
+                None,
+                position,
                 "its hash does not fit its content and the hash of the event before it "
                 "(the event, or its hash, was changed after it was written)",
             )

@@ -56,7 +56,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Tournaments: registered decks, Swiss rounds whose tables are stored matches, live standings.",
     ),
     "simulate": ("referee.commands.simulate:simulate", "Play whole games by picking random legal actions."),
-    "serve": ("referee.commands.serve:serve", "Serve the board and its console: every match at any event, live, per viewer."),
+    "serve": (
+        "referee.commands.serve:serve",
+        "Serve the board and its console: every match at any event, live, per viewer.",
+    ),
     "bench": (
         "referee.commands.bench:bench",
         "Measure the engine's and the store's speed (a benchmark, not a test).",

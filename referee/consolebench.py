@@ -79,7 +79,9 @@ class Client:
         self.fields: dict[str, str] = {}
         self.lines: list[str] = []
 
-    def _send(self, method: str, path: str, body: str | None = None, headers: dict[str, str] | None = None) -> tuple[int, str]:
+    def _send(
+        self, method: str, path: str, body: str | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, str]:
         hdrs = dict(headers or {})
         if self.cookie:
             hdrs["Cookie"] = self.cookie
@@ -92,7 +94,7 @@ class Client:
         return response.status, text
 
     def _read_board(self, html: str) -> None:
-        form = html[html.index("data-console"):] if "data-console" in html else ""
+        form = html[html.index("data-console") :] if "data-console" in html else ""
         found = dict(re.findall(r'<input type="hidden" name="([a-z]+)" value="([^"]*)"', form))
         self.fields.update({k: unescape(v) for k, v in found.items()})
         self.lines = [unescape(x) for x in re.findall(r'data-action="([^"]*)"', html)]
@@ -136,8 +138,9 @@ def _legal_line(url: str, match: str, offered: list[str]) -> str | None:
     return next((x for x in offered if x.split()[1] not in NOT_CHOSEN), None)
 
 
-def decision_bench(directory: str | None = None, *, posts: int = 40, act_runs: int = 7,
-                   min_events: int = LONG_MATCH, seed: int = 1) -> BenchReport:
+def decision_bench(
+    directory: str | None = None, *, posts: int = 40, act_runs: int = 7, min_events: int = LONG_MATCH, seed: int = 1
+) -> BenchReport:
     """(7): a logged decision at the board against ``referee act``."""
     from referee.web.app import Settings, create_app
     from referee.web.server import running
@@ -152,8 +155,9 @@ def decision_bench(directory: str | None = None, *, posts: int = 40, act_runs: i
         env = {k: v for k, v in os.environ.items() if k != "REFEREE_DB"}
 
         # The baseline: `referee act` on the same match, fresh processes, own copies.
-        legal = subprocess.run(referee + ["legal", match, "--json", "--db", url], capture_output=True, text=True,
-                               env=env, check=True)
+        legal = subprocess.run(
+            referee + ["legal", match, "--json", "--db", url], capture_output=True, text=True, env=env, check=True
+        )
         from referee.store import MatchStore
 
         with MatchStore(url, read_only=True) as store:
@@ -164,8 +168,9 @@ def decision_bench(directory: str | None = None, *, posts: int = 40, act_runs: i
             copy = workdir / f"act-{i}.db"
             shutil.copyfile(db, copy)
             t0 = time.perf_counter()
-            done = subprocess.run(referee + ["act", match, *argv, "--db", f"sqlite:///{copy}"], capture_output=True,
-                                  text=True, env=env)
+            done = subprocess.run(
+                referee + ["act", match, *argv, "--db", f"sqlite:///{copy}"], capture_output=True, text=True, env=env
+            )
             act_times.append(time.perf_counter() - t0)
             if done.returncode != 0:
                 raise RuntimeError(f"referee act failed: {done.stderr.strip()}")
@@ -187,7 +192,7 @@ def decision_bench(directory: str | None = None, *, posts: int = 40, act_runs: i
                 if line is None:
                     break
                 status, seconds, html = client.post(line)
-                if status != 200 or 'data-logged' not in html:
+                if status != 200 or "data-logged" not in html:
                     raise RuntimeError(f"POST {line!r} answered {status}")
                 times.append(seconds)
             client.close()
@@ -201,12 +206,17 @@ def decision_bench(directory: str | None = None, *, posts: int = 40, act_runs: i
         Figure(f"referee act, {events}-event match", act_s * 1000, "ms", section="console"),
         Figure("board: a logged decision, median", median * 1000, "ms", section="console"),
         Figure("board: a logged decision, 95th percentile", p95 * 1000, "ms", section="console"),
-        Figure("board p95 / act median", ratio, "x", f"<= {CONSOLE_TARGET:g}", ratio <= CONSOLE_TARGET,
-               section="console"),
+        Figure(
+            "board p95 / act median", ratio, "x", f"<= {CONSOLE_TARGET:g}", ratio <= CONSOLE_TARGET, section="console"
+        ),
         Figure("board median / act median", median / act_s, "x", section="console"),
     ]
-    report.info["console"] = {"match": {"events": events, "rewinds": rewinds, "after": final}, "posts": len(times),
-                              "act_runs": act_runs, "act": shlex.join(["referee", "act", match, *argv])}
+    report.info["console"] = {
+        "match": {"events": events, "rewinds": rewinds, "after": final},
+        "posts": len(times),
+        "act_runs": act_runs,
+        "act": shlex.join(["referee", "act", match, *argv]),
+    }
     return report
 
 
@@ -232,12 +242,19 @@ def _start_servers(url: str, count: int, env: dict[str, str]) -> tuple[list[subp
     procs, ports = [], []
     for _ in range(count):
         port = _free_port()
-        proc = subprocess.Popen([*referee_command(), "serve", "--db", url, "--port", str(port)], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [*referee_command(), "serve", "--db", url, "--port", str(port)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         line = proc.stdout.readline() if proc.stdout else ""
         if "is at" not in line:
             proc.kill()
-            raise RuntimeError(f"referee serve did not start: {line.strip()} {proc.stderr.read() if proc.stderr else ''}")
+            raise RuntimeError(
+                f"referee serve did not start: {line.strip()} {proc.stderr.read() if proc.stderr else ''}"
+            )
         procs.append(proc)
         ports.append(port)
     return procs, ports
@@ -301,8 +318,9 @@ def _tables(url: str, count: int, seed: int) -> list[str]:
     return out
 
 
-def load_bench(pg_url: str, *, tables: int = TABLES, interval: float = INTERVAL, seconds: float = LOAD_SECONDS,
-               seed: int = 1) -> BenchReport:
+def load_bench(
+    pg_url: str, *, tables: int = TABLES, interval: float = INTERVAL, seconds: float = LOAD_SECONDS, seed: int = 1
+) -> BenchReport:
     """(8): ``tables`` scripted clients through one server, then two, on PostgreSQL."""
     from referee.store import parse_url
 
@@ -321,9 +339,14 @@ def load_bench(pg_url: str, *, tables: int = TABLES, interval: float = INTERVAL,
                 load = Load()
                 start = time.perf_counter()
                 until = start + seconds
-                threads = [threading.Thread(target=_table_client, daemon=True,
-                                            args=(url, ports[i % servers], m, until, load, interval, seed + i))
-                           for i, m in enumerate(matches)]
+                threads = [
+                    threading.Thread(
+                        target=_table_client,
+                        daemon=True,
+                        args=(url, ports[i % servers], m, until, load, interval, seed + i),
+                    )
+                    for i, m in enumerate(matches)
+                ]
                 for t in threads:
                     t.start()
                 for t in threads:
@@ -357,12 +380,23 @@ def load_bench(pg_url: str, *, tables: int = TABLES, interval: float = INTERVAL,
             Figure(f"{name}: errors", len(load.errors), "", "0", not load.errors, section="load"),
         ]
     ratio = rates[2] / rates[1] if rates.get(1) else float("nan")
-    report.figures.append(Figure("two servers / one", ratio, "x", ">= 1 (should not fall)", ratio >= 0.95,
-                                 section="load"))
+    report.figures.append(
+        Figure("two servers / one", ratio, "x", ">= 1 (should not fall)", ratio >= 0.95, section="load")
+    )
     report.info["load"] = {
-        "url": parse_url(pg_url).display, "tables": tables, "interval": interval, "seconds": seconds,
+        "url": parse_url(pg_url).display,
+        "tables": tables,
+        "interval": interval,
+        "seconds": seconds,
         "cpus": os.cpu_count(),
-        "runs": {str(s): {"decisions": load.decisions, "elapsed": round(e, 2), "finished_games": load.finished,
-                          "errors": load.errors[:10]} for s, (load, e) in results.items()},
+        "runs": {
+            str(s): {
+                "decisions": load.decisions,
+                "elapsed": round(e, 2),
+                "finished_games": load.finished,
+                "errors": load.errors[:10],
+            }
+            for s, (load, e) in results.items()
+        },
     }
     return report

@@ -86,9 +86,7 @@ def _refuse(rule: str, reason: str) -> IllegalAction:
 # --- finding positions ------------------------------------------------------------
 
 
-def position_of_step(
-    log: Sequence[Event], turn: int, step: str, states: Sequence[GameState] | None = None
-) -> int:
+def position_of_step(log: Sequence[Event], turn: int, step: str, states: Sequence[GameState] | None = None) -> int:
     """The position just before rule step ``step`` of turn ``turn`` began, in
     the current line of play: the first position after which the procedure
     stands at that step of that turn (for a step that waits for a player, such
@@ -154,7 +152,10 @@ def _cannot_hide(event: CardRevealed, restored: GameState) -> str:
     if where == f"{event.player}.hand":
         return text + f": it goes back into {event.player}'s hand as an unknown card, but both players have seen it"
     if where == f"{event.player}.action_stack":
-        return text + f": it goes back to {event.player}'s action-cost stack as an unknown card, but both players have seen it"
+        return (
+            text
+            + f": it goes back to {event.player}'s action-cost stack as an unknown card, but both players have seen it"
+        )
     return text
 
 
@@ -313,7 +314,11 @@ def rewind(
         undone = []
     restored = states[to]
     event = Rewound(
-        rule=rule, to=to, reason=reason, judge=judge, replay=replay,
+        rule=rule,
+        to=to,
+        reason=reason,
+        judge=judge,
+        replay=replay,
         state=encode_state(restored, omit=("cards",)),
     )
     events: list[Event] = [event]
@@ -387,7 +392,9 @@ def skip_step(state: GameState, log: Sequence[Event], rule: str, reason: str = "
     """Record mode: the table skipped a mandatory step. The state then mirrors
     the table, with the skip as an open violation (410.2) for a judge."""
     if state.mode != "record":
-        raise _refuse("410.2", "Skipped steps are recorded only in record mode; in strict mode the referee performs every step.")
+        raise _refuse(
+            "410.2", "Skipped steps are recorded only in record mode; in strict mode the referee performs every step."
+        )
     if rule not in SKIPPABLE:
         raise _refuse("410.2", f"Only steps {', '.join(SKIPPABLE)} can be recorded as skipped, not {rule}.")
     player = state.active
@@ -500,15 +507,18 @@ def enter_result(
     from referee.tournament.policy import POLICIES
 
     if rule is not None and rule not in POLICIES:
-        raise _refuse(RESULT_ENTERED, f"A result entered by hand cites a tournament policy ({', '.join(POLICIES)}), not {rule!r}.")
+        raise _refuse(
+            RESULT_ENTERED, f"A result entered by hand cites a tournament policy ({', '.join(POLICIES)}), not {rule!r}."
+        )
     if (winner is None) != draw or winner not in (None, "A", "B"):
         raise _refuse(RESULT_ENTERED, "A result is a winner (A or B) or a draw.")
     if state.result is not None:
         r = state.result
         raise _refuse(
             r.rule,
-            "The game is over" + (f": {r.reason.rstrip('.')}" if r.reason else "") +
-            ". Replacing a result is a judge's command with a reason (event result --replace --reason).",
+            "The game is over"
+            + (f": {r.reason.rstrip('.')}" if r.reason else "")
+            + ". Replacing a result is a judge's command with a reason (event result --replace --reason).",
         )
     event = GameEnded(rule=rule or RESULT_ENTERED, winner=winner, draw=draw, reason=reason, judge=judge, step="over")
     return Correction([event], evolve(state, event))
@@ -546,7 +556,15 @@ def replace_result(
         if last is None or last < 2:
             raise _refuse(RESULT_ENTERED, "The game's result is not one a rewind can take back.")
         to = last - 1
-    back = rewind(state, log, to, rule="410.1", reason=f"Result replaced: {why}", judge=judge, states=states,
-                  describe_undone=False)
+    back = rewind(
+        state,
+        log,
+        to,
+        rule="410.1",
+        reason=f"Result replaced: {why}",
+        judge=judge,
+        states=states,
+        describe_undone=False,
+    )
     entered = enter_result(back.state, winner, draw, judge, reason)  # type: ignore[arg-type]
     return Correction(back.events + entered.events, entered.state)

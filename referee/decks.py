@@ -41,9 +41,7 @@ def _count(entry: dict[str, Any], doc: Document, here: tuple[Any, ...]) -> int:
     return count
 
 
-def parse_deck(
-    entries: Any, catalog: CardCatalog, doc: Document, path: Iterable[Any] = ()
-) -> list[CardDef]:
+def parse_deck(entries: Any, catalog: CardCatalog, doc: Document, path: Iterable[Any] = ()) -> list[CardDef]:
     """The cards of a decklist in order (top first), entries expanded.
 
     ``doc``/``path`` say where the list stands, so an inline deck inside a
@@ -56,9 +54,7 @@ def parse_deck(
     for i, entry in enumerate(entries):
         here = base + (i,)
         if len(cards) >= MAX_CARDS:
-            raise doc.error(
-                here, f"the deck lists more than {MAX_CARDS:,} cards; a deck has {DECK_SIZE} (100.2)"
-            )
+            raise doc.error(here, f"the deck lists more than {MAX_CARDS:,} cards; a deck has {DECK_SIZE} (100.2)")
         if isinstance(entry, str):
             cards.append(catalog.require(entry, doc, here))
             continue
@@ -89,7 +85,9 @@ def parse_deck(
         else:
             rnd = entry["random"]
             if not _is_int(rnd):
-                raise doc.error(here + ("random",), f"expected a whole number (the filler's random number), got {kind_of(rnd)}")
+                raise doc.error(
+                    here + ("random",), f"expected a whole number (the filler's random number), got {kind_of(rnd)}"
+                )
             problem = card_number_problem(rnd)
             if problem is not None:
                 raise doc.error(here + ("random",), problem)
@@ -118,20 +116,16 @@ def deck_problems(cards: Sequence[CardDef]) -> list[str]:
     for name, n in names.items():
         if n > SAME_NAME_LIMIT:
             problems.append(
-                f"100.2: a deck has at most {SAME_NAME_LIMIT} cards of one name; "
-                f"this one has {n} of {name!r}"
+                f"100.2: a deck has at most {SAME_NAME_LIMIT} cards of one name; this one has {n} of {name!r}"
             )
     if not any(card.type == "character" and card.cost == 1 for card in cards):
         problems.append(
-            "100.2: a deck has at least one cost-1 character (the opening character of 101.1); "
-            "this one has none"
+            "100.2: a deck has at least one cost-1 character (the opening character of 101.1); this one has none"
         )
     return problems
 
 
-def check_deck(
-    cards: Sequence[CardDef], where: Document | str | Path | None = None, path: Iterable[Any] = ()
-) -> None:
+def check_deck(cards: Sequence[CardDef], where: Document | str | Path | None = None, path: Iterable[Any] = ()) -> None:
     """Refuse a deck that breaks 100.2, naming every failure at once so the
     deck's author can fix them in one go.
 

@@ -58,8 +58,10 @@ def max_file_size() -> int:
     match = _SIZE.match(raw)
     if match is None or int(match.group(1)) == 0:
         raise InputError(
-            None, "", f"{FILE_SIZE_VARIABLE}={raw!r} is not a size; expected a number of bytes, "
-            "or one with a unit such as 64M or 512K"
+            None,
+            "",
+            f"{FILE_SIZE_VARIABLE}={raw!r} is not a size; expected a number of bytes, "
+            "or one with a unit such as 64M or 512K",
         )
     return int(match.group(1)) * _UNITS[match.group(2).upper()]
 
@@ -182,7 +184,9 @@ def _explain(err: dict[str, Any]) -> str:
         ctx = err.get("ctx") or {}
         expected = [t.strip(" '") for t in str(ctx.get("expected_tags", "")).split(",") if t.strip()]
         tag = str(ctx.get("tag", ""))
-        msg = f"unknown {ctx.get('discriminator', 'kind').strip(chr(39))} {tag!r}; expected one of: {', '.join(expected)}"
+        msg = (
+            f"unknown {ctx.get('discriminator', 'kind').strip(chr(39))} {tag!r}; expected one of: {', '.join(expected)}"
+        )
         close = difflib.get_close_matches(tag, expected, n=1)
         return msg + (f" (did you mean {close[0]!r}?)" if close else "")
     if kind.startswith("unknown_"):  # our own discriminators (events.abilities)
@@ -240,7 +244,8 @@ def read_text(file: str | Path) -> str:
         raise InputError(path, "", f"cannot be read ({exc.strerror})") from None
     if len(raw) > limit:
         raise InputError(
-            path, "",
+            path,
+            "",
             f"is larger than {_size_text(limit)}, the limit for an input file "
             f"(set {FILE_SIZE_VARIABLE}, e.g. {FILE_SIZE_VARIABLE}=64M, to raise it)",
         )
@@ -271,7 +276,9 @@ def load_document(file: str | Path) -> Document:
                 raise found from None
             except Exception:  # noqa: BLE001 - the line is a help, not a must
                 pass
-            raise InputError(path, "", f"the key {exc.key!r} is written twice in one mapping; write each key once") from None
+            raise InputError(
+                path, "", f"the key {exc.key!r} is written twice in one mapping; write each key once"
+            ) from None
         except json.JSONDecodeError as exc:
             raise InputError(path, "", f"is not valid JSON: {exc.msg}", exc.lineno) from None
         except RecursionError:
@@ -456,8 +463,11 @@ def _compose(loader: Any, path: Path, max_values: int) -> Any:
                 key = (node.tag, node.value)
                 first = top[4].get(key)
                 if first is not None:
-                    raise refuse(node.start_mark, f"the key {node.value!r} is written twice in one mapping "
-                                                  f"(first on line {first}); write each key once")
+                    raise refuse(
+                        node.start_mark,
+                        f"the key {node.value!r} is written twice in one mapping "
+                        f"(first on line {first}); write each key once",
+                    )
                 top[4][key] = node.start_mark.line + 1
             top[2] = node
         else:
@@ -469,7 +479,10 @@ def _compose(loader: Any, path: Path, max_values: int) -> Any:
         if isinstance(event, AliasEvent):
             target = anchors.get(event.anchor)
             if target is None:
-                raise refuse(event.start_mark, f"is not valid YAML: the alias *{event.anchor} has no anchor &{event.anchor} before it")
+                raise refuse(
+                    event.start_mark,
+                    f"is not valid YAML: the alias *{event.anchor} has no anchor &{event.anchor} before it",
+                )
             if id(target) not in size:
                 raise refuse(event.start_mark, f"the YAML alias *{event.anchor} refers to a value that contains it")
             count(size[id(target)], event.start_mark)

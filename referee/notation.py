@@ -136,25 +136,19 @@ def resolve(state: GameState, raw: Action, labels: dict[str, str] | None = None)
         if not card_opts:
             card_opts = candidates(state, raw.card, everywhere(state), labels)
         if not card_opts:
-            raise IllegalAction(
-                Refusal(_missing_rule(raw.do), f"There is no {raw.card} in the game to use."), raw
-            )
+            raise IllegalAction(Refusal(_missing_rule(raw.do), f"There is no {raw.card} in the game to use."), raw)
     if raw.target is not None:
         target_opts = candidates(state, raw.target, _field(state, raw.player), labels) or candidates(
             state, raw.target, everywhere(state), labels
         )
         if not target_opts:
-            raise IllegalAction(
-                Refusal(_missing_rule(raw.do), f"There is no {raw.target} in the game."), raw
-            )
+            raise IllegalAction(Refusal(_missing_rule(raw.do), f"There is no {raw.target} in the game."), raw)
     cards_opts: list[tuple[str, ...] | None] = [None]
     if raw.cards is not None:
         cards_opts = list(_resolve_many(state, raw, labels))
     targets: tuple[str, ...] | None = None
     if raw.targets is not None:
-        targets = tuple(
-            (candidates(state, t, everywhere(state), labels) or [t])[0] for t in raw.targets
-        )
+        targets = tuple((candidates(state, t, everywhere(state), labels) or [t])[0] for t in raw.targets)
     first: Action | None = None
     for card, target, cards in itertools.product(card_opts, target_opts, cards_opts):
         action = replace(raw, card=card, target=target, cards=cards, targets=targets)
@@ -181,9 +175,7 @@ def _resolve_many(state: GameState, raw: Action, labels: dict[str, str]) -> Iter
                 opts = [ref]  # on neither deck list: the engine refuses it citing 100.2 (or records it)
         opts = opts or candidates(state, ref, everywhere(state), labels)
         if not opts:
-            raise IllegalAction(
-                Refusal(_missing_rule(raw.do), f"There is no {ref} in the game."), raw
-            )
+            raise IllegalAction(Refusal(_missing_rule(raw.do), f"There is no {ref} in the game."), raw)
         options.append(opts)
     produced = 0
     for combo in itertools.product(*options):
@@ -216,6 +208,7 @@ def with_unlisted(state: GameState, action: Action, lookup: Callable[[str], Any]
 
 def action_from_mapping(data: dict[str, Any]) -> Action:
     """An ``Action`` from a notation mapping whose keys were already checked."""
+
     def tup(v: Any) -> tuple[str, ...] | None:
         return tuple(str(x) for x in v) if v is not None else None
 
@@ -262,6 +255,7 @@ def action_of_line(a: dict[str, Any]) -> Action:
     """The action a described action stands for, named as the line names it
     (so the board logs a line exactly as ``referee act`` would log it typed
     out): card names, or instance ids where the line shows "?"."""
+
     def ref(name: str, ident: str | None) -> str:
         return ident if name == "?" and ident else name
 
@@ -272,12 +266,16 @@ def action_of_line(a: dict[str, Any]) -> Action:
         return tuple(ref(n, i) for n, i in zip(names, idents))
 
     return Action(
-        a["player"], a["do"],
+        a["player"],
+        a["do"],
         card=ref(a["card"], a.get("card_id")) if "card" in a else None,
         cards=refs(a.get("cards"), a.get("cards_ids")),
         target=ref(a["target"], a.get("target_id")) if "target" in a else None,
         targets=refs(a.get("targets"), a.get("targets_ids")),
-        order=a.get("order"), n=a.get("n"), option=a.get("option"), ability=a.get("ability"),
+        order=a.get("order"),
+        n=a.get("n"),
+        option=a.get("option"),
+        ability=a.get("ability"),
     )
 
 

@@ -43,16 +43,14 @@ def parse_cards(entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[s
         if not isinstance(entry, dict):
             raise doc.error(
                 here,
-                "expected a card definition (a mapping with name, type, cost, ...), "
-                f"got {kind_of(entry)}",
+                f"expected a card definition (a mapping with name, type, cost, ...), got {kind_of(entry)}",
             )
         # `filler` marks the anonymous `{random: N}` cards; a pool card that
         # claimed it would escape the same-name limit of 100.2.
         if "filler" in entry:
             raise doc.error(
                 here + ("filler",),
-                "unknown key (fillers are written {random: N} where a card is expected, "
-                "not defined in a card list)",
+                "unknown key (fillers are written {random: N} where a card is expected, not defined in a card list)",
             )
         check_card_numbers(doc, entry, here)
         try:
@@ -146,10 +144,7 @@ class CardCatalog:
         card = self.get(name)
         if card is not None:
             return card
-        message = (
-            f"unknown card {name!r} (not in the scenario's cards, the pool, "
-            "or the bundled rules-test pool)"
-        )
+        message = f"unknown card {name!r} (not in the scenario's cards, the pool, or the bundled rules-test pool)"
         close = difflib.get_close_matches(name, self.names(), n=1)
         if close:
             message += f"; did you mean {close[0]!r}?"

@@ -53,7 +53,20 @@ from referee.actions import Action, IllegalAction
 from referee.inputs import MAX_ACTIONS, NAME_LENGTH, TEXT_LENGTH, Document, InputError, load_document
 
 FORMAT = "harem-master-record/1"
-TOP_KEYS = ("format", "seed", "mode", "deal", "rulings", "pool", "cards", "auto_pass", "players", "actions", "chain", "head")
+TOP_KEYS = (
+    "format",
+    "seed",
+    "mode",
+    "deal",
+    "rulings",
+    "pool",
+    "cards",
+    "auto_pass",
+    "players",
+    "actions",
+    "chain",
+    "head",
+)
 DEALS = ("seeded", "table")
 HASH = re.compile(r"^[0-9a-f]{16,64}$")
 PLAYER_KEYS = ("name", "deck")
@@ -139,7 +152,10 @@ def parse_record(doc: Document) -> Record:
         actions.append(_action(reader, raw, ("actions", i)))
     chain = None
     if data.get("chain") is not None:
-        chain = [_hash(reader, h, ("chain", i)) for i, h in enumerate(reader.seq(data["chain"], ("chain",), MAX_ACTIONS + 1, "hashes"))]
+        chain = [
+            _hash(reader, h, ("chain", i))
+            for i, h in enumerate(reader.seq(data["chain"], ("chain",), MAX_ACTIONS + 1, "hashes"))
+        ]
     head = _hash(reader, data["head"], ("head",)) if data.get("head") is not None else None
     return Record(doc.file, seed, mode, rulings, auto_pass, names, decks, actions, doc, deal_mode, chain, head, catalog)
 
@@ -169,14 +185,19 @@ def chain_check(record: Record, played: "Replay") -> dict[str, Any] | None:
         if not at_ends[k].startswith(want):
             first = played.ends[k - 1] + 1 if k else 1
             return {
-                "status": "broken", "head": head,
+                "status": "broken",
+                "head": head,
                 "broken_at": {"action": k, "events": [first, played.ends[k]]},
                 "reason": "the events this action replays to do not fit the record's chain "
                 "(the record was changed here, or its chain was)",
             }
     if record.head is not None and record.head != head:
-        return {"status": "broken", "head": head, "broken_at": None,
-                "reason": f"the record's head {record.head} is not the head of its replay, {head}"}
+        return {
+            "status": "broken",
+            "head": head,
+            "broken_at": None,
+            "reason": f"the record's head {record.head} is not the head of its replay, {head}",
+        }
     return {"status": "intact", "head": head, "broken_at": None, "reason": None}
 
 
@@ -277,18 +298,22 @@ class Replay:
         from projections.lineage import live_positions
 
         live = set(live_positions(self.events))
-        accepted_from = {p for p, e in enumerate(self.events, 1) if type(e).__name__ == "ViolationsAccepted" and p in live}
+        accepted_from = {
+            p for p, e in enumerate(self.events, 1) if type(e).__name__ == "ViolationsAccepted" and p in live
+        }
         out = []
         for pos, event in enumerate(self.events, start=1):
             if type(event).__name__ != "ViolationRecorded" or pos not in live:
                 continue
             k = next((i for i, end in enumerate(self.ends) if end >= pos), len(self.ends))
-            out.append({
-                "action": k,
-                "rule": event.rule,
-                "message": event.reason,
-                "accepted": any(a > pos for a in accepted_from),
-            })
+            out.append(
+                {
+                    "action": k,
+                    "rule": event.rule,
+                    "message": event.reason,
+                    "accepted": any(a > pos for a in accepted_from),
+                }
+            )
         return out
 
     @property
@@ -328,8 +353,14 @@ def _replay(record: Record) -> Replay:
 
     cards, castles = deal(record.decks)
     started = start(
-        cards, castles, seed=record.seed, names=record.names, mode=record.mode,
-        rulings=record.rulings, auto_pass=record.auto_pass, deal=record.deal,
+        cards,
+        castles,
+        seed=record.seed,
+        names=record.names,
+        mode=record.mode,
+        rulings=record.rulings,
+        auto_pass=record.auto_pass,
+        deal=record.deal,
     )
     state, log = started.state, list(started.events)
     states = states_along(log)
@@ -384,13 +415,15 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
     # Cards the table showed that neither deck list has (100.2, record mode):
     # their definitions go with the record, so that it replays.
     unlisted = {
-        ev.definition.name: ev.definition for ev in log
+        ev.definition.name: ev.definition
+        for ev in log
         if isinstance(ev, CardRevealed) and ev.unlisted is not None and ev.definition is not None
     }
     listed = {c["name"] for c in cards}
     cards += [
         {"name": cd.name, **cd.model_dump(mode="json", exclude_defaults=True, exclude={"name"})}
-        for name, cd in unlisted.items() if name not in listed
+        for name, cd in unlisted.items()
+        if name not in listed
     ]
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -489,8 +522,11 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
         if isinstance(ev, ActionTaken):
             entry = _player_action(state, ev, by_name)
         elif (
-            isinstance(ev, Rewound) and ev.judge is None and not ev.rule.startswith("410")
-            and i + 1 < len(log) and isinstance(log[i + 1], ActionTaken)
+            isinstance(ev, Rewound)
+            and ev.judge is None
+            and not ev.rule.startswith("410")
+            and i + 1 < len(log)
+            and isinstance(log[i + 1], ActionTaken)
         ):
             # 306.5c: the referee took its own steps back for the action that
             # follows (a late interception), which makes this rewind again.
@@ -507,14 +543,24 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
         elif isinstance(ev, NoteAdded):
             entry = {"judge": True, "do": "note", "text": ev.text, **({"by": ev.judge} if ev.judge else {})}
         elif isinstance(ev, JudgeCalled):
-            entry = {"judge": True, "do": "call", **({"reason": ev.reason} if ev.reason else {}),
-                     **({"by": ev.by} if ev.by else {})}
+            entry = {
+                "judge": True,
+                "do": "call",
+                **({"reason": ev.reason} if ev.reason else {}),
+                **({"by": ev.by} if ev.by else {}),
+            }
         elif isinstance(ev, ViolationsAccepted):
             entry = {"judge": True, "do": "accept", "reason": ev.reason, **({"by": ev.judge} if ev.judge else {})}
         elif isinstance(ev, GameEnded) and ev.judge is not None:
             # A result a judge entered by hand (tournament policy TP1).
-            entry = {"judge": True, "do": "result", "winner": ev.winner or "draw", "rule": ev.rule,
-                     "reason": ev.reason, "by": ev.judge}
+            entry = {
+                "judge": True,
+                "do": "result",
+                "winner": ev.winner or "draw",
+                "rule": ev.rule,
+                "reason": ev.reason,
+                "by": ev.judge,
+            }
         elif isinstance(ev, StepSkipped):
             entry = {"judge": True, "do": "skip_step", "rule": ev.rule, **({"reason": ev.reason} if ev.reason else {})}
         if entry is not None:
@@ -547,8 +593,14 @@ def _started(record: Record) -> Any:
 
     cards, castles = deal(record.decks)
     return start(
-        cards, castles, seed=record.seed, names=record.names, mode=record.mode,
-        rulings=record.rulings, auto_pass=record.auto_pass, deal=record.deal,
+        cards,
+        castles,
+        seed=record.seed,
+        names=record.names,
+        mode=record.mode,
+        rulings=record.rulings,
+        auto_pass=record.auto_pass,
+        deal=record.deal,
     )
 
 
@@ -560,9 +612,7 @@ def _check_same(made: Sequence[Event], log: list[Event], at: int) -> None:
 
 
 def _differs(position: int) -> ExportError:
-    return ExportError(
-        f"the exported record does not replay to the stored log: they differ at event {position}"
-    )
+    return ExportError(f"the exported record does not replay to the stored log: they differ at event {position}")
 
 
 def _parsed(record: dict[str, Any]) -> Record:
@@ -626,8 +676,7 @@ def _same(a: Sequence[Event], b: Sequence[Event]) -> bool:
     """The same events as stored: equal models, or equal once dumped as JSON
     (which is all a stored event keeps)."""
     return len(a) == len(b) and all(
-        type(x) is type(y) and (x == y or x.model_dump(mode="json") == y.model_dump(mode="json"))
-        for x, y in zip(a, b)
+        type(x) is type(y) and (x == y or x.model_dump(mode="json") == y.model_dump(mode="json")) for x, y in zip(a, b)
     )
 
 
@@ -645,7 +694,14 @@ def _replayed(state: GameState, log: list[Event], i: int, states: list[GameState
     assert isinstance(ev, Rewound)
     try:
         made = rewind(
-            state, log[:i], ev.to, rule=ev.rule, reason=ev.reason, judge=ev.judge, replay=True, states=states,
+            state,
+            log[:i],
+            ev.to,
+            rule=ev.rule,
+            reason=ev.reason,
+            judge=ev.judge,
+            replay=True,
+            states=states,
             describe_undone=False,
         )
     except IllegalAction:
@@ -658,7 +714,20 @@ def _replayed(state: GameState, log: list[Event], i: int, states: list[GameState
 
 # --- writing YAML ----------------------------------------------------------------------
 
-ORDER = ("format", "seed", "mode", "deal", "rulings", "pool", "auto_pass", "cards", "players", "actions", "chain", "head")
+ORDER = (
+    "format",
+    "seed",
+    "mode",
+    "deal",
+    "rulings",
+    "pool",
+    "auto_pass",
+    "cards",
+    "players",
+    "actions",
+    "chain",
+    "head",
+)
 
 
 def dump_record(record: dict[str, Any], comment: str | None = None) -> str:

@@ -51,9 +51,7 @@ class Reader:
             raise self.err(path, f"expected a mapping with keys {', '.join(allowed)}, got {kind_of(value)}")
         for key in value:
             if key not in allowed:
-                raise self.err(
-                    path + (key,), f"unknown key {key!r}; expected one of: {', '.join(allowed)}"
-                )
+                raise self.err(path + (key,), f"unknown key {key!r}; expected one of: {', '.join(allowed)}")
         for key in required:
             if key not in value:
                 raise self.err(path, f"missing required key {key!r}")
@@ -197,8 +195,19 @@ class Dealer:
 
 
 SETUP_KEYS = (
-    "turn", "active", "first", "step", "characters_played", "mode", "rulings",
-    "players", "seed", "decks", "auto_pass", "names", "deal",
+    "turn",
+    "active",
+    "first",
+    "step",
+    "characters_played",
+    "mode",
+    "rulings",
+    "players",
+    "seed",
+    "decks",
+    "auto_pass",
+    "names",
+    "deal",
 )
 PLAYER_KEYS = ("field", "hand", "action_stack", "castle", "discard", "harem", "execution", "side")
 RULING_OPTIONS = {"A1": ("not_fallen", "felled"), "A4": ("bottom", "top")}
@@ -213,9 +222,7 @@ def _rulings(reader: Reader, value: Any, path: Path_) -> dict[str, str]:
     return {k: reader.choice(v, path + (k,), RULING_OPTIONS[k]) for k, v in value.items()}
 
 
-def build_setup(
-    reader: Reader, data: dict, catalog: Any
-) -> tuple[list[Event], GameState, dict[str, str]]:
+def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], GameState, dict[str, str]]:
     """The events that set the scenario's position up, the state, and the labels."""
     path: Path_ = ("setup",)
     setup = reader.mapping(data.get("setup", {}), path, SETUP_KEYS)
@@ -270,9 +277,7 @@ def build_setup(
             epath = ppath + ("field", i)
             if isinstance(entry, dict) and "random" not in entry:
                 reader.mapping(entry, epath, ("card", "ready", "items", "label", "owner"), ("card",))
-                card_id = dealer.card(
-                    {k: entry[k] for k in ("card", "label", "owner") if k in entry}, epath, p
-                )
+                card_id = dealer.card({k: entry[k] for k in ("card", "label", "owner") if k in entry}, epath, p)
                 ready = reader.bool_(entry.get("ready", True), epath + ("ready",))
                 items = [
                     dealer.card(it, epath + ("items", j), p)
@@ -292,7 +297,9 @@ def build_setup(
                 )
     first = reader.player(setup.get("first", "A"), path + ("first",))
     turn = reader.int_(setup.get("turn", 1), path + ("turn",), 1)
-    active = reader.player(setup.get("active", first if turn % 2 == 1 else ("B" if first == "A" else "A")), path + ("active",))
+    active = reader.player(
+        setup.get("active", first if turn % 2 == 1 else ("B" if first == "A" else "A")), path + ("active",)
+    )
     step = reader.choice(str(setup.get("step", "main")), path + ("step",), SETUP_STEPS)
     played = reader.int_(setup.get("characters_played", 0), path + ("characters_played",), 0)
     event = PositionSetUp(
@@ -331,14 +338,34 @@ def build_setup(
 # --- actions -----------------------------------------------------------------------
 
 ACTION_KEYS = (
-    "player", "judge", "do", "card", "cards", "target", "targets", "order", "n",
-    "option", "ability", "expect", "to", "rule", "reason", "text", "replay", "by", "winner",
+    "player",
+    "judge",
+    "do",
+    "card",
+    "cards",
+    "target",
+    "targets",
+    "order",
+    "n",
+    "option",
+    "ability",
+    "expect",
+    "to",
+    "rule",
+    "reason",
+    "text",
+    "replay",
+    "by",
+    "winner",
 )
 JUDGE_KEYS = ("to", "rule", "reason", "text", "replay", "by", "winner")
 PLAYER_KEYS_ONLY = ("card", "cards", "target", "targets", "order", "n", "option", "ability")
 # What each judge action needs (scenario format, section 3).
 JUDGE_REQUIRED = {
-    "rewind": ("to", "rule", "reason"), "note": ("text",), "skip_step": ("rule",), "accept": ("reason",),
+    "rewind": ("to", "rule", "reason"),
+    "note": ("text",),
+    "skip_step": ("rule",),
+    "accept": ("reason",),
     "result": ("winner", "by"),  # a result entered by hand (tournament policy TP1)
     "call": (),  # a judge call (JudgeCalled)
 }
@@ -363,7 +390,7 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
             to = reader.mapping(a["to"], path + ("to",), ("action", "event", "turn", "step"))
             shapes = ({"action"}, {"event"}, {"turn", "step"})
             if set(to) not in shapes:
-                raise reader.err(path + ("to",), "expected one of {action: K}, {event: N} or {turn: T, step: \"303\"}")
+                raise reader.err(path + ("to",), 'expected one of {action: K}, {event: N} or {turn: T, step: "303"}')
             for key in ("action", "event", "turn"):
                 if key in to:
                     # No match reaches a billion events, actions or turns.
@@ -408,8 +435,19 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
 # --- expectations ------------------------------------------------------------------
 
 EXPECT_KEYS = (
-    "zones", "characters", "active", "turn", "result", "ongoing", "events",
-    "violations", "refused", "step", "player", "view", "unaccounted",
+    "zones",
+    "characters",
+    "active",
+    "turn",
+    "result",
+    "ongoing",
+    "events",
+    "violations",
+    "refused",
+    "step",
+    "player",
+    "view",
+    "unaccounted",
 )
 ZONE_CHECK_KEYS = ("count", "cards", "contains", "top", "bottom", "excludes")
 CHARACTER_KEYS = ("ready", "physical", "mental", "items", "controller", "name", "abilities")
@@ -488,9 +526,11 @@ def _entry_matches(state: GameState, card: str, expected: Any, labels: dict[str,
 
 
 def _show(state: GameState, cards: list[str]) -> str:
-    return "[" + ", ".join(
-        "?" if c in state.unknown else state.cards[c].name if c in state.cards else c for c in cards
-    ) + "]"
+    return (
+        "["
+        + ", ".join("?" if c in state.unknown else state.cards[c].name if c in state.cards else c for c in cards)
+        + "]"
+    )
 
 
 def zone_cards(state: GameState, zone: str) -> list[str]:
@@ -557,9 +597,7 @@ def check_expect(
             fails.append(f"{zone}: expected {check['count']} cards, found {len(actual)} {shown}")
         if "cards" in check:
             want = check["cards"]
-            if len(want) != len(actual) or not all(
-                _entry_matches(state, c, w, labels) for c, w in zip(actual, want)
-            ):
+            if len(want) != len(actual) or not all(_entry_matches(state, c, w, labels) for c, w in zip(actual, want)):
                 fails.append(f"{zone}: expected exactly {want}, found {shown}")
         if "contains" in check:
             left = list(actual)
@@ -581,9 +619,7 @@ def check_expect(
         if "bottom" in check:
             want = check["bottom"]
             bottom = actual[-len(want) :] if want else []
-            if len(bottom) != len(want) or not all(
-                _entry_matches(state, c, w, labels) for c, w in zip(bottom, want)
-            ):
+            if len(bottom) != len(want) or not all(_entry_matches(state, c, w, labels) for c, w in zip(bottom, want)):
                 fails.append(f"{zone}: expected {want} at the bottom, found {shown}")
     for ref, check in (expect.get("characters") or {}).items():
         ch = next((c for c in state.field if matches(state, c.card, str(ref), labels)), None)
@@ -838,9 +874,7 @@ def run_scenario(file: str | Path | Scenario) -> ScenarioReport:
         if expects_refusal:
             want = (sc.expect.get("refused") or {}).get("rule")
             if last_refusal is None:
-                fails.append(
-                    f"expected the last action to be refused citing {want or 'any rule'}, but it was accepted"
-                )
+                fails.append(f"expected the last action to be refused citing {want or 'any rule'}, but it was accepted")
             elif want is not None and not last_refusal.cites(str(want)):
                 fails.append(f"expected a refusal citing {want}, got {last_refusal}")
         fails += check_expect(sc.expect, state, log, last_refusal, labels)
@@ -848,7 +882,10 @@ def run_scenario(file: str | Path | Scenario) -> ScenarioReport:
 
 
 def judge_action(
-    state: GameState, log: list[Event], raw: dict[str, Any], before_action: list[int],
+    state: GameState,
+    log: list[Event],
+    raw: dict[str, Any],
+    before_action: list[int],
     states: list[GameState] | None = None,
 ) -> Any:
     """A judge's action of a scenario (410 corrections, notes). ``states``
@@ -868,7 +905,12 @@ def judge_action(
     if do == "result":
         winner = None if raw["winner"] == "draw" else str(raw["winner"])
         return corrections.enter_result(
-            state, winner, winner is None, str(judge), str(raw.get("reason", "")), rule=raw.get("rule"),
+            state,
+            winner,
+            winner is None,
+            str(judge),
+            str(raw.get("reason", "")),
+            rule=raw.get("rule"),
         )
     to = raw["to"]
     if "action" in to:
@@ -881,8 +923,15 @@ def judge_action(
     else:
         position = corrections.position_of_step(log, to["turn"], str(to["step"]), states)
     return corrections.rewind(
-        state, log, position, rule=str(raw["rule"]), reason=str(raw["reason"]), judge=judge,
-        replay=bool(raw.get("replay", False)), states=states, describe_undone=False,
+        state,
+        log,
+        position,
+        rule=str(raw["rule"]),
+        reason=str(raw["reason"]),
+        judge=judge,
+        replay=bool(raw.get("replay", False)),
+        states=states,
+        describe_undone=False,
     )
 
 

@@ -177,7 +177,9 @@ def vanilla(pool: dict[str, CardDef]) -> dict[str, CardDef]:
     return {name: card for name, card in pool.items() if not card.abilities}
 
 
-def decks_for(game_seed: int, pool: dict[str, CardDef], fixed: dict[str, list[CardDef]] | None) -> dict[str, list[CardDef]]:
+def decks_for(
+    game_seed: int, pool: dict[str, CardDef], fixed: dict[str, list[CardDef]] | None
+) -> dict[str, list[CardDef]]:
     if fixed is not None:
         return fixed
     rng = random.Random(game_seed ^ 0x5EED)

@@ -80,5 +80,14 @@ def action_names(actions: list[dict[str, Any]]) -> list[str]:
     return names
 
 
-__all__ = ["VIEWERS", "action_names", "card_texts", "check_viewer", "decision_view", "names_in_view", "render_state", "result_json",
-           "state_view"]
+__all__ = [
+    "VIEWERS",
+    "action_names",
+    "card_texts",
+    "check_viewer",
+    "decision_view",
+    "names_in_view",
+    "render_state",
+    "result_json",
+    "state_view",
+]

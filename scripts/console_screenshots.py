@@ -31,8 +31,12 @@ from playwright.sync_api import expect, sync_playwright  # noqa: E402
 from tests.browser.conftest import referee, serving  # noqa: E402
 
 DECKS = ROOT / "scenarios/decks"
-PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
-                         "device_scale_factor": 2}
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
 PASSWORD = "pw"
 NOT_CHOSEN = ("concede", "propose_draw", "accept_draw")
 
@@ -109,8 +113,21 @@ def main(out: Path) -> None:
         phone.locator(f'[data-log-table="{match}"]').tap()
         print("taken:", sorted(log_until_shots(phone, out, random.Random(4))))
         # Card text: a card with an ability, tapped on a judge's phone.
-        made = referee(db, "new", "--deck", f"A={DECKS}/alice.yaml", "--deck", f"B={DECKS}/bob.yaml",
-                       "--name", "A=Alice", "--name", "B=Bob", "--seed", "3", "--json")
+        made = referee(
+            db,
+            "new",
+            "--deck",
+            f"A={DECKS}/alice.yaml",
+            "--deck",
+            f"B={DECKS}/bob.yaml",
+            "--name",
+            "A=Alice",
+            "--name",
+            "B=Bob",
+            "--seed",
+            "3",
+            "--json",
+        )
         other = json.loads(made)["match"]
         referee(db, "act", other, "A", "choose_opening", "Palace Herald")
         judge = browser.new_context(**PHONE, http_credentials={"username": "judge", "password": PASSWORD}).new_page()

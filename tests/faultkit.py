@@ -101,8 +101,9 @@ def race(url: str, match: str, role: str, t0: float, step: float, trials: int) -
             with MatchStore(url, read_only=True) as store:
                 log = store.events(match)
             to = max(i for i, e in enumerate(log) if isinstance(e, ActionTaken))  # just before the last action
-            done = command("rewind", match, "--to", str(to), "--rule", "410.1", "--reason", f"race {trial}",
-                           "--db", url)
+            done = command(
+                "rewind", match, "--to", str(to), "--rule", "410.1", "--reason", f"race {trial}", "--db", url
+            )
             print(json.dumps({"trial": trial, "to": to, **done}), flush=True)
 
 

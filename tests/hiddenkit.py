@@ -47,8 +47,10 @@ ROOT = Path(__file__).resolve().parent.parent
 HIDDEN_POOL = ROOT / "tests" / "data" / "hidden-choices-pool.yaml"
 TOKEN = re.compile(r"~([AB])(\d+)~")
 VIEWERS = ("A", "B", "public")  # the judge may know every card
-HIDDEN_CHOOSERS = {"A": ["Stash", "Stash", "Hidden Blade", "Hidden Blade", "Smuggler", "Pickpocket's Lesson"],
-                   "B": ["Stash", "Stash", "Hidden Blade", "Smuggler", "Smuggler", "Pickpocket's Lesson"]}
+HIDDEN_CHOOSERS = {
+    "A": ["Stash", "Stash", "Hidden Blade", "Hidden Blade", "Smuggler", "Pickpocket's Lesson"],
+    "B": ["Stash", "Stash", "Hidden Blade", "Smuggler", "Smuggler", "Pickpocket's Lesson"],
+}
 
 
 def unique_decks() -> dict[str, list[CardDef]]:
@@ -191,5 +193,14 @@ def hidden_choices(events: list[Event]) -> int:
     return n
 
 
-__all__ = ["Knowledge", "MatchStarted", "VIEWERS", "hidden_choices", "knowledge", "leaks", "random_match",
-           "tokens", "unique_decks"]
+__all__ = [
+    "Knowledge",
+    "MatchStarted",
+    "VIEWERS",
+    "hidden_choices",
+    "knowledge",
+    "leaks",
+    "random_match",
+    "tokens",
+    "unique_decks",
+]

@@ -94,8 +94,12 @@ def test_on_and_yes_are_words_not_booleans(tmp_path: Path) -> None:
 
 
 def test_use_is_for_event_cards_and_equip_for_items(tmp_path: Path) -> None:
-    text = FENCING_MASTER.replace("kind: triggered", "kind: use").replace("        on: {event: enter_field, card: self}\n", "")
+    text = FENCING_MASTER.replace("kind: triggered", "kind: use").replace(
+        "        on: {event: enter_field, card: self}\n", ""
+    )
     with pytest.raises(InputError, match="kind: use is what an event card does"):
         load_pool(write(tmp_path, text))
     with pytest.raises(InputError, match="equip: is for item cards"):
-        load_pool(write(tmp_path, FENCING_MASTER.replace("    physical: 2\n", "    physical: 2\n    equip: {gender: male}\n")))
+        load_pool(
+            write(tmp_path, FENCING_MASTER.replace("    physical: 2\n", "    physical: 2\n    equip: {gender: male}\n"))
+        )

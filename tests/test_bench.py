@@ -82,8 +82,26 @@ def test_the_long_match_is_still_going_and_was_made_by_rewinds_with_replay(tmp_p
 def test_referee_bench_json_is_one_document_with_the_command(tmp_path):
     result = CliRunner().invoke(
         cli,
-        ["bench", "--games", "1", "--chess-games", "1", "--store-games", "1", "--runs", "1", "--no-act", "--no-audit",
-         "--no-startup", "--no-board", "--no-event", "--no-console", "--dir", str(tmp_path), "--json"],
+        [
+            "bench",
+            "--games",
+            "1",
+            "--chess-games",
+            "1",
+            "--store-games",
+            "1",
+            "--runs",
+            "1",
+            "--no-act",
+            "--no-audit",
+            "--no-startup",
+            "--no-board",
+            "--no-event",
+            "--no-console",
+            "--dir",
+            str(tmp_path),
+            "--json",
+        ],
     )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
@@ -103,8 +121,23 @@ def test_referee_bench_json_is_one_document_with_the_command(tmp_path):
 
 def test_referee_bench_prints_the_command_targets_and_verdicts(tmp_path):
     result = CliRunner().invoke(
-        cli, ["bench", "--no-engine", "--store-games", "1", "--runs", "1", "--no-act", "--no-audit", "--no-startup",
-              "--no-board", "--no-event", "--no-console", "--dir", str(tmp_path)]
+        cli,
+        [
+            "bench",
+            "--no-engine",
+            "--store-games",
+            "1",
+            "--runs",
+            "1",
+            "--no-act",
+            "--no-audit",
+            "--no-startup",
+            "--no-board",
+            "--no-event",
+            "--no-console",
+            "--dir",
+            str(tmp_path),
+        ],
     )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
@@ -135,7 +168,8 @@ def test_the_engine_report_has_both_kinds_of_deck_and_their_quotient(monkeypatch
     assert report.events == report.info["vanilla"]["events"] + report.info["ability-heavy"]["events"]
     by = {(f.section, f.name.split(" (")[0]): f.value for f in report.figures}
     assert by[("ability-heavy", "self-play: ability-heavy / vanilla")] == pytest.approx(
-        by[("ability-heavy", "self-play in memory")] / by[("vanilla", "self-play in memory")])
+        by[("ability-heavy", "self-play in memory")] / by[("vanilla", "self-play in memory")]
+    )
 
 
 def test_the_postgres_bench_runs_stations_and_drops_its_schema(postgres_url):

@@ -45,14 +45,38 @@ def test_the_audit_and_startup_figures_each_stand_against_their_baseline(tmp_pat
 
 def test_the_command_prints_the_figures_and_the_command_that_repeats_them() -> None:
     result = CliRunner().invoke(
-        cli, ["bench", "--no-engine", "--no-store", "--no-startup", "--no-board", "--no-event", "--no-console", "--audit-events", "400",
-              "--json"]
+        cli,
+        [
+            "bench",
+            "--no-engine",
+            "--no-store",
+            "--no-startup",
+            "--no-board",
+            "--no-event",
+            "--no-console",
+            "--audit-events",
+            "400",
+            "--json",
+        ],
     )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     assert doc["command"] == (
-        "referee bench --seed 1 --no-engine --no-store --audit-events 400 --no-startup --no-board --no-event --no-console --json")
+        "referee bench --seed 1 --no-engine --no-store --audit-events 400 --no-startup --no-board --no-event --no-console --json"
+    )
     assert [f["section"] for f in doc["input"]["figures"]] == ["audit"] * 6
-    result = CliRunner().invoke(cli, ["bench", "--no-engine", "--no-store", "--no-startup", "--no-board", "--no-event", "--no-console",
-                                      "--audit-events", "400"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "bench",
+            "--no-engine",
+            "--no-store",
+            "--no-startup",
+            "--no-board",
+            "--no-event",
+            "--no-console",
+            "--audit-events",
+            "400",
+        ],
+    )
     assert "audit (long) / audit (short)" in result.output and "(target <= 5)" in result.output

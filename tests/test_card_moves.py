@@ -49,7 +49,8 @@ PLACES: dict[tuple[str, str, str], tuple[str | None, str]] = {
     ("turn", "_fill_stack", "CardMovedToStack"): (None, "303: castle to stack"),
     ("zones", "pay", "CostPaid"): (None, "215.4c: stack to castle"),
     ("abilities", "declare_event", "EventPlayed"): (
-        None, "306.2, 214.3e, ruling A33: putting the card into the discard is using it; its moment before is the use's"
+        None,
+        "306.2, 214.3e, ruling A33: putting the card into the discard is using it; its moment before is the use's",
     ),
     ("turn", "_play_character", "CharacterPlayed"): ("turn._held", "306.1: use, enter_field"),
     ("turn", "_item_played", "ItemPlayed"): ("turn._held", "306.3: use, enter_field"),
@@ -58,7 +59,8 @@ PLACES: dict[tuple[str, str, str], tuple[str | None, str]] = {
     ("battle", "_castle_attack", "CardMilled"): ("battle._castle_attack", "306.5m: mill, discard, one card at a time"),
     ("turn", "_decide_discard", "HandLimitDiscarded"): ("turn._decide_discard", "309: discard, one card each"),
     ("checks", "same_name_discard", "CharactersDiscarded"): (
-        "checks.same_name_discard", "214.2e: discard; 403.2a, 409.1a: no leave_field"
+        "checks.same_name_discard",
+        "214.2e: discard; 403.2a, 409.1a: no leave_field",
     ),
     ("checks", "unsuited_item", "ItemDiscarded"): ("checks._discard_item", "214.4f, ruling A14: leave_field, discard"),
     ("checks", "state_check", "ItemDiscarded"): ("checks._discard_item", "214.4f: leave_field, discard"),

@@ -30,7 +30,9 @@ def referee(argv: list[str | bytes], cwd: Path) -> subprocess.CompletedProcess:
     """The real command with raw bytes in its argv (as a shell passes them)."""
     env = {k: v for k, v in os.environ.items() if k != "REFEREE_DB"}
     env["LC_ALL"] = "C.UTF-8"
-    return subprocess.run([sys.executable, "-m", "referee.cli", *argv], cwd=cwd, capture_output=True, env=env, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "referee.cli", *argv], cwd=cwd, capture_output=True, env=env, check=False
+    )
 
 
 def refused_cleanly(proc: subprocess.CompletedProcess, *words: str) -> str:
@@ -143,8 +145,18 @@ def test_a_chosen_id_is_used(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["match"] == "round3-table4"
 
 
-@pytest.mark.parametrize("command", [["act", "{}", "A", "pass"], ["state", "{}"], ["log", "{}"], ["legal", "{}"],
-                                     ["export", "{}"], ["audit", "{}"], ["note", "{}", "hello"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["act", "{}", "A", "pass"],
+        ["state", "{}"],
+        ["log", "{}"],
+        ["legal", "{}"],
+        ["export", "{}"],
+        ["audit", "{}"],
+        ["note", "{}", "hello"],
+    ],
+)
 def test_a_malformed_match_id_is_refused_before_the_store_is_opened(tmp_path: Path, command: list[str]) -> None:
     db = tmp_path / "m.db"
     argv = [a.format("bad;id") for a in command]
@@ -176,7 +188,9 @@ def test_a_player_or_ruling_given_twice_or_wrongly_is_an_error(tmp_path: Path, e
 def test_a_position_with_deck_options_is_an_error(tmp_path: Path) -> None:
     scenario = ROOT / "scenarios"
     position = next(p for p in sorted(scenario.rglob("*.yaml")) if "decks" not in p.parts and "records" not in p.parts)
-    result = CliRunner().invoke(cli, ["new", "--position", str(position), "--seed", "3", "--db", f"sqlite:///{tmp_path / 'm.db'}"])
+    result = CliRunner().invoke(
+        cli, ["new", "--position", str(position), "--seed", "3", "--db", f"sqlite:///{tmp_path / 'm.db'}"]
+    )
     assert result.exit_code == 2 and "not both" in result.output
 
 

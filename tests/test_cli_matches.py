@@ -16,7 +16,12 @@ from referee.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 # The vanilla sample decks: these tests script actions with their cards.
-DECKS = ["--deck", f"A={ROOT / 'scenarios/decks/vanilla-a.yaml'}", "--deck", f"B={ROOT / 'scenarios/decks/vanilla-b.yaml'}"]
+DECKS = [
+    "--deck",
+    f"A={ROOT / 'scenarios/decks/vanilla-a.yaml'}",
+    "--deck",
+    f"B={ROOT / 'scenarios/decks/vanilla-b.yaml'}",
+]
 
 SECOND_CHARACTER = """
 name: A main phase with two characters in hand
@@ -206,9 +211,7 @@ def test_audit_of_a_stored_match_finds_a_rewind_that_restores_the_wrong_state(ru
     with MatchStore(db) as store:
         events = store.events(match)
         rewind = next(e for e in events if type(e).__name__ == "Rewound")
-        wrong = corrections.rewind(
-            store.load(match)[0], events, rewind.to + 2, rule="410.1", reason="forged"
-        ).events[0]
+        wrong = corrections.rewind(store.load(match)[0], events, rewind.to + 2, rule="410.1", reason="forged").events[0]
         forged = [*events[: events.index(rewind)], rewind.model_copy(update={"state": wrong.state})]
         forged_id = store.create(forged, match_id="forged")
     out = j(run("audit", forged_id, "--json", code=1))

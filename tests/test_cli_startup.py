@@ -18,8 +18,22 @@ from referee.cli import COMMANDS, cli, load_all
 
 ROOT = Path(__file__).resolve().parent.parent
 # The vanilla sample decks: these tests script actions with their cards.
-DECKS = ["--deck", f"A={ROOT / 'scenarios/decks/vanilla-a.yaml'}", "--deck", f"B={ROOT / 'scenarios/decks/vanilla-b.yaml'}"]
-WATCHED = ("referee.commands", "pydantic", "events", "eventsourcing", "yaml", "psycopg", "referee.scenario", "referee.records")
+DECKS = [
+    "--deck",
+    f"A={ROOT / 'scenarios/decks/vanilla-a.yaml'}",
+    "--deck",
+    f"B={ROOT / 'scenarios/decks/vanilla-b.yaml'}",
+]
+WATCHED = (
+    "referee.commands",
+    "pydantic",
+    "events",
+    "eventsourcing",
+    "yaml",
+    "psycopg",
+    "referee.scenario",
+    "referee.records",
+)
 
 
 def imported_by(*argv: str) -> tuple[set[str], str]:
@@ -51,7 +65,9 @@ def test_help_lists_every_command_without_importing_one() -> None:
     for name, (_, short) in COMMANDS.items():
         assert name in out
         assert short.split()[0] in out
-    assert not any(m.startswith(("referee.commands", "pydantic", "events", "eventsourcing", "yaml")) for m in modules), modules
+    assert not any(
+        m.startswith(("referee.commands", "pydantic", "events", "eventsourcing", "yaml")) for m in modules
+    ), modules
 
 
 def test_version_imports_no_command() -> None:
@@ -67,7 +83,10 @@ def test_act_leaves_out_what_other_commands_use(tmp_path: Path) -> None:
     modules, out = imported_by("act", match, "A", "choose_opening", "Little Page", "--db", db)
     assert "ActionTaken" in out or "101.1" in out
     assert "referee.commands.matches" in modules
-    assert not any(m.startswith(("yaml", "psycopg", "referee.scenario", "referee.records", "referee.commands.records")) for m in modules), modules
+    assert not any(
+        m.startswith(("yaml", "psycopg", "referee.scenario", "referee.records", "referee.commands.records"))
+        for m in modules
+    ), modules
 
 
 def test_event_models_are_built_on_first_use() -> None:
@@ -86,5 +105,8 @@ def test_commands_on_files_leave_the_store_out() -> None:
     scenario = str(next((ROOT / "scenarios" / "306.5-battle").glob("*.yaml")))
     for argv in (["audit", record], ["scenario", "check", scenario]):
         modules, out = imported_by(*argv)
-        assert not any(m.startswith(("eventsourcing", "psycopg", "referee.commands.matches")) for m in modules), (argv, modules)
+        assert not any(m.startswith(("eventsourcing", "psycopg", "referee.commands.matches")) for m in modules), (
+            argv,
+            modules,
+        )
         assert "yaml" in modules  # it did read the file

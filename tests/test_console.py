@@ -29,8 +29,14 @@ def db(tmp_path: Path) -> str:
 
 
 def app_for(db: str, *, protect: bool = True, **extra) -> TestClient:
-    settings = Settings(db, protect=protect, judge_password=PASSWORD if protect else None, token_key=KEY,
-                        allowed_hosts=("127.0.0.1", "localhost"), **extra)
+    settings = Settings(
+        db,
+        protect=protect,
+        judge_password=PASSWORD if protect else None,
+        token_key=KEY,
+        allowed_hosts=("127.0.0.1", "localhost"),
+        **extra,
+    )
     return TestClient(create_app(settings), base_url=BASE)
 
 
@@ -59,7 +65,7 @@ def keeper(http: TestClient, scope: str, name: str = "Sam") -> None:
 
 def form_of(html: str) -> dict[str, str]:
     """The console's hidden fields (csrf, version, entry, as, token)."""
-    form = html[html.index('data-console'):] if "data-console" in html else html
+    form = html[html.index("data-console") :] if "data-console" in html else html
     return {k: unescape(v) for k, v in re.findall(r'<input type="hidden" name="([a-z]+)" value="([^"]*)"', form)}
 
 
@@ -89,12 +95,19 @@ def test_a_scorekeeper_link_opens_the_console_and_logs_a_line_with_who_entered_i
         assert 'A reveal "Kitchen Maid"' in lines and "A concede" in lines
         # The same lines as `referee legal` prints, in full (spec: console.md).
         printed = referee(db, "legal", match)
-        listed = [re.sub(r"^\s*\d+\.\s+", "", line).split("   [")[0] for line in printed.splitlines() if re.match(r"^\s*\d+\.", line)]
+        listed = [
+            re.sub(r"^\s*\d+\.\s+", "", line).split("   [")[0]
+            for line in printed.splitlines()
+            if re.match(r"^\s*\d+\.", line)
+        ]
         assert sorted(lines) == sorted(listed)
         fields = form_of(page.text)
         before = version_of(db, match)
-        done = http.post(f"/matches/{match}/act", data={**fields, "line": 'A reveal "Kitchen Maid"'},
-                         headers={"X-Requested-With": "referee-console"})
+        done = http.post(
+            f"/matches/{match}/act",
+            data={**fields, "line": 'A reveal "Kitchen Maid"'},
+            headers={"X-Requested-With": "referee-console"},
+        )
         assert done.status_code == 200 and done.headers["x-outcome"] == "logged"
         after = version_of(db, match)
         assert after > before and f'data-version="{after}"' in done.text
@@ -145,8 +158,11 @@ def test_a_refused_action_shows_its_rule_and_records_nothing(db: str, tmp_path: 
         fields = form_of(http.get(f"/matches/{match}", headers=judge_auth()).text)
         before = version_of(db, match)
         # B plays a character in A's turn: strict mode refuses it (214.2a).
-        page = http.post(f"/matches/{match}/act", headers=judge_auth(),
-                         data={**fields, "player": "B", "do": "play_character", "card": "Master Thief"})
+        page = http.post(
+            f"/matches/{match}/act",
+            headers=judge_auth(),
+            data={**fields, "player": "B", "do": "play_character", "card": "Master Thief"},
+        )
         assert page.status_code == 422 and page.headers["x-outcome"] == "refused"
         refusal = re.search(r'<div class="notice refusal" data-refusal[^>]*>(.*?)</div>', page.text, re.S)
         assert refusal and "214.2a" in refusal.group(1) and "own turn" in unescape(refusal.group(1))
@@ -181,8 +197,12 @@ def test_record_mode_previews_the_violation_then_records_it_when_confirmed(db: s
         preview = http.post(f"/matches/{match}/act", data=entry)
         assert preview.headers["x-outcome"] == "preview" and "data-confirm" in preview.text
         assert "306.1a" in preview.text and version_of(db, match) == before  # nothing yet
-        confirm = dict(re.findall(r'<input type="hidden" name="([a-z]+)" value="([^"]*)"',
-                                  preview.text[preview.text.index('class="confirm"'):].split("</form>")[0]))
+        confirm = dict(
+            re.findall(
+                r'<input type="hidden" name="([a-z]+)" value="([^"]*)"',
+                preview.text[preview.text.index('class="confirm"') :].split("</form>")[0],
+            )
+        )
         assert confirm["confirm"] == "yes" and confirm["card"] == "Bold Squire"
         done = http.post(f"/matches/{match}/act", data={k: unescape(v) for k, v in confirm.items()})
         assert done.headers["x-outcome"] == "logged"
@@ -202,10 +222,16 @@ def test_a_skipped_step_is_previewed_and_confirmed(db: str, tmp_path: Path) -> N
         preview = http.post(f"/matches/{match}/skip-step", data={**fields, "rule": "303", "reason": "B forgot"})
         assert preview.headers["x-outcome"] == "preview" and "data-confirm" in preview.text
         assert version_of(db, match) == before
-        confirm = dict(re.findall(r'<input type="hidden" name="([a-z]+)" value="([^"]*)"',
-                                  preview.text[preview.text.index('class="confirm"'):].split("</form>")[0]))
-        done = http.post(preview.text.split('class="confirm"')[0].rsplit('action="', 1)[1].split('"')[0],
-                         data={k: unescape(v) for k, v in confirm.items()})
+        confirm = dict(
+            re.findall(
+                r'<input type="hidden" name="([a-z]+)" value="([^"]*)"',
+                preview.text[preview.text.index('class="confirm"') :].split("</form>")[0],
+            )
+        )
+        done = http.post(
+            preview.text.split('class="confirm"')[0].rsplit('action="', 1)[1].split('"')[0],
+            data={k: unescape(v) for k, v in confirm.items()},
+        )
         assert done.headers["x-outcome"] == "logged" and "OPEN VIOLATION (303)" in done.text
     assert type(records_of(db, match)[-1].event).__name__ in ("StepSkipped", "ViolationRecorded")
 
@@ -222,8 +248,12 @@ def test_a_scorekeeper_cannot_rewind_or_accept_and_a_judge_can(db: str, tmp_path
         assert "rewind here?" not in page.text and "/accept" not in page.text
         fields = form_of(page.text)
         before = version_of(db, match)
-        assert keeper_http.post(f"/matches/{match}/rewind", data={**fields, "to": "1", "rule": "410.1",
-                                                                  "reason": "x"}).status_code == 403
+        assert (
+            keeper_http.post(
+                f"/matches/{match}/rewind", data={**fields, "to": "1", "rule": "410.1", "reason": "x"}
+            ).status_code
+            == 403
+        )
         assert keeper_http.post(f"/matches/{match}/accept", data={**fields, "reason": "x"}).status_code == 403
         assert keeper_http.get(f"/matches/{match}/rewind?to=1").status_code == 403
         assert version_of(db, match) == before
@@ -234,34 +264,52 @@ def test_a_scorekeeper_cannot_rewind_or_accept_and_a_judge_can(db: str, tmp_path
         assert signed.status_code in (200, 303)
         preview = judge_http.get(f"/matches/{match}/rewind?to=1")
         assert "data-confirm" in preview.text and 'name="reason"' in preview.text
-        fields = {k: unescape(v) for k, v in re.findall(r'<input type="hidden" name="([a-z]+)" value="([^"]*)"', preview.text)}
+        fields = {
+            k: unescape(v) for k, v in re.findall(r'<input type="hidden" name="([a-z]+)" value="([^"]*)"', preview.text)
+        }
         done = judge_http.post(f"/matches/{match}/rewind", data={**fields, "rule": "410.1", "reason": "wrong event"})
         assert done.headers["x-outcome"] == "logged"
     last = records_of(db, match)[-1]
     assert type(last.event).__name__ == "Rewound" and last.event.judge == "Kim" and last.by == "judge Kim"
 
 
-def test_a_player_link_never_acts_for_the_opponent_and_logs_only_where_the_event_allows(db: str, tmp_path: Path) -> None:
+def test_a_player_link_never_acts_for_the_opponent_and_logs_only_where_the_event_allows(
+    db: str, tmp_path: Path
+) -> None:
     match = hidden_hands(db, tmp_path)
     a_token = tokens.player_token(KEY, match, "A")
     b_token = tokens.player_token(KEY, match, "B")
     with app_for(db) as http:
         page = http.get(f"/matches/{match}?as=A&token={a_token}")
         assert page.status_code == 200 and "data-console" not in page.text  # players do not log here
-        fields = {"csrf": form_of(http.get("/login").text)["csrf"], "version": str(version_of(db, match)),
-                  "as": "A", "token": a_token, "entry": "e1"}
+        fields = {
+            "csrf": form_of(http.get("/login").text)["csrf"],
+            "version": str(version_of(db, match)),
+            "as": "A",
+            "token": a_token,
+            "entry": "e1",
+        }
         assert http.post(f"/matches/{match}/act", data={**fields, "line": "A end_turn"}).status_code == 403
         # B's link cannot act, and A's token does not open B's seat.
-        assert http.post(f"/matches/{match}/act", data={**fields, "as": "B", "line": "A end_turn"}).status_code in (401, 403)
-        assert http.post(f"/matches/{match}/act", data={**fields, "as": "B", "token": b_token,
-                                                        "line": "A end_turn"}).status_code == 403
+        assert http.post(f"/matches/{match}/act", data={**fields, "as": "B", "line": "A end_turn"}).status_code in (
+            401,
+            403,
+        )
+        assert (
+            http.post(
+                f"/matches/{match}/act", data={**fields, "as": "B", "token": b_token, "line": "A end_turn"}
+            ).status_code
+            == 403
+        )
     assert version_of(db, match) == 1
 
 
 def test_players_of_an_event_that_allows_it_log_their_own_decisions_only(db: str, tmp_path: Path) -> None:
     event = referee(db, "event", "new", "Open Cup", "--players-log").strip().splitlines()[0]
     for name, deck in (("Alice", "vanilla-a"), ("Bob", "vanilla-b")):
-        referee(db, "event", "register", event, "--player", name, "--deck", str(Path(DECKS[1][2:]).parent / f"{deck}.yaml"))
+        referee(
+            db, "event", "register", event, "--player", name, "--deck", str(Path(DECKS[1][2:]).parent / f"{deck}.yaml")
+        )
     referee(db, "event", "round", event, "--round", "1")
     match = f"{event}.r1.t1"
     with MatchStore(db, read_only=True) as store:
@@ -310,8 +358,9 @@ def test_the_judge_signs_in_with_basic_or_the_form_and_wrong_passwords_are_limit
         http.cookies.clear()
         csrf = form_of(http.get("/login").text)["csrf"]
         assert http.post("/login", data={"csrf": csrf, "password": "nope"}).status_code == 401
-        signed = http.post("/login", data={"csrf": csrf, "password": PASSWORD, "next": f"/matches/{match}"},
-                           follow_redirects=False)
+        signed = http.post(
+            "/login", data={"csrf": csrf, "password": PASSWORD, "next": f"/matches/{match}"}, follow_redirects=False
+        )
         assert signed.status_code == 303 and signed.headers["location"] == f"/matches/{match}"
         cookie = signed.headers["set-cookie"].lower()
         assert "httponly" in cookie and "samesite=lax" in cookie
@@ -370,8 +419,12 @@ def test_a_judge_starts_a_match_from_a_pasted_position(db: str) -> None:
         csrf = form_of(page.text)["csrf"]
         bad = http.post("/new", headers=judge_auth(), data={"csrf": csrf, "scenario": "name: x\nrules: []\n"})
         assert bad.status_code == 400 and "the pasted position" in unescape(bad.text)
-        made = http.post("/new", headers=judge_auth(), data={"csrf": csrf, "scenario": HIDDEN_HANDS, "title": "Disputed"},
-                         follow_redirects=False)
+        made = http.post(
+            "/new",
+            headers=judge_auth(),
+            data={"csrf": csrf, "scenario": HIDDEN_HANDS, "title": "Disputed"},
+            follow_redirects=False,
+        )
         assert made.status_code == 303
         match = made.headers["location"].rsplit("/", 1)[1]
         board = http.get(f"/matches/{match}", headers=judge_auth())
@@ -381,7 +434,9 @@ def test_a_judge_starts_a_match_from_a_pasted_position(db: str) -> None:
 def test_the_event_page_opens_its_tables_to_log_and_flags_judge_calls(db: str) -> None:
     event = referee(db, "event", "new", "Paper Cup", "--deal", "table").strip().splitlines()[0]
     for name, deck in (("Alice", "vanilla-a"), ("Bob", "vanilla-b")):
-        referee(db, "event", "register", event, "--player", name, "--deck", str(Path(DECKS[1][2:]).parent / f"{deck}.yaml"))
+        referee(
+            db, "event", "register", event, "--player", name, "--deck", str(Path(DECKS[1][2:]).parent / f"{deck}.yaml")
+        )
     referee(db, "event", "round", event, "--round", "1")
     match = f"{event}.r1.t1"
     with app_for(db) as http:
@@ -394,7 +449,9 @@ def test_the_event_page_opens_its_tables_to_log_and_flags_judge_calls(db: str) -
         assert "data-console" in table.text and "/call" in table.text
         fields = form_of(table.text)
         called = http.post(f"/matches/{match}/call", data={**fields, "reason": "stack count"})
-        assert called.headers["x-outcome"] == "logged" and "JUDGE CALLED by the scorekeeper Sam: stack count" in unescape(called.text)
+        assert called.headers[
+            "x-outcome"
+        ] == "logged" and "JUDGE CALLED by the scorekeeper Sam: stack count" in unescape(called.text)
         assert "data-judge-called" in http.get(f"/events/{event}/tables").text
         # A scorekeeper of this event logs no other event's tables.
         other = http.get(f"/matches/{match}".replace(event, "e-00000000"))

@@ -184,34 +184,81 @@ CONTRACT_KINDS = {
     "use": {"only", "also", "if", "effects"},
 }
 CONTRACT_COSTS = {"[T]", "[0]", "[1]", "[2]", "[n]", "[T][1]"}
-CONTRACT_CONDITIONS = {"count": set(), "at_least": set(), "at_most": set(), "turn": {"you", "opponent"},
-                       "battle": {"combat", "approach", "castle"}, "all": set(), "any": set()}
+CONTRACT_CONDITIONS = {
+    "count": set(),
+    "at_least": set(),
+    "at_most": set(),
+    "turn": {"you", "opponent"},
+    "battle": {"combat", "approach", "castle"},
+    "all": set(),
+    "any": set(),
+}
 CONTRACT_SITUATIONS = {
-    "use": {"card_type", "ability"}, "trigger": set(), "enter_field": set(), "leave_field": {"to"},
-    "captured": {"zone"}, "attack": set(), "intercept": set(), "no_intercept": set(), "battle_type": {"type"},
-    "castle_attack": set(), "random_number": set(), "win_battle": set(), "lose_battle": set(), "battle_end": set(),
-    "turn_start": set(), "turn_end": set(), "discard": {"from"}, "mill": set(),
+    "use": {"card_type", "ability"},
+    "trigger": set(),
+    "enter_field": set(),
+    "leave_field": {"to"},
+    "captured": {"zone"},
+    "attack": set(),
+    "intercept": set(),
+    "no_intercept": set(),
+    "battle_type": {"type"},
+    "castle_attack": set(),
+    "random_number": set(),
+    "win_battle": set(),
+    "lose_battle": set(),
+    "battle_end": set(),
+    "turn_start": set(),
+    "turn_end": set(),
+    "discard": {"from"},
+    "mill": set(),
 }
 CONTRACT_SITUATION_PLAYERS = {"you", "opponent", "any"}
 CONTRACT_SELECTORS = {"self", "this", "equipped", "attacker", "interceptor", "it", "target", "all", "top"}
 CONTRACT_TOP_KEYS = {"top", "of", "player"}
-CONTRACT_FILTER_KEYS = {"type", "zone", "controller", "owner", "gender", "faction", "name", "ready", "other", "cost_at_most"}
+CONTRACT_FILTER_KEYS = {
+    "type",
+    "zone",
+    "controller",
+    "owner",
+    "gender",
+    "faction",
+    "name",
+    "ready",
+    "other",
+    "cost_at_most",
+}
 CONTRACT_PLAYERS = {"you", "opponent", "active", "each"}
 CONTRACT_ZONES = {"castle", "hand", "action_stack", "discard", "field", "harem", "execution", "side"}
 CONTRACT_AMOUNTS = {"n", "{count: FILTER}", "{physical: SELECTOR}", "{mental: SELECTOR}", "times: K"}
 CONTRACT_EFFECTS = {
-    "modify": {"what", "physical", "mental", "random", "until"}, "move": {"what", "to", "player", "position"},
-    "tap": set(), "untap": set(), "battle_type": set(), "no_random_number": set(), "counter": set(),
-    "copy": {"what", "from"}, "gain": {"what", "abilities", "until"}, "lose_abilities": {"what", "until"},
-    "control": {"what", "player"}, "hand_max": {"player", "set", "by", "until"}, "win": set(), "lose": set(),
-    "may": set(), "then": set(), "name": set(), "forbid": {"action", "who"},
+    "modify": {"what", "physical", "mental", "random", "until"},
+    "move": {"what", "to", "player", "position"},
+    "tap": set(),
+    "untap": set(),
+    "battle_type": set(),
+    "no_random_number": set(),
+    "counter": set(),
+    "copy": {"what", "from"},
+    "gain": {"what", "abilities", "until"},
+    "lose_abilities": {"what", "until"},
+    "control": {"what", "player"},
+    "hand_max": {"player", "set", "by", "until"},
+    "win": set(),
+    "lose": set(),
+    "may": set(),
+    "then": set(),
+    "name": set(),
+    "forbid": {"action", "who"},
 }
 CONTRACT_UNTIL = {"end_of_turn", "end_of_battle"}
 CONTRACT_POSITIONS = {"top", "bottom"}
 CONTRACT_FORBID = {"attack", "intercept", "play_character"}
 CONTRACT_ACTIONS = {
-    "activate": {"card", "ability", "n", "targets", "option"}, "play_event": {"n", "targets", "option"},
-    "choose": {"cards", "option"}, "pass": set(),
+    "activate": {"card", "ability", "n", "targets", "option"},
+    "play_event": {"n", "targets", "option"},
+    "choose": {"cards", "option"},
+    "pass": set(),
 }
 
 
@@ -249,8 +296,17 @@ SAMPLE_SITUATION: dict[str, Any] = {"event": "attack"}
 
 
 def character(name: str, abilities: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
-    return {"name": name, "type": "character", "cost": 1, "gender": "female", "physical": 1, "mental": 1,
-            "text": "x", "abilities": abilities, **more}
+    return {
+        "name": name,
+        "type": "character",
+        "cost": 1,
+        "gender": "female",
+        "physical": 1,
+        "mental": 1,
+        "text": "x",
+        "abilities": abilities,
+        **more,
+    }
 
 
 def event_card(name: str, abilities: list[dict[str, Any]]) -> dict[str, Any]:
@@ -276,8 +332,15 @@ def card_with(ability: dict[str, Any], n: int) -> dict[str, Any]:
 
 
 SAMPLES: dict[str, Any] = {
-    "cost": "[1]", "ot": True, "zone": "hand", "only": SAMPLE_SITUATION, "also": SAMPLE_SITUATION,
-    "if": {"turn": "you"}, "effects": None, "on": SAMPLE_SITUATION, "timing": "before",
+    "cost": "[1]",
+    "ot": True,
+    "zone": "hand",
+    "only": SAMPLE_SITUATION,
+    "also": SAMPLE_SITUATION,
+    "if": {"turn": "you"},
+    "effects": None,
+    "on": SAMPLE_SITUATION,
+    "timing": "before",
     "instead_of": SAMPLE_SITUATION,
 }
 
@@ -300,9 +363,16 @@ def selectors_written() -> Iterator[Any]:
 def filters_written() -> Iterator[dict[str, Any]]:
     v = vocabulary()
     samples: dict[str, list[Any]] = {
-        "type": ["character", "event", "item"], "zone": v.zones, "controller": v.players, "owner": v.players,
-        "gender": ["female", "male"], "faction": ["Kingdom"], "name": ["Iron Knight"], "ready": [True, False],
-        "other": [True], "cost_at_most": [2],
+        "type": ["character", "event", "item"],
+        "zone": v.zones,
+        "controller": v.players,
+        "owner": v.players,
+        "gender": ["female", "male"],
+        "faction": ["Kingdom"],
+        "name": ["Iron Knight"],
+        "ready": [True, False],
+        "other": [True],
+        "cost_at_most": [2],
     }
     for key in v.filter_keys:
         for value in samples[key]:
@@ -480,7 +550,9 @@ def test_every_value_of_the_abilities_document_is_accepted_in_a_pool(tmp_path: P
 def test_top_of_a_pile_takes_every_player(tmp_path: Path, player: str) -> None:
     """The narrowing this test was written for: ``{top: ..., player: P}``
     refused ``each`` and ``active`` ("Input should be 'you' or 'opponent'")."""
-    ability = ability_with("activated", effects=[{"move": {"what": {"top": 1, "of": "castle", "player": player}, "to": "discard"}}])
+    ability = ability_with(
+        "activated", effects=[{"move": {"what": {"top": 1, "of": "castle", "player": player}, "to": "discard"}}]
+    )
     path = tmp_path / "pool.yaml"
     path.write_text(yaml.safe_dump([card_with(ability, 1)]), encoding="utf-8")
     card = load_pool(path)["Card 1"]
@@ -522,7 +594,9 @@ _Loader.yaml_implicit_resolvers = {
     k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:bool"]
     for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
-_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|false|True|False|TRUE|FALSE)$"), list("tTfF"))
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|false|True|False|TRUE|FALSE)$"), list("tTfF")
+)
 
 
 @lru_cache(maxsize=1)
@@ -620,7 +694,7 @@ def uses_of_amount(a: Any, out: set[tuple[Any, ...]]) -> None:
 
 
 def uses_of_effect(e: dict[str, Any], out: set[tuple[Any, ...]]) -> None:
-    (key, body), = e.items()
+    ((key, body),) = e.items()
     out.add(("effect", key))
     if key in ("tap", "untap", "no_random_number"):
         uses_of_selector(body, out)
@@ -793,11 +867,15 @@ class FormatVocabulary:
         expect_block = block_starting(scen, "expect:\n  zones")
         self.expect = load(expect_block)["expect"]
         self.expect_keys = list(self.expect)
-        self.expect_keys += [k for k in load(block_starting(scen, "expect:\n  refused"))["expect"] if k not in self.expect_keys]
+        self.expect_keys += [
+            k for k in load(block_starting(scen, "expect:\n  refused"))["expect"] if k not in self.expect_keys
+        ]
         self.zone_check_keys = sorted({k for check in self.expect["zones"].values() for k in check})
         self.character_keys = sorted({k for check in self.expect["characters"].values() for k in check})
         result_comment = expect_block[expect_block.index("result:") :].splitlines()[0]
-        self.result_keys = sorted(set(self.expect["result"]) | set(re.findall(r"\b(draw|rule|ruling|scores)\b", result_comment)))
+        self.result_keys = sorted(
+            set(self.expect["result"]) | set(re.findall(r"\b(draw|rule|ruling|scores)\b", result_comment))
+        )
         self.event_keys = sorted({k for e in self.expect["events"] for k in e})
         self.view_keys = list(self.expect["view"])
         card = load(block_starting(section(text, "1. Cards"), "- name:"))
@@ -806,8 +884,14 @@ class FormatVocabulary:
         tables = acts.split("Judge actions")
         self.player_dos = {d: _arguments(row[1]) for row in table(tables[0]) for d in ticks(row[0])}
         self.judge_dos = {ticks(row[0])[0]: _arguments(row[1]) for row in table(tables[1])}
-        self.rewind_to = [list(mapping_keys(t)) for t in ticks(acts[acts.index("A rewind goes back to one of") :]) if t.startswith("{")]
-        self.record_keys = list(load(block_starting(section(text, "5. Match records"), "format:").replace(", ...]", "]")))
+        self.rewind_to = [
+            list(mapping_keys(t))
+            for t in ticks(acts[acts.index("A rewind goes back to one of") :])
+            if t.startswith("{")
+        ]
+        self.record_keys = list(
+            load(block_starting(section(text, "5. Match records"), "format:").replace(", ...]", "]"))
+        )
 
 
 def _arguments(cell: str) -> list[str]:
@@ -839,17 +923,42 @@ CONTRACT_RULINGS = {"A1": {"not_fallen", "felled"}, "A4": {"bottom", "top"}}
 CONTRACT_PLAYER = {"field", "hand", "action_stack", "castle", "discard", "harem", "execution", "side"}
 CONTRACT_FIELD = {"card", "ready", "items"}
 CONTRACT_CASTLE = {"top", "count"}
-CONTRACT_CARD = {"name", "type", "cost", "random", "gender", "factions", "physical", "mental", "icons", "text", "abilities"}
+CONTRACT_CARD = {
+    "name",
+    "type",
+    "cost",
+    "random",
+    "gender",
+    "factions",
+    "physical",
+    "mental",
+    "icons",
+    "text",
+    "abilities",
+}
 CONTRACT_EXPECT = {"zones", "characters", "active", "turn", "result", "ongoing", "events", "violations", "refused"}
 CONTRACT_ZONE_CHECKS = {"count", "cards", "contains", "top", "bottom"}
 CONTRACT_CHARACTER = {"ready", "physical", "mental", "items", "controller"}
 CONTRACT_RESULT = {"winner", "draw", "rule", "scores"}
 CONTRACT_PLAYER_DOS = {
-    "choose_opening": {"card"}, "choose_order": {"order"}, "mulligan": set(), "keep": set(),
-    "play_character": {"card"}, "play_event": {"card", "targets", "n"}, "play_item": {"card", "target"},
-    "activate": {"card", "ability", "targets", "n"}, "attack": {"card"}, "intercept": {"card"},
-    "no_intercept": set(), "pass": set(), "end_turn": set(), "discard": {"cards"}, "choose": {"cards", "option"},
-    "concede": set(), "propose_draw": set(), "accept_draw": set(),
+    "choose_opening": {"card"},
+    "choose_order": {"order"},
+    "mulligan": set(),
+    "keep": set(),
+    "play_character": {"card"},
+    "play_event": {"card", "targets", "n"},
+    "play_item": {"card", "target"},
+    "activate": {"card", "ability", "targets", "n"},
+    "attack": {"card"},
+    "intercept": {"card"},
+    "no_intercept": set(),
+    "pass": set(),
+    "end_turn": set(),
+    "discard": {"cards"},
+    "choose": {"cards", "option"},
+    "concede": set(),
+    "propose_draw": set(),
+    "accept_draw": set(),
 }
 CONTRACT_JUDGE_DOS = {"rewind": {"to", "rule", "reason"}, "note": {"text"}, "skip_step": {"rule"}, "accept": {"reason"}}
 CONTRACT_REWIND_TO = [["action"], ["event"], ["turn", "step"]]
@@ -886,8 +995,12 @@ def test_every_setup_value_of_the_document_is_accepted(tmp_path: Path) -> None:
     base = copy.deepcopy(v.position)
     base.pop("deal")  # a table-dealt position is read on its own below
     load_scenario(_scenario(tmp_path, "as-written", {"setup": v.position}))
-    for key, values in (("step", v.step_values), ("mode", v.mode_values), ("deal", v.deal_values),
-                        ("auto_pass", v.auto_pass_values)):
+    for key, values in (
+        ("step", v.step_values),
+        ("mode", v.mode_values),
+        ("deal", v.deal_values),
+        ("auto_pass", v.auto_pass_values),
+    ):
         assert len(values) >= 2, (key, values)
         for value in values:
             load_scenario(_scenario(tmp_path, f"{key}-{value}", {"setup": {**base, key: value}}))
@@ -911,9 +1024,21 @@ def test_every_expectation_of_the_document_is_accepted(tmp_path: Path) -> None:
 def test_every_action_of_the_document_is_read_with_its_arguments(tmp_path: Path, do: str) -> None:
     v = format_vocabulary()
     samples: dict[str, Any] = {
-        "card": "Iron Knight", "cards": ["Iron Knight"], "target": "Iron Knight", "targets": ["Iron Knight"],
-        "order": "first", "n": 1, "option": "yes", "ability": 1, "rule": "410.1", "reason": "a reason",
-        "text": "a note", "replay": True, "by": "Kim", "to": {"action": 1}, "winner": "A",
+        "card": "Iron Knight",
+        "cards": ["Iron Knight"],
+        "target": "Iron Knight",
+        "targets": ["Iron Knight"],
+        "order": "first",
+        "n": 1,
+        "option": "yes",
+        "ability": 1,
+        "rule": "410.1",
+        "reason": "a reason",
+        "text": "a note",
+        "replay": True,
+        "by": "Kim",
+        "to": {"action": 1},
+        "winner": "A",
     }
     judge = do in v.judge_dos
     args = v.judge_dos[do] if judge else v.player_dos[do]
@@ -921,7 +1046,9 @@ def test_every_action_of_the_document_is_read_with_its_arguments(tmp_path: Path,
     action |= {"do": do, **{a: samples[a] for a in args}}
     if do == "skip_step":
         action["rule"] = "303"
-    actions = [action] + ([{**action, "to": to} for to in ({"event": 1}, {"turn": 1, "step": "303"})] if do == "rewind" else [])
+    actions = [action] + (
+        [{**action, "to": to} for to in ({"event": 1}, {"turn": 1, "step": "303"})] if do == "rewind" else []
+    )
     sc = load_scenario(_scenario(tmp_path, do, {"setup": {}, "actions": actions}))
     assert [a["do"] for a, _ in sc.actions] == [do] * len(actions)
 
@@ -947,7 +1074,9 @@ def library_format_uses() -> set[tuple[Any, ...]]:
                     out |= {("field", k) for entry in value if isinstance(entry, dict) for k in entry}
                 if key == "castle" and isinstance(value, dict):
                     out |= {("castle", k) for k in value}
-        expects = [data.get("expect") or {}] + [a.get("expect") or {} for a in data.get("actions") or [] if isinstance(a, dict)]
+        expects = [data.get("expect") or {}] + [
+            a.get("expect") or {} for a in data.get("actions") or [] if isinstance(a, dict)
+        ]
         for expect in expects:
             for key, value in expect.items():
                 out.add(("expect", key))
@@ -997,19 +1126,32 @@ def test_every_key_of_a_match_record_in_the_document_is_accepted(tmp_path: Path)
 
     v = format_vocabulary()
     samples: dict[str, Any] = {
-        "format": "harem-master-record/1", "seed": 7, "mode": "record", "deal": "table", "rulings": {"A1": "felled"},
-        "auto_pass": False, "pool": "pool.yaml", "cards": [{"name": "Recorded Page", "type": "character", "cost": 1, "gender": "male"}],
+        "format": "harem-master-record/1",
+        "seed": 7,
+        "mode": "record",
+        "deal": "table",
+        "rulings": {"A1": "felled"},
+        "auto_pass": False,
+        "pool": "pool.yaml",
+        "cards": [{"name": "Recorded Page", "type": "character", "cost": 1, "gender": "male"}],
         "players": {
             "A": {"name": "Alice", "deck": "deck.yaml"},
-            "B": {"name": "Bob", "deck": ["Recorded Page", {"card": "Iron Knight", "count": 3}, {"random": 2, "count": 47}]},
+            "B": {
+                "name": "Bob",
+                "deck": ["Recorded Page", {"card": "Iron Knight", "count": 3}, {"random": 2, "count": 47}],
+            },
         },
-        "actions": [{"player": "A", "do": "choose_opening", "card": "Little Page"}, {"judge": True, "do": "note", "text": "ok", "by": "Kim"}],
+        "actions": [
+            {"player": "A", "do": "choose_opening", "card": "Little Page"},
+            {"judge": True, "do": "note", "text": "ok", "by": "Kim"},
+        ],
         "chain": ["cb4ceda4236c6d75", "8f9482946ab69bd4", "8f9482946ab69bd4"],
         "head": "8f9482946ab69bd4d7bc5e9ddd06b7777828010103dcb9dbc1230a9be23b98d7",
     }
     (tmp_path / "pool.yaml").write_text("[]\n", encoding="utf-8")
     (tmp_path / "deck.yaml").write_text(
-        yaml.safe_dump(["Little Page", {"card": "Iron Knight", "count": 3}, {"random": 2, "count": 47}]), encoding="utf-8"
+        yaml.safe_dump(["Little Page", {"card": "Iron Knight", "count": 3}, {"random": 2, "count": 47}]),
+        encoding="utf-8",
     )
     record = {k: samples[k] for k in v.record_keys}
     path = tmp_path / "record.yaml"

@@ -109,8 +109,15 @@ class Game:
         for p in ("A", "B"):
             z.setdefault(f"{p}.castle", [new(p, filler(0)) for _ in range(20)])
         event = PositionSetUp(
-            names={"A": "A", "B": "B"}, cards=cards, zones=z, field=fc, turn=turn, active=active,
-            first="A", step=step, mode=mode,
+            names={"A": "A", "B": "B"},
+            cards=cards,
+            zones=z,
+            field=fc,
+            turn=turn,
+            active=active,
+            first="A",
+            step=step,
+            mode=mode,
         )
         self.log, self.state = advance(evolve(initial_state(), event), [event])
 

@@ -30,9 +30,16 @@ def test_every_command_has_a_section_in_the_cli_reference() -> None:
 @pytest.mark.parametrize(
     "keys",
     [
-        scenario.TOP_KEYS, scenario.SETUP_KEYS, scenario.PLAYER_KEYS, scenario.EXPECT_KEYS,
-        scenario.ZONE_CHECK_KEYS, scenario.CHARACTER_KEYS, scenario.ACTION_KEYS, records.TOP_KEYS,
-        tuple(PLAYER_DOS), JUDGE_DOS,
+        scenario.TOP_KEYS,
+        scenario.SETUP_KEYS,
+        scenario.PLAYER_KEYS,
+        scenario.EXPECT_KEYS,
+        scenario.ZONE_CHECK_KEYS,
+        scenario.CHARACTER_KEYS,
+        scenario.ACTION_KEYS,
+        records.TOP_KEYS,
+        tuple(PLAYER_DOS),
+        JUDGE_DOS,
     ],
 )
 def test_every_key_and_action_of_the_formats_is_documented(keys: tuple[str, ...]) -> None:

@@ -42,8 +42,15 @@ def position(field_a=(), field_b=(), *, hand_a=(), stack_a=0, castle=10, turn=3,
     for key, cds in (zones or {}).items():
         z[key] = [new(key[0], cd) for cd in cds]
     event = PositionSetUp(
-        names={"A": "A", "B": "B"}, cards=cards, zones=z, field=field, turn=turn, active=active,
-        first="A", step="306", rulings=rulings or {},
+        names={"A": "A", "B": "B"},
+        cards=cards,
+        zones=z,
+        field=field,
+        turn=turn,
+        active=active,
+        first="A",
+        step="306",
+        rulings=rulings or {},
     )
     return evolve(initial_state(), event)
 
@@ -115,7 +122,9 @@ def test_immediate_win_beats_castle_fall() -> None:
     assert (end.rule, end.winner) == ("102.1", "A")
 
 
-@pytest.mark.parametrize("turn, girls, expected, rule", [(1, 1, 1, "101.7"), (2, 1, 2, "101.8"), (3, 1, 3, "303"), (1, 0, 0, "101.7")])
+@pytest.mark.parametrize(
+    "turn, girls, expected, rule", [(1, 1, 1, "101.7"), (2, 1, 2, "101.8"), (3, 1, 3, "303"), (1, 0, 0, "101.7")]
+)
 def test_first_turn_stack_values(turn: int, girls: int, expected: int, rule: str) -> None:
     field = [(LADY, True)] * girls + [(SQUIRE, True)]
     s = position(field, turn=turn)

@@ -47,8 +47,9 @@ def connections(base: str, app: str) -> int:
 
 def cut(base: str, app: str) -> int:
     """The server ends every connection of ``app`` (as a restart would)."""
-    return _admin(base, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = %s",
-                  app)
+    return _admin(
+        base, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = %s", app
+    )
 
 
 @pytest.fixture
@@ -72,10 +73,18 @@ def test_every_command_on_a_stopped_server_is_one_line_without_the_password() ->
     record = ROOT / "scenarios" / "records" / "complete-legal-game.yaml"
     commands = [
         ["new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}"],
-        ["act", "m-00000000", "A", "keep"], ["legal", "m-00000000"], ["state", "m-00000000"],
-        ["log", "m-00000000"], ["matches"], ["rewind", "m-00000000", "--to", "1", "--rule", "410.1", "--reason", "x"],
-        ["note", "m-00000000", "hello"], ["export", "m-00000000"], ["import", str(record)], ["audit", "m-00000000"],
-        ["event", "new", "Cup"], ["event", "standings", "e-00000000"],
+        ["act", "m-00000000", "A", "keep"],
+        ["legal", "m-00000000"],
+        ["state", "m-00000000"],
+        ["log", "m-00000000"],
+        ["matches"],
+        ["rewind", "m-00000000", "--to", "1", "--rule", "410.1", "--reason", "x"],
+        ["note", "m-00000000", "hello"],
+        ["export", "m-00000000"],
+        ["import", str(record)],
+        ["audit", "m-00000000"],
+        ["event", "new", "Cup"],
+        ["event", "standings", "e-00000000"],
     ]
     for argv in commands:
         done = command(*argv, "--db", url)
@@ -97,8 +106,12 @@ def test_connections_cut_while_a_station_writes_lose_no_action_and_leak_none(pg)
     rng = random.Random(5)
     cuts = 0
     for _ in range(2):
-        proc = subprocess.Popen([sys.executable, str(STATION), url, "play", match],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, str(STATION), url, "play", match],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         assert proc.stdout is not None
         for _ in range(rng.randint(1, 3)):
             if proc.stdout.readline() != "acted\n":
@@ -179,8 +192,14 @@ def test_a_full_disk_fails_a_write_in_one_line_and_writes_nothing_half(tmp_path:
     # SQLite needs 32 KB for its shared-memory file to open at all; an action
     # writes a few 4 KB pages to the write-ahead log.
     limits = [32768 + 1024 * k for k in range(8)] + [10**6, 40000]
-    reports = _lines(subprocess.run([sys.executable, str(FAULTKIT), "full", url, match, *map(str, limits)],
-                                    capture_output=True, text=True, timeout=300))
+    reports = _lines(
+        subprocess.run(
+            [sys.executable, str(FAULTKIT), "full", url, match, *map(str, limits)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    )
     assert len(reports) == len(limits)
     codes = [r["code"] for r in reports]
     assert 0 in codes[:-1] and codes[-1] == 2, codes  # some acts fit; the whole imported match does not
@@ -205,10 +224,12 @@ def test_an_action_and_a_rewind_started_together_never_store_the_action_after_th
     t0 = time.time() + 3.0  # both interpreters are up by then
     trials = 4
     run = [sys.executable, str(FAULTKIT), "race", url, match]
-    actor = subprocess.Popen([*run, "actor", str(t0), "0.6", str(trials)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-    judge = subprocess.Popen([*run, "judge", str(t0), "0.6", str(trials)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+    actor = subprocess.Popen(
+        [*run, "actor", str(t0), "0.6", str(trials)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    judge = subprocess.Popen(
+        [*run, "judge", str(t0), "0.6", str(trials)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     acts = _lines(subprocess.CompletedProcess(actor.args, actor.wait(timeout=120), *actor.communicate()))
     rewinds = _lines(subprocess.CompletedProcess(judge.args, judge.wait(timeout=120), *judge.communicate()))
     assert len(acts) == len(rewinds) == trials
@@ -242,10 +263,12 @@ def test_no_connection_is_left_open_by_commands_that_fail(pg) -> None:
     command closes what it opened; so does a board's store."""
     base, app, url = pg
     match = new_match(url)
-    for argv, code in ((["act", match, "B", "keep"], 1),  # refused: not B's decision
-                       (["act", match, "A", "choose_opening", "Little Page", "--expect-version", "0"], 1),  # stale
-                       (["state", "m-00000000"], 2),  # no such match
-                       (["log", match, "--from", "x"], 2)):  # bad input
+    for argv, code in (
+        (["act", match, "B", "keep"], 1),  # refused: not B's decision
+        (["act", match, "A", "choose_opening", "Little Page", "--expect-version", "0"], 1),  # stale
+        (["state", "m-00000000"], 2),  # no such match
+        (["log", match, "--from", "x"], 2),
+    ):  # bad input
         done = command(*argv, "--db", url)
         assert "traceback" not in done and done["code"] == code, (argv, done)
         assert connections(base, app) == 0, argv

@@ -94,8 +94,20 @@ def test_the_work_of_one_action_is_bounded_and_refused_whole(db: str, monkeypatc
     refused citing ruling A30 and nothing is written."""
     from referee.rules.harem_master import engine
 
-    match = json.loads(referee("new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}",
-                               "--seed", "1", "--db", db, "--json"))["match"]
+    match = json.loads(
+        referee(
+            "new",
+            "--deck",
+            f"A={DECKS / 'alice.yaml'}",
+            "--deck",
+            f"B={DECKS / 'bob.yaml'}",
+            "--seed",
+            "1",
+            "--db",
+            db,
+            "--json",
+        )
+    )["match"]
     referee("act", match, "A", "choose_opening", "Palace Herald", "--db", db)
     with MatchStore(db, read_only=True) as store:
         before = store.load(match)[1]
@@ -111,10 +123,29 @@ def test_the_work_of_one_action_is_bounded_and_refused_whole(db: str, monkeypatc
 
 def _exported(db: str, tmp_path: Path) -> tuple[str, str]:
     """A short match exported with its chain: (its id, the record's text)."""
-    match = json.loads(referee("new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}",
-                               "--seed", "3", "--name", "A=Alice", "--db", db, "--json"))["match"]
-    for args in (["A", "choose_opening", "Palace Herald"], ["B", "choose_opening", "Zeth Acolyte"],
-                 ["A", "choose_order", "--order", "first"], ["A", "keep"], ["B", "keep"]):
+    match = json.loads(
+        referee(
+            "new",
+            "--deck",
+            f"A={DECKS / 'alice.yaml'}",
+            "--deck",
+            f"B={DECKS / 'bob.yaml'}",
+            "--seed",
+            "3",
+            "--name",
+            "A=Alice",
+            "--db",
+            db,
+            "--json",
+        )
+    )["match"]
+    for args in (
+        ["A", "choose_opening", "Palace Herald"],
+        ["B", "choose_opening", "Zeth Acolyte"],
+        ["A", "choose_order", "--order", "first"],
+        ["A", "keep"],
+        ["B", "keep"],
+    ):
         code, _, _ = run("act", match, *args, "--db", db)
         if code:  # the flips gave B the choice of order
             referee("act", match, "B", "choose_order", "--order", "first", "--db", db)
@@ -161,8 +192,20 @@ def test_a_judge_may_store_a_broken_record_and_the_log_keeps_the_evidence(db: st
     assert code == 2 and "--by JUDGE and --reason TEXT" in err
     code, _, err = run("import", str(changed), "--db", db, "--by", "Kim")
     assert code == 2
-    match = json.loads(referee("import", str(changed), "--db", db, "--accept-broken-chain", "--by", "Kim",
-                               "--reason", "the table confirms A took a mulligan", "--json"))["match"]
+    match = json.loads(
+        referee(
+            "import",
+            str(changed),
+            "--db",
+            db,
+            "--accept-broken-chain",
+            "--by",
+            "Kim",
+            "--reason",
+            "the table confirms A took a mulligan",
+            "--json",
+        )
+    )["match"]
     with MatchStore(db, read_only=True) as store:
         note = store.events(match)[-1]
     assert isinstance(note, NoteAdded) and note.judge == "Kim"
@@ -180,7 +223,7 @@ def test_a_key_written_twice_is_refused_with_its_line(tmp_path: Path, db: str, k
     files = {
         "deck": ("deck.yaml", "- {card: Little Page, card: Court Lady}\n"),
         "pool": ("pool.yaml", "cards:\n  - name: X\n    type: event\n    cost: 0\n    cost: 1\n"),
-        "scenario": ("s.yaml", "name: twice\nrules: [\"306\"]\nsetup:\n  turn: 3\n  turn: 4\n"),
+        "scenario": ("s.yaml", 'name: twice\nrules: ["306"]\nsetup:\n  turn: 3\n  turn: 4\n'),
         "record": ("r.yaml", "format: harem-master-record/1\nseed: 1\nplayers: {}\nseed: 2\n"),
         "json": ("d.json", '[{"card": "Little Page",\n  "count": 1, "count": 3}]'),
     }
@@ -191,8 +234,17 @@ def test_a_key_written_twice_is_refused_with_its_line(tmp_path: Path, db: str, k
     command = {
         "deck": ["new", "--deck", f"A={path}", "--deck", f"B={path}", "--db", db],
         "json": ["new", "--deck", f"A={path}", "--deck", f"B={path}", "--db", db],
-        "pool": ["new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}", "--pool", str(path),
-                 "--db", db],
+        "pool": [
+            "new",
+            "--deck",
+            f"A={DECKS / 'alice.yaml'}",
+            "--deck",
+            f"B={DECKS / 'bob.yaml'}",
+            "--pool",
+            str(path),
+            "--db",
+            db,
+        ],
         "scenario": ["scenario", "check", str(path)],
         "record": ["import", str(path), "--db", db],
     }[kind]
@@ -209,16 +261,36 @@ def test_numbers_no_card_carries_are_refused(tmp_path: Path, db: str) -> None:
     assert code == 2 and "[1].random: is 99999999999999999999; a number on a card is between -999 and 999" in err
     pool = tmp_path / "pool.yaml"
     pool.write_text("- {name: Giant, type: character, cost: 1, gender: male, physical: 1000}\n")
-    code, _, err = run("new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}",
-                       "--pool", str(pool), "--db", db)
+    code, _, err = run(
+        "new",
+        "--deck",
+        f"A={DECKS / 'alice.yaml'}",
+        "--deck",
+        f"B={DECKS / 'bob.yaml'}",
+        "--pool",
+        str(pool),
+        "--db",
+        db,
+    )
     assert code == 2 and "[0].physical: is 1000" in err
-    pool.write_text("- name: Big Bang\n  type: event\n  cost: 0\n  abilities:\n"
-                    "    - kind: use\n      effects: [{modify: {what: {all: {type: character}}, physical: -5000}}]\n")
-    code, _, err = run("new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}",
-                       "--pool", str(pool), "--db", db)
+    pool.write_text(
+        "- name: Big Bang\n  type: event\n  cost: 0\n  abilities:\n"
+        "    - kind: use\n      effects: [{modify: {what: {all: {type: character}}, physical: -5000}}]\n"
+    )
+    code, _, err = run(
+        "new",
+        "--deck",
+        f"A={DECKS / 'alice.yaml'}",
+        "--deck",
+        f"B={DECKS / 'bob.yaml'}",
+        "--pool",
+        str(pool),
+        "--db",
+        db,
+    )
     assert code == 2 and "physical: is -5000" in err
     scenario = tmp_path / "s.yaml"
-    scenario.write_text("name: big\nrules: [\"306\"]\nsetup:\n  players:\n    A:\n      castle: [{random: 1000}]\n")
+    scenario.write_text('name: big\nrules: ["306"]\nsetup:\n  players:\n    A:\n      castle: [{random: 1000}]\n')
     code, _, err = run("scenario", "check", str(scenario))
     assert code == 2 and "random: is 1000" in err
     record = tmp_path / "r.yaml"
@@ -250,8 +322,11 @@ def test_a_write_command_leaves_an_empty_file_as_it_found_it(tmp_path: Path) -> 
     path = tmp_path / "empty.db"
     path.write_bytes(b"")
     url = f"sqlite:///{path}"
-    for command in (["act", "m-00000000", "A", "keep"], ["note", "m-00000000", "hello"],
-                    ["rewind", "m-00000000", "--to", "1", "--rule", "410.1", "--reason", "x"]):
+    for command in (
+        ["act", "m-00000000", "A", "keep"],
+        ["note", "m-00000000", "hello"],
+        ["rewind", "m-00000000", "--to", "1", "--rule", "410.1", "--reason", "x"],
+    ):
         code, _, err = run(*command, "--db", url)
         assert code == 2 and "is an empty file, not a referee database" in err
         assert path.stat().st_size == 0 and sorted(os.listdir(tmp_path)) == ["empty.db"]
@@ -259,12 +334,17 @@ def test_a_write_command_leaves_an_empty_file_as_it_found_it(tmp_path: Path) -> 
 
 
 def test_board_positions_are_ascii_digits(db: str) -> None:
-    match = json.loads(referee("new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}",
-                               "--db", db, "--json"))["match"]
+    match = json.loads(
+        referee("new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}", "--db", db, "--json")
+    )["match"]
     with TestClient(create_app(Settings(url=db))) as http:
         for bad in ("²", "١", "1e3", "-1", "9" * 5000):
-            for path, name in ((f"/matches/{match}", "at"), (f"/matches/{match}/board", "at"),
-                               (f"/matches/{match}/log", "from"), (f"/matches/{match}/rewind", "to")):
+            for path, name in (
+                (f"/matches/{match}", "at"),
+                (f"/matches/{match}/board", "at"),
+                (f"/matches/{match}/log", "from"),
+                (f"/matches/{match}/rewind", "to"),
+            ):
                 page = http.get(path, params={name: bad})
                 assert page.status_code == 400, (path, bad, page.status_code)
         assert http.get(f"/matches/{match}", params={"at": "1"}).status_code == 200
@@ -274,8 +354,13 @@ def test_a_protected_boards_errors_never_name_the_store(db: str, tmp_path: Path)
     referee("new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}", "--db", db)
     settings = Settings(url=db, protect=True, judge_password="pw-123")
     with TestClient(create_app(settings)) as http:
-        for path in ("/matches/m-00000000", "/matches/m-00000000/board", "/matches/m-00000000/log",
-                     "/matches/m-00000000/live", "/events/e-00000000"):
+        for path in (
+            "/matches/m-00000000",
+            "/matches/m-00000000/board",
+            "/matches/m-00000000/log",
+            "/matches/m-00000000/live",
+            "/events/e-00000000",
+        ):
             page = http.get(path)
             assert page.status_code == 404, path
             assert str(tmp_path) not in page.text and "sqlite" not in page.text and "referee.db" not in page.text
@@ -323,20 +408,40 @@ def test_judge_commands_decided_on_an_old_version_record_nothing(db: str) -> Non
     """`rewind`, `note`, `accept` and `skip-step` take `--expect-version` as
     `act` does: decided on version N while the match moved on, they record
     nothing and exit 1 saying so; on the current version they are recorded."""
-    match = json.loads(referee("new", "--deck", f"A={DECKS / 'vanilla-a.yaml'}", "--deck",
-                               f"B={DECKS / 'vanilla-b.yaml'}", "--mode", "record", "--seed", "2", "--db", db,
-                               "--json"))["match"]
+    match = json.loads(
+        referee(
+            "new",
+            "--deck",
+            f"A={DECKS / 'vanilla-a.yaml'}",
+            "--deck",
+            f"B={DECKS / 'vanilla-b.yaml'}",
+            "--mode",
+            "record",
+            "--seed",
+            "2",
+            "--db",
+            db,
+            "--json",
+        )
+    )["match"]
     referee("act", match, "A", "choose_opening", "Little Page", "--db", db)
     version = json.loads(referee("legal", match, "--db", db, "--json"))["version"]
     referee("act", match, "B", "choose_opening", "Stable Boy", "--db", db)  # another station, meanwhile
     with MatchStore(db, read_only=True) as store:
         now = store.load(match)[1]
-    for argv in (["note", match, "a judge's note"], ["accept", match, "--reason", "stands"],
-                 ["skip-step", match, "303", "--reason", "forgot"],
-                 ["rewind", match, "--to", "2", "--rule", "410.1", "--reason", "wrong opening"]):
+    for argv in (
+        ["note", match, "a judge's note"],
+        ["accept", match, "--reason", "stands"],
+        ["skip-step", match, "303", "--reason", "forgot"],
+        ["rewind", match, "--to", "2", "--rule", "410.1", "--reason", "wrong opening"],
+    ):
         code, out, err = run(*argv, "--expect-version", str(version), "--db", db, "--json")
         assert code == 1 and json.loads(out)["stale"] == {
-            "chosen": version, "current": now, "rewound": False, "message": json.loads(out)["stale"]["message"]}
+            "chosen": version,
+            "current": now,
+            "rewound": False,
+            "message": json.loads(out)["stale"]["message"],
+        }
         with MatchStore(db, read_only=True) as store:
             assert store.load(match)[1] == now
     referee("note", match, "now it is current", "--expect-version", str(now), "--db", db)

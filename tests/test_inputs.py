@@ -59,7 +59,12 @@ def referee(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subproc
     full_env.update(env or {})
     return subprocess.run(
         [sys.executable, "-m", "referee.cli", *args],
-        cwd=cwd, capture_output=True, text=True, env=full_env, preexec_fn=limit, check=False,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=full_env,
+        preexec_fn=limit,
+        check=False,
     )
 
 
@@ -85,7 +90,8 @@ def test_a_nested_alias_bomb_is_refused_as_a_deck_a_pool_a_scenario_and_a_record
     pool = write(tmp_path, "pool.yaml", bomb)
     scenario = write(tmp_path, "scenario.yaml", "name: bomb\nrules: ['306']\nquestion:\n" + alias_bomb(indent="  "))
     record = write(
-        tmp_path, "record.yaml",
+        tmp_path,
+        "record.yaml",
         f"format: harem-master-record/1\nseed: 1\nplayers: {{A: {{deck: {ALICE}}}, B: {{deck: {BOB}}}}}\n"
         "actions:\n" + alias_bomb(indent="  "),
     )
@@ -93,7 +99,9 @@ def test_a_nested_alias_bomb_is_refused_as_a_deck_a_pool_a_scenario_and_a_record
     url = f"sqlite:///{db}"
     runs = {
         deck: referee("new", "--deck", f"A={deck}", "--deck", f"B={BOB}", "--db", url, cwd=tmp_path),
-        pool: referee("new", "--pool", str(pool), "--deck", f"A={ALICE}", "--deck", f"B={BOB}", "--db", url, cwd=tmp_path),
+        pool: referee(
+            "new", "--pool", str(pool), "--deck", f"A={ALICE}", "--deck", f"B={BOB}", "--db", url, cwd=tmp_path
+        ),
         scenario: referee("scenario", "check", str(scenario), cwd=tmp_path),
         record: referee("audit", str(record), cwd=tmp_path),
     }
@@ -113,10 +121,14 @@ def test_an_alias_that_contains_itself_is_refused(tmp_path: Path) -> None:
 
 
 def test_aliases_within_the_bound_are_read_as_usual(tmp_path: Path) -> None:
-    path = write(tmp_path, "pool.yaml", """
+    path = write(
+        tmp_path,
+        "pool.yaml",
+        """
         - &knight {name: Iron Knight, type: character, cost: 2, gender: male}
         - {<<: *knight, name: Iron Lady, gender: female}
-    """)
+    """,
+    )
     doc = load_document(path)
     assert doc.data[1] == {"name": "Iron Lady", "type": "character", "cost": 2, "gender": "female"}
     assert doc.line_of((1, "gender")) == 2
@@ -158,14 +170,18 @@ def test_yaml_errors_are_placed_and_explained(tmp_path: Path) -> None:
 
 
 def test_one_compose_gives_the_data_and_the_lines(tmp_path: Path) -> None:
-    path = write(tmp_path, "scenario.yaml", """
+    path = write(
+        tmp_path,
+        "scenario.yaml",
+        """
         name: lines
         setup:
           players:
             A:
               field: [Iron Knight]
               castle: 3
-    """)
+    """,
+    )
     doc = load_document(path)
     assert doc.data["setup"]["players"]["A"]["castle"] == 3
     assert doc.line_of(("setup", "players", "A", "castle")) == 6
@@ -271,7 +287,10 @@ def test_a_deck_with_absurd_counts_is_refused_where_written(tmp_path: Path, deck
 
 def test_a_record_with_more_actions_than_the_limit_is_refused(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(records, "MAX_ACTIONS", 3)
-    path = write(tmp_path, "r.yaml", f"""
+    path = write(
+        tmp_path,
+        "r.yaml",
+        f"""
         format: harem-master-record/1
         seed: 1
         players: {{A: {{deck: {ALICE}}}, B: {{deck: {BOB}}}}}
@@ -280,7 +299,8 @@ def test_a_record_with_more_actions_than_the_limit_is_refused(tmp_path: Path, mo
           - {{player: A, do: concede}}
           - {{player: A, do: concede}}
           - {{player: A, do: concede}}
-    """)
+    """,
+    )
     with pytest.raises(InputError) as info:
         load_record(path)
     assert info.value.place == "actions"

@@ -116,9 +116,7 @@ def test_negative_cost_error_matches_the_documented_shape(tmp_path: Path) -> Non
     )
     with pytest.raises(InputError) as err:
         load_pool(path)
-    assert str(err.value) == (
-        f"{path}:6: at [3].cost: Input should be greater than or equal to 0 (got -1)"
-    )
+    assert str(err.value) == (f"{path}:6: at [3].cost: Input should be greater than or equal to 0 (got -1)")
 
 
 def test_unknown_top_level_key(tmp_path: Path) -> None:

@@ -115,7 +115,12 @@ def record_file(tmp_path: Path, text: str) -> Path:
         (GOOD_HEAD + "auto_pass: 1\n", "auto_pass", 6, "expected true or false"),
         (GOOD_HEAD + "pool: nowhere.yaml\n", "pool", 6, "no such card pool file"),
         (GOOD_HEAD.replace("../decks/bob.yaml", "../decks/carol.yaml"), "players.B.deck", 5, "no such deck file"),
-        (GOOD_HEAD.replace("  B: {name: Bob, deck: ../decks/bob.yaml}\n", ""), "players", 3, "missing required key 'B'"),
+        (
+            GOOD_HEAD.replace("  B: {name: Bob, deck: ../decks/bob.yaml}\n", ""),
+            "players",
+            3,
+            "missing required key 'B'",
+        ),
         (GOOD_HEAD.replace("name: Bob,", "nick: Bob,"), "players.B.nick", 5, "unknown key"),
         (
             GOOD_HEAD.replace("../decks/bob.yaml", "[{card: Iron Knight, count: 3}, {random: 0, count: 47}]"),
@@ -129,7 +134,12 @@ def record_file(tmp_path: Path, text: str) -> Path:
             5,
             "did you mean 'Iron Knight'",
         ),
-        (GOOD_HEAD + "actions:\n  - {player: A, do: keep}\n  - {player: C, do: pass}\n", "actions[1].player", 8, "expected one of A, B"),
+        (
+            GOOD_HEAD + "actions:\n  - {player: A, do: keep}\n  - {player: C, do: pass}\n",
+            "actions[1].player",
+            8,
+            "expected one of A, B",
+        ),
         (GOOD_HEAD + "actions:\n  - {player: A, do: fly}\n", "actions[0].do", 7, "unknown action 'fly'"),
         (
             GOOD_HEAD + "actions:\n  - {player: A, do: keep, expect: {turn: 1}}\n",
@@ -229,7 +239,15 @@ def test_in_record_mode_a_judge_rewind_to_the_illegal_action_makes_the_record_le
     for p in ("A", "B"):
         data["players"][p]["deck"] = str(SAMPLES / data["players"][p]["deck"])
     data["actions"].insert(
-        35, {"judge": True, "do": "rewind", "to": {"action": 35}, "rule": "410.1", "reason": "a second character", "by": "Jo"}
+        35,
+        {
+            "judge": True,
+            "do": "rewind",
+            "to": {"action": 35},
+            "rule": "410.1",
+            "reason": "a second character",
+            "by": "Jo",
+        },
     )
     record = load_record(write(tmp_path, dump_record(data)))
     played = replay(record)
@@ -246,7 +264,14 @@ def test_in_record_mode_a_judge_rewind_to_the_illegal_action_makes_the_record_le
     judge = [a for a in exported["actions"] if a.get("judge")]
     rewound = next(e for e in played.events if isinstance(e, Rewound))
     assert judge == [
-        {"judge": True, "do": "rewind", "to": {"event": rewound.to}, "rule": "410.1", "reason": "a second character", "by": "Jo"}
+        {
+            "judge": True,
+            "do": "rewind",
+            "to": {"event": rewound.to},
+            "rule": "410.1",
+            "reason": "a second character",
+            "by": "Jo",
+        }
     ]
     assert len(exported["actions"]) == len(record.actions)
     assert dumped(replay(record_from_dict(exported)).events) == dumped(played.events)
@@ -329,8 +354,12 @@ def test_a_stored_match_exported_imported_and_audited_is_the_same_game(tmp_path)
         "actions": len(record["actions"]),
         "violation": None,
         "result": {
-            "winner": r.winner, "draw": r.draw, "rule": r.rule, "ruling": r.ruling,
-            "scores": r.scores, "reason": r.reason,
+            "winner": r.winner,
+            "draw": r.draw,
+            "rule": r.rule,
+            "ruling": r.ruling,
+            "scores": r.scores,
+            "reason": r.reason,
         },
     }
     assert len(record["actions"]) == sum(isinstance(e, ActionTaken) for e in original)
@@ -347,7 +376,9 @@ def _rewound_match(tmp_path: Path, *, replay_: bool) -> tuple[str, list[Event]]:
         to = next(i for i, _ in enumerate(log) if sum(isinstance(e, ActionTaken) for e in log[: i + 1]) == 30)
         store.update(
             match,
-            lambda s: corrections.rewind(s, store.events(match), to, rule="410.1", reason="test", judge="Jo", replay=replay_),
+            lambda s: corrections.rewind(
+                s, store.events(match), to, rule="410.1", reason="test", judge="Jo", replay=replay_
+            ),
         )
         play_to_the_end(store, match, rng, limit=30)
         store.update(match, lambda s: corrections.note(s, "table 4 checked", "Jo"))

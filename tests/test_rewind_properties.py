@@ -120,7 +120,11 @@ def check_rewind(table: Table, to: int, rule: str, replay: bool) -> None:
         # The actions that followed ``to`` on the most recent line of play that
         # went through it (the current line unless ``to`` was retracted).
         line = next(
-            (live_positions(old_log[:end]) for end in range(len(old_log), to, -1) if to in live_positions(old_log[:end])),
+            (
+                live_positions(old_log[:end])
+                for end in range(len(old_log), to, -1)
+                if to in live_positions(old_log[:end])
+            ),
             [],
         )
         later = [old_log[p - 1] for p in line if p > to]
@@ -147,7 +151,7 @@ def check_log(table: Table) -> None:
     for r, to in table.rewinds:
         after = live_positions(log[:r])
         assert after == live_positions(log[:to]) + [r]
-        before = live_positions(log[:r - 1])
+        before = live_positions(log[: r - 1])
         assert {p for p in before if p > to} <= retracted_positions(log[:r])
 
 
@@ -221,6 +225,4 @@ def test_a_rewind_to_every_position_of_a_short_game_restores_it() -> None:
         restored = evolve(state, correction.events[0])
         assert without_position(restored) == without_position(fold(log[:to])), to
         assert fold(log + correction.events) == correction.state, to
-        assert retracted_positions(log + correction.events) == set(
-            p for p in live_positions(log) if p > to
-        ), to
+        assert retracted_positions(log + correction.events) == set(p for p in live_positions(log) if p > to), to

@@ -148,7 +148,8 @@ def test_a_bad_file_in_a_folder_is_that_files_failure_and_the_rest_run(tmp_path:
     wrong = write(tmp_path, ONE_CHARACTER % ("306.1", 30), "d-wrong.yaml")
     proc = subprocess.run(
         [sys.executable, "-m", "referee.cli", "scenario", "check", str(tmp_path), "--json"],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
@@ -163,7 +164,10 @@ def test_a_bad_file_in_a_folder_is_that_files_failure_and_the_rest_run(tmp_path:
         f"not read: {bad}:6: at setup.players.A.castle: expected a whole number, got text ('many')"
     ]
     assert by_file[str(broken)]["name"] == "c-broken.yaml" and by_file[str(broken)]["rules"] == []
-    assert by_file[str(broken)]["failures"][0].startswith(f"not read: {broken}:") and "YAML" in by_file[str(broken)]["failures"][0]
+    assert (
+        by_file[str(broken)]["failures"][0].startswith(f"not read: {broken}:")
+        and "YAML" in by_file[str(broken)]["failures"][0]
+    )
     assert by_file[str(good)]["passed"] is True
     assert by_file[str(wrong)]["failures"][0].startswith("A.castle: expected 30 cards")
     text = subprocess.run(

@@ -76,10 +76,21 @@ def _probes(state, rng: random.Random, legal: list[Action]) -> list[Action]:
     for _ in range(6):
         player = rng.choice("AB")
         card = rng.choice(cards)
-        do = rng.choice([
-            "play_character", "play_event", "play_item", "attack", "intercept", "discard", "end_turn", "pass",
-            "activate", "choose", "no_intercept",
-        ])
+        do = rng.choice(
+            [
+                "play_character",
+                "play_event",
+                "play_item",
+                "attack",
+                "intercept",
+                "discard",
+                "end_turn",
+                "pass",
+                "activate",
+                "choose",
+                "no_intercept",
+            ]
+        )
         if do == "discard":
             hand = list(state.zones[player].hand)
             k = rng.randint(1, 4)
@@ -91,15 +102,25 @@ def _probes(state, rng: random.Random, legal: list[Action]) -> list[Action]:
             out.append(Action(player, do))
         elif do == "activate":
             field = [ch.card for ch in state.field] or cards
-            out.append(Action(player, do, card=rng.choice(field), ability=rng.choice([None, 1, 2]),
-                              n=rng.choice([None, 0, 1, 2])))
+            out.append(
+                Action(
+                    player, do, card=rng.choice(field), ability=rng.choice([None, 1, 2]), n=rng.choice([None, 0, 1, 2])
+                )
+            )
         elif do == "choose":
-            out.append(rng.choice([
-                Action(player, do, cards=(card,)), Action(player, do, option=rng.choice(["yes", "no"])),
-                Action(player, do, cards=tuple(rng.sample(cards, 2))),
-            ]))
+            out.append(
+                rng.choice(
+                    [
+                        Action(player, do, cards=(card,)),
+                        Action(player, do, option=rng.choice(["yes", "no"])),
+                        Action(player, do, cards=tuple(rng.sample(cards, 2))),
+                    ]
+                )
+            )
         elif do == "play_event":
-            out.append(Action(player, do, card=rng.choice(list(state.zones[player].hand) or cards), n=rng.choice([None, 0, 1])))
+            out.append(
+                Action(player, do, card=rng.choice(list(state.zones[player].hand) or cards), n=rng.choice([None, 0, 1]))
+            )
         else:
             out.append(Action(player, do, card=card))
     # Listed actions in another spelling: the order of a multi-card discard.

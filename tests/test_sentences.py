@@ -64,7 +64,9 @@ def problems(text: str, names: set[str] = frozenset()) -> list[str]:
             out.append(f"holds {word!r}")
     if re.search(r"\b(not nothing|no \w+ is not|nobody is not)\b", text):
         out.append("says a negative twice")
-    doubled = [m.group(0) for m in _DOUBLED.finditer(text) if not m.group(1).isdigit() and not _in_a_name(m, text, names)]
+    doubled = [
+        m.group(0) for m in _DOUBLED.finditer(text) if not m.group(1).isdigit() and not _in_a_name(m, text, names)
+    ]
     if doubled:
         out.append(f"doubled words {doubled}")
     if _BAD_ARTICLE.search(text):
@@ -137,7 +139,11 @@ def library() -> Library:
 # --- events -----------------------------------------------------------------------------------
 
 EVENT_CLASSES = sorted(
-    (c for c in vars(game).values() if inspect.isclass(c) and issubclass(c, Event) and c.__module__ == "events.game" and c is not Event),
+    (
+        c
+        for c in vars(game).values()
+        if inspect.isclass(c) and issubclass(c, Event) and c.__module__ == "events.game" and c is not Event
+    ),
     key=lambda c: c.__name__,
 )
 
@@ -152,7 +158,9 @@ def built_events(library: Library) -> list[tuple[Event, GameState]]:
         game.HandMaximumChanged(card=knight, use=1, player="B", by=-2),
         game.ActionTaken(rule="101.3", player="A", do="choose_order", args={"order": "first"}),
         game.ActionTaken(rule="101.3", player="B", do="choose_order", args={"order": "second"}),
-        game.ViolationRecorded(rule="306.1a", player="A", reason="A has already used a character card this turn, so X cannot be played."),
+        game.ViolationRecorded(
+            rule="306.1a", player="A", reason="A has already used a character card this turn, so X cannot be played."
+        ),
         game.ViolationsAccepted(reason="Too late to rewind.", judge=None, rules=["306.1a"]),
     ]
     for judge in ("Kim", "Judge Kim", "Head Judge Kim", "judge kim", None):
@@ -194,7 +202,12 @@ def test_every_event_reads_as_a_sentence_for_every_viewer(library: Library) -> N
 
 @pytest.mark.parametrize(
     "judge, said",
-    [("Kim", "Judge Kim notes"), ("Judge Kim", "Judge Kim notes"), ("Head Judge Kim", "Head Judge Kim notes"), (None, "Judge notes")],
+    [
+        ("Kim", "Judge Kim notes"),
+        ("Judge Kim", "Judge Kim notes"),
+        ("Head Judge Kim", "Head Judge Kim notes"),
+        (None, "Judge notes"),
+    ],
 )
 def test_a_judge_given_with_a_title_is_named_once(library: Library, judge: str | None, said: str) -> None:
     _, state = built_events(library)[0]
@@ -486,9 +499,7 @@ def extra_refusals(library: Library) -> list[Any]:
     a judge rewinding to an action that has not happened."""
     from events.game import PositionSetUp
 
-    start = next(
-        (e, s) for e, s in library.pairs if isinstance(e, PositionSetUp) and e.step == "301"
-    )
+    start = next((e, s) for e, s in library.pairs if isinstance(e, PositionSetUp) and e.step == "301")
     between = evolve(initial_state(), start[0])  # at 301 before the referee has run it
     table = [(s, log) for s, log, _ in library.positions if s.unknown and s.result is None]
     over = [(s, log) for s, log, _ in library.positions if s.result is not None]
@@ -535,8 +546,10 @@ def test_every_refusal_reads_as_a_sentence(refusals: Collected, library: Library
     bad = {}
     for (file, line), refusal in sorted(refusals.by_line.items()):
         found = problems(refusal.reason, names)
-        if not re.fullmatch(r"(ruling:)?[0-9]{3}(\.[0-9]+[a-z]?)?|ruling:A[0-9]+|judge", refusal.rule) \
-                and refusal.rule not in POLICIES:  # a game a judge ended cites the tournament policy (TP1-TP6)
+        if (
+            not re.fullmatch(r"(ruling:)?[0-9]{3}(\.[0-9]+[a-z]?)?|ruling:A[0-9]+|judge", refusal.rule)
+            and refusal.rule not in POLICIES
+        ):  # a game a judge ended cites the tournament policy (TP1-TP6)
             found.append(f"cites {refusal.rule!r}, not a rule")
         if found:
             bad[f"{file}:{line}: {refusal}"] = "; ".join(found)

@@ -241,9 +241,7 @@ def test_a_snapshot_of_a_differently_shaped_state_is_not_used():
     with pytest.raises(IncompatibleSnapshot, match="turn"):
         decode_state(data)
     body = {"_timestamp": NOW.isoformat(), **data}
-    snap = mapper().to_domain_event(
-        StoredEvent("m-1", 100, "projections.state:GameState", JSONBytes().encode(body))
-    )
+    snap = mapper().to_domain_event(StoredEvent("m-1", 100, "projections.state:GameState", JSONBytes().encode(body)))
     assert isinstance(snap, StateSnapshot) and snap.state is None
 
 
@@ -841,9 +839,12 @@ def test_an_action_decided_before_a_rewind_is_never_stored_after_it(database):
     one.act(match, a)
     state, version = one.load(match)  # station one now caches this version
     b = next(x for x in rules.legal_actions(state) if x.do == "choose_opening")
-    two.update(match, lambda s: corrections.rewind(
-        s, two.events(match), len(start.events), rule="410.1", reason="wrong card", judge="Kim"
-    ))
+    two.update(
+        match,
+        lambda s: corrections.rewind(
+            s, two.events(match), len(start.events), rule="410.1", reason="wrong card", judge="Kim"
+        ),
+    )
     rewound_log = two.events(match)
     assert rules.is_legal(two.load(match)[0], a) is None  # A's choice is open again
     with pytest.raises(StaleVersion) as info:

@@ -43,8 +43,17 @@ def station(*args: str) -> subprocess.Popen[str]:
 
 
 def new_match(url: str, seed: int = 1) -> str:
-    made = referee("new", "--deck", f"A={DECKS / 'vanilla-a.yaml'}", "--deck", f"B={DECKS / 'vanilla-b.yaml'}",
-                   "--seed", str(seed), "--db", url)
+    made = referee(
+        "new",
+        "--deck",
+        f"A={DECKS / 'vanilla-a.yaml'}",
+        "--deck",
+        f"B={DECKS / 'vanilla-b.yaml'}",
+        "--seed",
+        str(seed),
+        "--db",
+        url,
+    )
     return made.stdout.strip()
 
 
@@ -108,8 +117,11 @@ def test_import_killed_at_random_moments_stores_a_whole_match_or_nothing(databas
     new_match(url)  # the tables exist; each import writes one whole match
     rng = random.Random(11)
     for _ in range(6):
-        proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "import", str(RECORD), "--db", url],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "referee.cli", "import", str(RECORD), "--db", url],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(rng.uniform(0.2, 1.2))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -218,8 +230,15 @@ def test_opening_a_postgres_store_runs_no_ddl_once_the_tables_exist(database):
 
 def test_a_missing_sqlite_file_is_made_only_by_commands_that_create(tmp_path):
     url = f"sqlite:///{tmp_path / 'typo.db'}"
-    for args in (["matches"], ["state", "m-12345678"], ["legal", "m-12345678"], ["log", "m-12345678"],
-                 ["act", "m-12345678", "A", "pass"], ["export", "m-12345678"], ["audit", "m-12345678"]):
+    for args in (
+        ["matches"],
+        ["state", "m-12345678"],
+        ["legal", "m-12345678"],
+        ["log", "m-12345678"],
+        ["act", "m-12345678", "A", "pass"],
+        ["export", "m-12345678"],
+        ["audit", "m-12345678"],
+    ):
         proc = referee(*args, "--db", url, check=False)
         assert proc.returncode == 2, args
         assert "no such database" in proc.stderr and "Traceback" not in proc.stderr, args
@@ -268,8 +287,12 @@ def test_reads_work_on_read_only_media(tmp_path, leftovers):
     if not _read_only_folder(folder):
         pytest.skip("cannot make a read-only folder here (not root, or no mount)")
     try:
-        for args in (["state", match], ["legal", match], ["export", match],
-                     ["rewind", match, "--to", "1", "--rule", "410.1", "--reason", "x", "--dry-run"]):
+        for args in (
+            ["state", match],
+            ["legal", match],
+            ["export", match],
+            ["rewind", match, "--to", "1", "--rule", "410.1", "--reason", "x", "--dry-run"],
+        ):
             proc = referee(*args, "--db", url, check=False)
             assert proc.returncode == 0, f"{args}: {proc.stderr}"
         refused = referee("note", match, "a note", "--db", url, check=False)

@@ -37,7 +37,9 @@ def _check(state, events, legal) -> None:
     if shown:  # card text put an unknown card face up: nothing happens until the table names it (215)
         waiting = pending(state)
         assert waiting is not None and waiting.rule == "215"
-        assert [a.do for a in legal if a.do not in NOT_RANDOM] and all(a.do == "reveal" for a in legal if a.do not in NOT_RANDOM)
+        assert [a.do for a in legal if a.do not in NOT_RANDOM] and all(
+            a.do == "reveal" for a in legal if a.do not in NOT_RANDOM
+        )
     for action in legal:
         assert is_legal(state, action) is None, action
 
@@ -92,7 +94,17 @@ def test_the_cli_logs_a_table_dealt_match_and_refuses_an_impossible_reveal(tmp_p
     def run(*args: str) -> object:
         return runner.invoke(cli, [*args, "--db", url])
 
-    result = run("new", "--deck", f"A={DECKS}/vanilla-a.yaml", "--deck", f"B={DECKS}/vanilla-b.yaml", "--deal", "table", "--id", "m-table")
+    result = run(
+        "new",
+        "--deck",
+        f"A={DECKS}/vanilla-a.yaml",
+        "--deck",
+        f"B={DECKS}/vanilla-b.yaml",
+        "--deal",
+        "table",
+        "--id",
+        "m-table",
+    )
     assert result.exit_code == 0, result.output
     assert run("act", "m-table", "A", "choose_opening", "Little Page").exit_code == 0
     assert run("act", "m-table", "B", "choose_opening", "Stable Boy").exit_code == 0
@@ -178,7 +190,9 @@ def test_a_card_on_neither_deck_list_at_a_paper_table(tmp_path, mode: str) -> No
     typo = run("act", "m-list", "A", "reveal", "Zeth Archmagee")
     assert typo.exit_code == 2 and "did you mean 'Zeth Archmage'" in typo.output and "Traceback" not in typo.output
     pool = tmp_path / "pool.yaml"
-    pool.write_text("cards:\n  - {name: Dragon Hatchling, type: character, cost: 2, gender: male, factions: [], physical: 4, mental: 0}\n")
+    pool.write_text(
+        "cards:\n  - {name: Dragon Hatchling, type: character, cost: 2, gender: male, factions: [], physical: 4, mental: 0}\n"
+    )
     log = json.loads(run("log", "m-list", "--json").output)["events"]
     result = run("act", "m-list", "A", "reveal", "Dragon Hatchling", "--pool", str(pool), "--json")
     if mode == "strict":
@@ -219,8 +233,13 @@ def test_a_state_is_encoded_the_same_in_every_process() -> None:
         "print(json.dumps(encode_state(s)))"
     )
     outputs = {
-        subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True,
-                       env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
+        subprocess.run(
+            [sys.executable, "-c", program],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
         for seed in (1, 2, 3)
     }
     assert len(outputs) == 1

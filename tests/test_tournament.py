@@ -29,14 +29,23 @@ NAMES = ["Alice", "Bob", "Carol", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
 def referee(*args: str, db: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, REFEREE_DB=db)
-    return subprocess.run([sys.executable, "-m", "referee.cli", *args], capture_output=True, text=True, env=env, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "referee.cli", *args], capture_output=True, text=True, env=env, cwd=ROOT
+    )
 
 
 def at_once(commands: list[list[str]], db: str) -> list[subprocess.CompletedProcess]:
     """Run several referee processes at the same time (several stations)."""
     env = dict(os.environ, REFEREE_DB=db)
     procs = [
-        subprocess.Popen([sys.executable, "-m", "referee.cli", *c], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        subprocess.Popen(
+            [sys.executable, "-m", "referee.cli", *c],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
         for c in commands
     ]
     out = []
@@ -52,8 +61,14 @@ def ok(done: subprocess.CompletedProcess) -> str:
     return done.stdout
 
 
-def recompute(rounds: list[list[dict]], winners: dict[str, str | None], *, best_of: int = 1,
-              missed: dict[str, int] | None = None, called: set[str] = frozenset()) -> list[dict]:
+def recompute(
+    rounds: list[list[dict]],
+    winners: dict[str, str | None],
+    *,
+    best_of: int = 1,
+    missed: dict[str, int] | None = None,
+    called: set[str] = frozenset(),
+) -> list[dict]:
     """The standings from the rules' text (MTR appendix C), in exact
     fractions: match points win 3, draw 1, bye 3; MWP and GWP (game points
     win 3, draw 1) floored at 1/3; OMW and OGW the means over opponents;
@@ -122,9 +137,17 @@ def recompute(rounds: list[list[dict]], winners: dict[str, str | None], *, best_
     oomw = {n: mean([omw[o] for o in opps[n]]) for n in names}
     order = sorted(names, key=lambda n: (-pts[n], -omw[n], -gwp[n], -ogw[n], n))
     return [
-        {"rank": i, "player": n, "points": pts[n], "omw": round(float(omw[n]), 4), "gw": round(float(gwp[n]), 4),
-         "ogw": round(float(ogw[n]), 4), "oomw": round(float(oomw[n]), 4), "played": played[n],
-         "record": "-".join(map(str, record[n]))}
+        {
+            "rank": i,
+            "player": n,
+            "points": pts[n],
+            "omw": round(float(omw[n]), 4),
+            "gw": round(float(gwp[n]), 4),
+            "ogw": round(float(ogw[n]), 4),
+            "oomw": round(float(oomw[n]), 4),
+            "played": played[n],
+            "record": "-".join(map(str, record[n])),
+        }
         for i, n in enumerate(order, 1)
     ]
 
@@ -201,10 +224,17 @@ def test_a_whole_event_from_several_stations(database) -> None:
     without = {m: w for m, w in winners.items() if m != reopened}
     detail = ok(referee("event", "matches", event, "--json", db=db))
     assert table == recompute(rounds, without), (reopened, to, winners, detail)
-    row = next(m for m in json.loads(ok(referee("event", "matches", event, "--json", db=db)))["matches"] if m["match"] == reopened)
+    row = next(
+        m
+        for m in json.loads(ok(referee("event", "matches", event, "--json", db=db)))["matches"]
+        if m["match"] == reopened
+    )
     assert row["status"] == "playing" and row["winner"] is None and row["judge_calls"] == 1
     # Rebuilt from zero, the projection says the same.
-    assert without_dropped(json.loads(ok(referee("event", "standings", event, "--rebuild", "--json", db=db)))["standings"]) == table
+    assert (
+        without_dropped(json.loads(ok(referee("event", "standings", event, "--rebuild", "--json", db=db)))["standings"])
+        == table
+    )
     # The next round waits for the reopened table.
     blocked = referee("event", "round", event, db=db)
     assert blocked.returncode == 1 and "not over" in blocked.stderr and "Traceback" not in blocked.stderr
@@ -248,7 +278,9 @@ def test_an_odd_event_gives_one_bye_a_round_to_the_lowest_without_one(tmp_path: 
 
 
 @settings(max_examples=60, deadline=None)
-@given(n=st.integers(min_value=2, max_value=12), rounds=st.integers(min_value=1, max_value=5), seed=st.integers(0, 10**6))
+@given(
+    n=st.integers(min_value=2, max_value=12), rounds=st.integers(min_value=1, max_value=5), seed=st.integers(0, 10**6)
+)
 def test_swiss_pairs_everyone_once_without_rematches(n: int, rounds: int, seed: int) -> None:
     from referee.tournament.pairing import swiss
     from referee.tournament.store import Refused
@@ -274,7 +306,9 @@ def test_swiss_pairs_everyone_once_without_rematches(n: int, rounds: int, seed: 
         assert len(byes) == n % 2
         for a in byes:
             assert a not in state.byes(), "at most one bye each"
-        pairings = [Pairing(table=t, A=a, B=b, match=None if b is None else f"m{r}.{t}") for t, (a, b) in enumerate(pairs, 1)]
+        pairings = [
+            Pairing(table=t, A=a, B=b, match=None if b is None else f"m{r}.{t}") for t, (a, b) in enumerate(pairs, 1)
+        ]
         state.rounds.append(RoundPaired(round=r, pairings=pairings))
         for p in pairings:
             if p.B is not None:
@@ -410,7 +444,9 @@ def _match_with_actions(url: str) -> str:
     with MatchStore(url) as store:
         mid = store.create(start(cards, castles, seed=5).events)
         state, _ = store.load(mid)
-        store.act(mid, resolve(state, action_from_mapping({"player": "A", "do": "choose_opening", "card": "Little Page"})))
+        store.act(
+            mid, resolve(state, action_from_mapping({"player": "A", "do": "choose_opening", "card": "Little Page"}))
+        )
     return mid
 
 
@@ -466,7 +502,9 @@ def test_a_match_stored_before_chains_reads_as_no_chain(tmp_path: Path) -> None:
     cat = CardCatalog(bundled_pool())
     cards, castles = deal({p: load_deck(DECKS / f, cat) for p, f in (("A", "vanilla-a.yaml"), ("B", "vanilla-b.yaml"))})
     with MatchStore(url) as store:
-        rows = store.application.mapper.to_rows("m-01d01d01", 0, datetime.now(timezone.utc), list(start(cards, castles, seed=1).events))
+        rows = store.application.mapper.to_rows(
+            "m-01d01d01", 0, datetime.now(timezone.utc), list(start(cards, castles, seed=1).events)
+        )
         store.application.recorder.insert_events([StoredEvent(*r) for r in rows])
     report = json.loads(ok(referee("audit", "m-01d01d01", "--json", db=url)))
     assert report["legal"] is True and report["chain"]["status"] == "no chain"
@@ -637,8 +675,9 @@ def test_check_in_restricts_pairing_and_an_event_without_it_pairs_everyone(run, 
     assert seated == {"Alice", "Bob", "Carol", "Dan", "Eve"} and "Fay" not in seated
     eve = next(r for r in json.loads(run("event", "standings", event, "--json"))["standings"] if r["player"] == "Eve")
     assert eve["record"].split("-")[1] == "1"  # round 1, missed: a loss (round 2 is a bye or still playing)
-    assert "Fay" not in {r["player"] for r in json.loads(run("event", "standings", event, "--json"))["standings"]
-                         if r["played"]}
+    assert "Fay" not in {
+        r["player"] for r in json.loads(run("event", "standings", event, "--json"))["standings"] if r["played"]
+    }
 
     plain = json.loads(run("event", "new", "Open Cup", "--json"))["event"]
     for n in NAMES[:4]:
@@ -694,9 +733,31 @@ def test_every_command_that_writes_leaves_the_read_models_current(run, tmp_path:
         ("act", game, "A", "choose_opening", "Bold Squire"),
         ("note", game, "A asked about the opening", "--by", "Judge Kim"),
         ("rewind", game, "--to", "1", "--rule", "410.1", "--reason", "wrong card", "--by", "Judge Kim"),
-        ("event", "extend", event, str(table["table"]), "--minutes", "5", "--reason", "deck check", "--judge", "Judge Kim"),
+        (
+            "event",
+            "extend",
+            event,
+            str(table["table"]),
+            "--minutes",
+            "5",
+            "--reason",
+            "deck check",
+            "--judge",
+            "Judge Kim",
+        ),
         ("event", "result", event, game, "--winner", table["A"], "--judge", "Judge Kim"),
-        ("event", "penalty", event, other["A"], "--infraction", "slow-play", "--penalty", "game-loss", "--judge", "Judge Kim"),
+        (
+            "event",
+            "penalty",
+            event,
+            other["A"],
+            "--infraction",
+            "slow-play",
+            "--penalty",
+            "game-loss",
+            "--judge",
+            "Judge Kim",
+        ),
         ("event", "time", event, "--judge", "Judge Kim"),
         ("event", "drop", event, "Eve", "--by", "Judge Kim", "--reason", "went home"),
         ("event", "undrop", event, "Eve", "--by", "Judge Kim", "--reason", "came back"),
@@ -734,8 +795,21 @@ def test_a_game_loss_between_games_takes_the_next_game_and_after_the_match_the_n
     one, two = json.loads(run("event", "round", event, "--json"))["pairings"]
     # Table one: game 1 won by A; then a game loss for A, between games.
     run("event", "result", event, one["match"], "--winner", one["A"], "--judge", "Judge Kim")
-    given = json.loads(run("event", "penalty", event, one["A"], "--infraction", "tardiness", "--penalty", "game-loss",
-                           "--judge", "Judge Ann", "--json"))
+    given = json.loads(
+        run(
+            "event",
+            "penalty",
+            event,
+            one["A"],
+            "--infraction",
+            "tardiness",
+            "--penalty",
+            "game-loss",
+            "--judge",
+            "Judge Ann",
+            "--json",
+        )
+    )
     assert given["penalty"]["game"] == 2 and given["pending"] is False
     with MatchStore(run.db, read_only=True) as store:
         lost = store.events(f"{one['match']}.g2")
@@ -749,8 +823,18 @@ def test_a_game_loss_between_games_takes_the_next_game_and_after_the_match_the_n
     # Table two: over 2-0; a game loss for its loser now waits for the next match.
     for game in (two["match"], f"{two['match']}.g2"):
         run("event", "result", event, game, "--winner", two["B"], "--judge", "Judge Kim")
-    said = run("event", "penalty", event, two["A"], "--infraction", "slow-play", "--penalty", "game-loss",
-               "--judge", "Judge Ann")
+    said = run(
+        "event",
+        "penalty",
+        event,
+        two["A"],
+        "--infraction",
+        "slow-play",
+        "--penalty",
+        "game-loss",
+        "--judge",
+        "Judge Ann",
+    )
     assert "applies to the first game of their next match" in said
     with MatchStore(run.db, read_only=True) as store:
         assert not store.exists(f"{two['match']}.g3")  # no game was added to a finished match

@@ -34,9 +34,12 @@ def test_the_event_bench_reports_each_page_and_registration_against_its_baseline
         ("register", "each player beyond 2", "ms", ""),
     ]
     by = {f.name: f for f in report.figures}
-    assert by["event page: 20 / 10"].value == pytest.approx(by["event page, 20 tables"].value / by["event page, 10 tables"].value)
+    assert by["event page: 20 / 10"].value == pytest.approx(
+        by["event page, 20 tables"].value / by["event page, 10 tables"].value
+    )
     assert by["6 / 2 players"].value == pytest.approx(
-        by["register 6 players from a CSV"].value / by["register 2 players from a CSV"].value)
+        by["register 6 players from a CSV"].value / by["register 2 players from a CSV"].value
+    )
     for f in report.figures:
         assert (f.ok is None) == (f.target == "")
     commands = report.info["register"]["commands"]
@@ -71,14 +74,33 @@ def test_the_bench_event_is_a_day_as_the_commands_leave_it(tmp_path) -> None:
 def test_referee_bench_prints_the_event_section(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(bench, "SMALL_TABLES", 10)
     real = bench.event_bench
-    monkeypatch.setattr(bench, "event_bench", lambda directory, runs, tables, seed: real(
-        directory, runs, tables=20, small=10, many=4, few=2, seed=seed))
-    result = CliRunner().invoke(cli, ["bench", "--no-engine", "--no-store", "--no-audit", "--no-startup", "--no-board",
-                                      "--no-console", "--runs", "1", "--dir", str(tmp_path)])
+    monkeypatch.setattr(
+        bench,
+        "event_bench",
+        lambda directory, runs, tables, seed: real(directory, runs, tables=20, small=10, many=4, few=2, seed=seed),
+    )
+    result = CliRunner().invoke(
+        cli,
+        [
+            "bench",
+            "--no-engine",
+            "--no-store",
+            "--no-audit",
+            "--no-startup",
+            "--no-board",
+            "--no-console",
+            "--runs",
+            "1",
+            "--dir",
+            str(tmp_path),
+        ],
+    )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0] == (f"$ referee bench --seed 1 --no-engine --no-store --no-audit --no-startup --no-board "
-                        f"--event-tables 1000 --runs 1 --no-console --dir {tmp_path}")
+    assert lines[0] == (
+        f"$ referee bench --seed 1 --no-engine --no-store --no-audit --no-startup --no-board "
+        f"--event-tables 1000 --runs 1 --no-console --dir {tmp_path}"
+    )
     assert lines[1].startswith("event (referee serve, real HTTP; 20 tables: 20 players, 2 rounds; 10 tables")
     targeted = [line for line in lines if "(target" in line]
     assert len(targeted) == 3 and all(line.endswith(("  ok", "  BELOW TARGET")) for line in targeted)

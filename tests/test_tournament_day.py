@@ -40,7 +40,9 @@ def _game_results(url: str, state) -> dict[str, str | None]:
     return out
 
 
-def _finish(station, tid: str, p, round_no: int, rng: random.Random, judge: str, *, stop_after: int | None = None) -> None:
+def _finish(
+    station, tid: str, p, round_no: int, rng: random.Random, judge: str, *, stop_after: int | None = None
+) -> None:
     """Enter each game of a table by hand until its match is over (or ``stop_after`` games)."""
     from referee.tournament.service import current_game, enter_result
 
@@ -75,11 +77,27 @@ def test_a_whole_day(database, tmp_path: Path) -> None:
 
     db = database.url
     rng = random.Random(16)
-    tid = json.loads(ok(referee("event", "new", "Summer Open", "--best-of", "3", "--round-minutes", "50",
-                                "--at-time", "draw", "--json", db=db)))["event"]
+    tid = json.loads(
+        ok(
+            referee(
+                "event",
+                "new",
+                "Summer Open",
+                "--best-of",
+                "3",
+                "--round-minutes",
+                "50",
+                "--at-time",
+                "draw",
+                "--json",
+                db=db,
+            )
+        )
+    )["event"]
     csv = tmp_path / "players.csv"
-    csv.write_text("name,deck\n" + "".join(f"{n},{DECKS / ('alice.yaml' if i % 2 else 'bob.yaml')}\n"
-                                           for i, n in enumerate(NAMES)))
+    csv.write_text(
+        "name,deck\n" + "".join(f"{n},{DECKS / ('alice.yaml' if i % 2 else 'bob.yaml')}\n" for i, n in enumerate(NAMES))
+    )
     registered = json.loads(ok(referee("event", "register", tid, "--csv", str(csv), "--json", db=db)))
     assert registered["players"] == 31 and registered["late"] == []
     stations = _stations(database)
@@ -128,7 +146,9 @@ def test_a_whole_day(database, tmp_path: Path) -> None:
             game, _ = store.load(g)
             assert game.result.rule == TIME and game.result.draw
     listed = {m["table"]: m for m in matches(floor, tid) if m["round"] == 2}
-    assert listed[tables[1].table]["extension"] == 5 and all(m["status"] in ("finished", "bye") for m in listed.values())
+    assert listed[tables[1].table]["extension"] == 5 and all(
+        m["status"] in ("finished", "bye") for m in listed.values()
+    )
 
     # Round 3: a game loss and a disqualification.
     r3, _ = pair_round(floor, tid)
@@ -177,7 +197,9 @@ def test_a_whole_day(database, tmp_path: Path) -> None:
     # The top 8, seeded 1v8, 4v5, 2v7, 3v6 from the Swiss standings.
     seeds = [r["player"] for r in shown["standings"] if not r["dropped"]][:8]
     qf, _ = playoff(desk, tid, 8)
-    assert [(p.A, p.B) for p in qf.pairings] == [(seeds[a - 1], seeds[b - 1]) for a, b in ((1, 8), (4, 5), (2, 7), (3, 6))]
+    assert [(p.A, p.B) for p in qf.pairings] == [
+        (seeds[a - 1], seeds[b - 1]) for a, b in ((1, 8), (4, 5), (2, 7), (3, 6))
+    ]
     for rnd in range(3):
         state = desk.tournaments.load(tid)
         r = state.rounds[-1]
@@ -201,7 +223,9 @@ def test_a_whole_day(database, tmp_path: Path) -> None:
     assert {p["player"] for p in places[:8]} == set(seeds)
     rank = {r["player"]: r["rank"] for r in shown["standings"]}
     assert rank[places[2]["player"]] < rank[places[3]["player"]]  # semifinal losers by Swiss rank
-    assert [p["player"] for p in places[8:]] == [r["player"] for r in shown["standings"] if r["player"] not in set(seeds)]
+    assert [p["player"] for p in places[8:]] == [
+        r["player"] for r in shown["standings"] if r["player"] not in set(seeds)
+    ]
     assert json.loads(ok(referee("event", "standings", tid, "--json", db=db)))["placings"] == places
 
     # No hand-entered result was ever overwritten: every game a judge ended still ends there.

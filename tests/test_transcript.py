@@ -47,8 +47,16 @@ def test_every_event_of_complete_games_gets_a_sentence(logs: list[list[Event]]) 
     want = set(events.EVENT_TYPES) - {
         # Judges' corrections, record-mode violations, concessions and draws
         # are never chosen by the random players; they have their own tests.
-        "Conceded", "DrawProposed", "PositionSetUp", "EndDeclarationCancelled",
-        "ViolationRecorded", "StepSkipped", "NoteAdded", "ViolationsAccepted", "Rewound", "JudgeCalled",
+        "Conceded",
+        "DrawProposed",
+        "PositionSetUp",
+        "EndDeclarationCancelled",
+        "ViolationRecorded",
+        "StepSkipped",
+        "NoteAdded",
+        "ViolationsAccepted",
+        "Rewound",
+        "JudgeCalled",
     }
     seed = 0
     while not want <= seen and seed < 400:
@@ -236,7 +244,11 @@ def test_conceding_and_agreeing_to_a_draw() -> None:
 
 
 def test_a_position_set_up_by_hand_is_described() -> None:
-    log = [PositionSetUp(names={"A": "A", "B": "B"}, cards={}, zones={}, field=[], turn=1, active="A", first="A", step="306")]
+    log = [
+        PositionSetUp(
+            names={"A": "A", "B": "B"}, cards={}, zones={}, field=[], turn=1, active="A", first="A", step="306"
+        )
+    ]
     for viewer in VIEWERS:
         assert transcript(log, viewer)[0]["text"].startswith("A position is set up: turn 1")
 

@@ -29,8 +29,23 @@ from referee.cli import cli
 from referee.views import decision_view, state_view
 
 # Fields that hold card ids, by name, in any event kind.
-CARD_FIELDS = {"card", "cards", "target", "targets", "it", "character", "source", "identity", "returned", "drawn",
-               "orders", "castles", "zones", "args", "targets_left"}
+CARD_FIELDS = {
+    "card",
+    "cards",
+    "target",
+    "targets",
+    "it",
+    "character",
+    "source",
+    "identity",
+    "returned",
+    "drawn",
+    "orders",
+    "castles",
+    "zones",
+    "args",
+    "targets_left",
+}
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +109,11 @@ def test_no_position_or_decision_names_a_card_its_viewer_may_not_know(matches) -
                 allowed = known.allowed[viewer][i]
                 _check(json.dumps(state_view(state, viewer)), allowed, f"{mode} state at {i + 1} as {viewer}")
                 decision = decision_view(state, viewer)
-                _check(json.dumps(decision), allowed | _own_deck_names(state, viewer),
-                       f"{mode} decision at {i + 1} as {viewer}")
+                _check(
+                    json.dumps(decision),
+                    allowed | _own_deck_names(state, viewer),
+                    f"{mode} decision at {i + 1} as {viewer}",
+                )
 
 
 # --- the command line and the board, on a stored match ---------------------------------
@@ -127,8 +145,9 @@ class Referee:
 
 
 @pytest.mark.parametrize("mode,seed", [("seeded", 5), ("table", 6)])
-def test_the_command_line_and_the_board_name_no_card_their_viewer_may_not_know(tmp_path: Path, mode: str,
-                                                                              seed: int) -> None:
+def test_the_command_line_and_the_board_name_no_card_their_viewer_may_not_know(
+    tmp_path: Path, mode: str, seed: int
+) -> None:
     import random
 
     from hiddenkit import unique_decks
@@ -175,8 +194,11 @@ def test_the_command_line_and_the_board_name_no_card_their_viewer_may_not_know(t
         for row in json.loads(referee("log", match, "--as", viewer, "--json"))["events"]:
             _check(row["text"], allowed(viewer, row["position"]), f"{mode}: log as {viewer}")
         for at in range(1, len(log) + 1, max(1, len(log) // 4)):
-            _check(referee("state", match, "--at", str(at), "--as", viewer, "--json"), allowed(viewer, at),
-                   f"{mode}: state --at {at} as {viewer}")
+            _check(
+                referee("state", match, "--at", str(at), "--as", viewer, "--json"),
+                allowed(viewer, at),
+                f"{mode}: state --at {at} as {viewer}",
+            )
         _check(referee("state", match, "--as", viewer), allowed(viewer, len(log)), f"{mode}: state as {viewer}")
 
     # The judge's record: with --names, a card is named only once someone knows it
@@ -196,8 +218,11 @@ def test_the_command_line_and_the_board_name_no_card_their_viewer_may_not_know(t
                 for path in (f"/matches/{match}", f"/matches/{match}/board"):
                     page = http.get(path, params={"as": viewer, "at": str(at)})
                     assert page.status_code == 200
-                    _check(page.text, allowed(viewer, shown) | _own_deck_names(known.states[at], viewer),
-                           f"{mode}: {path}?at={at} as {viewer}")
+                    _check(
+                        page.text,
+                        allowed(viewer, shown) | _own_deck_names(known.states[at], viewer),
+                        f"{mode}: {path}?at={at} as {viewer}",
+                    )
             start_ = 1
             while True:
                 page = http.get(f"/matches/{match}/log", params={"as": viewer, "from": str(start_)})

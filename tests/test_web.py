@@ -28,7 +28,12 @@ from referee.web.live import Watcher
 
 ROOT = Path(__file__).resolve().parent.parent
 # The vanilla sample decks: these tests script actions with their cards.
-DECKS = ["--deck", f"A={ROOT / 'scenarios/decks/vanilla-a.yaml'}", "--deck", f"B={ROOT / 'scenarios/decks/vanilla-b.yaml'}"]
+DECKS = [
+    "--deck",
+    f"A={ROOT / 'scenarios/decks/vanilla-a.yaml'}",
+    "--deck",
+    f"B={ROOT / 'scenarios/decks/vanilla-b.yaml'}",
+]
 PASSWORD = "judge-pw-1"
 
 # Two hands whose cards are nowhere else on the table: any of these names in
@@ -145,8 +150,11 @@ def test_the_board_is_the_projections_view_at_every_position(db: str) -> None:
                     continue
                 pile = zone.split(".")[1]
                 section = page.text.split(f'data-player="{zone[0]}"')[1]
-                assert re.search(rf'data-pile="{pile}">\s*<div class="pile-head"><span class="pile-name">[^<]*</span> '
-                                 rf'<span class="count">{shown["count"]}</span>', section), (n, zone)
+                assert re.search(
+                    rf'data-pile="{pile}">\s*<div class="pile-head"><span class="pile-name">[^<]*</span> '
+                    rf'<span class="count">{shown["count"]}</span>',
+                    section,
+                ), (n, zone)
         assert http.get(f"/matches/{mid}?at={version + 1}").status_code == 404
         assert http.get(f"/matches/{mid}?at=-1").status_code == 400
         assert http.get(f"/matches/{mid}?as=a").status_code == 400
@@ -169,8 +177,11 @@ def test_the_log_cites_rules_strikes_retracted_events_and_flags_violations(db: s
     assert "OPEN VIOLATION (306.1a)" in before
     assert "OPEN VIOLATION (306.1a) at event 7" in before
     assert "cannot be played. A judge must rule" in before and ".. A judge" not in before
-    flagged = re.findall(r'<li class="row[^"]* violation" data-position="(\d+)">\s*<a[^>]*>\d+</a>\s*'
-                         r'<span class="rule">([^<]+)</span>', before)
+    flagged = re.findall(
+        r'<li class="row[^"]* violation" data-position="(\d+)">\s*<a[^>]*>\d+</a>\s*'
+        r'<span class="rule">([^<]+)</span>',
+        before,
+    )
     assert flagged == [("7", "306.1a")]
     with MatchStore(db) as store:
         to = corrections.position_before_action(store.events(mid), 2)
@@ -199,7 +210,7 @@ def test_the_log_window_is_the_transcript_of_the_viewer(db: str) -> None:
     at = len(rows) - 1
     with client(db) as http:
         page = http.get(f"/matches/{mid}?at={at}&as=B").text
-    for row in rows[max(0, at - LOG_BEFORE):]:
+    for row in rows[max(0, at - LOG_BEFORE) :]:
         assert f'data-position="{row["position"]}"' in page
         assert row["text"] in unescape(page)
 
@@ -263,7 +274,7 @@ def test_a_protected_board_asks_for_the_password_and_the_player_tokens(db: str, 
         # that has not signed in: the judge's session is left behind).
         http.cookies.clear()
         default = http.get(f"/matches/{match}")
-        assert default.status_code == 200 and 'as <b>public</b>' in default.text
+        assert default.status_code == 200 and "as <b>public</b>" in default.text
         assert all(name not in default.text for name in A_HAND + B_HAND)
         # A player's link opens that player's view and no other.
         a_token = links["A"].split("token=")[1]
@@ -327,9 +338,18 @@ def test_no_page_shows_the_database_password(postgres_url, tmp_path: Path) -> No
         position.write_text(HIDDEN_HANDS)
         match = json.loads(referee(url, "new", "--position", str(position), "--json"))["match"]
         with client(url) as http:
-            pages = [http.get(p) for p in ("/", "/tables", f"/matches/{match}", f"/matches/{match}/log",
-                                           f"/matches/{match}/rewind?to=1", "/matches/m-00000000",
-                                           f"/matches/{match}?at=99")]
+            pages = [
+                http.get(p)
+                for p in (
+                    "/",
+                    "/tables",
+                    f"/matches/{match}",
+                    f"/matches/{match}/log",
+                    f"/matches/{match}/rewind?to=1",
+                    "/matches/m-00000000",
+                    f"/matches/{match}?at=99",
+                )
+            ]
         assert [p.status_code for p in pages] == [200, 200, 200, 200, 200, 404, 404]
         # The test server's password may be an everyday word ("referee"), so
         # look for it where a URL would carry it.
@@ -353,8 +373,17 @@ def test_player_tokens_are_derived_per_match_and_player(tmp_path: Path, monkeypa
     assert stat.S_IMODE(os.stat(path + ".key").st_mode) == 0o600
     a = tokens.player_token(key, "m-1", "A")
     assert len(a) == 20 and a == tokens.player_token(key, "m-1", "A")
-    assert len({a, tokens.player_token(key, "m-1", "B"), tokens.player_token(key, "m-2", "A"),
-                tokens.player_token(b"another key", "m-1", "A")}) == 4
+    assert (
+        len(
+            {
+                a,
+                tokens.player_token(key, "m-1", "B"),
+                tokens.player_token(key, "m-2", "A"),
+                tokens.player_token(b"another key", "m-1", "A"),
+            }
+        )
+        == 4
+    )
     assert tokens.check_token(key, "m-1", "A", a)
     assert not tokens.check_token(key, "m-1", "B", a)
     assert not tokens.check_token(key, "m-1", "A", None) and not tokens.check_token(None, "m-1", "A", a)
@@ -398,8 +427,22 @@ def test_serve_links_prints_the_player_links_for_this_server(db: str, tmp_path: 
 def test_the_tables_page_lists_every_match_with_status_violations_and_last_event(db: str, tmp_path: Path) -> None:
     from tests.test_cli_matches import SECOND_CHARACTER
 
-    first = json.loads(referee(db, "new", *DECKS, "--seed", "1", "--name", "A=Alice", "--name", "B=Bob",
-                               "--title", "Round 1, table 1", "--json"))["match"]
+    first = json.loads(
+        referee(
+            db,
+            "new",
+            *DECKS,
+            "--seed",
+            "1",
+            "--name",
+            "A=Alice",
+            "--name",
+            "B=Bob",
+            "--title",
+            "Round 1, table 1",
+            "--json",
+        )
+    )["match"]
     position = tmp_path / "second.yaml"
     position.write_text(SECOND_CHARACTER)
     second = referee(db, "new", "--position", str(position), "--title", "Round 1, table 2").strip()
@@ -447,8 +490,12 @@ def test_the_board_bench_runs_every_figure_on_tiny_sizes(tmp_path: Path) -> None
 
     report = board_bench(str(tmp_path), runs=1, pages=2, min_events=400)
     names = [f.name for f in report.figures]
-    assert names[2:] == ["long / short", "first page of the long match (log read once)",
-                         "first page of the short match", "live: a station's act to the page's stream"]
+    assert names[2:] == [
+        "long / short",
+        "first page of the long match (log read once)",
+        "first page of the short match",
+        "live: a station's act to the page's stream",
+    ]
     assert report.info["board"]["long_match"]["events"] >= 400
     assert all(f.value > 0 for f in report.figures)
     assert [f.target for f in report.figures if f.target] == ["<= 3", "<= 1000"]
@@ -470,11 +517,18 @@ def test_an_event_page_shows_standings_and_every_table(db: str, tmp_path: Path) 
     assert made.exit_code == 0, made.output
     event = json.loads(made.output)["event"]
     for name in ("Ann", "Bob", "Cid"):
-        assert run("event", "register", event, "--player", name, "--deck", str(ROOT / "scenarios/decks/vanilla-a.yaml")).exit_code == 0
+        assert (
+            run(
+                "event", "register", event, "--player", name, "--deck", str(ROOT / "scenarios/decks/vanilla-a.yaml")
+            ).exit_code
+            == 0
+        )
     paired = json.loads(run("event", "round", event, "--json").output)
     played = next(p for p in paired["pairings"] if p["match"])
     bye = next(p for p in paired["pairings"] if p["B"] is None)
-    assert run("event", "result", event, played["match"], "--winner", played["A"], "--judge", "Judge Kim").exit_code == 0
+    assert (
+        run("event", "result", event, played["match"], "--winner", played["A"], "--judge", "Judge Kim").exit_code == 0
+    )
     with client(db) as c:
         index = c.get("/")
         assert index.status_code == 200 and f'href="/events/{event}"' in index.text and "Spring Cup" in index.text
@@ -482,8 +536,11 @@ def test_an_event_page_shows_standings_and_every_table(db: str, tmp_path: Path) 
         assert page.status_code == 200
         text = unescape(page.text)
         assert f'href="/matches/{played["match"]}"' in text
-        assert f'<b>{played["A"]} won</b> (entered by Judge Kim)' in text and f"{bye['A']} (bye)" in text
-        ranks = re.findall(r'<tr data-player="([^"]+)"><td class="num">(\d+)</td><td[^>]*>[^<]+</td><td class="num"[^>]*>(\d+)</td>', text)
+        assert f"<b>{played['A']} won</b> (entered by Judge Kim)" in text and f"{bye['A']} (bye)" in text
+        ranks = re.findall(
+            r'<tr data-player="([^"]+)"><td class="num">(\d+)</td><td[^>]*>[^<]+</td><td class="num"[^>]*>(\d+)</td>',
+            text,
+        )
         points = {player: int(p) for player, _, p in ranks}
         assert points == {played["A"]: 3, bye["A"]: 3, played["B"]: 0}
         # The live part (fetched again whenever a station writes) is the same tables.

@@ -14,34 +14,177 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.option("--games", "-n", type=click.IntRange(min=1), default=200, show_default=True, help="Self-play games to time (engine).")
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="Self-play games to time (engine).",
+)
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the self-play run.")
-@click.option("--engine/--no-engine", default=True, show_default=True, help="Time the engine: self-play and replay in memory, and player decisions against python-chess's random playouts.")
-@click.option("--chess-games", type=click.IntRange(min=1), default=20, show_default=True, help="python-chess random playouts per run (the baseline of the decisions figure).")
-@click.option("--store/--no-store", default=True, show_default=True, help="Time the match store: self-play in SQLite, bulk writes, and `referee act` on a 2,000-event match.")
-@click.option("--store-games", type=click.IntRange(min=1), default=20, show_default=True, help="Self-play games stored for the store figures.")
-@click.option("--runs", type=click.IntRange(min=1), default=5, show_default=True, help="Runs of each store figure and its baseline (the median is reported).")
-@click.option("--act-runs", type=click.IntRange(min=1), default=7, show_default=True, help="Fresh processes timed for each of --version, act on the long match and act on the short one.")
-@click.option("--act/--no-act", default=True, show_default=True, help="With --store: time `referee act` in fresh processes.")
-@click.option("--act-events", type=click.IntRange(min=100), default=2000, show_default=True, help="Events of the long match `referee act` is timed on.")
-@click.option("--audit/--no-audit", default=True, show_default=True, help="Time `audit` and `export` of a long stored match against a match a quarter as long.")
-@click.option("--audit-events", type=click.IntRange(min=400), default=20000, show_default=True, help="Events of the long match audited (the short one has a quarter as many).")
-@click.option("--startup/--no-startup", default=True, show_default=True, help='Time `referee --version` against `python -c "import click"` in fresh processes.')
-@click.option("--board/--no-board", default=True, show_default=True, help="Time the judges' board: the match page on a 5,000-event match against a 50-event one, and a live update.")
-@click.option("--event/--no-event", "event", default=True, show_default=True, help="Time a tournament: the event page and the first page with 1,000 stored tables against 10, and registering 128 players from a CSV against 8.")
-@click.option("--event-tables", type=click.IntRange(min=128), default=1000, show_default=True, help="Stored tables of the large event (a multiple of 8).")
-@click.option("--console/--no-console", default=True, show_default=True, help="Time the console: a logged decision at the board on a 2,000-event match, against `referee act`.")
-@click.option("--console-posts", type=click.IntRange(min=5), default=40, show_default=True, help="Decisions logged at the board for the console figure.")
-@click.option("--tables", type=click.IntRange(min=1), default=50, show_default=True, help="With --postgres: tables logged at once through the board (one scripted client each).")
-@click.option("--load-seconds", type=click.FloatRange(min=1), default=20.0, show_default=True, help="With --postgres: how long the tables are logged, once through one server and once through two.")
-@click.option("--postgres", "postgres", metavar="URL", help="Also time PostgreSQL at URL: one station writing, against four stations on four matches at once (each its own process, in a fresh schema dropped afterwards).")
-@click.option("--postgres-games", type=click.IntRange(min=1), default=10, show_default=True, help="Self-play games whose writes each PostgreSQL station repeats.")
-@click.option("--dir", "directory", type=click.Path(file_okay=False, exists=True), help="Where the temporary SQLite files go (default: the system's temporary directory).")
+@click.option(
+    "--engine/--no-engine",
+    default=True,
+    show_default=True,
+    help="Time the engine: self-play and replay in memory, and player decisions against python-chess's random playouts.",
+)
+@click.option(
+    "--chess-games",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="python-chess random playouts per run (the baseline of the decisions figure).",
+)
+@click.option(
+    "--store/--no-store",
+    default=True,
+    show_default=True,
+    help="Time the match store: self-play in SQLite, bulk writes, and `referee act` on a 2,000-event match.",
+)
+@click.option(
+    "--store-games",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Self-play games stored for the store figures.",
+)
+@click.option(
+    "--runs",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Runs of each store figure and its baseline (the median is reported).",
+)
+@click.option(
+    "--act-runs",
+    type=click.IntRange(min=1),
+    default=7,
+    show_default=True,
+    help="Fresh processes timed for each of --version, act on the long match and act on the short one.",
+)
+@click.option(
+    "--act/--no-act", default=True, show_default=True, help="With --store: time `referee act` in fresh processes."
+)
+@click.option(
+    "--act-events",
+    type=click.IntRange(min=100),
+    default=2000,
+    show_default=True,
+    help="Events of the long match `referee act` is timed on.",
+)
+@click.option(
+    "--audit/--no-audit",
+    default=True,
+    show_default=True,
+    help="Time `audit` and `export` of a long stored match against a match a quarter as long.",
+)
+@click.option(
+    "--audit-events",
+    type=click.IntRange(min=400),
+    default=20000,
+    show_default=True,
+    help="Events of the long match audited (the short one has a quarter as many).",
+)
+@click.option(
+    "--startup/--no-startup",
+    default=True,
+    show_default=True,
+    help='Time `referee --version` against `python -c "import click"` in fresh processes.',
+)
+@click.option(
+    "--board/--no-board",
+    default=True,
+    show_default=True,
+    help="Time the judges' board: the match page on a 5,000-event match against a 50-event one, and a live update.",
+)
+@click.option(
+    "--event/--no-event",
+    "event",
+    default=True,
+    show_default=True,
+    help="Time a tournament: the event page and the first page with 1,000 stored tables against 10, and registering 128 players from a CSV against 8.",
+)
+@click.option(
+    "--event-tables",
+    type=click.IntRange(min=128),
+    default=1000,
+    show_default=True,
+    help="Stored tables of the large event (a multiple of 8).",
+)
+@click.option(
+    "--console/--no-console",
+    default=True,
+    show_default=True,
+    help="Time the console: a logged decision at the board on a 2,000-event match, against `referee act`.",
+)
+@click.option(
+    "--console-posts",
+    type=click.IntRange(min=5),
+    default=40,
+    show_default=True,
+    help="Decisions logged at the board for the console figure.",
+)
+@click.option(
+    "--tables",
+    type=click.IntRange(min=1),
+    default=50,
+    show_default=True,
+    help="With --postgres: tables logged at once through the board (one scripted client each).",
+)
+@click.option(
+    "--load-seconds",
+    type=click.FloatRange(min=1),
+    default=20.0,
+    show_default=True,
+    help="With --postgres: how long the tables are logged, once through one server and once through two.",
+)
+@click.option(
+    "--postgres",
+    "postgres",
+    metavar="URL",
+    help="Also time PostgreSQL at URL: one station writing, against four stations on four matches at once (each its own process, in a fresh schema dropped afterwards).",
+)
+@click.option(
+    "--postgres-games",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Self-play games whose writes each PostgreSQL station repeats.",
+)
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, exists=True),
+    help="Where the temporary SQLite files go (default: the system's temporary directory).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def bench(games: int, seed: int, engine: bool, chess_games: int, store: bool, store_games: int, runs: int, act_runs: int,
-          act: bool, act_events: int, audit: bool, audit_events: int, startup: bool, board: bool,
-          event: bool, event_tables: int, console: bool, console_posts: int, tables: int, load_seconds: float,
-          postgres: str | None, postgres_games: int, directory: str | None, as_json: bool) -> None:
+def bench(
+    games: int,
+    seed: int,
+    engine: bool,
+    chess_games: int,
+    store: bool,
+    store_games: int,
+    runs: int,
+    act_runs: int,
+    act: bool,
+    act_events: int,
+    audit: bool,
+    audit_events: int,
+    startup: bool,
+    board: bool,
+    event: bool,
+    event_tables: int,
+    console: bool,
+    console_posts: int,
+    tables: int,
+    load_seconds: float,
+    postgres: str | None,
+    postgres_games: int,
+    directory: str | None,
+    as_json: bool,
+) -> None:
     """Measure the engine's and the store's speed (a benchmark, not a test).
 
     Every figure is a ratio against a baseline measured in the same run,
@@ -136,14 +279,26 @@ def bench(games: int, seed: int, engine: bool, chess_games: int, store: bool, st
         reports.append(("engine", engine_bench(games, seed)))
         reports.append(("decisions", decisions_bench(games, seed, chess_games=chess_games)))
     if store:
-        reports.append(("store", store_bench(store_games, seed, runs=runs, act_runs=act_runs, act=act, min_events=act_events,
-                                                directory=directory)))
+        reports.append(
+            (
+                "store",
+                store_bench(
+                    store_games, seed, runs=runs, act_runs=act_runs, act=act, min_events=act_events, directory=directory
+                ),
+            )
+        )
     if audit or startup:
         from referee.bench import AUDIT_LONG, AUDIT_SHORT, input_bench
 
         short = max(100, audit_events * AUDIT_SHORT // AUDIT_LONG)
-        reports.append(("input", input_bench(short=short, long=audit_events, directory=directory, seed=seed,
-                                             audit=audit, startup=startup)))
+        reports.append(
+            (
+                "input",
+                input_bench(
+                    short=short, long=audit_events, directory=directory, seed=seed, audit=audit, startup=startup
+                ),
+            )
+        )
     if board:
         reports.append(("board", board_bench(directory, runs=runs)))
     if event:
@@ -174,8 +329,10 @@ def bench(games: int, seed: int, engine: bool, chess_games: int, store: bool, st
             _echo_input(report)
             continue
         if name == "engine":
-            click.echo(f"engine: {report.games} self-play games per kind of deck (seed {seed}), in memory; "
-                       "medians of 3 runs, CPU time of this process:")
+            click.echo(
+                f"engine: {report.games} self-play games per kind of deck (seed {seed}), in memory; "
+                "medians of 3 runs, CPU time of this process:"
+            )
             for kind in DECK_KINDS:
                 if isinstance(report.info.get(kind), str):
                     click.echo(f"  {kind} decks: none ({report.info[kind]})")
@@ -185,9 +342,11 @@ def bench(games: int, seed: int, engine: bool, chess_games: int, store: bool, st
             continue
         if name == "decisions":
             info = report.info["decisions"]
-            click.echo(f"decisions: {info['games']} self-play games ({info['decks']}, as `referee simulate` plays "
-                       "them) against python-chess's random playouts from the starting position; medians of 3 runs, "
-                       "interleaved, CPU time of this process:")
+            click.echo(
+                f"decisions: {info['games']} self-play games ({info['decks']}, as `referee simulate` plays "
+                "them) against python-chess's random playouts from the starting position; medians of 3 runs, "
+                "interleaved, CPU time of this process:"
+            )
             for f in report.figures:
                 click.echo(_line(f))
             if isinstance(report.info.get("chess"), str):
@@ -195,9 +354,11 @@ def bench(games: int, seed: int, engine: bool, chess_games: int, store: bool, st
             continue
         if name == "postgres":
             info = report.info["postgres"]
-            click.echo(f"postgres ({info['url']}; each station writes {info['events_per_station']} events in "
-                       f"{info['actions_per_station']} transactions, one per action; median of {info['runs']} runs; "
-                       f"{info['cpus']} CPUs here, server included):")
+            click.echo(
+                f"postgres ({info['url']}; each station writes {info['events_per_station']} events in "
+                f"{info['actions_per_station']} transactions, one per action; median of {info['runs']} runs; "
+                f"{info['cpus']} CPUs here, server included):"
+            )
             for f in report.figures:
                 click.echo(_line(f))
             continue
@@ -206,54 +367,70 @@ def bench(games: int, seed: int, engine: bool, chess_games: int, store: bool, st
             continue
         if name == "console":
             info = report.info["console"]
-            click.echo(f"console (referee serve, real HTTP; {info['posts']} decisions logged on a "
-                       f"{info['match']['events']}-event match; act: median of {info['act_runs']} fresh processes):")
+            click.echo(
+                f"console (referee serve, real HTTP; {info['posts']} decisions logged on a "
+                f"{info['match']['events']}-event match; act: median of {info['act_runs']} fresh processes):"
+            )
             for f in report.figures:
                 click.echo(_line(f))
             click.echo(f"      $ {info['act']}")
             continue
         if name == "load":
             info = report.info["load"]
-            click.echo(f"load ({info['url']}; {info['tables']} tables, a decision every {info['interval']:g} s each, "
-                       f"{info['seconds']:g} s per run; {info['cpus']} CPUs here, server and clients included):")
+            click.echo(
+                f"load ({info['url']}; {info['tables']} tables, a decision every {info['interval']:g} s each, "
+                f"{info['seconds']:g} s per run; {info['cpus']} CPUs here, server and clients included):"
+            )
             for f in report.figures:
                 click.echo(_line(f))
             continue
         if name == "board":
             info = report.info["board"]
-            click.echo(f"board (referee serve, real HTTP; {info['pages']} positions per run, median of {info['runs']} runs; "
-                       f"long match made by {info['long_match']['rewinds']} rewinds):")
+            click.echo(
+                f"board (referee serve, real HTTP; {info['pages']} positions per run, median of {info['runs']} runs; "
+                f"long match made by {info['long_match']['rewinds']} rewinds):"
+            )
             for f in report.figures:
                 click.echo(_line(f))
             continue
         play, write = report.info["self_play"], report.info["write"]
         click.echo(f"store (SQLite files, synchronous={write['synchronous']}; medians of {runs} runs):")
-        click.echo(f"  (1) {play['games']} self-play games ({play['events']} events, {play['actions']} actions), "
-                   "stored in a fresh file against the same in memory:")
+        click.echo(
+            f"  (1) {play['games']} self-play games ({play['events']} events, {play['actions']} actions), "
+            "stored in a fresh file against the same in memory:"
+        )
         _echo_section(report, "self_play")
-        click.echo(f"  (2) {write['events']} events written in one transaction, against plain sqlite3 "
-                   "inserting the same rows in one transaction:")
+        click.echo(
+            f"  (2) {write['events']} events written in one transaction, against plain sqlite3 "
+            "inserting the same rows in one transaction:"
+        )
         _echo_section(report, "write")
         if "act" in report.info:
             act_info = report.info["act"]
             long_match = act_info["long_match"]
-            click.echo(f"  (3) referee act in fresh processes, median of {act_info['runs']} each, every act on its "
-                       f"own copy of the database (long match: {long_match['events']} events, made by "
-                       f"{long_match['rewinds']} rewinds with replay):")
+            click.echo(
+                f"  (3) referee act in fresh processes, median of {act_info['runs']} each, every act on its "
+                f"own copy of the database (long match: {long_match['events']} events, made by "
+                f"{long_match['rewinds']} rewinds with replay):"
+            )
             _echo_section(report, "act")
             for label in ("version", "long", "short"):
                 click.echo(f"      $ {act_info['commands'][label]}")
-            click.echo("      (--version imports click and the command registry only: the ratio is what acting "
-                       "costs beyond starting the program, the imports act needs included)")
+            click.echo(
+                "      (--version imports click and the command registry only: the ratio is what acting "
+                "costs beyond starting the program, the imports act needs included)"
+            )
 
 
 def _echo_input(report: BenchReport) -> None:
     """The figures of (4) audit and export and (5) start-up."""
     if "audit" in report.info:
         audit = report.info["audit"]
-        click.echo(f"audit and export (in this process, median of {audit['runs']} runs; matches made by rewinds "
-                   f"with replay: {audit['long_match']['rewinds']} and {audit['short_match']['rewinds']} rewinds; "
-                   f"{audit['events_ratio']}x the events):")
+        click.echo(
+            f"audit and export (in this process, median of {audit['runs']} runs; matches made by rewinds "
+            f"with replay: {audit['long_match']['rewinds']} and {audit['short_match']['rewinds']} rewinds; "
+            f"{audit['events_ratio']}x the events):"
+        )
         _echo_section(report, "audit")
     if "startup" in report.info:
         startup = report.info["startup"]
@@ -269,12 +446,16 @@ def _echo_event(report: BenchReport) -> None:
     """The tournament's figures: its pages at 1,000 tables, registration from a CSV."""
     pages, register = report.info["pages"], report.info["register"]
     large, small = pages["events"]["large"], pages["events"]["small"]
-    click.echo(f"event (referee serve, real HTTP; {large['tables']} tables: {large['players']} players, "
-               f"{large['rounds']} rounds; {small['tables']} tables: {small['players']} players, {small['rounds']} "
-               f"rounds; read models current; {pages['requests']} requests per run, median of {pages['runs']} runs):")
+    click.echo(
+        f"event (referee serve, real HTTP; {large['tables']} tables: {large['players']} players, "
+        f"{large['rounds']} rounds; {small['tables']} tables: {small['players']} players, {small['rounds']} "
+        f"rounds; read models current; {pages['requests']} requests per run, median of {pages['runs']} runs):"
+    )
     _echo_section(report, "pages")
-    click.echo(f"  registration from a CSV (fresh processes, median of {register['runs']} each, each on its own copy "
-               "of a new event):")
+    click.echo(
+        f"  registration from a CSV (fresh processes, median of {register['runs']} each, each on its own copy "
+        "of a new event):"
+    )
     _echo_section(report, "register")
     for label in ("many", "few"):
         click.echo(f"      $ {register['commands'][label]}")

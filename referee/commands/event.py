@@ -79,7 +79,9 @@ class EventId(click.ParamType):
 
         text = str(value).strip().lower()
         if not re.match(r"^e-[a-z0-9._-]{1,62}$", text):
-            self.fail(f"{value!r} is not an event id: ids look like e-1a2b3c4d (`referee event new` prints one)", param, ctx)
+            self.fail(
+                f"{value!r} is not an event id: ids look like e-1a2b3c4d (`referee event new` prints one)", param, ctx
+            )
         return text
 
 
@@ -96,25 +98,61 @@ def event() -> None:
 
 @event.command("new")
 @click.argument("name", type=EVENT_NAME)
-@click.option("--deal", type=click.Choice(["seeded", "table"]), default="seeded", show_default=True,
-              help="seeded: the referee shuffles each match from a seed; table: the event plays on paper.")
-@click.option("--best-of", type=click.IntRange(min=1, max=9), default=1, show_default=True,
-              help="Games per match (TP4): 3 for best-of-three.")
-@click.option("--round-minutes", type=click.IntRange(min=1, max=600),
-              help="Each round's length; `event round` starts its clock (TP2). Default: no clock.")
-@click.option("--at-time", type=click.Choice(["draw", "score", "judge"]), default="draw", show_default=True,
-              help="What time does to an unfinished game (TP2): a draw, the higher score now wins, or a judge decides.")
-@click.option("--late", type=click.Choice(["loss", "bye"]), default="loss", show_default=True,
-              help="What a late entrant gets for each round missed (TP5).")
+@click.option(
+    "--deal",
+    type=click.Choice(["seeded", "table"]),
+    default="seeded",
+    show_default=True,
+    help="seeded: the referee shuffles each match from a seed; table: the event plays on paper.",
+)
+@click.option(
+    "--best-of",
+    type=click.IntRange(min=1, max=9),
+    default=1,
+    show_default=True,
+    help="Games per match (TP4): 3 for best-of-three.",
+)
+@click.option(
+    "--round-minutes",
+    type=click.IntRange(min=1, max=600),
+    help="Each round's length; `event round` starts its clock (TP2). Default: no clock.",
+)
+@click.option(
+    "--at-time",
+    type=click.Choice(["draw", "score", "judge"]),
+    default="draw",
+    show_default=True,
+    help="What time does to an unfinished game (TP2): a draw, the higher score now wins, or a judge decides.",
+)
+@click.option(
+    "--late",
+    type=click.Choice(["loss", "bye"]),
+    default="loss",
+    show_default=True,
+    help="What a late entrant gets for each round missed (TP5).",
+)
 @click.option("--check-in", is_flag=True, help="Only players checked in (`event checkin`) are paired.")
-@click.option("--players-log", is_flag=True,
-              help="Players may log their own decisions at the board from their player links "
-                   "(otherwise only scorekeepers and judges log).")
+@click.option(
+    "--players-log",
+    is_flag=True,
+    help="Players may log their own decisions at the board from their player links "
+    "(otherwise only scorekeepers and judges log).",
+)
 @db_option
 @json_option
 @_one_line
-def new(name: str, deal: str, best_of: int, round_minutes: int | None, at_time: str, late: str, check_in: bool,
-        players_log: bool, db: str | None, as_json: bool) -> None:
+def new(
+    name: str,
+    deal: str,
+    best_of: int,
+    round_minutes: int | None,
+    at_time: str,
+    late: str,
+    check_in: bool,
+    players_log: bool,
+    db: str | None,
+    as_json: bool,
+) -> None:
     """Create a tournament; prints its id.
 
     The event's policies (docs/tournament-policy.md) are chosen here and
@@ -124,29 +162,53 @@ def new(name: str, deal: str, best_of: int, round_minutes: int | None, at_time: 
     Example: referee event new "Spring Cup 2026" --best-of 3 --round-minutes 50
     """
     with _station(db, create=True) as st:
-        tid = st.tournaments.create(name, deal, best_of=best_of, round_minutes=round_minutes, at_time=at_time,
-                                    late=late, check_in=check_in, players_log=players_log)
+        tid = st.tournaments.create(
+            name,
+            deal,
+            best_of=best_of,
+            round_minutes=round_minutes,
+            at_time=at_time,
+            late=late,
+            check_in=check_in,
+            players_log=players_log,
+        )
     if as_json:
         _echo_json({"event": tid})
     else:
         click.echo(tid)
-        click.echo(f"{name}: {deal} deal, best of {best_of}"
-                   + (f", {round_minutes}-minute rounds (at time: {at_time})" if round_minutes else "")
-                   + f". Next: referee event register {tid} --player NAME --deck FILE (or --csv FILE)", err=True)
+        click.echo(
+            f"{name}: {deal} deal, best of {best_of}"
+            + (f", {round_minutes}-minute rounds (at time: {at_time})" if round_minutes else "")
+            + f". Next: referee event register {tid} --player NAME --deck FILE (or --csv FILE)",
+            err=True,
+        )
 
 
 @event.command("register")
 @click.argument("event_id", metavar="EVENT", type=EVENT)
 @click.option("--player", type=PLAYER_NAME, help="The player's name, as it will appear in pairings and standings.")
 @click.option("--deck", type=FILE, help="The player's deck file (checked against 100.2, then frozen).")
-@click.option("--csv", "csv_file", type=FILE, help="Register many players at once: a CSV of 'name, deck file' lines (one write: all or none).")
+@click.option(
+    "--csv",
+    "csv_file",
+    type=FILE,
+    help="Register many players at once: a CSV of 'name, deck file' lines (one write: all or none).",
+)
 @click.option("--pool", type=FILE, help="A card pool file; the bundled rules-test pool is searched after it.")
 @click.option("--by", type=JUDGE, help="Who changed the deck: required to register a player a second time.")
 @db_option
 @json_option
 @_one_line
-def register(event_id: str, player: str | None, deck: str | None, csv_file: str | None, pool: str | None,
-             by: str | None, db: str | None, as_json: bool) -> None:
+def register(
+    event_id: str,
+    player: str | None,
+    deck: str | None,
+    csv_file: str | None,
+    pool: str | None,
+    by: str | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
     """Register a player's deck (checked against 100.2 and frozen), or many from a CSV.
 
     A later change of deck is a new registration that names who changed it
@@ -162,7 +224,9 @@ def register(event_id: str, player: str | None, deck: str | None, csv_file: str 
     from referee.pool import CardCatalog, bundled_pool, load_pool
     from referee.tournament.service import register_many
 
-    if (csv_file is None) == (player is None and deck is None) or (csv_file is None and (player is None or deck is None)):
+    if (csv_file is None) == (player is None and deck is None) or (
+        csv_file is None and (player is None or deck is None)
+    ):
         raise click.UsageError("give --player NAME --deck FILE, or --csv FILE")
     catalog = CardCatalog(*([load_pool(pool)] if pool else []), bundled_pool())
     if csv_file is not None:
@@ -178,19 +242,29 @@ def register(event_id: str, player: str | None, deck: str | None, csv_file: str 
     late = [e.player for e in done if state.players[e.player].joined]
     if as_json:
         if csv_file is None:
-            _echo_json({"event": event_id, "player": player, "cards": len(entries[0][1]), "replaces": done[0].replaces,
-                        "late": bool(late)})
+            _echo_json(
+                {
+                    "event": event_id,
+                    "player": player,
+                    "cards": len(entries[0][1]),
+                    "replaces": done[0].replaces,
+                    "late": bool(late),
+                }
+            )
         else:
-            _echo_json({"event": event_id, "registered": [e.player for e in done], "players": len(state.players),
-                        "late": late})
+            _echo_json(
+                {"event": event_id, "registered": [e.player for e in done], "players": len(state.players), "late": late}
+            )
         return
     for e in done:
         again = f" (replaces the earlier deck; changed by {by})" if e.replaces else ""
         click.echo(printable(f"{e.player} registered with {len(e.deck)} cards{again}"))
     if late:
         missed = state.players[late[0]].joined
-        click.echo(f"late entry (TP5): {', '.join(late)} take{'s' if len(late) == 1 else ''} "
-                   f"{state.late}{'es' if state.late == 'loss' else 's'} for the {missed} round(s) missed")
+        click.echo(
+            f"late entry (TP5): {', '.join(late)} take{'s' if len(late) == 1 else ''} "
+            f"{state.late}{'es' if state.late == 'loss' else 's'} for the {missed} round(s) missed"
+        )
     if csv_file is not None:
         click.echo(f"{len(done)} players registered; {len(state.players)} in {state.name}")
 
@@ -215,12 +289,18 @@ def checkin(event_id: str, players: tuple[str, ...], by: str | None, db: str | N
         done = check_in(st, event_id, list(players), by)
         state = st.tournaments.load(event_id)
     waiting = [n for n, p in state.players.items() if not p.checked_in and not p.dropped]
-    click.echo(f"checked in: {', '.join(done) or 'nobody new'}; "
-               f"{sum(1 for p in state.players.values() if p.checked_in)} of {len(state.players)} players"
-               + (f"; not yet: {', '.join(waiting[:20])}{' ...' if len(waiting) > 20 else ''}" if waiting else ""))
+    click.echo(
+        f"checked in: {', '.join(done) or 'nobody new'}; "
+        f"{sum(1 for p in state.players.values() if p.checked_in)} of {len(state.players)} players"
+        + (f"; not yet: {', '.join(waiting[:20])}{' ...' if len(waiting) > 20 else ''}" if waiting else "")
+    )
     if not state.check_in:
-        click.echo(printable(f"{state.name} does not use check-in (created without --check-in): every registered "
-                             "player who has not dropped is paired"))
+        click.echo(
+            printable(
+                f"{state.name} does not use check-in (created without --check-in): every registered "
+                "player who has not dropped is paired"
+            )
+        )
 
 
 @event.command("drop")
@@ -275,8 +355,18 @@ def _round_json(r: Any) -> dict[str, Any]:
 
 @event.command("round")
 @click.argument("event_id", metavar="EVENT", type=EVENT)
-@click.option("--pairings", "pairings_file", type=FILE, help="Import this round's pairings (CSV: table, player A, player B; an empty B is a bye).")
-@click.option("--round", "expected", type=click.IntRange(min=1), help="The round meant: if it is already paired, print it (stations asking at once all get the same round).")
+@click.option(
+    "--pairings",
+    "pairings_file",
+    type=FILE,
+    help="Import this round's pairings (CSV: table, player A, player B; an empty B is a bye).",
+)
+@click.option(
+    "--round",
+    "expected",
+    type=click.IntRange(min=1),
+    help="The round meant: if it is already paired, print it (stations asking at once all get the same round).",
+)
 @db_option
 @json_option
 @_one_line
@@ -311,8 +401,11 @@ def round_(event_id: str, pairings_file: str | None, expected: int | None, db: s
         return
     if not ours:
         click.echo(f"round {paired.round} had just been paired by another station:", err=True)
-    click.echo(f"round {paired.round}" + (" (top cut)" if paired.source == "playoff" else "")
-               + (f": {paired.minutes} minutes from {paired.started[11:16]} UTC" if paired.minutes and paired.started else ""))
+    click.echo(
+        f"round {paired.round}"
+        + (" (top cut)" if paired.source == "playoff" else "")
+        + (f": {paired.minutes} minutes from {paired.started[11:16]} UTC" if paired.minutes and paired.started else "")
+    )
     for p in paired.pairings:
         if p.B is None:
             click.echo(printable(f"  table {p.table}: {p.A} has a bye"))
@@ -326,12 +419,18 @@ def round_(event_id: str, pairings_file: str | None, expected: int | None, db: s
 @click.option("--winner", type=PLAYER_NAME, help="The winner's name.")
 @click.option("--draw", is_flag=True, help="The game was a draw.")
 @click.option("--judge", required=True, type=JUDGE, help="The judge entering the result.")
-@click.option("--replace", "replace", type=REASON, metavar="REASON",
-              help="Replace the game's result (entered or played): a judge's rewind with this reason, then the new result.")
+@click.option(
+    "--replace",
+    "replace",
+    type=REASON,
+    metavar="REASON",
+    help="Replace the game's result (entered or played): a judge's rewind with this reason, then the new result.",
+)
 @db_option
 @_one_line
-def result(event_id: str, match: str, winner: str | None, draw: bool, judge: str, replace: str | None,
-           db: str | None) -> None:
+def result(
+    event_id: str, match: str, winner: str | None, draw: bool, judge: str, replace: str | None, db: str | None
+) -> None:
     """Enter a game's result by hand (a paper game logged at its end): it ends the game (TP1).
 
     MATCH is a game's id, or a table's (its game in progress, in a
@@ -398,8 +497,10 @@ def extend(event_id: str, table: int, minutes: int, reason: str, judge: str, db:
     with _station(db) as st:
         done = extend_time(st, event_id, table, minutes, reason, judge)
         state = st.tournaments.load(event_id)
-    click.echo(f"table {table} of round {done.round}: +{minutes} min ({reason}; {judge}); "
-               f"{state.extension(done.round, table)} min in all")
+    click.echo(
+        f"table {table} of round {done.round}: +{minutes} min ({reason}; {judge}); "
+        f"{state.extension(done.round, table)} min in all"
+    )
 
 
 @event.command("clock")
@@ -424,8 +525,14 @@ def clock_(event_id: str, db: str | None, as_json: bool) -> None:
     if c is None:
         click.echo("no clock: the event has no round length, or no round yet")
         return
-    left = f"{c['left'] // 60}:{c['left'] % 60:02d} left" if not c["called"] else f"time called at {c['called'][11:16]} UTC"
-    click.echo(f"round {c['round']}: {c['minutes']} minutes from {c['started'][11:16]} to {c['ends'][11:16]} UTC; {left}")
+    left = (
+        f"{c['left'] // 60}:{c['left'] % 60:02d} left"
+        if not c["called"]
+        else f"time called at {c['called'][11:16]} UTC"
+    )
+    click.echo(
+        f"round {c['round']}: {c['minutes']} minutes from {c['started'][11:16]} to {c['ends'][11:16]} UTC; {left}"
+    )
     for key, minutes in ext.items():
         click.echo(f"  table {key.split('.')[1]}: +{minutes} min")
 
@@ -433,15 +540,23 @@ def clock_(event_id: str, db: str | None, as_json: bool) -> None:
 @event.command("penalty")
 @click.argument("event_id", metavar="EVENT", type=EVENT)
 @click.argument("player", type=PLAYER_NAME)
-@click.option("--infraction", required=True, help="One of the infractions in docs/tournament-policy.md (e.g. slow-play).")
-@click.option("--penalty", "penalty_", required=True, type=click.Choice(["warning", "game-loss", "match-loss", "disqualification"]))
+@click.option(
+    "--infraction", required=True, help="One of the infractions in docs/tournament-policy.md (e.g. slow-play)."
+)
+@click.option(
+    "--penalty",
+    "penalty_",
+    required=True,
+    type=click.Choice(["warning", "game-loss", "match-loss", "disqualification"]),
+)
 @click.option("--judge", required=True, type=JUDGE, help="The judge giving the penalty.")
 @click.option("--note", type=REASON, default="", help="What happened.")
 @db_option
 @json_option
 @_one_line
-def penalty(event_id: str, player: str, infraction: str, penalty_: str, judge: str, note: str, db: str | None,
-            as_json: bool) -> None:
+def penalty(
+    event_id: str, player: str, infraction: str, penalty_: str, judge: str, note: str, db: str | None, as_json: bool
+) -> None:
     """Record a penalty (TP3); first shows the player's earlier penalties in every event.
 
     A game loss ends the player's game in progress as a loss; between
@@ -468,13 +583,21 @@ def penalty(event_id: str, player: str, infraction: str, penalty_: str, judge: s
         click.echo(printable(f"{player}'s earlier penalties ({len(earlier)}):"))
         for e in earlier:
             where = f"round {e['round']} table {e['table']}" if e.get("round") else ""
-            click.echo(printable(f"  {e['event']} {where}: {e['infraction']}, {e['penalty']} ({e['judge']}) {e['note']}".rstrip()))
+            click.echo(
+                printable(
+                    f"  {e['event']} {where}: {e['infraction']}, {e['penalty']} ({e['judge']}) {e['note']}".rstrip()
+                )
+            )
     else:
         click.echo(printable(f"{player} has no earlier penalties"))
     click.echo(printable(f"recorded: {player}, {infraction}, {penalty_}, by {judge}"))
     if pending:
-        click.echo(printable(f"{player} has no game to lose now: the {penalty_.replace('-', ' ')} applies to the "
-                             "first game of their next match when it is paired (TP3)"))
+        click.echo(
+            printable(
+                f"{player} has no game to lose now: the {penalty_.replace('-', ' ')} applies to the "
+                "first game of their next match when it is paired (TP3)"
+            )
+        )
     elif penalty_ != "warning" and given.game is not None:
         click.echo(printable(f"applied to round {given.round}, table {given.table}, game {given.game} (TP3)"))
 
@@ -496,7 +619,11 @@ def penalties(player: str, db: str | None, as_json: bool) -> None:
         _echo_json({"player": player, "penalties": found})
         return
     for e in found:
-        click.echo(printable(f"{e['event']} round {e.get('round')} table {e.get('table')}: {e['infraction']}, {e['penalty']} ({e['judge']}) {e['note']}".rstrip()))
+        click.echo(
+            printable(
+                f"{e['event']} round {e.get('round')} table {e.get('table')}: {e['infraction']}, {e['penalty']} ({e['judge']}) {e['note']}".rstrip()
+            )
+        )
     if not found:
         click.echo(printable(f"{player} has no penalties"))
 
@@ -552,7 +679,9 @@ def next_(event_id: str, db: str | None, as_json: bool) -> None:
 
 @event.command("playoff")
 @click.argument("event_id", metavar="EVENT", type=EVENT)
-@click.option("--top", type=click.IntRange(min=2), help="The size of the top cut (a power of two): needed for its first round.")
+@click.option(
+    "--top", type=click.IntRange(min=2), help="The size of the top cut (a power of two): needed for its first round."
+)
 @db_option
 @json_option
 @_one_line
@@ -613,18 +742,32 @@ def standings(event_id: str, as_csv: bool, rebuild: bool, db: str | None, as_jso
         w = csv.writer(out, lineterminator="\n")
         w.writerow(["rank", "player", "points", "omw", "gw", "ogw", "oomw", "played", "record", "dropped"])
         for r in rows:
-            w.writerow([r["rank"], r["player"], r["points"], f"{r['omw']:.4f}", f"{r['gw']:.4f}", f"{r['ogw']:.4f}",
-                        f"{r['oomw']:.4f}", r["played"], r["record"], "yes" if r["dropped"] else ""])
+            w.writerow(
+                [
+                    r["rank"],
+                    r["player"],
+                    r["points"],
+                    f"{r['omw']:.4f}",
+                    f"{r['gw']:.4f}",
+                    f"{r['ogw']:.4f}",
+                    f"{r['oomw']:.4f}",
+                    r["played"],
+                    r["record"],
+                    "yes" if r["dropped"] else "",
+                ]
+            )
         click.echo(out.getvalue(), nl=False)
         return
     click.echo(printable(f"{state.name}, after round {len(state.swiss_rounds)}"))
     click.echo(f"{'rank':>4}  {'player':<20} {'points':>6} {'record':>7} {'OMW':>7} {'GW':>7} {'OGW':>7} {'played':>6}")
     for r in rows:
         mark = "  (dropped)" if r["dropped"] else ""
-        click.echo(printable(
-            f"{r['rank']:>4}  {r['player']:<20} {r['points']:>6} {r['record']:>7} {r['omw'] * 100:>6.2f}% "
-            f"{r['gw'] * 100:>6.2f}% {r['ogw'] * 100:>6.2f}% {r['played']:>6}{mark}"
-        ))
+        click.echo(
+            printable(
+                f"{r['rank']:>4}  {r['player']:<20} {r['points']:>6} {r['record']:>7} {r['omw'] * 100:>6.2f}% "
+                f"{r['gw'] * 100:>6.2f}% {r['ogw'] * 100:>6.2f}% {r['played']:>6}{mark}"
+            )
+        )
     click.echo(EXPLAINED)
     if places:
         click.echo("final placings:")
@@ -659,7 +802,9 @@ def matches_(event_id: str, db: str | None, as_json: bool) -> None:
         else:
             outcome = r["status"]
             if r.get("current"):
-                outcome += f", game {table_of(r['current'])[1]}" + (f" ({r['current']})" if r["current"] != r["match"] else "")
+                outcome += f", game {table_of(r['current'])[1]}" + (
+                    f" ({r['current']})" if r["current"] != r["match"] else ""
+                )
         if r.get("score") and (len(r.get("games", [])) > 1 or (r.get("current") or "").count(".g")):
             sc = r["score"]
             outcome += f" [{sc[r['A']]}-{sc[r['B']]}" + (f"-{sc['draws']}" if sc["draws"] else "") + "]"
@@ -670,7 +815,9 @@ def matches_(event_id: str, db: str | None, as_json: bool) -> None:
             extra += f", {r['violations']} open violation(s)"
         if r.get("judge_calls"):
             extra += f", {r['judge_calls']} judge call(s)"
-        click.echo(printable(f"round {r['round']} table {r['table']}: {who}: {outcome}{extra}   {r['match'] or ''}".rstrip()))
+        click.echo(
+            printable(f"round {r['round']} table {r['table']}: {who}: {outcome}{extra}   {r['match'] or ''}".rstrip())
+        )
 
 
 @event.command("follow")
@@ -704,7 +851,11 @@ def follow(event_id: str, timeout: float | None, db: str | None, as_json: bool) 
                 return
             click.echo(printable(f"{state.name}: standings"))
             for r in rows:
-                click.echo(printable(f"{r['rank']:>4}  {r['player']:<20} {r['points']:>3}  OMW {r['omw'] * 100:6.2f}%  OOMW {r['oomw'] * 100:6.2f}%  played {r['played']}"))
+                click.echo(
+                    printable(
+                        f"{r['rank']:>4}  {r['player']:<20} {r['points']:>3}  OMW {r['omw'] * 100:6.2f}%  OOMW {r['oomw'] * 100:6.2f}%  played {r['played']}"
+                    )
+                )
 
         try:
             do_follow(st.store, show, timeout=timeout)

@@ -79,8 +79,9 @@ def refused(exc: Any, as_json: bool, extra: dict[str, Any] | None = None) -> Non
 def stale(exc: Any, as_json: bool) -> None:
     """The match moved on since the action was chosen: exit 1, nothing written."""
     if as_json:
-        echo_json({"stale": {"chosen": exc.chosen, "current": exc.current, "rewound": exc.rewound,
-                             "message": str(exc)}})
+        echo_json(
+            {"stale": {"chosen": exc.chosen, "current": exc.current, "rewound": exc.rewound, "message": str(exc)}}
+        )
     else:
         click.echo(printable(str(exc)), err=True)
     sys.exit(1)
@@ -90,22 +91,74 @@ def stale(exc: Any, as_json: bool) -> None:
 
 
 @click.command()
-@click.option("--deck", "decks", type=DECK, multiple=True, callback=once_each, help="A deck file for each player: --deck A=alice.yaml --deck B=bob.yaml.")
-@click.option("--position", type=FILE, help="Instead of decks: start from the setup of a scenario file (a disputed position written by hand); its actions are not applied.")
-@click.option("--pool", type=FILE, help="A card pool file (YAML or JSON); the bundled rules-test pool is searched after it.")
+@click.option(
+    "--deck",
+    "decks",
+    type=DECK,
+    multiple=True,
+    callback=once_each,
+    help="A deck file for each player: --deck A=alice.yaml --deck B=bob.yaml.",
+)
+@click.option(
+    "--position",
+    type=FILE,
+    help="Instead of decks: start from the setup of a scenario file (a disputed position written by hand); its actions are not applied.",
+)
+@click.option(
+    "--pool", type=FILE, help="A card pool file (YAML or JSON); the bundled rules-test pool is searched after it."
+)
 @click.option("--seed", type=SEED, default=None, help="Seed of the shuffles (default: a random one, printed).")
-@click.option("--name", "names", type=NAME, multiple=True, callback=once_each, help="Players' names: --name A=Alice --name B=Bob.")
-@click.option("--mode", type=click.Choice(["strict", "record"]), default="strict", show_default=True, help="strict refuses illegal actions; record logs a paper match as it happened, violations included.")
-@click.option("--ruling", "rulings", type=RULING, multiple=True, callback=once_each, help="A selectable ruling: A1=not_fallen|felled, A4=bottom|top.")
+@click.option(
+    "--name", "names", type=NAME, multiple=True, callback=once_each, help="Players' names: --name A=Alice --name B=Bob."
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["strict", "record"]),
+    default="strict",
+    show_default=True,
+    help="strict refuses illegal actions; record logs a paper match as it happened, violations included.",
+)
+@click.option(
+    "--ruling",
+    "rulings",
+    type=RULING,
+    multiple=True,
+    callback=once_each,
+    help="A selectable ruling: A1=not_fallen|felled, A4=bottom|top.",
+)
 @click.option("--no-auto-pass", is_flag=True, help="The non-active player must pass every window explicitly.")
-@click.option("--deal", "deal_mode", type=click.Choice(["seeded", "table"]), default="seeded", show_default=True, help="seeded: the referee shuffles from the seed; table: a paper match, hidden cards unknown until the table reveals them.")
+@click.option(
+    "--deal",
+    "deal_mode",
+    type=click.Choice(["seeded", "table"]),
+    default="seeded",
+    show_default=True,
+    help="seeded: the referee shuffles from the seed; table: a paper match, hidden cards unknown until the table reveals them.",
+)
 @click.option("--title", type=TITLE, help="A name for the match, e.g. 'Round 3, table 4'.")
-@click.option("--id", "match_id", type=MATCH, help="Choose the match id instead of a generated one (up to 64 lowercase letters, digits, '.', '_', '-').")
+@click.option(
+    "--id",
+    "match_id",
+    type=MATCH,
+    help="Choose the match id instead of a generated one (up to 64 lowercase letters, digits, '.', '_', '-').",
+)
 @db_option
 @json_option
-def new(decks: dict[str, str], position: str | None, pool: str | None, seed: int | None, names: dict[str, str], mode: str,
-        rulings: dict[str, str], no_auto_pass: bool, deal_mode: str, title: str | None, match_id: str | None,
-        db: str | None, as_json: bool) -> None:
+def new(
+    decks: dict[str, str],
+    position: str | None,
+    pool: str | None,
+    seed: int | None,
+    names: dict[str, str],
+    mode: str,
+    rulings: dict[str, str],
+    no_auto_pass: bool,
+    deal_mode: str,
+    title: str | None,
+    match_id: str | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
     """Start a stored match from two decks; prints its id.
 
     The decks are checked against 100.2 first. The match then waits at 101.1
@@ -157,7 +210,13 @@ def new(decks: dict[str, str], position: str | None, pool: str | None, seed: int
         seed = random.SystemRandom().randrange(2**31)
     cards, castles = deal(built)
     applied = start(
-        cards, castles, seed=seed, names=player_names, mode=mode, rulings=rulings, auto_pass=not no_auto_pass,
+        cards,
+        castles,
+        seed=seed,
+        names=player_names,
+        mode=mode,
+        rulings=rulings,
+        auto_pass=not no_auto_pass,
         deal=deal_mode,
     )
     with open_store(db, create=True) as store:
@@ -168,8 +227,11 @@ def new(decks: dict[str, str], position: str | None, pool: str | None, seed: int
         return
     click.echo(mid)
     dealt = "; dealt at the table (reveals are entered as the referee asks)" if deal_mode == "table" else ""
-    click.echo(f"seed {seed}; {player_names['A']} (A) against {player_names['B']} (B); {mode} mode{dealt}. "
-               f"Next: referee legal {mid}", err=True)
+    click.echo(
+        f"seed {seed}; {player_names['A']} (A) against {player_names['B']} (B); {mode} mode{dealt}. "
+        f"Next: referee legal {mid}",
+        err=True,
+    )
     _say_links(links)
 
 
@@ -184,7 +246,9 @@ def _player_links(db: str | None, mid: str) -> dict[str, str] | None:
 
 def _say_links(links: dict[str, str] | None) -> None:
     if links:
-        click.echo("Player links for `referee serve` (give each player only their own; add the server's address):", err=True)
+        click.echo(
+            "Player links for `referee serve` (give each player only their own; add the server's address):", err=True
+        )
         for player, path in links.items():
             click.echo(f"  {player}: {path}", err=True)
 
@@ -192,9 +256,14 @@ def _say_links(links: dict[str, str] | None) -> None:
 # --- act ---------------------------------------------------------------------------
 
 expect_version_option = click.option(
-    "--expect-version", type=click.IntRange(0), default=None, metavar="N",
-    help="The match's event count when this was decided (as `legal --json` shows it as \"version\"): "
-         "if anything was recorded since, nothing is recorded and the command exits 1.")
+    "--expect-version",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help='The match\'s event count when this was decided (as `legal --json` shows it as "version"): '
+    "if anything was recorded since, nothing is recorded and the command exits 1.",
+)
+
 
 class ActCommand(click.Command):
     """``act``, whose help lists the actions as the rules declare them (``referee.rules.ACTIONS``:
@@ -246,22 +315,57 @@ def action_arguments(do: str, cards: tuple[str, ...], targets: tuple[str, ...]) 
 @click.argument("player", type=click.Choice(["A", "B"]))
 @click.argument("do")
 @click.argument("cards", nargs=-1, type=CARD)
-@click.option("--target", "targets", type=CARD, multiple=True,
-              help="The character an item goes on; for play_event and activate, a target (repeat for several, in the order the text names them).")
+@click.option(
+    "--target",
+    "targets",
+    type=CARD,
+    multiple=True,
+    help="The character an item goes on; for play_event and activate, a target (repeat for several, in the order the text names them).",
+)
 @click.option("--order", type=click.Choice(["first", "second"]), help="For choose_order.")
 @click.option("--n", type=click.IntRange(0, MAX_CARDS), help="The n of an [n] cost (503.2).")
-@click.option("--ability", type=click.IntRange(1, 99), help="For activate: which of the card's abilities, counted from 1 (default: its first activated one).")
-@click.option("--option", type=CARD, help='For choose: yes or no for a "may" (401.7), or the card whose replacement applies (409.3); also answers a "may" in advance.')
-@click.option("--pool", type=FILE, help="A table-dealt match: a card pool file where a card on neither deck list is found (the bundled rules-test pool is searched after it), so that it is refused citing 100.2 or, in record mode, recorded with that violation.")
+@click.option(
+    "--ability",
+    type=click.IntRange(1, 99),
+    help="For activate: which of the card's abilities, counted from 1 (default: its first activated one).",
+)
+@click.option(
+    "--option",
+    type=CARD,
+    help='For choose: yes or no for a "may" (401.7), or the card whose replacement applies (409.3); also answers a "may" in advance.',
+)
+@click.option(
+    "--pool",
+    type=FILE,
+    help="A table-dealt match: a card pool file where a card on neither deck list is found (the bundled rules-test pool is searched after it), so that it is refused citing 100.2 or, in record mode, recorded with that violation.",
+)
 @expect_version_option
-@click.option("--as", "viewer", type=click.Choice(VIEWERS), default="judge", show_default=True,
-              help="Whose view of the events printed (hidden cards are not named to players, rule 215).")
+@click.option(
+    "--as",
+    "viewer",
+    type=click.Choice(VIEWERS),
+    default="judge",
+    show_default=True,
+    help="Whose view of the events printed (hidden cards are not named to players, rule 215).",
+)
 @db_option
 @json_option
-def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple[str, ...], order: str | None,
-        n: int | None, ability: int | None, option: str | None, pool: str | None, expect_version: int | None,
-        viewer: str,
-        db: str | None, as_json: bool) -> None:
+def act(
+    match: str,
+    player: str,
+    do: str,
+    cards: tuple[str, ...],
+    targets: tuple[str, ...],
+    order: str | None,
+    n: int | None,
+    ability: int | None,
+    option: str | None,
+    pool: str | None,
+    expect_version: int | None,
+    viewer: str,
+    db: str | None,
+    as_json: bool,
+) -> None:
     """Apply one player action (refused actions exit 1 with the rule).
 
     DO is an action of the scenario notation (listed below, as the rules
@@ -305,8 +409,15 @@ def act(match: str, player: str, do: str, cards: tuple[str, ...], targets: tuple
     rows = rows_for(applied.events, before[0], viewer)
     d = current_decision(state)
     if as_json:
-        echo_json({"match": match, "events": rows, "next": d.player if d else None,
-                   "result": result_json(state), "violations": [v.rule for v in state.violations]})
+        echo_json(
+            {
+                "match": match,
+                "events": rows,
+                "next": d.player if d else None,
+                "result": result_json(state),
+                "violations": [v.rule for v in state.violations],
+            }
+        )
         return
     for row in rows:
         click.echo(_line(row))
@@ -360,7 +471,9 @@ def _apply(state: GameState, raw: Any) -> Any:
 def _line(row: dict[str, Any]) -> str:
     cite = row["rule"] + (f" ruling:{row['ruling']}" if row.get("ruling") else "")
     mark = "x" if row.get("retracted") else " "
-    return f"{mark}{row['position']:>5}  {cite:<17} {printable(row['text'])}" + ("  (retracted)" if row.get("retracted") else "")
+    return f"{mark}{row['position']:>5}  {cite:<17} {printable(row['text'])}" + (
+        "  (retracted)" if row.get("retracted") else ""
+    )
 
 
 def _say_next(state: GameState) -> None:
@@ -387,9 +500,15 @@ def _say_next(state: GameState) -> None:
 
 @click.command()
 @click.argument("match", type=MATCH)
-@click.option("--as", "viewer", type=click.Choice(VIEWERS), default="judge", show_default=True,
-              help="Whose view: the actions are listed to the judge and to the player who must act, "
-                   "each card named as that viewer may know it (rule 215); to anyone else, only who must act.")
+@click.option(
+    "--as",
+    "viewer",
+    type=click.Choice(VIEWERS),
+    default="judge",
+    show_default=True,
+    help="Whose view: the actions are listed to the judge and to the player who must act, "
+    "each card named as that viewer may know it (rule 215); to anyone else, only who must act.",
+)
 @db_option
 @json_option
 def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
@@ -411,12 +530,23 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
     cards = card_texts(state, action_names(actions or []))  # only names this viewer's actions may show
     if as_json:
         reveal = {"reveal": d["reveal"]} if d is not None and "reveal" in d else {}
-        echo_json({"player": d["player"] if d else None, "kind": d["kind"] if d else None, **reveal, "actions": actions,
-                   "violations": [v.rule for v in state.violations], "version": version, "cards": cards})
+        echo_json(
+            {
+                "player": d["player"] if d else None,
+                "kind": d["kind"] if d else None,
+                **reveal,
+                "actions": actions,
+                "violations": [v.rule for v in state.violations],
+                "version": version,
+                "cards": cards,
+            }
+        )
         return
     _say_next(state)
     if actions is None:
-        click.echo(f"(the legal actions are shown to {d['player'] if d else 'the player who must act'} and to the judge)")
+        click.echo(
+            f"(the legal actions are shown to {d['player'] if d else 'the player who must act'} and to the judge)"
+        )
         return
     for i, (line, ids) in enumerate(_grouped(actions), start=1):
         shown = ids[0] if len(ids) == 1 else f"{len(ids)} copies: {', '.join(ids)}"
@@ -461,8 +591,17 @@ def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
 
 @click.command()
 @click.argument("match", type=MATCH)
-@click.option("--at", "at", type=click.IntRange(min=0), help="The state just after this event (see `referee log`); default: now.")
-@click.option("--as", "viewer", type=click.Choice(VIEWERS), default="judge", show_default=True, help="Whose view: the judge sees everything; A, B and the public see what rule 215 lets them.")
+@click.option(
+    "--at", "at", type=click.IntRange(min=0), help="The state just after this event (see `referee log`); default: now."
+)
+@click.option(
+    "--as",
+    "viewer",
+    type=click.Choice(VIEWERS),
+    default="judge",
+    show_default=True,
+    help="Whose view: the judge sees everything; A, B and the public see what rule 215 lets them.",
+)
 @db_option
 @json_option
 def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool) -> None:
@@ -492,7 +631,14 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
 
 @click.command()
 @click.argument("match", type=MATCH)
-@click.option("--as", "viewer", type=click.Choice(VIEWERS), default="judge", show_default=True, help="Whose view of the log (hidden cards are not named to players).")
+@click.option(
+    "--as",
+    "viewer",
+    type=click.Choice(VIEWERS),
+    default="judge",
+    show_default=True,
+    help="Whose view of the log (hidden cards are not named to players).",
+)
 @click.option("--from", "start", type=click.IntRange(min=1), default=1, help="First event to show.")
 @db_option
 @json_option
@@ -526,8 +672,21 @@ def matches_(db: str | None, as_json: bool) -> None:
     with open_store(db, read_only=True) as store:
         found = store.list_matches()
     if as_json:
-        echo_json({"matches": [{"id": m.id, "name": m.name, "created": m.created.isoformat(), "players": m.players,
-                                "mode": m.mode, "seed": m.seed} for m in found]})
+        echo_json(
+            {
+                "matches": [
+                    {
+                        "id": m.id,
+                        "name": m.name,
+                        "created": m.created.isoformat(),
+                        "players": m.players,
+                        "mode": m.mode,
+                        "seed": m.seed,
+                    }
+                    for m in found
+                ]
+            }
+        )
         return
     for m in found:
         players = f"{m.players.get('A', 'A')} v {m.players.get('B', 'B')}"
@@ -540,17 +699,42 @@ def matches_(db: str | None, as_json: bool) -> None:
 
 @click.command()
 @click.argument("match", type=MATCH)
-@click.option("--to", "to", type=click.IntRange(min=1), required=True, help="Go back to just after this event (see `referee log`).")
-@click.option("--rule", type=click.Choice(["410.1", "410.2"]), required=True, help="410.1: an action that was impossible; 410.2: a forgotten mandatory step.")
+@click.option(
+    "--to",
+    "to",
+    type=click.IntRange(min=1),
+    required=True,
+    help="Go back to just after this event (see `referee log`).",
+)
+@click.option(
+    "--rule",
+    type=click.Choice(["410.1", "410.2"]),
+    required=True,
+    help="410.1: an action that was impossible; 410.2: a forgotten mandatory step.",
+)
 @click.option("--reason", type=REASON, required=True, help="Why, for the log.")
 @click.option("--by", "judge", type=JUDGE, help="The judge's name, for the log.")
 @click.option("--dry-run", is_flag=True, help="Only report what the rewind would undo.")
-@click.option("--replay", is_flag=True, help="After the rewind, apply again the player actions that followed, stopping at the first one no longer allowed.")
+@click.option(
+    "--replay",
+    is_flag=True,
+    help="After the rewind, apply again the player actions that followed, stopping at the first one no longer allowed.",
+)
 @expect_version_option
 @db_option
 @json_option
-def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_run: bool, replay: bool,
-           expect_version: int | None, db: str | None, as_json: bool) -> None:
+def rewind(
+    match: str,
+    to: int,
+    rule: str,
+    reason: str,
+    judge: str | None,
+    dry_run: bool,
+    replay: bool,
+    expect_version: int | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
     """A judge's correction (rule 410): go back to just after an event.
 
     Nothing is erased: a Rewound event restores the earlier state and the
@@ -573,25 +757,43 @@ def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_r
             except IllegalAction as exc:
                 refused(exc, as_json)
             if as_json:
-                echo_json({"match": match, "to": to, "rule": rule, "undo": rows, "restore": back,
-                           "reveals": any(r["reveals"] for r in rows)})
+                echo_json(
+                    {
+                        "match": match,
+                        "to": to,
+                        "rule": rule,
+                        "undo": rows,
+                        "restore": back,
+                        "reveals": any(r["reveals"] for r in rows),
+                    }
+                )
                 return
             click.echo(f"Rewinding to just after event {to} would undo {len(rows)} events (most recent first):")
             for r in rows:
                 flag = f"  REVEALED: {r['revealed']}" if r["reveals"] else ""
                 click.echo(printable(f"{r['position']:>6}  {r['rule']:<8} {r['text']}{flag}"))
             if back:
-                click.echo(f"It would bring back {len(back)} events an earlier rewind retracted "
-                           f"(events {back[0]['position']} to {back[-1]['position']}).")
+                click.echo(
+                    f"It would bring back {len(back)} events an earlier rewind retracted "
+                    f"(events {back[0]['position']} to {back[-1]['position']})."
+                )
             hidden = sum(r["reveals"] for r in rows)
-            click.echo(f"{hidden} of them revealed hidden information." if hidden else "None of them revealed hidden information.")
+            click.echo(
+                f"{hidden} of them revealed hidden information."
+                if hidden
+                else "None of them revealed hidden information."
+            )
             return
         from referee.store.errors import StaleVersion
 
         try:
-            done = store.update(match, lambda s: corrections.rewind(
-                s, store.events(match), to, rule=rule, reason=reason, judge=judge, replay=replay),
-                expected_version=expect_version)
+            done = store.update(
+                match,
+                lambda s: corrections.rewind(
+                    s, store.events(match), to, rule=rule, reason=reason, judge=judge, replay=replay
+                ),
+                expected_version=expect_version,
+            )
         except IllegalAction as exc:
             refused(exc, as_json)
         except StaleVersion as exc:
@@ -600,8 +802,16 @@ def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_r
         _written(store, match)
     report = done.replay.to_json() if done.replay else None
     if as_json:
-        echo_json({"match": match, "to": to, "rule": rule, "undone": len(done.undone), "replay": report,
-                   "event": state.position})
+        echo_json(
+            {
+                "match": match,
+                "to": to,
+                "rule": rule,
+                "undone": len(done.undone),
+                "replay": report,
+                "event": state.position,
+            }
+        )
         return
     click.echo(f"Rewound to just after event {to} ({rule}); {len(done.undone)} events retracted.")
     if report is not None:
@@ -613,8 +823,9 @@ def rewind(match: str, to: int, rule: str, reason: str, judge: str | None, dry_r
     _say_next(state)
 
 
-def _judge_update(match: str, db: str | None, as_json: bool, decide: Callable[[Any, list], Any],
-                  expect_version: int | None = None) -> None:
+def _judge_update(
+    match: str, db: str | None, as_json: bool, decide: Callable[[Any, list], Any], expect_version: int | None = None
+) -> None:
     from projections.transcript import rows_for
     from referee.actions import IllegalAction
     from referee.store.errors import StaleVersion
@@ -666,8 +877,9 @@ def note(match: str, text: str, judge: str | None, expect_version: int | None, d
 @expect_version_option
 @db_option
 @json_option
-def accept(match: str, reason: str, judge: str | None, expect_version: int | None, db: str | None,
-           as_json: bool) -> None:
+def accept(
+    match: str, reason: str, judge: str | None, expect_version: int | None, db: str | None, as_json: bool
+) -> None:
     """Leave the open violations standing (the game is too far along to rewind).
 
     Example: referee accept m-1a2b3c4d --reason "noticed three turns later" --by Kim

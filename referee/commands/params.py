@@ -60,7 +60,8 @@ class MatchId(click.ParamType):
             self.fail(
                 f"{shown(text)} is not a match id: ids are up to 64 lowercase letters, digits, '.', '_' "
                 "or '-', beginning with a letter or digit (e.g. m-3f9c2a1e; `referee matches` lists them)",
-                param, ctx,
+                param,
+                ctx,
             )
         return text.strip().lower()
 
@@ -140,7 +141,8 @@ def once_each(ctx: click.Context, param: click.Parameter, pairs: tuple[tuple[str
         if key in out:
             raise click.BadParameter(
                 f"{key} is given twice ({shown(out[key])} and {shown(value)}); give it once",
-                ctx=ctx, param=param,
+                ctx=ctx,
+                param=param,
             )
         out[key] = value
     return out

@@ -84,8 +84,18 @@ def _result_text(result: dict[str, Any] | None) -> str:
 @click.command("export")
 @click.argument("match", type=MATCH)
 @db_option
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write the record to this file instead of standard output.")
-@click.option("--names", "by_name", is_flag=True, help="Name cards by card name where the name means the same card (default: instance ids such as A:12).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the record to this file instead of standard output.",
+)
+@click.option(
+    "--names",
+    "by_name",
+    is_flag=True,
+    help="Name cards by card name where the name means the same card (default: instance ids such as A:12).",
+)
 def export(match: str, db: str | None, output: str | None, by_name: bool) -> None:
     """Write a stored match as a match record (YAML).
 
@@ -138,14 +148,24 @@ def export_one(match: str, db: str | None, by_name: bool = False) -> tuple[dict[
 @click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
 @db_option
 @click.option("--name", type=TITLE, help="A name for the new match, e.g. 'Round 3, table 4'.")
-@click.option("--accept-broken-chain", is_flag=True,
-              help="A judge's decision: store a record whose hash chain does not fit (it was changed after it "
-                   "was exported) anyway; the log keeps where it breaks and who decided. Needs --by and --reason.")
+@click.option(
+    "--accept-broken-chain",
+    is_flag=True,
+    help="A judge's decision: store a record whose hash chain does not fit (it was changed after it "
+    "was exported) anyway; the log keeps where it breaks and who decided. Needs --by and --reason.",
+)
 @click.option("--by", "judge", type=JUDGE, help="With --accept-broken-chain: the judge's name, for the log.")
 @click.option("--reason", type=REASON, help="With --accept-broken-chain: why, for the log.")
 @json_option
-def import_(record_file: str, db: str | None, name: str | None, accept_broken_chain: bool, judge: str | None,
-            reason: str | None, as_json: bool) -> None:
+def import_(
+    record_file: str,
+    db: str | None,
+    name: str | None,
+    accept_broken_chain: bool,
+    judge: str | None,
+    reason: str | None,
+    as_json: bool,
+) -> None:
     """Replay a match record and store it as a new match; print its id.
 
     Every action must be legal: if one is refused, nothing is stored and the
@@ -174,8 +194,9 @@ def import_(record_file: str, db: str | None, name: str | None, accept_broken_ch
                 _echo_json({"match": None, "violation": v})
             else:
                 click.echo(
-                    printable(f"{record_file}: {_action_text(record, v['action'])} was refused ({v['rule']}): "
-                              f"{v['message']}"),
+                    printable(
+                        f"{record_file}: {_action_text(record, v['action'])} was refused ({v['rule']}): {v['message']}"
+                    ),
                     err=True,
                 )
                 click.echo("Nothing was stored.", err=True)
@@ -188,10 +209,15 @@ def import_(record_file: str, db: str | None, name: str | None, accept_broken_ch
                 if as_json:
                     _echo_json({"match": None, "chain": {**chain, "where": where}})
                 else:
-                    click.echo(printable(f"{record_file}: its hash chain does not fit at {where}: {chain['reason']}."),
-                               err=True)
-                    click.echo("Nothing was stored. A judge may store it anyway with --accept-broken-chain "
-                               "--by NAME --reason TEXT; the log then says where the chain broke.", err=True)
+                    click.echo(
+                        printable(f"{record_file}: its hash chain does not fit at {where}: {chain['reason']}."),
+                        err=True,
+                    )
+                    click.echo(
+                        "Nothing was stored. A judge may store it anyway with --accept-broken-chain "
+                        "--by NAME --reason TEXT; the log then says where the chain broke.",
+                        err=True,
+                    )
                 sys.exit(1)
             events.append(_broken_chain_note(record_file, record, chain, where, judge, reason))
         with _store(db, create=True) as store:
@@ -212,8 +238,9 @@ def _chain_place(record: Any, chain: dict[str, Any]) -> str:
     return _action_text(record, at["action"])
 
 
-def _broken_chain_note(file: str, record: Any, chain: dict[str, Any], where: str, judge: str | None,
-                       reason: str | None) -> Any:
+def _broken_chain_note(
+    file: str, record: Any, chain: dict[str, Any], where: str, judge: str | None, reason: str | None
+) -> Any:
     """The judge's note that keeps the evidence of a broken chain in the log:
     where it broke, the hashes the record claimed and those of its replay."""
     from pathlib import Path
@@ -224,9 +251,12 @@ def _broken_chain_note(file: str, record: Any, chain: dict[str, Any], where: str
     claimed = ""
     if at is not None and record.chain is not None and at["action"] < len(record.chain):
         claimed = f"; the record's chain hash there is {record.chain[at['action']]}"
-    text = (f"Imported from {Path(file).name} although its hash chain does not fit at {where} "
-            f"(events {at['events'][0]}-{at['events'][1]}){claimed}" if at is not None else
-            f"Imported from {Path(file).name} although its hash chain does not fit at {where}")
+    text = (
+        f"Imported from {Path(file).name} although its hash chain does not fit at {where} "
+        f"(events {at['events'][0]}-{at['events'][1]}){claimed}"
+        if at is not None
+        else f"Imported from {Path(file).name} although its hash chain does not fit at {where}"
+    )
     text += f"; record head {record.head or 'none'}, replay head {chain['head']}. Accepted by the judge: "
     room = TEXT_LENGTH - len(text)  # a note stays one a record can carry (export, import)
     reason = reason or ""
@@ -246,7 +276,9 @@ def _compare_stored(stored: list, replayed: list) -> list[str]:
     """Where a stored log departs from the replay of its own actions."""
     for pos, (a, b) in enumerate(zip(stored, replayed), start=1):
         if a != b:
-            return [f"stored event {pos} ({type(a).__name__}) differs from the replay of the match's actions ({type(b).__name__})"]
+            return [
+                f"stored event {pos} ({type(a).__name__}) differs from the replay of the match's actions ({type(b).__name__})"
+            ]
     if len(stored) != len(replayed):
         return [f"the match stores {len(stored)} events but its actions replay to {len(replayed)}"]
     return []
@@ -377,10 +409,14 @@ def audit_one(target: str, db: str | None) -> tuple[dict[str, Any], list[str]]:
     lines = []
     total = len(record.actions)
     if played.violation is not None:
-        lines.append(f"{target}: NOT legal: {_action_text(record, v['action'])} is refused ({v['rule']}): {v['message']}")
+        lines.append(
+            f"{target}: NOT legal: {_action_text(record, v['action'])} is refused ({v['rule']}): {v['message']}"
+        )
         lines.append(f"{played.applied} of {total} actions were applied before it")
     elif v is not None:
-        lines.append(f"{target}: NOT legal: {_action_text(record, v['action'])} broke {v['rule']} (recorded in record mode): {v['message']}")
+        lines.append(
+            f"{target}: NOT legal: {_action_text(record, v['action'])} broke {v['rule']} (recorded in record mode): {v['message']}"
+        )
         for r in played.recorded:
             state = "accepted by a judge" if r["accepted"] else "still open"
             lines.append(f"  action {r['action']}: {r['rule']}, {state}")

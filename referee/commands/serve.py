@@ -14,23 +14,58 @@ PASSWORD_ENV = "REFEREE_JUDGE_PASSWORD"
 
 @click.command()
 @db_option
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on. Any address other than loopback needs $REFEREE_JUDGE_PASSWORD.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on. Any address other than loopback needs $REFEREE_JUDGE_PASSWORD.",
+)
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free port).")
-@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
-              help="A host name the board answers to (repeat for several; *.example.org for a domain). "
-                   "Default: the address it listens on, and localhost; on 0.0.0.0, this machine's names and addresses.")
-@click.option("--ssl-certfile", type=click.Path(dir_okay=False, exists=True), help="Serve HTTPS with this certificate (PEM).")
-@click.option("--ssl-keyfile", type=click.Path(dir_okay=False, exists=True), help="The certificate's private key (PEM).")
-@click.option("--read-only", is_flag=True, help="A spectators' board: nothing can be logged (a read-only store or role serves).")
-@click.option("--links", "links_for", metavar="MATCH", help="Print the players' links of MATCH for this server and exit.")
-@click.option("--scorekeeper", "keeper_for", metavar="EVENT|MATCH",
-              help="Print a scorekeeper's link (and password) for an event's tables, or one match, and exit.")
-@click.option("--name", "keeper_name", type=JUDGE, default=None,
-              help="With --scorekeeper: the scorekeeper's name, recorded with what they log.")
-def serve(db: str | None, host: str, port: int, allowed_hosts: tuple[str, ...], ssl_certfile: str | None,
-          ssl_keyfile: str | None, read_only: bool, links_for: str | None, keeper_for: str | None,
-          keeper_name: str | None) -> None:
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A host name the board answers to (repeat for several; *.example.org for a domain). "
+    "Default: the address it listens on, and localhost; on 0.0.0.0, this machine's names and addresses.",
+)
+@click.option(
+    "--ssl-certfile", type=click.Path(dir_okay=False, exists=True), help="Serve HTTPS with this certificate (PEM)."
+)
+@click.option(
+    "--ssl-keyfile", type=click.Path(dir_okay=False, exists=True), help="The certificate's private key (PEM)."
+)
+@click.option(
+    "--read-only", is_flag=True, help="A spectators' board: nothing can be logged (a read-only store or role serves)."
+)
+@click.option(
+    "--links", "links_for", metavar="MATCH", help="Print the players' links of MATCH for this server and exit."
+)
+@click.option(
+    "--scorekeeper",
+    "keeper_for",
+    metavar="EVENT|MATCH",
+    help="Print a scorekeeper's link (and password) for an event's tables, or one match, and exit.",
+)
+@click.option(
+    "--name",
+    "keeper_name",
+    type=JUDGE,
+    default=None,
+    help="With --scorekeeper: the scorekeeper's name, recorded with what they log.",
+)
+def serve(
+    db: str | None,
+    host: str,
+    port: int,
+    allowed_hosts: tuple[str, ...],
+    ssl_certfile: str | None,
+    ssl_keyfile: str | None,
+    read_only: bool,
+    links_for: str | None,
+    keeper_for: str | None,
+    keeper_name: str | None,
+) -> None:
     """Serve the board and its console: every match at any event, live, per viewer.
 
     The console is the match page for whoever may log it: a scorekeeper or a
@@ -64,8 +99,9 @@ def serve(db: str | None, host: str, port: int, allowed_hosts: tuple[str, ...], 
         raise click.UsageError("give --ssl-certfile and --ssl-keyfile together")
     for name in allowed_hosts:
         if "*" in name[1:] or (name.startswith("*") and not name.startswith("*.")) or not name.strip():
-            raise click.BadParameter(f"{name!r}: a host name, or *.domain for every name of a domain",
-                                     param_hint="--allowed-host")
+            raise click.BadParameter(
+                f"{name!r}: a host name, or *.domain for every name of a domain", param_hint="--allowed-host"
+            )
     scheme = "https" if ssl_certfile else "http"
     key = load_key(parse_url(url).path, create=True)
     if links_for is not None:
@@ -85,22 +121,35 @@ def serve(db: str | None, host: str, port: int, allowed_hosts: tuple[str, ...], 
         store.close()
         raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     hosts = tuple(allowed_hosts) or default_hosts(host)
-    settings = Settings(url, protect=bool(password) or not loopback, judge_password=password, token_key=key,
-                        allowed_hosts=hosts, read_only=read_only, https=bool(ssl_certfile))
+    settings = Settings(
+        url,
+        protect=bool(password) or not loopback,
+        judge_password=password,
+        token_key=key,
+        allowed_hosts=hosts,
+        read_only=read_only,
+        https=bool(ssl_certfile),
+    )
     app = create_app(settings, store)
     address = url_of(sock, scheme)
     click.echo(f"The board of {store.url} is at {address}  (Ctrl-C stops it)")
     if host in ("0.0.0.0", "::"):
-        click.echo(f"  listening on every address of this machine: from another device use this machine's "
-                   f"venue address, e.g. {scheme}://<address>:{sock.getsockname()[1]}/")
+        click.echo(
+            f"  listening on every address of this machine: from another device use this machine's "
+            f"venue address, e.g. {scheme}://<address>:{sock.getsockname()[1]}/"
+        )
     click.echo(f"  answers to the host names {', '.join(hosts)} (--allowed-host adds others)")
     if settings.protect:
-        click.echo(f"  judges: the password in ${PASSWORD_ENV}; scorekeepers: `referee serve --scorekeeper EVENT`; "
-                   "players: their own links (`referee serve --links MATCH`)"
-                   + ("" if key else "; no player or scorekeeper links: set REFEREE_TOKEN_KEY"))
+        click.echo(
+            f"  judges: the password in ${PASSWORD_ENV}; scorekeepers: `referee serve --scorekeeper EVENT`; "
+            "players: their own links (`referee serve --links MATCH`)"
+            + ("" if key else "; no player or scorekeeper links: set REFEREE_TOKEN_KEY")
+        )
     if not session_secret(key)[1]:
-        click.echo("  sign-ins last until this server stops: set REFEREE_TOKEN_KEY (or REFEREE_SESSION_KEY) "
-                   "to share them with other servers of this store")
+        click.echo(
+            "  sign-ins last until this server stops: set REFEREE_TOKEN_KEY (or REFEREE_SESSION_KEY) "
+            "to share them with other servers of this store"
+        )
     try:
         server_for(app, ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile).run(sockets=[sock])
     finally:
@@ -140,5 +189,7 @@ def _print_scorekeeper(url: str, scope: str, name: str, key: bytes | None, base:
     click.echo(f"Scorekeeper link for {what}" + (f", {name}" if name else "") + ":")
     click.echo(f"  {base}{scorekeeper_link(key, scope, name)}")
     click.echo(f"  or sign in on the event's page with the password {scorekeeper_token(key, scope)}")
-    click.echo("It logs every decision there (violations included) but cannot rewind or accept; give it only "
-               "to the scorekeeper. Anyone with the store's token key can make these links.")
+    click.echo(
+        "It logs every decision there (violations included) but cannot rewind or accept; give it only "
+        "to the scorekeeper. Anyone with the store's token key can make these links."
+    )

@@ -12,15 +12,52 @@ from referee.commands.params import DECK, FILE, db_option, once_each
 
 
 @click.command()
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="How many games to play.")
-@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the whole run; game k is reproducible from it.")
-@click.option("--deck", "decks", type=DECK, multiple=True, callback=once_each, help="Play these decks (A=FILE and B=FILE) instead of random legal decks.")
+@click.option(
+    "--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="How many games to play."
+)
+@click.option(
+    "--seed",
+    "-s",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Seed of the whole run; game k is reproducible from it.",
+)
+@click.option(
+    "--deck",
+    "decks",
+    type=DECK,
+    multiple=True,
+    callback=once_each,
+    help="Play these decks (A=FILE and B=FILE) instead of random legal decks.",
+)
 @click.option("--pool", type=FILE, help="Card pool for the decks (default: the bundled rules-test pool).")
-@click.option("--deal", "deal_mode", type=click.Choice(["seeded", "table"]), default="seeded", show_default=True, help="table: play table-dealt games, the simulated table revealing every hidden card the rules turn face up.")
-@click.option("--event", "event_id", metavar="EVENT", help="Instead: play the open matches of this tournament's current round, stored (several stations may run this at once).")
+@click.option(
+    "--deal",
+    "deal_mode",
+    type=click.Choice(["seeded", "table"]),
+    default="seeded",
+    show_default=True,
+    help="table: play table-dealt games, the simulated table revealing every hidden card the rules turn face up.",
+)
+@click.option(
+    "--event",
+    "event_id",
+    metavar="EVENT",
+    help="Instead: play the open matches of this tournament's current round, stored (several stations may run this at once).",
+)
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def simulate(games: int, seed: int, decks: dict[str, str], pool: str | None, deal_mode: str, event_id: str | None, db: str | None, as_json: bool) -> None:
+def simulate(
+    games: int,
+    seed: int,
+    decks: dict[str, str],
+    pool: str | None,
+    deal_mode: str,
+    event_id: str | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
     """Play whole games by picking random legal actions.
 
     Each game uses two random legal decks from the card pool (or the decks
@@ -79,7 +116,6 @@ def simulate(games: int, seed: int, decks: dict[str, str], pool: str | None, dea
     click.echo("ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.rules.items(), key=lambda kv: -kv[1])))
 
 
-
 def _simulate_event(event_id: str, seed: int, db: str | None, as_json: bool) -> None:
     """``simulate --event``: the current round's open matches, played and stored."""
     import os
@@ -106,4 +142,6 @@ def _simulate_event(event_id: str, seed: int, db: str | None, as_json: bool) -> 
     if as_json:
         click.echo(json.dumps({**counts, "seconds": round(seconds, 3)}, indent=2))
     else:
-        click.echo(f"{counts['matches']} matches played to their end, {counts['actions']} actions stored in {seconds:.1f}s")
+        click.echo(
+            f"{counts['matches']} matches played to their end, {counts['actions']} actions stored in {seconds:.1f}s"
+        )

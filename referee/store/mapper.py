@@ -261,8 +261,15 @@ class PydanticEventMapper(Mapper[str]):
         return data
 
     def to_stored_events(
-        self, match_id: str, version: int, timestamp: datetime, events: list[Event], name: str | None = None,
-        *, by: str | None = None, entry: str | None = None,
+        self,
+        match_id: str,
+        version: int,
+        timestamp: datetime,
+        events: list[Event],
+        name: str | None = None,
+        *,
+        by: str | None = None,
+        entry: str | None = None,
     ) -> list[StoredEvent]:
         """The stored events of ``events`` as positions ``version + 1``,
         ``version + 2``... of a match, all written at ``timestamp``, ``name``
@@ -272,8 +279,15 @@ class PydanticEventMapper(Mapper[str]):
         return [StoredEvent(*row) for row in rows]
 
     def to_rows(
-        self, match_id: str, version: int, timestamp: datetime, events: list[Event], name: str | None = None,
-        *, by: str | None = None, entry: str | None = None,
+        self,
+        match_id: str,
+        version: int,
+        timestamp: datetime,
+        events: list[Event],
+        name: str | None = None,
+        *,
+        by: str | None = None,
+        entry: str | None = None,
     ) -> list[tuple[str, int, str, bytes]]:
         """``chained_rows`` without a chain (rows as written before chains)."""
         return self.chained_rows(match_id, version, timestamp, events, name, None, by, entry)[0]
@@ -389,9 +403,7 @@ class PydanticEventMapper(Mapper[str]):
                     state: GameState | None = decode_state(body)
                 except IncompatibleSnapshot:
                     state = None
-                return StateSnapshot(
-                    str(stored_event.originator_id), stored_event.originator_version, timestamp, state
-                )
+                return StateSnapshot(str(stored_event.originator_id), stored_event.originator_version, timestamp, state)
             cls = resolve_event_topic(stored_event.topic)
             event = cls.model_validate(body)
         except Exception as exc:  # noqa: BLE001 - any failure here means an unreadable row

@@ -124,9 +124,7 @@ class RefereeApplication(Application[str]):
         return JSONBytes()
 
     def construct_mapper(self) -> Mapper[str]:
-        return self.factory.mapper(
-            transcoder=self.construct_transcoder(), mapper_class=PydanticEventMapper
-        )
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=PydanticEventMapper)
 
 
 class _DbErrors:
@@ -252,9 +250,7 @@ class MatchStore:
         if not self._has_tables:
             raise StoreError(f"{self.url} holds no matches yet: `referee new` or `referee import` starts one")
 
-    def create(
-        self, first_events: Iterable[Event], *, name: str | None = None, match_id: str | None = None
-    ) -> str:
+    def create(self, first_events: Iterable[Event], *, name: str | None = None, match_id: str | None = None) -> str:
         """Store a new match from its first events (``rules.start(...).events``,
         or a scenario's ``PositionSetUp``) in one transaction; return its id,
         ``m-`` and 8 hex digits unless ``match_id`` chooses one."""
@@ -266,9 +262,7 @@ class MatchStore:
         if match_id is not None:
             chosen = match_id.strip().lower()
             if not MATCH_ID.match(chosen):
-                raise ValueError(
-                    f"match id {match_id!r}: use up to 64 letters, digits, '.', '_' or '-'"
-                )
+                raise ValueError(f"match id {match_id!r}: use up to 64 letters, digits, '.', '_' or '-'")
         self._writable()
         state, version, marks = self._fold(initial_state(), 0, events)
         with self._db_errors("store the new match"):
@@ -288,7 +282,12 @@ class MatchStore:
         return key
 
     def act(
-        self, match_id: str, action: Action, *, expected_version: int | None = None, by: str | None = None,
+        self,
+        match_id: str,
+        action: Action,
+        *,
+        expected_version: int | None = None,
+        by: str | None = None,
         entry: str | None = None,
     ) -> Applied:
         """Apply a player's action to the stored match and store every event it
@@ -300,8 +299,13 @@ class MatchStore:
         )
 
     def update(
-        self, match_id: str, decide: Callable[[GameState], Applied], *, expected_version: int | None = None,
-        by: str | None = None, entry: str | None = None,
+        self,
+        match_id: str,
+        decide: Callable[[GameState], Applied],
+        *,
+        expected_version: int | None = None,
+        by: str | None = None,
+        entry: str | None = None,
     ) -> Applied:
         """Run ``decide`` on the current state and store the events it returns,
         all in one transaction; on a conflicting write by another station,
@@ -399,9 +403,11 @@ class MatchStore:
         """``StaleVersion`` if the match moved from ``chosen`` to ``current``
         in a way the action may not be decided again on: any way when
         ``strict``, else by a rewind (410) among the events written since."""
-        rewound = any(
-            isinstance(r.event, Rewound) for r in self.application.events.get(key, gt=chosen, lte=current)
-        ) if current > chosen else False
+        rewound = (
+            any(isinstance(r.event, Rewound) for r in self.application.events.get(key, gt=chosen, lte=current))
+            if current > chosen
+            else False
+        )
         if strict or rewound:
             raise StaleVersion(key, chosen, current, rewound)
 

@@ -64,10 +64,7 @@ SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
 SECRET_OPTIONS = ("sslpassword",)  # hidden in every message, as the password is
 LIBPQ_ENV = "REFEREE_POSTGRES_OPTIONS"  # environment key: the options as JSON, for the factory
 
-_USAGE = (
-    "use sqlite:///relative/path.db, sqlite:////absolute/path.db or "
-    "postgresql://user:password@host:port/dbname"
-)
+_USAGE = "use sqlite:///relative/path.db, sqlite:////absolute/path.db or postgresql://user:password@host:port/dbname"
 _SCHEMA_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
 
 
@@ -104,9 +101,7 @@ class Database:
             return
         directory = os.path.dirname(os.path.abspath(self.path))
         if not os.path.isdir(directory):
-            raise StoreError(
-                f"cannot open SQLite database {self.path!r}: directory {directory!r} does not exist"
-            )
+            raise StoreError(f"cannot open SQLite database {self.path!r}: directory {directory!r} does not exist")
         if os.path.isdir(self.path):
             raise StoreError(f"cannot open SQLite database {self.path!r}: it is a directory")
         if not create and not os.path.exists(self.path):
@@ -232,7 +227,9 @@ def _postgres(url: str) -> Database:
     options["connect_timeout"] = timeout
     options.setdefault("application_name", APPLICATION_NAME)
     shown = [f"schema={schema}"] if schema else []
-    shown += [f"{k}={'***' if k in SECRET_OPTIONS else quote(v, safe='/')}" for k, v in query.items() if k in LIBPQ_OPTIONS]
+    shown += [
+        f"{k}={'***' if k in SECRET_OPTIONS else quote(v, safe='/')}" for k, v in query.items() if k in LIBPQ_OPTIONS
+    ]
     if shown:
         display += "?" + "&".join(shown)
     env = {

@@ -92,8 +92,12 @@ def build_event(url: str, tables: int, seed: int = 1) -> dict[str, Any]:
                     if p.match is None:
                         continue
                     seat = rng.choice(["A", "B"])
-                    store.update(p.match, lambda s, seat=seat: corrections.enter_result(
-                        s, seat, False, "Bench Judge", "Result entered by Bench Judge."))
+                    store.update(
+                        p.match,
+                        lambda s, seat=seat: corrections.enter_result(
+                            s, seat, False, "Bench Judge", "Result entered by Bench Judge."
+                        ),
+                    )
             station.keep_current()
         finally:
             station.close()
@@ -102,8 +106,14 @@ def build_event(url: str, tables: int, seed: int = 1) -> dict[str, Any]:
     return {"event": tid, "players": players, "rounds": rounds, "tables": stored}
 
 
-def pages_bench(directory: str | None = None, runs: int = 5, tables: int = TABLES, small: int = SMALL_TABLES,
-                seed: int = 1, requests: int = 5) -> tuple[list[Figure], dict[str, Any]]:
+def pages_bench(
+    directory: str | None = None,
+    runs: int = 5,
+    tables: int = TABLES,
+    small: int = SMALL_TABLES,
+    seed: int = 1,
+    requests: int = 5,
+) -> tuple[list[Figure], dict[str, Any]]:
     """The event page and the first page with ``tables`` stored tables
     against ``small``: ``requests`` requests of each per run, median run."""
     import http.client
@@ -158,13 +168,20 @@ def pages_bench(directory: str | None = None, runs: int = 5, tables: int = TABLE
         figures += [
             Figure(f"{names[page]}, {tables} tables", large_s * 1000, "ms", section="pages"),
             Figure(f"{names[page]}, {small} tables", small_s * 1000, "ms", section="pages"),
-            Figure(f"{names[page]}: {tables} / {small}", ratio, "x", f"<= {PAGE_TARGET:g}",
-                   ratio <= PAGE_TARGET, section="pages"),
+            Figure(
+                f"{names[page]}: {tables} / {small}",
+                ratio,
+                "x",
+                f"<= {PAGE_TARGET:g}",
+                ratio <= PAGE_TARGET,
+                section="pages",
+            ),
         ]
     for page in pages:
         for label, n in (("large", tables), ("small", small)):
-            figures.append(Figure(f"{names[page]} at server start, {n} tables", first[(page, label)] * 1000, "ms",
-                                  section="pages"))
+            figures.append(
+                Figure(f"{names[page]} at server start, {n} tables", first[(page, label)] * 1000, "ms", section="pages")
+            )
     info = {
         "events": {label: {k: v for k, v in b.items() if k != "url"} for label, b in built.items()},
         "runs": runs,
@@ -181,8 +198,9 @@ def _deck_file(path: Path, deck: list[Any]) -> None:
     path.write_text("".join(f"- {{card: {json.dumps(name)}, count: {n}}}\n" for name, n in counts.items()))
 
 
-def register_bench(directory: str | None = None, runs: int = 5, many: int = REGISTER_MANY, few: int = REGISTER_FEW,
-                   seed: int = 1) -> tuple[list[Figure], dict[str, Any]]:
+def register_bench(
+    directory: str | None = None, runs: int = 5, many: int = REGISTER_MANY, few: int = REGISTER_FEW, seed: int = 1
+) -> tuple[list[Figure], dict[str, Any]]:
     """``referee event register EVENT --csv FILE``: ``many`` players against ``few``, fresh processes."""
     from referee.pool import bundled_pool
     from referee.simulate import random_deck
@@ -193,8 +211,13 @@ def register_bench(directory: str | None = None, runs: int = 5, many: int = REGI
     commands: dict[str, str] = {}
     with _scratch(directory) as workdir:
         template = workdir / "event.db"
-        made = subprocess.run(referee + ["event", "new", "bench: registration", "--json", "--db", f"sqlite:///{template}"],
-                              capture_output=True, text=True, env=env, check=False)
+        made = subprocess.run(
+            referee + ["event", "new", "bench: registration", "--json", "--db", f"sqlite:///{template}"],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
         if made.returncode != 0:
             raise RuntimeError(f"referee event new failed: {made.stderr.strip()}")
         event = json.loads(made.stdout)["event"]
@@ -208,14 +231,24 @@ def register_bench(directory: str | None = None, runs: int = 5, many: int = REGI
         lists = {}
         for label, n in (("many", many), ("few", few)):
             lists[label] = workdir / f"players-{n}.csv"
-            lists[label].write_text("name,deck\n" + "".join(f"Player {i:03d},decks/player{i:03d}.yaml\n" for i in range(n)))
+            lists[label].write_text(
+                "name,deck\n" + "".join(f"Player {i:03d},decks/player{i:03d}.yaml\n" for i in range(n))
+            )
 
         def register(label: str, n: int) -> Callable[[int], float]:
             def step(i: int) -> float:
                 copy = workdir / f"register-{label}-{i}.db"
                 shutil.copyfile(template, copy)
-                argv = referee + ["event", "register", event, "--csv", str(lists[label]), "--json",
-                                  "--db", f"sqlite:///{copy}"]
+                argv = referee + [
+                    "event",
+                    "register",
+                    event,
+                    "--csv",
+                    str(lists[label]),
+                    "--json",
+                    "--db",
+                    f"sqlite:///{copy}",
+                ]
                 commands[label] = shlex.join(argv)
                 t0 = time.perf_counter()
                 done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
@@ -235,15 +268,29 @@ def register_bench(directory: str | None = None, runs: int = 5, many: int = REGI
     figures = [
         Figure(f"register {many} players from a CSV", many_s * 1000, "ms", section="register"),
         Figure(f"register {few} players from a CSV", few_s * 1000, "ms", section="register"),
-        Figure(f"{many} / {few} players", ratio, "x", f"<= {REGISTER_TARGET:g}", ratio <= REGISTER_TARGET,
-               section="register"),
+        Figure(
+            f"{many} / {few} players",
+            ratio,
+            "x",
+            f"<= {REGISTER_TARGET:g}",
+            ratio <= REGISTER_TARGET,
+            section="register",
+        ),
         Figure(f"each player beyond {few}", (many_s - few_s) / (many - few) * 1000, "ms", section="register"),
     ]
     return figures, {"runs": runs, "players": {"many": many, "few": few}, "commands": commands}
 
 
-def event_bench(directory: str | None = None, runs: int = 5, *, tables: int = TABLES, small: int = SMALL_TABLES,
-                many: int = REGISTER_MANY, few: int = REGISTER_FEW, seed: int = 1) -> BenchReport:
+def event_bench(
+    directory: str | None = None,
+    runs: int = 5,
+    *,
+    tables: int = TABLES,
+    small: int = SMALL_TABLES,
+    many: int = REGISTER_MANY,
+    few: int = REGISTER_FEW,
+    seed: int = 1,
+) -> BenchReport:
     """Both tournament figures: the pages, then registration."""
     report = BenchReport(0, 0)
     figures, info = pages_bench(directory, runs, tables, small, seed)

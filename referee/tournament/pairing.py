@@ -103,9 +103,12 @@ def _too_few(state: TournamentState, names: list[str]) -> str:
     if not state.check_in:
         return f"a round needs at least two players who have not dropped; there are {len(names)}"
     waiting = [n for n, p in state.players.items() if not p.dropped and not p.checked_in]
-    return (f"{state.name} pairs only players who checked in (event new --check-in), and {len(names)} did; "
-            f"check players in first: referee event checkin {state.id} " + " ".join(
-                (repr(n) if " " in n else n) for n in waiting[:3]) + (" ..." if len(waiting) > 3 else "")).rstrip()
+    return (
+        f"{state.name} pairs only players who checked in (event new --check-in), and {len(names)} did; "
+        f"check players in first: referee event checkin {state.id} "
+        + " ".join((repr(n) if " " in n else n) for n in waiting[:3])
+        + (" ..." if len(waiting) > 3 else "")
+    ).rstrip()
 
 
 def read_pairings(file: str | Path, state: TournamentState) -> list[Pairing]:
@@ -150,8 +153,13 @@ def read_pairings(file: str | Path, state: TournamentState) -> list[Pairing]:
             if p.dropped:
                 raise InputError(file, where, f"{name!r} has dropped from this event", line)
             if state.check_in and not p.checked_in:
-                raise InputError(file, where, f"{name!r} has not checked in (this event pairs only players who "
-                                 "checked in: referee event checkin)", line)
+                raise InputError(
+                    file,
+                    where,
+                    f"{name!r} has not checked in (this event pairs only players who "
+                    "checked in: referee event checkin)",
+                    line,
+                )
             if name in seen_players:
                 raise InputError(file, where, f"{name!r} is already paired at line {seen_players[name]}", line)
             seen_players[name] = line
@@ -188,7 +196,9 @@ def read_registrations(file: str | Path, catalog: Any) -> list[tuple[str, list[A
         if line == 1 and [c.lower() for c in cells[:2]] in (["name", "deck"], ["player", "deck"]):
             continue  # a header
         if len(cells) != 2 or not cells[0] or not cells[1]:
-            raise InputError(file, "", f"expected 'name, deck file' (2 columns), got {len(cells)}: {','.join(cells)!r}", line)
+            raise InputError(
+                file, "", f"expected 'name, deck file' (2 columns), got {len(cells)}: {','.join(cells)!r}", line
+            )
         name, deck = cells
         problem = text_problem(name, NAME_LENGTH)
         if problem is not None:
@@ -199,12 +209,15 @@ def read_registrations(file: str | Path, catalog: Any) -> list[tuple[str, list[A
         deck_path = Path(deck) if Path(deck).is_absolute() else path.parent / deck
         if deck_path not in decks:
             if not deck_path.is_file():
-                raise InputError(file, "column 2 (deck file)", f"expected a deck file: no such file {str(deck_path)!r}", line)
+                raise InputError(
+                    file, "column 2 (deck file)", f"expected a deck file: no such file {str(deck_path)!r}", line
+                )
             try:
                 decks[deck_path] = load_deck(deck_path, catalog)
             except InputError as exc:
-                raise InputError(file, "column 2 (deck file)", f"the deck {deck!r} is not a legal deck: {exc.describe()}",
-                                 line) from None
+                raise InputError(
+                    file, "column 2 (deck file)", f"the deck {deck!r} is not a legal deck: {exc.describe()}", line
+                ) from None
         out.append((name, decks[deck_path]))
     if not out:
         raise InputError(file, "", "expected at least one line 'name, deck file'")

@@ -29,35 +29,41 @@ def _policy(pid: str, title: str, text: str) -> str:
 
 
 RESULT_ENTERED = _policy(
-    "TP1", "A hand-entered result ends the match",
+    "TP1",
+    "A hand-entered result ends the match",
     "A result a judge enters ends the game: nothing more is logged in it, and only a judge's rewind (410) "
     "reopens it. Replacing an entered result is a judge's command with a reason, kept in the log.",
 )
 TIME = _policy(
-    "TP2", "The round clock",
+    "TP2",
+    "The round clock",
     "Each round has the event's length of time, plus each table's extensions. When time is called on a "
     "table, its unfinished game is settled by the event's time policy (draw, score or judge), and no "
     "further game of that match is started.",
 )
 PENALTY = _policy(
-    "TP3", "Penalties",
+    "TP3",
+    "Penalties",
     "A game loss ends the player's game in progress as a loss; given between games, the next game of the match "
     "is recorded as lost without being played; given when the player's match is over (or before they are "
     "paired), it applies to the first game of their next match. A match loss ends the match as a loss (their "
     "next match, likewise). A disqualification drops the player and ends their match as a loss.",
 )
 BEST_OF = _policy(
-    "TP4", "Best-of-N matches",
+    "TP4",
+    "Best-of-N matches",
     "A match is at most N games; it ends when a player has won more than half of N, or after N games "
     "(the one with more game wins wins the match; equal is a draw).",
 )
 LATE_ENTRY = _policy(
-    "TP5", "Late entries",
+    "TP5",
+    "Late entries",
     "A player who joins after round 1 was paired takes a loss for each round missed, or a bye if the "
     "organiser chose byes for the event.",
 )
 TOP_CUT = _policy(
-    "TP6", "Top cut",
+    "TP6",
+    "Top cut",
     "Single elimination seeded from the final Swiss standings (1v8, 4v5, 2v7, 3v6 for a top 8); a "
     "playoff match cannot end in a draw: another game is played until one player wins.",
 )
@@ -90,7 +96,7 @@ INFRACTIONS: dict[str, str] = {
 PENALTIES: dict[str, str] = {
     "warning": "Warning: recorded, nothing else happens",
     "game-loss": "Game loss: the player loses the game in progress (between games: the next one; after their match: "
-                 "the first game of their next match)",
+    "the first game of their next match)",
     "match-loss": "Match loss: the player loses the match (after their match: the next one)",
     "disqualification": "Disqualification: the player loses the match and is dropped from the event",
 }

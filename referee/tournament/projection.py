@@ -72,8 +72,19 @@ from referee.store.errors import StoreError
 from referee.store.mapper import MatchEvent, topics_of
 
 FOLLOWED = (
-    GameEnded, Rewound, TournamentCreated, PlayerRegistered, PlayerDropped, PlayerReinstated, PlayerCheckedIn,
-    RoundPaired, TableRepaired, TimeExtended, TimeCalled, PenaltyGiven, ResultEntered,
+    GameEnded,
+    Rewound,
+    TournamentCreated,
+    PlayerRegistered,
+    PlayerDropped,
+    PlayerReinstated,
+    PlayerCheckedIn,
+    RoundPaired,
+    TableRepaired,
+    TimeExtended,
+    TimeCalled,
+    PenaltyGiven,
+    ResultEntered,
 )
 PAGE = 500
 LEGACY = "legacy"  # a ResultEntered of the tournament's own log: the winner by name
@@ -131,7 +142,11 @@ class TournamentCache:
                 state.players = {k: copy.copy(v) for k, v in state.players.items()}
                 state.rounds = list(state.rounds)
                 state.extensions = {k: list(v) for k, v in state.extensions.items()}
-                state.calls, state.penalties, state.applied = list(state.calls), list(state.penalties), dict(state.applied)
+                state.calls, state.penalties, state.applied = (
+                    list(state.calls),
+                    list(state.penalties),
+                    dict(state.applied),
+                )
                 state.repairs, state.void, state.entered = list(state.repairs), set(state.void), dict(state.entered)
                 for r in records:
                     evolve(state, r.event)
@@ -176,22 +191,51 @@ def _apply(event: Any, key: str, position: int, notification: int, rows: Rows) -
     """Apply one followed event; return the tournament whose standings it changes (or None)."""
     if isinstance(event, TournamentCreated):
         return None
-    if isinstance(event, (PlayerRegistered, PlayerDropped, PlayerReinstated, PlayerCheckedIn, RoundPaired,
-                          TableRepaired, TimeExtended, TimeCalled)):
+    if isinstance(
+        event,
+        (
+            PlayerRegistered,
+            PlayerDropped,
+            PlayerReinstated,
+            PlayerCheckedIn,
+            RoundPaired,
+            TableRepaired,
+            TimeExtended,
+            TimeCalled,
+        ),
+    ):
         return key
     if isinstance(event, PenaltyGiven):
         rows.penalty(notification, key, event.player, {"event": key, **event.model_dump(mode="json")})
         return key
     if isinstance(event, ResultEntered):  # logs written before results went into the match itself
-        rows.put(event.match, {"tournament": key, "position": 0, "winner": event.winner, "draw": event.draw,
-                               "judge": event.judge, "rule": LEGACY})
+        rows.put(
+            event.match,
+            {
+                "tournament": key,
+                "position": 0,
+                "winner": event.winner,
+                "draw": event.draw,
+                "judge": event.judge,
+                "rule": LEGACY,
+            },
+        )
         return key
     tournament = tournament_of_match(key)
     if isinstance(event, GameEnded):
         if tournament is None:
             return None
-        rows.put(key, {"tournament": tournament, "position": position, "winner": event.winner,
-                       "draw": event.draw, "judge": event.judge, "rule": event.rule})
+        rows.put(
+            key,
+            {
+                "tournament": tournament,
+                "position": position,
+                "winner": event.winner,
+                "draw": event.draw,
+                "judge": event.judge,
+                "rule": event.rule,
+            },
+        )
         return tournament
     if isinstance(event, Rewound):
         row = rows.get(key)
@@ -236,15 +280,21 @@ class _SqlRows(Rows):
 
     def put(self, match: str, row: dict[str, Any]) -> None:
         self.delete(match)
-        self.view._x(self.c, "INSERT INTO {trn_results} VALUES (?, ?, ?, ?, ?, ?, ?)",
-                     (match, row["tournament"], row["position"], row["winner"], int(row["draw"]), row["judge"], row["rule"]))
+        self.view._x(
+            self.c,
+            "INSERT INTO {trn_results} VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (match, row["tournament"], row["position"], row["winner"], int(row["draw"]), row["judge"], row["rule"]),
+        )
 
     def delete(self, match: str) -> None:
         self.view._x(self.c, "DELETE FROM {trn_results} WHERE match_id=?", (match,))
 
     def penalty(self, notification: int, tournament: str, player: str, doc: dict[str, Any]) -> None:
-        self.view._x(self.c, "INSERT INTO {trn_penalties} VALUES (?, ?, ?, ?)",
-                     (notification, tournament, player, json.dumps(doc)))
+        self.view._x(
+            self.c,
+            "INSERT INTO {trn_penalties} VALUES (?, ?, ?, ?)",
+            (notification, tournament, player, json.dumps(doc)),
+        )
 
 
 class TournamentsViewMixin:
@@ -337,14 +387,19 @@ class TournamentsViewMixin:
         table = compute_standings(state, self._rows(c, tournament))
         self._x(c, "DELETE FROM {trn_standings} WHERE tournament=?", (tournament,))
         for row in table:
-            self._x(c, "INSERT INTO {trn_standings} VALUES (?, ?, ?, ?)",
-                    (tournament, row["rank"], row["player"], json.dumps(row)))
+            self._x(
+                c,
+                "INSERT INTO {trn_standings} VALUES (?, ?, ?, ?)",
+                (tournament, row["rank"], row["player"], json.dumps(row)),
+            )
 
     # --- reading --------------------------------------------------------------
 
     def standings(self, tournament: str) -> list[dict[str, Any]]:
         with self._txn(commit=False) as c:
-            rows = self._x(c, "SELECT doc FROM {trn_standings} WHERE tournament=? ORDER BY rank", (tournament,)).fetchall()
+            rows = self._x(
+                c, "SELECT doc FROM {trn_standings} WHERE tournament=? ORDER BY rank", (tournament,)
+            ).fetchall()
         return [json.loads(r["doc"]) for r in rows]
 
     def result_rows(self, tournament: str) -> dict[str, dict[str, Any]]:
@@ -356,22 +411,35 @@ class TournamentsViewMixin:
         out: dict[str, dict[str, Any]] = {}
         with self._txn(commit=False) as c:
             for m in matches:
-                r = self._x(c, "SELECT winner, draw, judge, position, rule FROM {trn_results} WHERE match_id=?", (m,)).fetchone()
+                r = self._x(
+                    c, "SELECT winner, draw, judge, position, rule FROM {trn_results} WHERE match_id=?", (m,)
+                ).fetchone()
                 if r is not None:
-                    out[m] = {"winner": r["winner"], "draw": bool(r["draw"]), "judge": r["judge"],
-                              "position": r["position"], "rule": r["rule"]}
+                    out[m] = {
+                        "winner": r["winner"],
+                        "draw": bool(r["draw"]),
+                        "judge": r["judge"],
+                        "position": r["position"],
+                        "rule": r["rule"],
+                    }
         return out
 
     def penalties_of(self, player: str) -> list[dict[str, Any]]:
         """Every penalty the player was given, in every tournament of the store, oldest first."""
         with self._txn(commit=False) as c:
-            rows = self._x(c, "SELECT doc FROM {trn_penalties} WHERE player=? ORDER BY notification_id", (player,)).fetchall()
+            rows = self._x(
+                c, "SELECT doc FROM {trn_penalties} WHERE player=? ORDER BY notification_id", (player,)
+            ).fetchall()
         return [json.loads(r["doc"]) for r in rows]
 
     def computed(self, tournament: str) -> list[int]:
         """The notification ids whose processing computed this tournament's standings."""
         with self._txn(commit=False) as c:
-            rows = self._x(c, "SELECT notification_id FROM {trn_computed} WHERE tournament=? ORDER BY notification_id", (tournament,)).fetchall()
+            rows = self._x(
+                c,
+                "SELECT notification_id FROM {trn_computed} WHERE tournament=? ORDER BY notification_id",
+                (tournament,),
+            ).fetchall()
         return [int(r["notification_id"]) for r in rows]
 
     def clear(self, application_name: str) -> None:
@@ -419,7 +487,8 @@ def _postgres_view_class() -> type:
             for index, (name, col) in self.INDEXES_OF.items():
                 self.sql_create_statements.append(
                     SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} ({3})").format(
-                        Identifier(index), schema, Identifier(name), Identifier(col))
+                        Identifier(index), schema, Identifier(name), Identifier(col)
+                    )
                 )
 
         def table(self, name: str) -> str:
@@ -462,8 +531,16 @@ class TournamentsProjection(Projection[Any]):
     @process_event.register
     def _(self, record: MatchEvent, tracking: Tracking) -> None:
         view = self.view
-        view.apply(tracking, lambda c: _apply(record.event, record.originator_id, record.originator_version,
-                                              tracking.notification_id, _SqlRows(view, c)))
+        view.apply(
+            tracking,
+            lambda c: _apply(
+                record.event,
+                record.originator_id,
+                record.originator_version,
+                tracking.notification_id,
+                _SqlRows(view, c),
+            ),
+        )
 
 
 TournamentsProjection.topics = tuple(topics_of(*FOLLOWED))  # type: ignore[arg-type]
@@ -500,7 +577,9 @@ def view_env(database: Any, *, create: bool = True, name: str = "tournaments") -
     return Environment(name, env)
 
 
-def open_view(store: Any, *, create: bool = True, name: str = "tournaments", tables: dict[str, str] | None = None) -> Any:
+def open_view(
+    store: Any, *, create: bool = True, name: str = "tournaments", tables: dict[str, str] | None = None
+) -> Any:
     """The view in the store's database (tables made if missing, unless
     ``create`` is False). It has its own connection; ``close_view``
     releases it. ``name`` and ``tables``: another projection's view (the
@@ -742,8 +821,11 @@ class Reader:
         if self.writable:
             return self.view.results(matches)
         with self._lock:
-            return {m: {k: self._results[m][k] for k in ("winner", "draw", "judge", "position", "rule")}
-                    for m in matches if m in self._results}
+            return {
+                m: {k: self._results[m][k] for k in ("winner", "draw", "judge", "position", "rule")}
+                for m in matches
+                if m in self._results
+            }
 
     def penalties_of(self, player: str) -> list[dict[str, Any]]:
         if self.writable:

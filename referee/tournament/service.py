@@ -177,7 +177,9 @@ def _create_game(station: Station, state: TournamentState, paired: RoundPaired, 
     if station.store.exists(gid):
         return False
     decks = {"A": state.players[p.A].deck, "B": state.players[p.B].deck}
-    title = f"{state.name}, round {paired.round}, table {p.table}" + (f", game {k}" if state.best_of > 1 or k > 1 else "")
+    title = f"{state.name}, round {paired.round}, table {p.table}" + (
+        f", game {k}" if state.best_of > 1 or k > 1 else ""
+    )
     return create_table_match(
         station.store, gid, decks, {"A": p.A, "B": p.B}, match_seed(paired.seed, p.table, k), state.deal, title
     )
@@ -199,8 +201,9 @@ def outcomes(station: Station, state: TournamentState, round_no: int | None = No
     results = station.results(state)
     playoff = paired.source == "playoff"
     return {
-        p.table: table_outcome(p, results, state.best_of, called=state.called(paired.round, p.table) is not None,
-                               playoff=playoff)
+        p.table: table_outcome(
+            p, results, state.best_of, called=state.called(paired.round, p.table) is not None, playoff=playoff
+        )
         for p in paired.pairings
     }
 
@@ -228,8 +231,13 @@ def current_game(station: Station, state: TournamentState, p: Pairing, round_no:
     """The game being played at a table (created if it is due), None when the match is over."""
     if p.match is None or p.B is None:
         return None
-    out = table_outcome(p, station.results(state), state.best_of, called=state.called(round_no, p.table) is not None,
-                        playoff=state.rounds[round_no - 1].source == "playoff")
+    out = table_outcome(
+        p,
+        station.results(state),
+        state.best_of,
+        called=state.called(round_no, p.table) is not None,
+        playoff=state.rounds[round_no - 1].source == "playoff",
+    )
     if out.over or out.next_game is None:
         return None
     _create_game(station, state, state.rounds[round_no - 1], p, out.next_game)
@@ -287,7 +295,9 @@ def drop(station: Station, tid: str, player: str, by: str | None, reason: str | 
     def decide(state: TournamentState) -> list[Any]:
         p = state.players.get(player)
         if p is None:
-            raise Refused(f"{player} is not registered in {state.name} (registered: {', '.join(state.players) or 'none'})")
+            raise Refused(
+                f"{player} is not registered in {state.name} (registered: {', '.join(state.players) or 'none'})"
+            )
         if p.dropped:
             return []  # already dropped (by another station, say): nothing to add
         return [PlayerDropped(player=player, by=by, reason=reason)]
@@ -355,7 +365,9 @@ def pair_round(
         if state.current_round >= target:
             return []  # another station paired it meanwhile
         if state.playoff_rounds:
-            raise Refused(f"{state.name} is in its top cut: pair its next round with `referee event playoff {state.id}`")
+            raise Refused(
+                f"{state.name} is in its top cut: pair its next round with `referee event playoff {state.id}`"
+            )
         _check_round_over(station, state)
         seed = random.SystemRandom().randrange(2**31)
         if imported is not None:
@@ -366,8 +378,16 @@ def pair_round(
         pairings = [
             Pairing(table=t, A=a, B=b, match=None if b is None else f"{state.id}.r{target}.t{t}") for t, a, b in pairs
         ]
-        return [RoundPaired(round=target, pairings=pairings, source="imported" if imported is not None else "swiss",
-                            seed=seed, started=stamp(), minutes=state.round_minutes)]
+        return [
+            RoundPaired(
+                round=target,
+                pairings=pairings,
+                source="imported" if imported is not None else "swiss",
+                seed=seed,
+                started=stamp(),
+                minutes=state.round_minutes,
+            )
+        ]
 
     state, new = station.tournaments.update(tid, decide)
     ensure_matches(station, state, target)
@@ -402,10 +422,19 @@ def playoff(station: Station, tid: str, top: int | None) -> tuple[RoundPaired, b
             done = outcomes(station, state)
             winners = [done[p.table].winner for p in last.pairings]
             pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]
-        pairings = [Pairing(table=t, A=a, B=b, match=f"{state.id}.r{target}.t{t}")
-                    for t, (a, b) in enumerate(pairs, start=1)]
-        return [RoundPaired(round=target, pairings=pairings, source="playoff", seed=seed, started=stamp(),
-                            minutes=state.round_minutes)]
+        pairings = [
+            Pairing(table=t, A=a, B=b, match=f"{state.id}.r{target}.t{t}") for t, (a, b) in enumerate(pairs, start=1)
+        ]
+        return [
+            RoundPaired(
+                round=target,
+                pairings=pairings,
+                source="playoff",
+                seed=seed,
+                started=stamp(),
+                minutes=state.round_minutes,
+            )
+        ]
 
     state, new = station.tournaments.update(tid, decide)
     ensure_matches(station, state)
@@ -418,7 +447,9 @@ def final_placings(station: Station, state: TournamentState) -> list[dict[str, A
     return placings(state, station.reader.standings(state.id), station.results(state))
 
 
-def repair_table(station: Station, tid: str, table: int, a: str, b: str | None, judge: str, reason: str) -> TableRepaired:
+def repair_table(
+    station: Station, tid: str, table: int, a: str, b: str | None, judge: str, reason: str
+) -> TableRepaired:
     """Re-pair one table of the current round (a judge's correction of the
     pairings): ``a`` and ``b`` play there in a new match; the old one is void.
     Each must be at this table already, or have no table this round."""
@@ -468,8 +499,18 @@ def _locate(state: TournamentState, match: str) -> tuple[int, Pairing, int]:
     return round_no, p, k
 
 
-def _end_game(station: Station, state: TournamentState, game: str, p: Pairing, winner: str | None, judge: str,
-              reason: str, *, rule: str | None = None, replace: str | None = None) -> None:
+def _end_game(
+    station: Station,
+    state: TournamentState,
+    game: str,
+    p: Pairing,
+    winner: str | None,
+    judge: str,
+    reason: str,
+    *,
+    rule: str | None = None,
+    replace: str | None = None,
+) -> None:
     """A game's result entered by hand: the judge's ``GameEnded`` in its own log."""
     from referee import corrections
     from referee.actions import IllegalAction
@@ -489,8 +530,14 @@ def _end_game(station: Station, state: TournamentState, game: str, p: Pairing, w
 
 
 def enter_result(
-    station: Station, tid: str, match: str, winner: str | None, draw: bool, judge: str,
-    *, replace: str | None = None,
+    station: Station,
+    tid: str,
+    match: str,
+    winner: str | None,
+    draw: bool,
+    judge: str,
+    *,
+    replace: str | None = None,
 ) -> str:
     """A game's result entered by hand (TP1): ``match`` is a game's id, or a
     table's (then its game in progress). ``replace`` (a reason) replaces a
@@ -551,8 +598,14 @@ def clock(state: TournamentState, round_no: int | None = None, when: datetime | 
     end = start + timedelta(minutes=r.minutes)
     left = (end - (when or now())).total_seconds()
     called = next((c for c in state.calls if c.round == r.round and c.table is None), None)
-    return {"round": r.round, "started": r.started, "minutes": r.minutes, "ends": stamp(end),
-            "left": max(0, int(left)), "called": called.at if called else None}
+    return {
+        "round": r.round,
+        "started": r.started,
+        "minutes": r.minutes,
+        "ends": stamp(end),
+        "left": max(0, int(left)),
+        "called": called.at if called else None,
+    }
 
 
 def call_time(station: Station, tid: str, judge: str, table: int | None = None) -> list[str]:
@@ -598,8 +651,16 @@ def call_time(station: Station, tid: str, judge: str, table: int | None = None) 
             why = f"time called by {judge} at {said()}"
         who = "a draw" if winner is None else f"{winner} wins"
         try:
-            _end_game(station, state, game, p, winner, judge, f"Time: {why} (event policy: {state.at_time}): {who}.",
-                      rule=TIME)
+            _end_game(
+                station,
+                state,
+                game,
+                p,
+                winner,
+                judge,
+                f"Time: {why} (event policy: {state.at_time}): {who}.",
+                rule=TIME,
+            )
         except Refused:
             continue  # the game ended meanwhile
         settled.append(game)
@@ -611,7 +672,13 @@ def call_time(station: Station, tid: str, judge: str, table: int | None = None) 
 
 
 def give_penalty(
-    station: Station, tid: str, player: str, infraction: str, penalty: str, judge: str, note: str = "",
+    station: Station,
+    tid: str,
+    player: str,
+    infraction: str,
+    penalty: str,
+    judge: str,
+    note: str = "",
 ) -> tuple[PenaltyGiven, list[dict[str, Any]]]:
     """Record a penalty (TP3) and apply it: a game loss ends the player's
     game in progress as a loss, or, between games, their next game of the
@@ -640,15 +707,26 @@ def give_penalty(
             break
     game_no = None
     if where is not None and where[1].match is not None and where[1].B is not None:
-        out = table_outcome(where[1], station.results(state), state.best_of,
-                            called=state.called(where[0], where[1].table) is not None,
-                            playoff=state.rounds[where[0] - 1].source == "playoff")
+        out = table_outcome(
+            where[1],
+            station.results(state),
+            state.best_of,
+            called=state.called(where[0], where[1].table) is not None,
+            playoff=state.rounds[where[0] - 1].source == "playoff",
+        )
         game_no = None if out.over else out.next_game
 
     def decide(s: TournamentState) -> list[Any]:
-        given = PenaltyGiven(player=player, infraction=infraction, penalty=penalty, judge=judge,
-                             round=where[0] if where else None, table=where[1].table if where else None,
-                             game=game_no, note=note)
+        given = PenaltyGiven(
+            player=player,
+            infraction=infraction,
+            penalty=penalty,
+            judge=judge,
+            round=where[0] if where else None,
+            table=where[1].table if where else None,
+            game=game_no,
+            note=note,
+        )
         out = [given]
         if penalty == "disqualification" and not s.players[player].dropped:
             out.append(PlayerDropped(player=player, by=judge, reason=f"disqualified: {INFRACTIONS[infraction]}"))
@@ -677,10 +755,18 @@ def _lose(station: Station, tid: str, given: PenaltyGiven, round_no: int, p: Pai
         if game is None:
             break
         try:
-            _end_game(station, state, game, p, opponent, given.judge,
-                      f"{given.penalty.replace('-', ' ').capitalize()} for {given.player} "
-                      f"({INFRACTIONS[given.infraction].split(':')[0]}), given by {given.judge} at {said()}: "
-                      f"{opponent} wins.", rule=PENALTY)
+            _end_game(
+                station,
+                state,
+                game,
+                p,
+                opponent,
+                given.judge,
+                f"{given.penalty.replace('-', ' ').capitalize()} for {given.player} "
+                f"({INFRACTIONS[given.infraction].split(':')[0]}), given by {given.judge} at {said()}: "
+                f"{opponent} wins.",
+                rule=PENALTY,
+            )
         except Refused:
             continue  # the game ended meanwhile: the loss goes to the next one
         ended.append(game)
@@ -738,21 +824,34 @@ def matches(station: Station, tid: str, *, details: bool = True) -> list[dict[st
     for r in state.rounds:
         playoff = r.source == "playoff"
         for p in r.pairings:
-            row: dict[str, Any] = {"round": r.round, "table": p.table, "A": p.A, "B": p.B, "match": p.match,
-                                   "playoff": playoff, "extension": state.extension(r.round, p.table)}
+            row: dict[str, Any] = {
+                "round": r.round,
+                "table": p.table,
+                "A": p.A,
+                "B": p.B,
+                "match": p.match,
+                "playoff": playoff,
+                "extension": state.extension(r.round, p.table),
+            }
             if p.B is None:
                 row.update(status="bye", winner=None, draw=False)  # 3 points, but no game was won
                 out.append(row)
                 continue
-            o = table_outcome(p, results, state.best_of, called=state.called(r.round, p.table) is not None, playoff=playoff)
+            o = table_outcome(
+                p, results, state.best_of, called=state.called(r.round, p.table) is not None, playoff=playoff
+            )
             games = [game_id(p.match, k) for k in range(1, o.games + 2)] if p.match else []
             row["games"] = [
-                {"game": k, "match": g,
-                 "winner": (results[g].winner if g in results else None),
-                 "draw": bool(g in results and results[g].draw),
-                 "entered_by": (rows_of.get(g) or {}).get("judge"),
-                 "rule": (rows_of.get(g) or {}).get("rule")}
-                for k, g in enumerate(games, start=1) if g in results
+                {
+                    "game": k,
+                    "match": g,
+                    "winner": (results[g].winner if g in results else None),
+                    "draw": bool(g in results and results[g].draw),
+                    "entered_by": (rows_of.get(g) or {}).get("judge"),
+                    "rule": (rows_of.get(g) or {}).get("rule"),
+                }
+                for k, g in enumerate(games, start=1)
+                if g in results
             ]
             row["score"] = {p.A: o.wins[p.A], p.B: o.wins[p.B], "draws": o.draws}
             current = game_id(p.match, o.next_game) if (p.match and not o.over and o.next_game) else None
@@ -766,7 +865,11 @@ def matches(station: Station, tid: str, *, details: bool = True) -> list[dict[st
                 row.update(status="playing", winner=None, draw=False)
             out.append(row)
     if details:
-        ids = [g for row in out for g in ([row["current"]] if row.get("current") else []) + [x["match"] for x in row.get("games", [])]]
+        ids = [
+            g
+            for row in out
+            for g in ([row["current"]] if row.get("current") else []) + [x["match"] for x in row.get("games", [])]
+        ]
         found = summaries(station.store, ids)
         for row in out:
             if row["status"] == "bye":

@@ -63,7 +63,8 @@ class Tournaments:
         with self.store._db_errors("list the tournaments"):
             while True:
                 page = self.store.application.recorder.select_notifications(
-                    start, 500, topics=topics_of(TournamentCreated))
+                    start, 500, topics=topics_of(TournamentCreated)
+                )
                 for note in page:
                     record = self.store.application.mapper.to_domain_event(note)
                     out.append((str(note.originator_id), record.event.name))

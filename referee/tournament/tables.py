@@ -78,9 +78,15 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
             else:
                 record = app.mapper.to_domain_event(f)
             ev = record.event
-            row = {"match": key, "title": record.name, "players": dict(getattr(ev, "names", {})),
-                   "created": record.timestamp.isoformat(), "seq": note.id if f is not None else 0,
-                   "tournament": tournament_of_match(key), "judge_calls": 0}
+            row = {
+                "match": key,
+                "title": record.name,
+                "players": dict(getattr(ev, "names", {})),
+                "created": record.timestamp.isoformat(),
+                "seq": note.id if f is not None else 0,
+                "tournament": tournament_of_match(key),
+                "judge_calls": 0,
+            }
             if f is None:
                 row["seq"] = note.id
         version = note.originator_version
@@ -128,9 +134,10 @@ class TablesView:
             else:
                 found = []
                 for i in range(0, len(ids), 200):
-                    chunk = ids[i:i + 200]
-                    found += self._x(c, f"SELECT doc FROM {{t}} WHERE match_id IN ({', '.join('?' * len(chunk))})",
-                                     tuple(chunk)).fetchall()
+                    chunk = ids[i : i + 200]
+                    found += self._x(
+                        c, f"SELECT doc FROM {{t}} WHERE match_id IN ({', '.join('?' * len(chunk))})", tuple(chunk)
+                    ).fetchall()
         for r in found:
             doc = json.loads(r["doc"])
             out[doc["match"]] = doc
@@ -159,8 +166,11 @@ class TablesView:
             def write(c: Any, changed: dict[str, dict[str, Any]] = changed) -> None:
                 for match, row in changed.items():
                     self._x(c, "DELETE FROM {t} WHERE match_id=?", (match,))
-                    self._x(c, "INSERT INTO {t} VALUES (?, ?, ?, ?)",
-                            (match, row["seq"], row["tournament"], json.dumps(row)))
+                    self._x(
+                        c,
+                        "INSERT INTO {t} VALUES (?, ?, ?, ?)",
+                        (match, row["seq"], row["tournament"], json.dumps(row)),
+                    )
 
             if self.recorder.tracked(Tracking(key, notes[-1].id), last, write):
                 done += len(notes)
@@ -240,7 +250,7 @@ class Tables:
                 assert self._rows is not None
                 self._ordered = sorted(self._rows.values(), key=lambda r: -r["seq"])
             ordered = self._ordered
-        return ordered[offset:offset + limit], len(ordered)
+        return ordered[offset : offset + limit], len(ordered)
 
     def close(self) -> None:
         if self._view is not None:

@@ -73,7 +73,7 @@ MAX_FORM = 64 * 1024  # a pasted scenario position is a few KB
 # framing, no referrer (a player's link carries its token).
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; "
-                               "form-action 'self'; base-uri 'none'",
+    "form-action 'self'; base-uri 'none'",
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
@@ -116,11 +116,16 @@ class Board:
         self.reader = BoardReader(self.store)
         self.console = Console(self.store)
         self.watcher = Watcher(self.store.application.recorder, settings.poll_seconds)
-        secret, self.shared_sessions = (settings.session_key, True) if settings.session_key else session_secret(
-            settings.token_key)
+        secret, self.shared_sessions = (
+            (settings.session_key, True) if settings.session_key else session_secret(settings.token_key)
+        )
         self.secret = secret
-        self.guard = Guard(protect=settings.protect, judge_password=settings.judge_password,
-                           token_key=settings.token_key, secret=secret)
+        self.guard = Guard(
+            protect=settings.protect,
+            judge_password=settings.judge_password,
+            token_key=settings.token_key,
+            secret=secret,
+        )
 
     # --- who may see and do what -----------------------------------------------------
 
@@ -144,8 +149,11 @@ class Board:
         if self.may_see(request, match, viewer, role):
             return
         if viewer == "judge":
-            raise HTTPException(401, "The judge view needs the judge password (or a scorekeeper's link).",
-                                headers={"WWW-Authenticate": REALM})
+            raise HTTPException(
+                401,
+                "The judge view needs the judge password (or a scorekeeper's link).",
+                headers={"WWW-Authenticate": REALM},
+            )
         raise HTTPException(
             403,
             f"Player {viewer}'s view shows {viewer}'s hand: open it with {viewer}'s own link "
@@ -227,10 +235,12 @@ class StoreDeadline:
         if headers.get("x-requested-with") == "referee-console":
             response: Response = Response(message, status_code=503, media_type="text/plain")
         else:
-            html = ("<!doctype html><html lang=en><head><meta charset=utf-8><meta http-equiv=refresh content=5>"
-                    "<meta name=viewport content='width=device-width, initial-scale=1'>"
-                    "<link rel=stylesheet href=/static/board.css><title>referee · 503</title></head><body><main>"
-                    f"<h1>503</h1><p class=error role=alert>{_escape(message)}</p></main></body></html>")
+            html = (
+                "<!doctype html><html lang=en><head><meta charset=utf-8><meta http-equiv=refresh content=5>"
+                "<meta name=viewport content='width=device-width, initial-scale=1'>"
+                "<link rel=stylesheet href=/static/board.css><title>referee · 503</title></head><body><main>"
+                f"<h1>503</h1><p class=error role=alert>{_escape(message)}</p></main></body></html>"
+            )
             response = Response(html, status_code=503, media_type="text/html")
         response.headers["Retry-After"] = "5"
         await response(scope, receive, send)
@@ -340,9 +350,14 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     reads = tournament_pages.Reads(board.store)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     env = templates.env
-    env.globals.update(VIEWERS=VIEWERS, VIEW_KEYS=VIEW_KEYS, CHARACTER_KEYS=CHARACTER_KEYS,
-                       VIOLATION_EVENTS=VIOLATION_EVENTS, SHOWN_PER_PILE=SHOWN_PER_PILE,
-                       action_lines=action_lines)
+    env.globals.update(
+        VIEWERS=VIEWERS,
+        VIEW_KEYS=VIEW_KEYS,
+        CHARACTER_KEYS=CHARACTER_KEYS,
+        VIOLATION_EVENTS=VIOLATION_EVENTS,
+        SHOWN_PER_PILE=SHOWN_PER_PILE,
+        action_lines=action_lines,
+    )
 
     @pass_context
     def link(context: Any, path: str, **params: Any) -> str:
@@ -358,8 +373,12 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     env.filters["tojson_attr"] = lambda value: json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
     def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
-        base = {"protect": settings.protect, "store_url": None if settings.protect else board.store.url,
-                "read_only": settings.read_only, "csrf": csrf_token(request)}
+        base = {
+            "protect": settings.protect,
+            "store_url": None if settings.protect else board.store.url,
+            "read_only": settings.read_only,
+            "csrf": csrf_token(request),
+        }
         return templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
 
     def fragment(request: Request) -> bool:
@@ -368,8 +387,9 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
     # --- reading ------------------------------------------------------------------
 
-    def match_context(request: Request, params: Any = None, role: Role | None = None,
-                      notice: Outcome | None = None) -> dict[str, Any]:
+    def match_context(
+        request: Request, params: Any = None, role: Role | None = None, notice: Outcome | None = None
+    ) -> dict[str, Any]:
         params = params if params is not None else request.query_params
         match = _match_key(request)
         role = role or board.role(request, match, params if params is not request.query_params else None)
@@ -385,16 +405,26 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         if page["live"] and board.may_log(role, match) and (role.kind != "player" or viewer == role.seat):
             state = page["state"]
             console = {
-                "controls": controls(state, role.seat if role.kind == "player" else None,
-                                     decision["actions"] if decision else None) if shows_actions else None,
+                "controls": controls(
+                    state, role.seat if role.kind == "player" else None, decision["actions"] if decision else None
+                )
+                if shows_actions
+                else None,
                 "entry": secrets.token_urlsafe(12),  # one per board shown: a second tap is the same entry
                 "record": state.mode == "record" and role.kind != "player",
                 "menus": entry_menus(state) if state.mode == "record" and role.kind != "player" else None,
                 "judge": role.kind == "judge",
                 "call": True,
             }
-        return {**page, "token": token, "tabs": tabs, "judge": role.kind == "judge" and viewer == "judge",
-                "role": role, "console": console, "notice": notice}
+        return {
+            **page,
+            "token": token,
+            "tabs": tabs,
+            "judge": role.kind == "judge" and viewer == "judge",
+            "role": role,
+            "console": console,
+            "notice": notice,
+        }
 
     def match_page(request: Request) -> Response:
         return render(request, "match.html", match_context(request))
@@ -417,14 +447,17 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         if role.kind != "judge":
             if role.kind == "scorekeeper" and covers(role.scope or "", match):
                 raise HTTPException(403, "Only a judge rewinds (410): call a judge.")
-            raise HTTPException(401, "The rewind preview needs the judge password.", headers={"WWW-Authenticate": REALM})
+            raise HTTPException(
+                401, "The rewind preview needs the judge password.", headers={"WWW-Authenticate": REALM}
+            )
         to = _position(request, "to")
         if to is None or to < 1:
             raise HTTPException(400, "to: expected the event to rewind to (1 or more).")
         preview = board.reader.rewind_preview(match, to)
         may = not settings.read_only
-        return render(request, "rewind.html", {**preview, "version": board.reader.logs.get(match).version,
-                                               "may_rewind": may})
+        return render(
+            request, "rewind.html", {**preview, "version": board.reader.logs.get(match).version, "may_rewind": may}
+        )
 
     # Tournament pages read the read models (referee.web.tournament_pages).
     def tables_page(request: Request) -> Response:
@@ -436,7 +469,9 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         scorekeeper of this event, opens and logs its tables from it."""
         page = tournament_pages.event_context(reads, request.path_params["event"], request)
         role = board.role(request)
-        logs = not settings.read_only and (role.kind == "judge" or (role.kind == "scorekeeper" and role.scope == page["event"]))
+        logs = not settings.read_only and (
+            role.kind == "judge" or (role.kind == "scorekeeper" and role.scope == page["event"])
+        )
         return {**page, "role": role, "logs": logs}
 
     def event_page(request: Request) -> Response:
@@ -492,8 +527,11 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         params = request.query_params
         name = params.get("name", "")
         if not board.guard.enter_by_link(request, scope, params.get("token", ""), name):
-            raise HTTPException(403, "This scorekeeper link is not valid for this board (a typo, or another "
-                                     "store's key): ask the judge for a new one.")
+            raise HTTPException(
+                403,
+                "This scorekeeper link is not valid for this board (a typo, or another "
+                "store's key): ask the judge for a new one.",
+            )
         default = f"/events/{scope}" if scope.startswith("e-") and "." not in scope else f"/matches/{scope}"
         return RedirectResponse(_safe_next(params.get("next"), default), status_code=303)
 
@@ -526,8 +564,12 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             # hang on the browser's password box.
             if role.kind == "public":
                 raise HTTPException(403, "Logging needs the judge password or a scorekeeper's link: sign in first.")
-            raise HTTPException(403, "Players of this event do not log their own decisions: the scorekeeper "
-                                     "or a judge does." if role.kind == "player" else "You may not log this match.")
+            raise HTTPException(
+                403,
+                "Players of this event do not log their own decisions: the scorekeeper or a judge does."
+                if role.kind == "player"
+                else "You may not log this match.",
+            )
         viewer = _viewer(request, role, form)
         board.require(request, match, viewer, role)
         return match, form, role, viewer, int(_number(form, "version") or 0), str(form.get("entry") or "")[:40]
@@ -544,8 +586,9 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             if role.kind == "player":
                 raise HTTPException(403, "Players log from their legal actions only.")
             raw = _free_action(form)
-            outcome = await asyncio.to_thread(board.console.act_free, match, version, raw, role, entry, viewer,
-                                              form.get("confirm") == "yes")
+            outcome = await asyncio.to_thread(
+                board.console.act_free, match, version, raw, role, entry, viewer, form.get("confirm") == "yes"
+            )
             if outcome.status == "preview":
                 outcome.confirm = _confirm(request, form)
         return answer(request, form, role, outcome)
@@ -555,8 +598,17 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         if role.kind == "player":
             raise HTTPException(403, "Only the scorekeeper or a judge records a skipped step.")
         rule = str(form.get("rule") or "")
-        outcome = await asyncio.to_thread(board.console.skip_step, match, version, rule, _text(form, "reason"), role,
-                                          entry, viewer, form.get("confirm") == "yes")
+        outcome = await asyncio.to_thread(
+            board.console.skip_step,
+            match,
+            version,
+            rule,
+            _text(form, "reason"),
+            role,
+            entry,
+            viewer,
+            form.get("confirm") == "yes",
+        )
         if outcome.status == "preview":
             outcome.confirm = _confirm(request, form)
         return answer(request, form, role, outcome)
@@ -571,9 +623,20 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             raise HTTPException(403, "Calling a judge from the board needs a player's link or the scorekeeper's.")
         viewer = _viewer(request, role, form)
         board.require(request, match, viewer, role)
-        version, entry, reason = int(_number(form, "version") or 0), str(form.get("entry") or "")[:40], _text(form, "reason")
-        outcome = await asyncio.to_thread(board.console.correction, match, version, role, entry, viewer,
-                                          lambda s, log: corrections.call(s, reason, role.caller))
+        version, entry, reason = (
+            int(_number(form, "version") or 0),
+            str(form.get("entry") or "")[:40],
+            _text(form, "reason"),
+        )
+        outcome = await asyncio.to_thread(
+            board.console.correction,
+            match,
+            version,
+            role,
+            entry,
+            viewer,
+            lambda s, log: corrections.call(s, reason, role.caller),
+        )
         return answer(request, form, role, outcome)
 
     async def judged(request: Request, what: str) -> tuple[str, Any, Role, str, int, str]:
@@ -587,8 +650,15 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
         match, form, role, viewer, version, entry = await judged(request, "writes notes in the log")
         text = _text(form, "text")
-        outcome = await asyncio.to_thread(board.console.correction, match, version, role, entry, viewer,
-                                          lambda s, log: corrections.note(s, text, role.name))
+        outcome = await asyncio.to_thread(
+            board.console.correction,
+            match,
+            version,
+            role,
+            entry,
+            viewer,
+            lambda s, log: corrections.note(s, text, role.name),
+        )
         return answer(request, form, role, outcome)
 
     async def accept(request: Request) -> Response:
@@ -596,8 +666,15 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
         match, form, role, viewer, version, entry = await judged(request, "accepts violations (410)")
         reason = _text(form, "reason")
-        outcome = await asyncio.to_thread(board.console.correction, match, version, role, entry, viewer,
-                                          lambda s, log: corrections.accept(s, reason, role.name))
+        outcome = await asyncio.to_thread(
+            board.console.correction,
+            match,
+            version,
+            role,
+            entry,
+            viewer,
+            lambda s, log: corrections.accept(s, reason, role.name),
+        )
         return answer(request, form, role, outcome)
 
     async def rewind(request: Request) -> Response:
@@ -607,11 +684,19 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         to = int(_number(form, "to") or 0)
         rule = str(form.get("rule") or "")
         if rule not in ("410.1", "410.2"):
-            raise HTTPException(400, "rule: expected 410.1 (an action that was impossible) or 410.2 (a forgotten step).")
+            raise HTTPException(
+                400, "rule: expected 410.1 (an action that was impossible) or 410.2 (a forgotten step)."
+            )
         reason, replay = _text(form, "reason"), form.get("replay") == "yes"
         outcome = await asyncio.to_thread(
-            board.console.correction, match, version, role, entry, viewer,
-            lambda s, log: corrections.rewind(s, log, to, rule=rule, reason=reason, judge=role.name, replay=replay))
+            board.console.correction,
+            match,
+            version,
+            role,
+            entry,
+            viewer,
+            lambda s, log: corrections.rewind(s, log, to, rule=rule, reason=reason, judge=role.name, replay=replay),
+        )
         return answer(request, form, role, outcome)
 
     async def new_match(request: Request) -> Response:
@@ -620,7 +705,9 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         nobody logged."""
         if request.method == "GET":
             if not board.is_judge(request):
-                raise HTTPException(401, "Starting a match needs the judge password.", headers={"WWW-Authenticate": REALM})
+                raise HTTPException(
+                    401, "Starting a match needs the judge password.", headers={"WWW-Authenticate": REALM}
+                )
             return render(request, "new_match.html", {"error": None, "text": "", "title": ""})
         if settings.read_only:
             raise HTTPException(403, "This board is read-only.")
@@ -740,8 +827,12 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             response.headers.update(headers)
             return response
         else:
-            response = render(request, "error.html", {"status": exc.status_code, "message": exc.detail,
-                                                      "next": request.url.path}, status=exc.status_code)
+            response = render(
+                request,
+                "error.html",
+                {"status": exc.status_code, "message": exc.detail, "next": request.url.path},
+                status=exc.status_code,
+            )
         response.headers.update(exc.headers or {})
         return response
 
@@ -760,13 +851,20 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
     middleware = []
     if settings.allowed_hosts is not None:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts),
-                                     www_redirect=False))
+        middleware.append(
+            Middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts), www_redirect=False)
+        )
     middleware += [
         Middleware(SecurityHeaders),
         Middleware(StoreDeadline, board=board),
-        Middleware(SessionMiddleware, secret_key=board.secret, session_cookie=SESSION_COOKIE,
-                   max_age=SESSION_SECONDS, same_site="lax", https_only=settings.https),
+        Middleware(
+            SessionMiddleware,
+            secret_key=board.secret,
+            session_cookie=SESSION_COOKIE,
+            max_age=SESSION_SECONDS,
+            same_site="lax",
+            https_only=settings.https,
+        ),
     ]
     app = Starlette(
         routes=[
@@ -814,7 +912,10 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
 def _confirm(request: Request, form: Any) -> dict[str, Any]:
     """What the preview's confirming form sends again: the same fields, to the same place."""
-    return {"action": request.url.path, "fields": [(k, str(v)) for k, v in form.multi_items() if k not in ("csrf", "confirm")]}
+    return {
+        "action": request.url.path,
+        "fields": [(k, str(v)) for k, v in form.multi_items() if k not in ("csrf", "confirm")],
+    }
 
 
 def _store_message(exc: Exception) -> str:
@@ -844,9 +945,18 @@ def _free_action(form: Any) -> Action:
     order = one("order")
     if order is not None and order not in ("first", "second"):
         raise HTTPException(400, "order: expected first or second.")
-    return Action(player, do, card=one("card"), cards=many("cards"), target=one("target"), targets=many("targets"),
-                  order=order, n=_number(form, "n", required=False), option=one("option"),
-                  ability=_number(form, "ability", required=False))
+    return Action(
+        player,
+        do,
+        card=one("card"),
+        cards=many("cards"),
+        target=one("target"),
+        targets=many("targets"),
+        order=order,
+        n=_number(form, "n", required=False),
+        option=one("option"),
+        ability=_number(form, "ability", required=False),
+    )
 
 
 def _position_from_text(text: str) -> Any:

@@ -108,8 +108,9 @@ class Attempts:
     in all (this process only: each server of a store keeps its own count,
     so N servers allow N times as many, still a handful a minute)."""
 
-    def __init__(self, per_client: int = 5, overall: int = 30, window: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, per_client: int = 5, overall: int = 30, window: float = 60.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.per_client = per_client
         self.overall = overall
         self.window = window
@@ -146,7 +147,8 @@ def client_of(request: Request) -> str:
 
 def too_many(wait: float) -> HTTPException:
     return HTTPException(
-        429, f"Too many wrong passwords: try again in {int(wait) + 1} seconds.",
+        429,
+        f"Too many wrong passwords: try again in {int(wait) + 1} seconds.",
         headers={"Retry-After": str(int(wait) + 1)},
     )
 
@@ -154,8 +156,15 @@ def too_many(wait: float) -> HTTPException:
 class Guard:
     """Answers "who is this?" for one board server."""
 
-    def __init__(self, *, protect: bool, judge_password: str | None, token_key: bytes | None, secret: str,
-                 attempts: Attempts | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        protect: bool,
+        judge_password: str | None,
+        token_key: bytes | None,
+        secret: str,
+        attempts: Attempts | None = None,
+    ) -> None:
         self.protect = protect
         self.judge_password = judge_password or ""
         self.token_key = token_key
@@ -258,7 +267,9 @@ class Guard:
             if match is not None and not covers(scope, match):
                 continue
             # A link's token is of the scope and its name; a typed one of the scope alone.
-            if check_scorekeeper(self.token_key, scope, name, token) or check_scorekeeper(self.token_key, scope, "", token):
+            if check_scorekeeper(self.token_key, scope, name, token) or check_scorekeeper(
+                self.token_key, scope, "", token
+            ):
                 return Role("scorekeeper", scope=scope, name=name or None)
         return None
 
@@ -267,8 +278,9 @@ class Guard:
             return Role("player", scope=match, seat=seat)
         return None
 
-    def role(self, request: Request, match: str | None = None, seat: str | None = None,
-             token: str | None = None) -> Role:
+    def role(
+        self, request: Request, match: str | None = None, seat: str | None = None, token: str | None = None
+    ) -> Role:
         """The strongest role this request holds for ``match``."""
         if self.is_judge(request):
             return Role("judge", name=self.judge_name(request))
@@ -300,5 +312,7 @@ def check_csrf(request: Request, form: Any) -> None:
     given = str(form.get(CSRF_FIELD) or request.headers.get(CSRF_HEADER) or "")
     if not expected or not given or not hmac.compare_digest(expected.encode(), given.encode()):
         raise HTTPException(
-            403, "This form has expired or did not come from this board (no valid CSRF token): "
-                 "nothing was recorded. Reload the page and try again.")
+            403,
+            "This form has expired or did not come from this board (no valid CSRF token): "
+            "nothing was recorded. Reload the page and try again.",
+        )

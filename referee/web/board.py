@@ -43,8 +43,24 @@ CACHED_MATCHES = 32  # match logs kept in memory
 # The keys of ``state_view`` the board draws in its own place; any other key
 # (value explanations, an agenda, open windows: whatever the view grows) is
 # shown as it comes, never dropped.
-VIEW_KEYS = frozenset({"match", "event", "turn", "active", "step", "result", "zones", "characters", "violations",
-                       "mode", "draw_offer", "judge_call", "deal", "unaccounted"})
+VIEW_KEYS = frozenset(
+    {
+        "match",
+        "event",
+        "turn",
+        "active",
+        "step",
+        "result",
+        "zones",
+        "characters",
+        "violations",
+        "mode",
+        "draw_offer",
+        "judge_call",
+        "deal",
+        "unaccounted",
+    }
+)
 CHARACTER_KEYS = frozenset({"card", "id", "controller", "ready", "face_down", "items", "physical", "mental"})
 VIOLATION_EVENTS = frozenset({ViolationRecorded.__name__, StepSkipped.__name__})  # flagged in the log
 
@@ -218,8 +234,14 @@ class BoardReader:
         events = self.logs.events(log, first, min(version, last + LOOK_AHEAD))
         rows = log_rows(events, state, viewer, 0, last - first, log.retracted)
         return {
-            "match": log.key, "title": log.name, "names": dict(state.names), "viewer": viewer, "log": rows,
-            "version": version, "start": start, "page": LOG_PAGE,
+            "match": log.key,
+            "title": log.name,
+            "names": dict(state.names),
+            "viewer": viewer,
+            "log": rows,
+            "version": version,
+            "start": start,
+            "page": LOG_PAGE,
             "older": max(1, start - LOG_PAGE) if start > 1 else None,
             "newer": start + LOG_PAGE if start + LOG_PAGE <= version else None,
             "latest": max(1, version - LOG_PAGE + 1),
@@ -246,4 +268,3 @@ class BoardReader:
             "restore": back,
             "reveals": sum(1 for r in undo if r["reveals"]),
         }
-

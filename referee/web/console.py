@@ -70,9 +70,16 @@ JUDGE_EVENTS = (NoteAdded, ViolationsAccepted, Rewound, JudgeCalled, StepSkipped
 def label(a: dict[str, Any]) -> str:
     """A control's text: the line without its player and verb."""
     do = a["do"]
-    fixed = {"pass": "Pass", "end_turn": "End the turn", "keep": "Keep the hand", "mulligan": "Mulligan",
-             "no_intercept": "Do not intercept", "concede": f"{a['player']} concedes",
-             "propose_draw": "Offer a draw", "accept_draw": "Accept the draw"}
+    fixed = {
+        "pass": "Pass",
+        "end_turn": "End the turn",
+        "keep": "Keep the hand",
+        "mulligan": "Mulligan",
+        "no_intercept": "Do not intercept",
+        "concede": f"{a['player']} concedes",
+        "propose_draw": "Offer a draw",
+        "accept_draw": "Accept the draw",
+    }
     if do in fixed:
         return fixed[do]
     if do == "choose_order":
@@ -146,8 +153,9 @@ def _slots(where: dict[str, str], a: dict[str, Any]) -> list[dict[str, str]]:
     return out
 
 
-def controls(state: GameState, seat: str | None = None,
-             described: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+def controls(
+    state: GameState, seat: str | None = None, described: list[dict[str, Any]] | None = None
+) -> dict[str, Any] | None:
     """The controls for the decision in front of the table (None: nobody must
     act). ``seat``: a player's own console shows only that player's lines.
     ``described``: the legal actions already described (the page has them)."""
@@ -177,8 +185,12 @@ def controls(state: GameState, seat: str | None = None,
             if c.do == "reveal":
                 c.likely = left.get(c.label, 0)
         found = pending(state)
-        reveal = {"player": d.player, "why": found.why if found else "", "total": total,
-                  "at_most": found.count if found else 1}
+        reveal = {
+            "player": d.player,
+            "why": found.why if found else "",
+            "total": total,
+            "at_most": found.count if found else 1,
+        }
     groups: dict[str, Group] = {}
     primary: list[Control] = []
     ending: list[Control] = []
@@ -235,8 +247,13 @@ class Outcome:
     http: int = 200
 
     def to_json(self) -> dict[str, Any]:
-        return {"status": self.status, "message": self.message, "rule": self.rule, "version": self.version,
-                "violations": self.violations}
+        return {
+            "status": self.status,
+            "message": self.message,
+            "rule": self.rule,
+            "version": self.version,
+            "violations": self.violations,
+        }
 
 
 class Console:
@@ -245,8 +262,9 @@ class Console:
     def __init__(self, store: MatchStore) -> None:
         self.store = store
 
-    def _write(self, match: str, version: int, role: Role, entry: str, viewer: str,
-               decide: Callable[[GameState], Any]) -> Outcome:
+    def _write(
+        self, match: str, version: int, role: Role, entry: str, viewer: str, decide: Callable[[GameState], Any]
+    ) -> Outcome:
         try:
             done = self.store.update(match, decide, expected_version=version, by=role.by, entry=entry or None)
         except StaleVersion as exc:
@@ -261,8 +279,9 @@ class Console:
         """Nothing was recorded: say what was logged meanwhile (as ``viewer`` may read it)."""
         records = [r for r in self.store.records(match) if r.position > exc.chosen]
         if entry and records and records[0].entry == entry:
-            return Outcome("repeat", "That was logged already (it was sent twice); here is the board now.",
-                           version=exc.current)
+            return Outcome(
+                "repeat", "That was logged already (it was sent twice); here is the board now.", version=exc.current
+            )
         said = None
         before = self.store.state_at(match, exc.chosen)
         from projections.state import evolve
@@ -276,8 +295,12 @@ class Console:
         if said is None:
             said, who = "Something else", ""
         return Outcome(
-            "stale", f"Not recorded: {said.rstrip('.')}{who} was logged meanwhile. Here is the board now: "
-                     "choose again.", None, exc.current, http=409)
+            "stale",
+            f"Not recorded: {said.rstrip('.')}{who} was logged meanwhile. Here is the board now: choose again.",
+            None,
+            exc.current,
+            http=409,
+        )
 
     # --- player actions ---------------------------------------------------------------
 
@@ -298,12 +321,14 @@ class Console:
         else:
             return Outcome("invalid", f"{line!r} is not a legal action now.", "406.1", version, http=422)
         if role.kind == "player" and raw.player != role.seat:
-            return Outcome("invalid", f"Player {role.seat}'s link cannot act for {raw.player}.", "100.1", version,
-                           http=403)
+            return Outcome(
+                "invalid", f"Player {role.seat}'s link cannot act for {raw.player}.", "100.1", version, http=403
+            )
         return self._write(match, version, role, entry, viewer, lambda s: apply_action(s, resolve(s, raw)))
 
-    def act_free(self, match: str, version: int, raw: Action, role: Role, entry: str, viewer: str,
-                 confirmed: bool) -> Outcome:
+    def act_free(
+        self, match: str, version: int, raw: Action, role: Role, entry: str, viewer: str, confirmed: bool
+    ) -> Outcome:
         """Record mode: log what the table did, whatever it was. Decided first
         without storing: what it would record as a violation needs a confirmation."""
         state, current = self.store.load(match)
@@ -315,15 +340,21 @@ class Console:
             return Outcome("refused", exc.refusal.reason, exc.refusal.rule, version, http=422)
         violations = [{"rule": e.rule, "reason": e.reason} for e in found.events if isinstance(e, ViolationRecorded)]
         if violations and not confirmed:
-            return Outcome("preview", "The table's action breaks the rules: confirm to record it with its "
-                           "violation (a judge then rewinds or accepts it).", violations[0]["rule"], version,
-                           violations)
+            return Outcome(
+                "preview",
+                "The table's action breaks the rules: confirm to record it with its "
+                "violation (a judge then rewinds or accepts it).",
+                violations[0]["rule"],
+                version,
+                violations,
+            )
         return self._write(match, version, role, entry, viewer, lambda s: apply_action(s, resolve(s, raw)))
 
     # --- the table's and the judge's entries ---------------------------------------------
 
-    def skip_step(self, match: str, version: int, rule: str, reason: str, role: Role, entry: str, viewer: str,
-                  confirmed: bool) -> Outcome:
+    def skip_step(
+        self, match: str, version: int, rule: str, reason: str, role: Role, entry: str, viewer: str, confirmed: bool
+    ) -> Outcome:
         from referee import corrections
 
         state, current = self.store.load(match)
@@ -334,14 +365,31 @@ class Console:
         except IllegalAction as exc:
             return Outcome("refused", exc.refusal.reason, exc.refusal.rule, version, http=422)
         if not confirmed:
-            return Outcome("preview", f"The table skipped {rule}: confirm to record it as an open violation "
-                           "(a judge then rewinds to the step with 410.2, or accepts it).", rule, version,
-                           [{"rule": rule, "reason": reason or f"the table skipped {rule}"}])
-        return self._write(match, version, role, entry, viewer,
-                           lambda s: corrections.skip_step(s, self.store.events(match), rule, reason))
+            return Outcome(
+                "preview",
+                f"The table skipped {rule}: confirm to record it as an open violation "
+                "(a judge then rewinds to the step with 410.2, or accepts it).",
+                rule,
+                version,
+                [{"rule": rule, "reason": reason or f"the table skipped {rule}"}],
+            )
+        return self._write(
+            match,
+            version,
+            role,
+            entry,
+            viewer,
+            lambda s: corrections.skip_step(s, self.store.events(match), rule, reason),
+        )
 
-    def correction(self, match: str, version: int, role: Role, entry: str, viewer: str,
-                   decide: Callable[[GameState, list[Any]], Applied]) -> Outcome:
+    def correction(
+        self,
+        match: str,
+        version: int,
+        role: Role,
+        entry: str,
+        viewer: str,
+        decide: Callable[[GameState, list[Any]], Applied],
+    ) -> Outcome:
         """A note, a call, an acceptance or a rewind (``corrections``), at ``version``."""
         return self._write(match, version, role, entry, viewer, lambda s: decide(s, self.store.events(match)))
-

@@ -28,8 +28,9 @@ def sentence(event: Event, before: GameState, viewer: str) -> str:
     return describe(event, before, viewer)
 
 
-def card_texts_of(state: GameState, view: dict[str, Any], actions: list[dict[str, Any]] | None,
-                  extra: list[str] = ()) -> dict[str, dict[str, Any]]:
+def card_texts_of(
+    state: GameState, view: dict[str, Any], actions: list[dict[str, Any]] | None, extra: list[str] = ()
+) -> dict[str, dict[str, Any]]:
     """The printed text and abilities in words of every card the page names:
     those the view shows, those its legal actions name (shown only to whoever
     may see them) and ``extra`` names the page offers (a reveal's choices)."""

@@ -69,8 +69,13 @@ def tables_context(reads: Reads, request: Request) -> dict[str, Any]:
     reads.refresh()
     page = _page(request)
     rows, total = reads.tables.page((page - 1) * PAGE_ROWS, PAGE_ROWS)
-    return {"tables": rows, "total": total, "page": page, "pages": _pages(total),
-            "events": [{"event": k, "name": n} for k, n in reads.station.reader.tournaments()]}
+    return {
+        "tables": rows,
+        "total": total,
+        "page": page,
+        "pages": _pages(total),
+        "events": [{"event": k, "name": n} for k, n in reads.station.reader.tournaments()],
+    }
 
 
 def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, Any]:
@@ -106,26 +111,45 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
     if shown_round:
         r = state.rounds[shown_round - 1]
         total = len(r.pairings)
-        chunk = r.pairings[(page - 1) * PAGE_ROWS: page * PAGE_ROWS]
+        chunk = r.pairings[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
         playoff = r.source == "playoff"
-        outcomes = {p.table: table_outcome(p, results, state.best_of, playoff=playoff,
-                                           called=state.called(r.round, p.table) is not None)
-                    for p in chunk if p.B is not None}
-        played = [game_id(p.match, k) for p in chunk if p.match and p.B is not None
-                  for k in range(1, outcomes[p.table].games + 1)]
+        outcomes = {
+            p.table: table_outcome(
+                p, results, state.best_of, playoff=playoff, called=state.called(r.round, p.table) is not None
+            )
+            for p in chunk
+            if p.B is not None
+        }
+        played = [
+            game_id(p.match, k)
+            for p in chunk
+            if p.match and p.B is not None
+            for k in range(1, outcomes[p.table].games + 1)
+        ]
         entered = {g: row["judge"] for g, row in station.reader.results(played).items() if row["judge"]}
         for p in chunk:
-            row: dict[str, Any] = {"table": p.table, "A": p.A, "B": p.B, "match": p.match,
-                                   "extension": state.extension(r.round, p.table),
-                                   "dropped": [n for n in (p.A, p.B) if n in dropped]}
+            row: dict[str, Any] = {
+                "table": p.table,
+                "A": p.A,
+                "B": p.B,
+                "match": p.match,
+                "extension": state.extension(r.round, p.table),
+                "dropped": [n for n in (p.A, p.B) if n in dropped],
+            }
             if p.B is None:
                 row["status"] = "bye"
             else:
                 o = outcomes[p.table]
-                row.update(status="finished" if o.over else "playing", winner=o.winner, draw=o.draw,
-                           score=[o.wins[p.A], o.wins[p.B], o.draws], games=o.games)
-                judges = [entered[g] for g in (game_id(p.match, k) for k in range(1, o.games + 1))
-                          if p.match and g in entered]
+                row.update(
+                    status="finished" if o.over else "playing",
+                    winner=o.winner,
+                    draw=o.draw,
+                    score=[o.wins[p.A], o.wins[p.B], o.draws],
+                    games=o.games,
+                )
+                judges = [
+                    entered[g] for g in (game_id(p.match, k) for k in range(1, o.games + 1)) if p.match and g in entered
+                ]
                 if o.over and judges:
                     row["entered_by"] = judges[-1]
                 if not o.over and o.next_game and p.match:
@@ -135,16 +159,30 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
         for row in tables:
             s = summaries.get(row.get("current", ""))
             if s is not None:
-                row.update(turn=s["turn"], step=s["step"], decision=s["decision"], last=s["last"],
-                           violations=s["violations"], judge_calls=s["judge_calls"],
-                           # a judge is wanted at the table: called from the board, or a violation to rule on
-                           judge_called=bool(s.get("judge_call") or s["violations"]))
+                row.update(
+                    turn=s["turn"],
+                    step=s["step"],
+                    decision=s["decision"],
+                    last=s["last"],
+                    violations=s["violations"],
+                    judge_calls=s["judge_calls"],
+                    # a judge is wanted at the table: called from the board, or a violation to rule on
+                    judge_called=bool(s.get("judge_call") or s["violations"]),
+                )
             elif row.get("current"):
                 row["waiting"] = True  # its game is not created yet
     bracket = [
-        [{"table": p.table, "A": p.A, "B": p.B, "winner": o.winner, "over": o.over,
-          "score": [o.wins.get(p.A, 0), o.wins.get(p.B, 0)] if p.B else None}
-         for p, o in rnd]
+        [
+            {
+                "table": p.table,
+                "A": p.A,
+                "B": p.B,
+                "winner": o.winner,
+                "over": o.over,
+                "score": [o.wins.get(p.A, 0), o.wins.get(p.B, 0)] if p.B else None,
+            }
+            for p, o in rnd
+        ]
         for rnd in playoff_outcomes(state, results)
     ]
     return {
@@ -159,7 +197,7 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
         "shown_round": shown_round,
         "rounds_list": list(range(1, state.current_round + 1)),
         "clock": clock(state),
-        "standings": standings[(standings_page - 1) * PAGE_ROWS: standings_page * PAGE_ROWS],
+        "standings": standings[(standings_page - 1) * PAGE_ROWS : standings_page * PAGE_ROWS],
         "standings_total": len(standings),
         "standings_page": standings_page,
         "standings_pages": _pages(len(standings)),
@@ -170,9 +208,11 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
         "pages": _pages(total),
         "bracket": bracket,
         "placings": placings(state, standings, results),
-        "shown_query": _query(round=shown_round if shown_round != state.current_round else None,
-                              page=page if page > 1 else None,
-                              standings=standings_page if standings_page > 1 else None),
+        "shown_query": _query(
+            round=shown_round if shown_round != state.current_round else None,
+            page=page if page > 1 else None,
+            standings=standings_page if standings_page > 1 else None,
+        ),
     }
 
 
@@ -214,9 +254,17 @@ def print_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
             by_name.append({"player": p.B, "table": p.table, "opponent": p.A, "seat": "B"})
     by_name.sort(key=lambda r: r["player"].casefold())
     return {
-        "event": state.id, "name": state.name, "round": round_no, "paper": PAPERS[paper], "paper_key": paper,
-        "by_name": by_name, "pairings": [p for p in pairings if p.B is not None], "byes": [p.A for p in pairings if p.B is None],
-        "standings": reads.station.reader.standings(state.id), "dropped": dropped, "best_of": state.best_of,
+        "event": state.id,
+        "name": state.name,
+        "round": round_no,
+        "paper": PAPERS[paper],
+        "paper_key": paper,
+        "by_name": by_name,
+        "pairings": [p for p in pairings if p.B is not None],
+        "byes": [p.A for p in pairings if p.B is None],
+        "standings": reads.station.reader.standings(state.id),
+        "dropped": dropped,
+        "best_of": state.best_of,
         "clock": clock(state, round_no) if round_no else None,
         "swiss_rounds": len(state.swiss_rounds),
         "placings": placings(state, reads.station.reader.standings(state.id), reads.station.results(state)),
@@ -233,6 +281,7 @@ def routes(reads: Reads, render: Any) -> list[Any]:
     def printed(kind: str) -> Any:
         def page(request: Request) -> Response:
             return render(request, f"print_{kind}.html", print_context(reads, request.path_params["event"], request))
+
         return page
 
     return [

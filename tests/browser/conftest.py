@@ -28,8 +28,14 @@ from referee.bench import referee_command
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 NO_BROWSER = (
     "no chromium at {path}: run `.ci/chromium.sh` as root (Debian's chromium package) or set "
@@ -133,8 +139,13 @@ def serving(db: str, *args: str, **env_extra: str) -> Iterator[str]:
     """`referee serve --port 0` in its own process; yields the URL it printed."""
     env = {k: v for k, v in os.environ.items() if k not in ("REFEREE_DB", "REFEREE_JUDGE_PASSWORD")}
     env.update(env_extra)
-    proc = subprocess.Popen([*referee_command(), "serve", "--db", db, "--port", "0", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [*referee_command(), "serve", "--db", db, "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()  # type: ignore[union-attr]
     try:
@@ -143,7 +154,9 @@ def serving(db: str, *args: str, **env_extra: str) -> Iterator[str]:
         except queue.Empty:
             first = ""
         found = re.search(r"https?://\S+/", first)
-        assert found, f"referee serve printed {first!r}; stderr: {proc.stderr.read() if proc.poll() is not None else ''}"  # type: ignore[union-attr]
+        assert found, (
+            f"referee serve printed {first!r}; stderr: {proc.stderr.read() if proc.poll() is not None else ''}"
+        )  # type: ignore[union-attr]
         yield found.group(0)
     finally:
         proc.terminate()

@@ -210,8 +210,9 @@ setup:
 """
 
 
-def test_a_card_chosen_from_a_hidden_hand_is_named_on_no_page_of_the_opponent(page, serve, cli, store_url: str,
-                                                                               tmp_path: Path) -> None:
+def test_a_card_chosen_from_a_hidden_hand_is_named_on_no_page_of_the_opponent(
+    page, serve, cli, store_url: str, tmp_path: Path
+) -> None:
     position = tmp_path / "choice.yaml"
     position.write_text(HIDDEN_CHOICE)
     made = json.loads(cli(store_url, "new", "--position", str(position), "--json"))

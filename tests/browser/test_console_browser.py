@@ -22,7 +22,12 @@ from tests.browser.conftest import PHONE, TABLET
 from tests.test_web import B_HAND, HIDDEN_HANDS
 
 ROOT = Path(__file__).resolve().parents[2]
-DECKS = ["--deck", f"A={ROOT / 'scenarios/decks/vanilla-a.yaml'}", "--deck", f"B={ROOT / 'scenarios/decks/vanilla-b.yaml'}"]
+DECKS = [
+    "--deck",
+    f"A={ROOT / 'scenarios/decks/vanilla-a.yaml'}",
+    "--deck",
+    f"B={ROOT / 'scenarios/decks/vanilla-b.yaml'}",
+]
 PASSWORD = "judge's passphrase"
 LIVE = 10_000  # ms: the board answers within a second; the machine may be busy
 NOT_CHOSEN = ("concede", "propose_draw", "accept_draw")
@@ -34,8 +39,24 @@ def server_env() -> dict[str, str]:
 
 
 def new_paper_match(cli, db: str, seed: int) -> str:
-    made = json.loads(cli(db, "new", *DECKS, "--name", "A=Alice", "--name", "B=Bob", "--seed", str(seed),
-                          "--deal", "table", "--mode", "record", "--json"))
+    made = json.loads(
+        cli(
+            db,
+            "new",
+            *DECKS,
+            "--name",
+            "A=Alice",
+            "--name",
+            "B=Bob",
+            "--seed",
+            str(seed),
+            "--deal",
+            "table",
+            "--mode",
+            "record",
+            "--json",
+        )
+    )
     return made["match"]
 
 
@@ -78,7 +99,7 @@ def tap_line(page, line: str) -> None:
     player, do = line.split()[:2]
     if do == "attack":
         name = shlex.split(line)[2]
-        lit = page.locator(f'#board .side-{player} .character.pickable[data-name={json.dumps(name)}]').first
+        lit = page.locator(f"#board .side-{player} .character.pickable[data-name={json.dumps(name)}]").first
         if lit.count():
             lit.tap()
             pop = page.locator("#cardpop")
@@ -94,7 +115,8 @@ def cli_argv(line: str) -> list[str]:
 
 
 def test_a_whole_paper_match_is_logged_by_taps_at_phone_size_and_equals_the_cli_record(
-        serve, cli, device, store_url: str, artifacts: Path) -> None:
+    serve, cli, device, store_url: str, artifacts: Path
+) -> None:
     seed = 22  # a game of about a hundred decisions
     match = new_paper_match(cli, store_url, seed)
     twin = new_paper_match(cli, store_url, seed)  # the same match, logged at a terminal below
@@ -116,8 +138,12 @@ def test_a_whole_paper_match_is_logged_by_taps_at_phone_size_and_equals_the_cli_
             # Once, when the active player has a tapped character, the table
             # attacks with it anyway: record mode records it, with its violation.
             tapped = phone.locator("#board .side-A .character.tapped[data-name]")
-            if (not violation_done and before > 60 and any(x.startswith("A end_turn") for x in offered)
-                    and tapped.count()):
+            if (
+                not violation_done
+                and before > 60
+                and any(x.startswith("A end_turn") for x in offered)
+                and tapped.count()
+            ):
                 name = tapped.first.get_attribute("data-name")
                 tool = phone.locator("details.tool", has_text="Record what the table did")
                 tool.locator("summary").tap()
@@ -150,8 +176,19 @@ def test_a_whole_paper_match_is_logged_by_taps_at_phone_size_and_equals_the_cli_
                 judge.screenshot(path=str(artifacts / "console-judge-rewind.png"))
                 rewind.locator("[data-confirm]").click()
                 expect(judge.locator("#board .row.retracted").first).to_be_visible(timeout=LIVE)
-                logged.append(["rewind", "--to", str(before), "--rule", "410.1", "--reason",
-                               "attacked with a tapped character", "--by", "Kim"])
+                logged.append(
+                    [
+                        "rewind",
+                        "--to",
+                        str(before),
+                        "--rule",
+                        "410.1",
+                        "--reason",
+                        "attacked with a tapped character",
+                        "--by",
+                        "Kim",
+                    ]
+                )
                 # The scorekeeper's phone follows live, the violation gone.
                 expect(phone.locator("#board div.violation")).to_have_count(0, timeout=LIVE)
                 judge.context.close()
@@ -192,8 +229,9 @@ def test_a_whole_paper_match_is_logged_by_taps_at_phone_size_and_equals_the_cli_
     assert entered <= {None, "scorekeeper Sam of " + match, "judge Kim"} and "judge Kim" in entered
 
 
-def test_a_player_link_cannot_act_for_the_opponent_or_see_their_hand(serve, cli, device, store_url: str,
-                                                                      tmp_path: Path) -> None:
+def test_a_player_link_cannot_act_for_the_opponent_or_see_their_hand(
+    serve, cli, device, store_url: str, tmp_path: Path
+) -> None:
     position = tmp_path / "hidden.yaml"
     position.write_text(HIDDEN_HANDS)
     made = json.loads(cli(store_url, "new", "--position", str(position), "--json"))
@@ -215,7 +253,9 @@ def test_a_player_link_cannot_act_for_the_opponent_or_see_their_hand(serve, cli,
                                                       line: who + " end_turn"});
                     const r = await fetch(`/matches/${match}/act`, {method: "POST", body});
                     return r.status;
-                }""", [match, who, links["A"].split("token=")[1]])
+                }""",
+                [match, who, links["A"].split("token=")[1]],
+            )
             assert status in (401, 403)
         # B's own view is not A's to open.
         phone.goto(f"{base}matches/{match}?as=B&token={links['A'].split('token=')[1]}")
@@ -225,7 +265,8 @@ def test_a_player_link_cannot_act_for_the_opponent_or_see_their_hand(serve, cli,
 
 
 def test_no_csrf_token_or_a_stale_version_records_nothing_and_the_page_says_what_happened(
-        serve, cli, device, store_url: str) -> None:
+    serve, cli, device, store_url: str
+) -> None:
     match = new_paper_match(cli, store_url, 3)
     with serve(store_url, **server_env()) as base:
         phone = device(PHONE)
@@ -237,7 +278,10 @@ def test_no_csrf_token_or_a_stale_version_records_nothing_and_the_page_says_what
             """async (match) => {
                 const body = new URLSearchParams({version: String(%d), entry: "y", line: 'A choose_opening "Little Page"'});
                 return (await fetch(`/matches/${match}/act`, {method: "POST", body})).status;
-            }""" % start, match)
+            }"""
+            % start,
+            match,
+        )
         assert status == 403
         assert version(phone) == start and int(json.loads(cli(store_url, "legal", match, "--json"))["version"]) == start
         # A second device logs first; this page's tap is then stale. (The live
@@ -254,8 +298,9 @@ def test_no_csrf_token_or_a_stale_version_records_nothing_and_the_page_says_what
         assert legal["player"] == "B" and legal["version"] == start + 2
 
 
-def test_a_refusal_shows_its_rule_and_sentence_and_a_scorekeeper_cannot_rewind(serve, cli, device, store_url: str,
-                                                                                tmp_path: Path) -> None:
+def test_a_refusal_shows_its_rule_and_sentence_and_a_scorekeeper_cannot_rewind(
+    serve, cli, device, store_url: str, tmp_path: Path
+) -> None:
     position = tmp_path / "hidden.yaml"
     position.write_text(HIDDEN_HANDS)
     match = json.loads(cli(store_url, "new", "--position", str(position), "--json"))["match"]
@@ -274,7 +319,9 @@ def test_a_refusal_shows_its_rule_and_sentence_and_a_scorekeeper_cannot_rewind(s
                 const csrf = document.getElementById("match").dataset.csrf;
                 const body = new URLSearchParams({csrf, version: String(v), entry: "z", to: "1", rule: "410.1", reason: "no"});
                 return (await fetch(`/matches/${match}/rewind`, {method: "POST", body})).status;
-            }""", [match, start])
+            }""",
+            [match, start],
+        )
         assert status == 403
         assert version(phone) == start
         # A refused action, sent as the page would: the rule and the sentence, nothing recorded.
@@ -287,15 +334,18 @@ def test_a_refusal_shows_its_rule_and_sentence_and_a_scorekeeper_cannot_rewind(s
                 const c = document.createElement("input"); c.type = "hidden"; c.name = "card"; c.value = "Helman Ranger";
                 form.append(input, p, c);
                 form.requestSubmit();
-            }""", [match, start])
+            }""",
+            [match, start],
+        )
         refusal = phone.locator("#board [data-refusal]")
         expect(refusal).to_be_visible(timeout=LIVE)
         expect(refusal).to_contain_text("Refused (")
         assert version(phone) == start
 
 
-def test_phone_and_tablet_layouts_keep_the_decision_above_the_fold(serve, cli, device, store_url: str,
-                                                                   artifacts: Path) -> None:
+def test_phone_and_tablet_layouts_keep_the_decision_above_the_fold(
+    serve, cli, device, store_url: str, artifacts: Path
+) -> None:
     match = new_paper_match(cli, store_url, 5)
     for argv in (["A", "choose_opening", "Little Page"], ["B", "choose_opening", "Stable Boy"]):
         cli(store_url, "act", match, *argv)
@@ -317,7 +367,8 @@ def test_phone_and_tablet_layouts_keep_the_decision_above_the_fold(serve, cli, d
                 "#board form.console button, #board .tools summary, .timeline button, nav.viewers a",
                 "els => els.filter(e => e.offsetParent).map(e => [e.textContent.trim().slice(0, 30), "
                 "e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
-                ".filter(([t, w, h]) => w < 44 || h < 44)")
+                ".filter(([t, w, h]) => w < 44 || h < 44)",
+            )
             assert not small, small
             page.screenshot(path=str(artifacts / f"console-{name}-reveal.png"))
         # Keyboard shortcuts on a desktop: 1 takes the first action of the console.
@@ -333,7 +384,16 @@ def test_phone_and_tablet_layouts_keep_the_decision_above_the_fold(serve, cli, d
 def test_the_event_page_fits_a_phone_and_opens_a_table_ready_to_log(serve, cli, device, store_url: str) -> None:
     event = cli(store_url, "event", "new", "Paper Cup", "--deal", "table").strip().splitlines()[0]
     for name, deck in (("Alice", "vanilla-a"), ("Bob", "vanilla-b"), ("Carol", "vanilla-a")):
-        cli(store_url, "event", "register", event, "--player", name, "--deck", str(ROOT / f"scenarios/decks/{deck}.yaml"))
+        cli(
+            store_url,
+            "event",
+            "register",
+            event,
+            "--player",
+            name,
+            "--deck",
+            str(ROOT / f"scenarios/decks/{deck}.yaml"),
+        )
     cli(store_url, "event", "round", event, "--round", "1")
     with serve(store_url, **server_env()) as base:
         out = cli(store_url, "serve", "--scorekeeper", event, "--name", "Sam")
@@ -349,7 +409,8 @@ def test_the_event_page_fits_a_phone_and_opens_a_table_ready_to_log(serve, cli, 
 
 
 def test_a_store_that_stops_answering_is_said_within_seconds_and_the_page_comes_back(
-        serve, cli, device, postgres_url, tmp_path: Path) -> None:
+    serve, cli, device, postgres_url, tmp_path: Path
+) -> None:
     """PostgreSQL behind a relay the test cuts: the open page says the store
     is not answering (today's board waited 42-52 s, then answered 500), new
     pages answer 503 and retry by themselves, and all come back when it does."""

@@ -24,7 +24,9 @@ def _page_size(pdf: bytes) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("paper,size", [("a4", (595.9, 842.9)), ("letter", (612, 792))])
-def test_print_outs_render_to_pdf(page, serve, cli, store_url: str, tmp_path: Path, paper: str, size: tuple[float, float]) -> None:
+def test_print_outs_render_to_pdf(
+    page, serve, cli, store_url: str, tmp_path: Path, paper: str, size: tuple[float, float]
+) -> None:
     event = json.loads(cli(store_url, "event", "new", "Print Cup", "--best-of", "3", "--json"))["event"]
     names = [f"Player {chr(65 + i)}{i:02d}" for i in range(40)]
     csv = tmp_path / "p.csv"
@@ -33,9 +35,11 @@ def test_print_outs_render_to_pdf(page, serve, cli, store_url: str, tmp_path: Pa
     cli(store_url, "event", "drop", event, names[3], "--reason", "left")
     cli(store_url, "event", "round", event)
     with serve(store_url) as base:
-        for kind, words in (("pairings", ["Round 1 pairings", names[0], names[-1]]),
-                            ("slips", ["Table 1", "Game 3", "Signature"]),
-                            ("standings", ["Standings after round 1", f"{names[3]} (dropped)"])):
+        for kind, words in (
+            ("pairings", ["Round 1 pairings", names[0], names[-1]]),
+            ("slips", ["Table 1", "Game 3", "Signature"]),
+            ("standings", ["Standings after round 1", f"{names[3]} (dropped)"]),
+        ):
             page.goto(f"{base}events/{event}/print/{kind}?paper={paper}")
             text = page.locator("body").inner_text()
             for w in words:

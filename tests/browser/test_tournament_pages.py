@@ -14,18 +14,28 @@ from tests.browser.conftest import serving
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "scenarios" / "decks"
 PHONE = {"width": 390, "height": 844}
-NAMES = ["Alexandra Montgomery-Whitfield", "Bartholomew Okonkwo", "Carolina Fernández", "Dmitri Vasilievich",
-         "Eleanor Nakamura-Smith", "Fitzgerald Osei", "Guinevere Lindqvist", "Hieronymus Bakker"]
+NAMES = [
+    "Alexandra Montgomery-Whitfield",
+    "Bartholomew Okonkwo",
+    "Carolina Fernández",
+    "Dmitri Vasilievich",
+    "Eleanor Nakamura-Smith",
+    "Fitzgerald Osei",
+    "Guinevere Lindqvist",
+    "Hieronymus Bakker",
+]
 SMALLEST_TEXT = 12  # px: the least a phone's reader is asked to read
 
 
 def _fits(page) -> None:
     """No sideways scrolling: the page is no wider than the phone's screen."""
     width = page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
-    wide = page.evaluate("""(width) => [...document.querySelectorAll('body *')]
+    wide = page.evaluate(
+        """(width) => [...document.querySelectorAll('body *')]
         .filter(e => e.getBoundingClientRect().right > width + 0.5)
         .slice(0, 5).map(e => `${e.tagName}.${e.className} to ${Math.round(e.getBoundingClientRect().right)}px`)""",
-                         PHONE["width"])
+        PHONE["width"],
+    )
     assert width <= PHONE["width"], f"{page.url} is {width}px wide on a {PHONE['width']}px screen: {wide}"
 
 
@@ -62,8 +72,19 @@ def day(tmp_path_factory):
     players.write_text("".join(f"{n},{DECKS / ('alice.yaml' if i % 2 else 'bob.yaml')}\n" for i, n in enumerate(NAMES)))
     cli(db, "event", "register", event, "--csv", str(players))
     round1 = json.loads(cli(db, "event", "round", event, "--json"))["pairings"]
-    cli(db, "event", "extend", event, str(round1[0]["table"]), "--minutes", "5", "--reason", "deck check",
-        "--judge", "Judge Kim")
+    cli(
+        db,
+        "event",
+        "extend",
+        event,
+        str(round1[0]["table"]),
+        "--minutes",
+        "5",
+        "--reason",
+        "deck check",
+        "--judge",
+        "Judge Kim",
+    )
     for p in round1:
         cli(db, "event", "result", event, p["match"], "--winner", p["A"], "--judge", "Judge Kim")
     semis = json.loads(cli(db, "event", "playoff", event, "--top", "4", "--json"))["pairings"]

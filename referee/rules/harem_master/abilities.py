@@ -87,8 +87,7 @@ def window_sit(state: GameState, w: Window) -> Sit | None:
             # A character or item card being used (407.2): what it is, for
             # "in response to ... a character card" (card_type), as when the
             # window was opened for it.
-            return Sit("use", entry.it, entry.player,
-                       (("card_type", state.cards[entry.it].type), ("ability", False)))
+            return Sit("use", entry.it, entry.player, (("card_type", state.cards[entry.it].type), ("ability", False)))
         return Sit(entry.situation, entry.it, entry.player)
     return None
 
@@ -114,7 +113,9 @@ def _mentions_n(effects: Any) -> bool:
     return '"n"' in str([e.model_dump_json() for e in walk(list(effects))])
 
 
-def _timing(state: GameState, reader: Reader, only: Any, also: Any, effects: list[Any], moment: Moment, what: str) -> None:
+def _timing(
+    state: GameState, reader: Reader, only: Any, also: Any, effects: list[Any], moment: Moment, what: str
+) -> None:
     """214.3c/d, 402.2a, 406.1, 411.1a: may this be used in this window?"""
     counter = any(isinstance(e, CounterEffect) for e in walk(effects))
     if moment.kind == "response":
@@ -131,7 +132,10 @@ def _timing(state: GameState, reader: Reader, only: Any, also: Any, effects: lis
         rule = "402.2a" if "ability" in what else "214.3c"
         raise refuse(rule, f"{what} can be used only when {only.event.replace('_', ' ')} is about to happen.")
     if counter and also is None:
-        raise refuse("411.1a", f"{what} counters, so it can be used only in response to a card or ability being used or triggered.")
+        raise refuse(
+            "411.1a",
+            f"{what} counters, so it can be used only in response to a card or ability being used or triggered.",
+        )
     if moment.kind == "battle_type" and not any(isinstance(e, BattleTypeEffect) for e in walk(effects)):
         raise refuse("306.5h", f"At 306.5h only what changes the battle type can be used; {what} does not.")
 
@@ -160,8 +164,12 @@ def forbidden(state: GameState, action: str, player: str, card: str | None = Non
 
 # What a player may be forbidden to do (103.1), in words.
 _FORBIDDEN = {
-    "attack": "attack", "intercept": "intercept", "play_character": "use character cards",
-    "play_event": "use event cards", "play_item": "use item cards", "activate": "use abilities",
+    "attack": "attack",
+    "intercept": "intercept",
+    "play_character": "use character cards",
+    "play_event": "use event cards",
+    "play_item": "use item cards",
+    "activate": "use abilities",
 }
 
 
@@ -173,8 +181,13 @@ def event_uses(state: GameState, card: str) -> list[Any]:
 
 
 def check_event(
-    state: GameState, player: str, card: str, moment: Moment, n: int | None = None,
-    waive: frozenset[str] = frozenset(), probing: bool = False,
+    state: GameState,
+    player: str,
+    card: str,
+    moment: Moment,
+    n: int | None = None,
+    waive: frozenset[str] = frozenset(),
+    probing: bool = False,
 ) -> int:
     """The cards an event card costs now (its cost plus n), or the refusal."""
     cd = state.cards[card]
@@ -192,7 +205,10 @@ def check_event(
         also = next((u.also for u in uses if u.also is not None), None)
         _timing(state, reader, only, also, [e for u in uses for e in u.effects], moment, cd.name)
         if not any(holds(state, reader, u.if_) for u in uses):
-            raise refuse("206.1", f"{cd.name} cannot be used now: the condition its text gives for using it does not hold (206.1).")
+            raise refuse(
+                "206.1",
+                f"{cd.name} cannot be used now: the condition its text gives for using it does not hold (206.1).",
+            )
     elif moment.kind in ("response", "battle_type"):
         raise refuse("406.1", f"{cd.name} has no text that can be used now.")
     takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
@@ -214,7 +230,8 @@ def _payable(state: GameState, player: str, card: str, cost: int, n: int) -> int
         raise refuse(
             "215.4c",
             f"{name_of(state, card)} costs {what} but {player}'s action-cost stack holds only {have} card"
-            + ("" if have == 1 else "s") + ".",
+            + ("" if have == 1 else "s")
+            + ".",
         )
     return total
 
@@ -275,12 +292,16 @@ def check_activated(
     reader = Reader(card, player, moment.sit.card if moment.sit else None, n)
     _timing(state, reader, ability.only, ability.also, list(ability.effects), moment, what)
     if not holds(state, reader, ability.if_):
-        raise refuse("206.1", f"{what} cannot be used now: the condition its text gives for using it does not hold (206.1).")
+        raise refuse(
+            "206.1", f"{what} cannot be used now: the condition its text gives for using it does not hold (206.1)."
+        )
     cost = ability.parsed_cost
     if cost.tap:
         ch = state.character(card)
         if ch is None:
-            raise refuse("402.1a", f"{cname} cannot pay [T]: only a character on the field turns from untapped to tapped.")
+            raise refuse(
+                "402.1a", f"{cname} cannot pay [T]: only a character on the field turns from untapped to tapped."
+            )
         if not ch.ready:
             raise refuse("402.1a", f"{cname} is already tapped; tapping a tapped card does not pay [T].")
     if n is not None and not cost.n:
@@ -312,7 +333,9 @@ def _check_targets(state: GameState, player: str, card: str, effects: list[Any],
             raise refuse("407.4", f"{name_of(state, t)} is not something {name_of(state, card)} can target.")
 
 
-def declare_event(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> Events:
+def declare_event(
+    state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()
+) -> Events:
     """306.2, 407.2: the event card goes to the discard, its cost is paid;
     its ``use`` abilities then wait on the agenda to resolve."""
     # 306.2, 407.2: an event card is used from its user's hand, in a response
@@ -326,8 +349,15 @@ def declare_event(state: GameState, a: Action, moment: Moment, step: str | None,
     takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
     return lambda: [
         EventPlayed.trusted(
-            player=p, card=card, resolves=bool(uses), n=(a.n or 0) if takes_n else None,
-            targets=list(a.targets or ()), option=a.option, about=about, it=it, step=step,
+            player=p,
+            card=card,
+            resolves=bool(uses),
+            n=(a.n or 0) if takes_n else None,
+            targets=list(a.targets or ()),
+            option=a.option,
+            about=about,
+            it=it,
+            step=step,
         ),
         *pay(state, p, total),
     ]
@@ -347,13 +377,28 @@ def declare_activated(state: GameState, a: Action, moment: Moment, step: str | N
 
 
 def _ability_declared(
-    state: GameState, a: Action, index: int, ability: Any, about: int | None, it: str | None, step: str | None, total: int
+    state: GameState,
+    a: Action,
+    index: int,
+    ability: Any,
+    about: int | None,
+    it: str | None,
+    step: str | None,
+    total: int,
 ) -> list[Event]:
     cost = ability.parsed_cost
     out: list[Event] = [
         AbilityActivated.trusted(
-            player=a.player, card=a.card, ability=index, definition=ability, n=(a.n or 0) if cost.n else None,
-            targets=list(a.targets or ()), option=a.option, about=about, it=it, step=step,
+            player=a.player,
+            card=a.card,
+            ability=index,
+            definition=ability,
+            n=(a.n or 0) if cost.n else None,
+            targets=list(a.targets or ()),
+            option=a.option,
+            about=about,
+            it=it,
+            step=step,
         )
     ]
     if cost.tap:
@@ -361,7 +406,9 @@ def _ability_declared(
     return out + pay(state, a.player, total)
 
 
-def declare(state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()) -> Events:
+def declare(
+    state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()
+) -> Events:
     if a.do == "activate":
         return declare_activated(state, a, moment, step)
     return declare_event(state, a, moment, step, waive)
@@ -428,16 +475,24 @@ def _candidates(
         elif moment.kind in ("response", "battle_type"):
             continue
         # In a table-dealt match an unknown copy stands for the card named as it is played.
-        yield card, None, lambda n, p=False, card=card: check_event(
-            as_played(state, player, card, "306.2"), player, card, moment, n, probing=p
+        yield (
+            card,
+            None,
+            lambda n, p=False, card=card: check_event(
+                as_played(state, player, card, "306.2"), player, card, moment, n, probing=p
+            ),
         )
     if activations and has_text(state):
         for card in _ability_cards(state, player):
             for index, ability in activated(state, card):
                 if (theirs and not ability.ot) or not _could(moment, flags(ability)):
                     continue
-                yield card, index, lambda n, p=False, card=card, ability=ability: check_activated(
-                    state, player, card, ability, moment, n, probing=p
+                yield (
+                    card,
+                    index,
+                    lambda n, p=False, card=card, ability=ability: check_activated(
+                        state, player, card, ability, moment, n, probing=p
+                    ),
                 )
 
 
@@ -448,7 +503,9 @@ def use_candidates(state: GameState, player: str, moment: Moment, do: str) -> li
     legal list filters through the one check of a use (``declare``)."""
     out: list[Action] = []
     stack = stack_size(state, player)
-    for card, index, _check in _candidates(state, player, moment, cards_=do == "play_event", activations=do == "activate"):
+    for card, index, _check in _candidates(
+        state, player, moment, cards_=do == "play_event", activations=do == "activate"
+    ):
         if index is None:
             uses = event_uses(state, card)
             takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
@@ -494,13 +551,22 @@ def _responses_exist(state: GameState) -> bool:
     key = (state.cards, zones["A"].hand, zones["B"].hand, state.field, state.effects)
     found = carried("responses", key)
     if found is MISSING or statics_give(state):
-        found = carry("responses", key, any(
-            state.cards[c].abilities and _could(Moment("response"), flags(state.cards[c].abilities))
-            for p in ("A", "B") for c in zones[p].hand if state.cards[c].type == "event"
-        ) or any(
-            _could(Moment("response"), flags(a))
-            for p in ("A", "B") for card in _ability_cards(state, p) for _, a in activated(state, card)
-        ))
+        found = carry(
+            "responses",
+            key,
+            any(
+                state.cards[c].abilities and _could(Moment("response"), flags(state.cards[c].abilities))
+                for p in ("A", "B")
+                for c in zones[p].hand
+                if state.cards[c].type == "event"
+            )
+            or any(
+                _could(Moment("response"), flags(a))
+                for p in ("A", "B")
+                for card in _ability_cards(state, p)
+                for _, a in activated(state, card)
+            ),
+        )
     return found
 
 
@@ -519,6 +585,18 @@ def battle_type_usable(state: GameState) -> bool:
 
 
 __all__ = [
-    "Moment", "activated", "anyone_can_respond", "battle_type_usable", "check_activated", "check_event", "declare",
-    "event_uses", "find_ability", "forbidden", "moment_of", "on_field", "use_candidates", "window_sit",
+    "Moment",
+    "activated",
+    "anyone_can_respond",
+    "battle_type_usable",
+    "check_activated",
+    "check_event",
+    "declare",
+    "event_uses",
+    "find_ability",
+    "forbidden",
+    "moment_of",
+    "on_field",
+    "use_candidates",
+    "window_sit",
 ]

@@ -165,7 +165,8 @@ def _resolve(state: GameState, use: Use) -> Look:
     made = facts(state, use, reader, step, w.answers)
     closing: Event = (
         EffectsApplied.trusted(use=use.id, card=use.card, targets_left=list(w.given_left))
-        if use.group + 1 < len(steps) else UseResolved.trusted(use=use.id, card=use.card)
+        if use.group + 1 < len(steps)
+        else UseResolved.trusted(use=use.id, card=use.card)
     )
     if any(e.step == "over" for e in made):
         return _auto(made)
@@ -219,8 +220,13 @@ def _responders(state: GameState) -> bool:
 
 
 def propose(
-    state: GameState, pending: list[Event], situation: str, it: str | None, player: str | None,
-    exempt: tuple[str, ...] = (), then: tuple[tuple[str, list[Event]], ...] = (),
+    state: GameState,
+    pending: list[Event],
+    situation: str,
+    it: str | None,
+    player: str | None,
+    exempt: tuple[str, ...] = (),
+    then: tuple[tuple[str, list[Event]], ...] = (),
 ) -> list[Event] | None:
     """The moment before ``pending`` happens: a ``SituationProposed`` holding
     them back if anything cares about their situations, else None (they
@@ -241,8 +247,13 @@ def propose(
 
 
 def pipeline(
-    state: GameState, events: list[Event], situation: str, it: str | None, player: str | None,
-    exempt: tuple[str, ...] = (), then: tuple[tuple[str, list[Event]], ...] = (),
+    state: GameState,
+    events: list[Event],
+    situation: str,
+    it: str | None,
+    player: str | None,
+    exempt: tuple[str, ...] = (),
+    then: tuple[tuple[str, list[Event]], ...] = (),
 ) -> list[Event]:
     """The one way a rule step or a card moves cards: the proposal, held at
     the moment before it if a replacement (409), a ``before`` trigger
@@ -266,9 +277,7 @@ def pipeline(
 
 def _anyone_could_care(state: GameState) -> bool:
     """Is there anything in play at all that could care about a situation?"""
-    return has_text(state) and bool(
-        sources(state, "replacement") or sources(state, "triggered") or _responders(state)
-    )
+    return has_text(state) and bool(sources(state, "replacement") or sources(state, "triggered") or _responders(state))
 
 
 def held_cards(state: GameState) -> frozenset[str]:
@@ -311,15 +320,29 @@ def moment(state: GameState, sit: Sit, event: Event) -> list[Event]:
     found = replacements(state, sit)
     if found:
         src = found[0]
-        return out + [SituationReplaced.trusted(
-            player=src.controller, card=src.card, ability=src.index, definition=src.ability,
-            situation=sit.event, it=sit.card, exempt=[f"{src.card}#{src.index}"],
-        )]
+        return out + [
+            SituationReplaced.trusted(
+                player=src.controller,
+                card=src.card,
+                ability=src.index,
+                definition=src.ability,
+                situation=sit.event,
+                it=sit.card,
+                exempt=[f"{src.card}#{src.index}"],
+            )
+        ]
     out += fire([(sit, state)], "before") + fire([(sit, state)], "after")
     if anyone_can_respond(state, sit, None):
-        out.append(WindowOpened.trusted(
-            rule="407.3", kind="response", player=other(state.active), situation=sit.event, it=sit.card, whose=sit.player
-        ))
+        out.append(
+            WindowOpened.trusted(
+                rule="407.3",
+                kind="response",
+                player=other(state.active),
+                situation=sit.event,
+                it=sit.card,
+                whose=sit.player,
+            )
+        )
     return out
 
 
@@ -370,22 +393,34 @@ def _replacement_step(state: GameState, entry: Any, sits: list[tuple[Sit, int | 
             picked = [v for k, v in entry.choices if k == "option"]
             match = [src for src in found if picked and picked[-1] in (src.card, f"{src.card}#{src.index}")]
             if not match:
-                return _ask(Choice(
-                    state.active, "replacement", entry.id, tuple(f"{src.card}#{src.index}" for src in found),
-                    f"choose which replacement applies to {sit.event.replace('_', ' ')} (409.3)",
-                ))
+                return _ask(
+                    Choice(
+                        state.active,
+                        "replacement",
+                        entry.id,
+                        tuple(f"{src.card}#{src.index}" for src in found),
+                        f"choose which replacement applies to {sit.event.replace('_', ' ')} (409.3)",
+                    )
+                )
             chosen = match[0]
         losers = [f"{src.card}#{src.index}" for src in found if src is not chosen]
-        sit = next(
-            (s for s, f, _ in sits if (f == fact or s is sit) and chosen in replacements(state, s, exempt)), sit
+        sit = next((s for s, f, _ in sits if (f == fact or s is sit) and chosen in replacements(state, s, exempt)), sit)
+        return _auto(
+            [
+                SituationReplaced.trusted(
+                    player=chosen.controller,
+                    card=chosen.card,
+                    ability=chosen.index,
+                    definition=chosen.ability,
+                    situation=sit.event,
+                    it=sit.card,
+                    about=entry.id,
+                    fact=fact,
+                    exempt=[*exempt, f"{chosen.card}#{chosen.index}", *losers],
+                    step=step,
+                )
+            ]
         )
-        return _auto([
-            SituationReplaced.trusted(
-                player=chosen.controller, card=chosen.card, ability=chosen.index, definition=chosen.ability,
-                situation=sit.event, it=sit.card, about=entry.id, fact=fact,
-                exempt=[*exempt, f"{chosen.card}#{chosen.index}", *losers], step=step,
-            )
-        ])
     return None
 
 
@@ -470,7 +505,7 @@ def _proceed(state: GameState, prop: Proposal) -> list[Event]:
         if zone is not None and cards and zone_of(state, cards[0]) != zone:
             continue  # it is no longer where it was: this part cannot happen
         out.append(_reread(state, ev))
-    later = prop.pending[len(now):]
+    later = prop.pending[len(now) :]
     if later:
         after = state
         for ev in out:
@@ -576,14 +611,17 @@ def _choose_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
 
 
 @action(
-    "choose", "407.4", args=(CARDS_CHOSEN, OPTION), candidates=_choose_candidates,
+    "choose",
+    "407.4",
+    args=(CARDS_CHOSEN, OPTION),
+    candidates=_choose_candidates,
     help="make the choice a resolution asks for: cards (targets, an order) or --option",
 )
 def _decide_choose(state: GameState, a: Action, ctx: Context) -> list[Event]:
     c = _choice(state)
     if c.kind == "may":
         if a.option not in ("yes", "no"):
-            raise refuse("401.7", f"{c.text.split(':')[0]}: answer the \"may\" with option yes or no (401.7).")
+            raise refuse("401.7", f'{c.text.split(":")[0]}: answer the "may" with option yes or no (401.7).')
         return [Chosen.trusted(rule="401.7", player=a.player, use=c.entry, option=a.option)]
     if c.kind == "replacement":
         picked = [o for o in c.options if a.option in (o, o.partition("#")[0], name_of(state, o.partition("#")[0]))]
@@ -596,7 +634,9 @@ def _decide_choose(state: GameState, a: Action, ctx: Context) -> list[Event]:
         return [_pile_order(state, a, c, cards)]
     if c.kind == "order":
         if (
-            not cards or len(set(cards)) != len(cards) or any(x not in c.options for x in cards)
+            not cards
+            or len(set(cards)) != len(cards)
+            or any(x not in c.options for x in cards)
             or 1 < len(cards) < len(c.options)
         ):
             shown = ", ".join(name_of(state, o) for o in c.options)
@@ -636,6 +676,14 @@ def choice_text(state: GameState) -> str | None:
 
 
 __all__ = [
-    "Choice", "agenda_decision", "agenda_events", "cares", "choice_text", "held_cards", "look", "pipeline", "propose",
+    "Choice",
+    "agenda_decision",
+    "agenda_events",
+    "cares",
+    "choice_text",
+    "held_cards",
+    "look",
+    "pipeline",
+    "propose",
     "propose_moment",
 ]

@@ -51,9 +51,15 @@ def _own_characters(do: str) -> Candidates:
 
 
 @action(
-    "attack", "306.5a", args=(CARD,), card_from="own_field", missing_rule="306.5b",
+    "attack",
+    "306.5a",
+    args=(CARD,),
+    card_from="own_field",
+    missing_rule="306.5b",
     candidates=_own_characters("attack"),
-    side="active", side_rule="306.5a", side_text="Only the active player can declare an attack.",
+    side="active",
+    side_rule="306.5a",
+    side_text="Only the active player can declare an attack.",
     help="declare an attack with an untapped character you control (306.5b)",
 )
 def declare_attack(state: GameState, a: Action, ctx: Context) -> Events:
@@ -61,7 +67,8 @@ def declare_attack(state: GameState, a: Action, ctx: Context) -> Events:
     p = a.player
     card = _combatant(state, a, ctx.waive, "306.5b", "attack", "attacker")
     return lambda: [
-        AttackDeclared.trusted(player=p, step="306.5b"), AttackerChosen.trusted(player=p, card=card, step="306.5c")
+        AttackDeclared.trusted(player=p, step="306.5b"),
+        AttackerChosen.trusted(player=p, card=card, step="306.5c"),
     ]
 
 
@@ -74,7 +81,9 @@ def _combatant(state: GameState, a: Action, waive: frozenset[str], rule: str, ac
     if ch is None or ch.controller != p:
         if not a.card:
             raise refuse(rule, f"The {role} must be a character {p} controls on the field, and none was named.")
-        raise refuse(rule, f"The {role} must be a character {p} controls on the field; {name_of(state, a.card)} is not.")
+        raise refuse(
+            rule, f"The {role} must be a character {p} controls on the field; {name_of(state, a.card)} is not."
+        )
     why = forbidden(state, act, p, ch.card)
     if why:
         raise refuse("103.1", why)
@@ -111,9 +120,15 @@ _INTERCEPTS = _own_characters("intercept")
 
 
 @action(
-    "intercept", "306.5c", args=(CARD,), card_from="own_field", missing_rule="306.5d",
+    "intercept",
+    "306.5c",
+    args=(CARD,),
+    card_from="own_field",
+    missing_rule="306.5d",
     candidates=_INTERCEPTS,
-    side="non_active", side_rule="306.5c", side_text="Only the non-active player can intercept.",
+    side="non_active",
+    side_rule="306.5c",
+    side_text="Only the non-active player can intercept.",
     help="intercept the attack with an untapped character you control (306.5d)",
 )
 def _intercept(state: GameState, a: Action, ctx: Context) -> Events:
@@ -122,8 +137,12 @@ def _intercept(state: GameState, a: Action, ctx: Context) -> Events:
 
 
 @action(
-    "no_intercept", "306.5c", candidates=only("no_intercept"),
-    side="non_active", side_rule="306.5c", side_text="Only the non-active player decides about intercepting.",
+    "no_intercept",
+    "306.5c",
+    candidates=only("no_intercept"),
+    side="non_active",
+    side_rule="306.5c",
+    side_text="Only the non-active player decides about intercepting.",
     help="let the attack go on without an interception (306.5g)",
 )
 def _no_intercept(state: GameState, a: Action, ctx: Context) -> Events:
@@ -144,7 +163,9 @@ def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> lis
         return None
     at_c = state.step == "306.5c" and b.attacker is not None and not _can_intercept(state, a.player)
     before_milling = (
-        b.kind == "castle" and state.step == "306.5m" and state.to_move > 0
+        b.kind == "castle"
+        and state.step == "306.5m"
+        and state.to_move > 0
         and state.to_move == max(0, physical_of(state, b.attacker))
     )
     if not (at_c or before_milling):
@@ -181,7 +202,10 @@ def retraction(state: GameState, a: Action) -> Rewound | None:
         return None
     now = state.battle
     if (
-        now is not None and now.kind == "castle" and state.step == "306.5m" and state.to_move > 0
+        now is not None
+        and now.kind == "castle"
+        and state.step == "306.5m"
+        and state.to_move > 0
         and state.to_move == max(0, physical_of(state, now.attacker))
     ):
         return None  # nothing milled yet: late_interception records it as it stands
@@ -234,7 +258,9 @@ def _may_intercept(state: GameState) -> Decision | None:
 
 @step("306.5c", decision=_may_intercept)
 def _cannot_intercept(state: GameState) -> list[Event]:
-    return _attack_moment(state) or [InterceptionDeclined.trusted(player=other(state.active), able=False, step="306.5e")]
+    return _attack_moment(state) or [
+        InterceptionDeclined.trusted(player=other(state.active), able=False, step="306.5e")
+    ]
 
 
 # --- 306.5e-h the battle's type --------------------------------------------------------
@@ -319,7 +345,9 @@ def _win_lose_triggers(state: GameState) -> list[Event]:
     """306.5j: abilities triggered by winning or losing (none in a draw, ruling A20)."""
     b = state.battle
     after = "306.5m" if b.kind == "castle" else ("306.5k" if b.winner is not None else "306.5n")
-    done = StepPerformed.trusted(rule="306.5j", text="Abilities triggered by winning or losing are processed.", step=after)
+    done = StepPerformed.trusted(
+        rule="306.5j", text="Abilities triggered by winning or losing are processed.", step=after
+    )
     out: list[Event] = [done]
     if b.winner is not None and b.loser is not None:
         winner_card = b.attacker if b.winner == b.player else b.interceptor
@@ -377,4 +405,6 @@ def _end_of_battle(state: GameState) -> list[Event]:
 @step("306.5o")
 def _battle_over(state: GameState) -> list[Event]:
     """306.5o: "until end of battle" effects end; the battle is over."""
-    return ends(state, "end_of_battle", "306.5o") + [StepPerformed.trusted(rule="306.5o", text="The battle ends.", step="306")]
+    return ends(state, "end_of_battle", "306.5o") + [
+        StepPerformed.trusted(rule="306.5o", text="The battle ends.", step="306")
+    ]

@@ -66,6 +66,7 @@ from referee.rules.harem_master.common import name_of
 
 # --- reading card text: what its words point at (401.5-401.6, 214.2g, 215.1a-b, 215.6b, 500-502) ---
 
+
 class Reader(NamedTuple):
     """Who reads card text: its card and controller, and what its words mean
     now; ``known``: cards that left the field, as they last were there (403.2)."""
@@ -176,7 +177,10 @@ def matches(state: GameState, reader: Reader, card: str, f: Filter, zone: str | 
     if f.other and card == reader.card:
         return False
     if card in state.unknown and (
-        f.type is not None or f.gender is not None or f.faction is not None or f.name is not None
+        f.type is not None
+        or f.gender is not None
+        or f.faction is not None
+        or f.name is not None
         or f.cost_at_most is not None
     ):
         return False  # a table-dealt match: nobody knows what an unknown card is until it is revealed
@@ -446,8 +450,17 @@ def match(state: GameState) -> Match:
     cards = state.cards
     if _match[0] is not cards:
         printed = {
-            c: Identity(cd.name, cd.type, cd.cost, cd.random, cd.gender, tuple(cd.factions), cd.physical, cd.mental,
-                        tuple(cd.abilities))
+            c: Identity(
+                cd.name,
+                cd.type,
+                cd.cost,
+                cd.random,
+                cd.gender,
+                tuple(cd.factions),
+                cd.physical,
+                cd.mental,
+                tuple(cd.abilities),
+            )
             for c, cd in cards.items()
         }
         off = {
@@ -458,7 +471,10 @@ def match(state: GameState) -> Match:
         given = frozenset(c for c, cd in cards.items() if any(_gives_name([a]) for a in cd.abilities))
         gained = any(
             _gives_name(g.gain.abilities)
-            for cd in cards.values() for a in cd.abilities for g in walk(list(a.effects)) if isinstance(g, GainEffect)
+            for cd in cards.values()
+            for a in cd.abilities
+            for g in walk(list(a.effects))
+            if isinstance(g, GainEffect)
         )
         may_give = any(_static_with(cd.abilities, (GainEffect, LoseAbilitiesEffect)) for cd in cards.values())
         _match[0], _match[1] = cards, Match(printed, {c: v for c, v in off.items() if v}, pa, given, gained, may_give)
@@ -466,9 +482,7 @@ def match(state: GameState) -> Match:
 
 
 def _gives_name(abilities: Any) -> bool:
-    return any(
-        a.kind == "static" and any(isinstance(e, NameEffect) for e in a.effects) for a in abilities
-    ) or any(
+    return any(a.kind == "static" and any(isinstance(e, NameEffect) for e in a.effects) for a in abilities) or any(
         _gives_name(g.gain.abilities) for a in abilities for g in walk(list(a.effects)) if isinstance(g, GainEffect)
     )
 
@@ -479,7 +493,10 @@ def _static_with(abilities: Any, kinds: tuple[type, ...]) -> bool:
     return any(
         a.kind == "static" and any(isinstance(e, kinds) for e in walk(list(a.effects))) for a in abilities
     ) or any(
-        _static_with(g.gain.abilities, kinds) for a in abilities for g in walk(list(a.effects)) if isinstance(g, GainEffect)
+        _static_with(g.gain.abilities, kinds)
+        for a in abilities
+        for g in walk(list(a.effects))
+        if isinstance(g, GainEffect)
     )
 
 
@@ -524,8 +541,16 @@ def identity(state: GameState, card: str) -> Identity:
         found_now = found
     else:
         found_now = Identity(
-            base.name, kind, base.cost, base.random, base.gender if kind == "character" else None,
-            tuple(base.factions) if kind == "character" else (), base.physical, base.mental, abilities, copied,
+            base.name,
+            kind,
+            base.cost,
+            base.random,
+            base.gender if kind == "character" else None,
+            tuple(base.factions) if kind == "character" else (),
+            base.physical,
+            base.mental,
+            abilities,
+            copied,
         )
     m[key] = found_now
     return found_now
@@ -588,7 +613,9 @@ def statics_give(state: GameState) -> bool:
     found = m.get("give")
     if found is None:
         found = any(
-            type(e).__name__ in ("GainEffect", "LoseAbilitiesEffect") for st in statics(state) for e in st.ability.effects
+            type(e).__name__ in ("GainEffect", "LoseAbilitiesEffect")
+            for st in statics(state)
+            for e in st.ability.effects
         )
         m["give"] = found
     return found
@@ -644,8 +671,18 @@ def chars(state: GameState, card: str) -> Chars:
         return found
     if key in m.setdefault("computing", set()):
         ident = identity(state, card)
-        return Chars(ident.name, ident.type, ident.cost, ident.random, ident.gender, ident.factions,
-                     ident.physical, ident.mental, ident.abilities, {})
+        return Chars(
+            ident.name,
+            ident.type,
+            ident.cost,
+            ident.random,
+            ident.gender,
+            ident.factions,
+            ident.physical,
+            ident.mental,
+            ident.abilities,
+            {},
+        )
     m["computing"].add(key)
     try:
         found = _chars(state, card)
@@ -690,8 +727,16 @@ def _chars(state: GameState, card: str) -> Chars:
                 values[k] += bonus
                 notes[k].append(f"+{bonus} faction ({', '.join(allies)})")
     return Chars(
-        name, ident.type, ident.cost, values["random"], ident.gender, ident.factions,
-        values["physical"], values["mental"], abilities, {k: tuple(v) for k, v in notes.items()},
+        name,
+        ident.type,
+        ident.cost,
+        values["random"],
+        ident.gender,
+        ident.factions,
+        values["physical"],
+        values["mental"],
+        abilities,
+        {k: tuple(v) for k, v in notes.items()},
     )
 
 
@@ -785,9 +830,9 @@ def abilities(state: GameState, card: str) -> tuple[Any, ...]:
 
 def girls(state: GameState, player: str) -> int:
     """Girl characters the player controls (303, 101.7, 101.8)."""
-    return sum(1 for ch in state.field if ch.controller == player and not ch.face_down and gender(state, ch.card) == "female") + sum(
-        1 for ch in state.field if ch.controller == player and ch.face_down and state.cards[ch.card].is_girl
-    )
+    return sum(
+        1 for ch in state.field if ch.controller == player and not ch.face_down and gender(state, ch.card) == "female"
+    ) + sum(1 for ch in state.field if ch.controller == player and ch.face_down and state.cards[ch.card].is_girl)
 
 
 def hand_maximum(state: GameState, player: str) -> int:
@@ -803,7 +848,11 @@ def hand_maximum(state: GameState, player: str) -> int:
             body = getattr(effect, next(iter(type(effect).model_fields)))
             if type(effect).__name__ == "HandMaxEffect":
                 if player in players(state, st.reader, body.player):
-                    limit = amount(state, st.reader, body.set) if body.set is not None else limit + amount(state, st.reader, body.by)
+                    limit = (
+                        amount(state, st.reader, body.set)
+                        if body.set is not None
+                        else limit + amount(state, st.reader, body.by)
+                    )
     return max(0, limit)
 
 
@@ -812,4 +861,6 @@ def equip_fits(state: GameState, item: str, host: str) -> bool:
     restriction: Filter | None = state.cards[item].equip
     if restriction is None:
         return True
-    return matches(state, Reader(item, item[0]), host, restriction.model_copy(update={"zone": None}), zone_of(state, host))
+    return matches(
+        state, Reader(item, item[0]), host, restriction.model_copy(update={"zone": None}), zone_of(state, host)
+    )

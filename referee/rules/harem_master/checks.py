@@ -47,7 +47,9 @@ def end_check(state: GameState) -> Event | None:
         elif len(z.execution) >= IMMEDIATE_WIN:
             wins.append((p, "102.2"))
     if len(wins) == 2:
-        return GameEnded.trusted(rule=wins[0][1], ruling="A13", draw=True, reason="Both players won at once.", step="over")
+        return GameEnded.trusted(
+            rule=wins[0][1], ruling="A13", draw=True, reason="Both players won at once.", step="over"
+        )
     if wins:
         p, rule = wins[0]
         where = "harem" if rule == "102.1" else "execution pile"

@@ -34,7 +34,7 @@ def name_of(state: GameState, card: str) -> str:
 
 
 def a_card(card_type: str) -> str:
-    """"a character card", "an event card", "an item card": refusals name a card's type in a sentence."""
+    """ "a character card", "an event card", "an item card": refusals name a card's type in a sentence."""
     return f"{'an' if card_type[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {card_type} card"
 
 

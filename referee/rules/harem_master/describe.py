@@ -26,17 +26,47 @@ from referee.rules.harem_master.effects import groups
 # back in words, from the data the engine runs, for ``referee state``,
 # ``referee legal`` and the board (one describer for all three).
 
-_PILES = {"castle": "castle", "hand": "hand", "action_stack": "action-cost stack", "discard": "discard pile",
-          "field": "field", "harem": "harem", "execution": "execution pile", "side": "side"}
+_PILES = {
+    "castle": "castle",
+    "hand": "hand",
+    "action_stack": "action-cost stack",
+    "discard": "discard pile",
+    "field": "field",
+    "harem": "harem",
+    "execution": "execution pile",
+    "side": "side",
+}
 _UNTIL = {"end_of_turn": "until end of turn", "end_of_battle": "until end of battle"}
-_NAMED = {"self": "this card", "this": "this card", "equipped": "the character it is attached to",
-          "attacker": "the attacking character", "interceptor": "the intercepting character", "it": "that card"}
-_PLAYERS = {"you": "you", "opponent": "an opponent", "active": "the active player", "each": "each player",
-            "any": "a player"}
-_POSSESSIVE = {"you": "your", "opponent": "an opponent's", "active": "the active player's", "each": "each player's",
-               "any": "a player's"}
-_FORBIDDEN = {"attack": "attack", "intercept": "intercept", "play_character": "use character cards",
-              "play_event": "use event cards", "play_item": "use item cards", "activate": "activate abilities"}
+_NAMED = {
+    "self": "this card",
+    "this": "this card",
+    "equipped": "the character it is attached to",
+    "attacker": "the attacking character",
+    "interceptor": "the intercepting character",
+    "it": "that card",
+}
+_PLAYERS = {
+    "you": "you",
+    "opponent": "an opponent",
+    "active": "the active player",
+    "each": "each player",
+    "any": "a player",
+}
+_POSSESSIVE = {
+    "you": "your",
+    "opponent": "an opponent's",
+    "active": "the active player's",
+    "each": "each player's",
+    "any": "a player's",
+}
+_FORBIDDEN = {
+    "attack": "attack",
+    "intercept": "intercept",
+    "play_character": "use character cards",
+    "play_event": "use event cards",
+    "play_item": "use item cards",
+    "activate": "activate abilities",
+}
 
 
 def _filter_words(f: Any, plural: bool = False, det: str = "") -> str:
@@ -44,7 +74,9 @@ def _filter_words(f: Any, plural: bool = False, det: str = "") -> str:
     ("a", "target", "every"): "a female character you control"."""
     words: list[str] = []
     if f.other:
-        words.append({"a": "another", "target": "another target", "": "other" if plural else "another"}.get(det, det + " other"))
+        words.append(
+            {"a": "another", "target": "another target", "": "other" if plural else "another"}.get(det, det + " other")
+        )
     elif det:
         words.append(det)
     if f.ready is not None:
@@ -129,8 +161,11 @@ def _condition_words(cond: Any, name: str) -> str:
     if isinstance(cond, TurnCondition):
         return "it is your turn" if cond.turn == "you" else "it is an opponent's turn"
     if isinstance(cond, BattleCondition):
-        return {"combat": "the battle is a combat", "approach": "the battle is an approach",
-                "castle": "the battle is a castle attack"}[cond.battle]
+        return {
+            "combat": "the battle is a combat",
+            "approach": "the battle is an approach",
+            "castle": "the battle is a castle attack",
+        }[cond.battle]
     if isinstance(cond, AllOf):
         return " and ".join(_condition_words(c, name) for c in cond.all)
     if isinstance(cond, AnyOf):
@@ -156,7 +191,8 @@ def situation_words(sit: Any, name: str) -> str:
     event = sit.event
     if event == "use":
         kind = {"character": "a character card", "event": "an event card", "item": "an item card"}.get(
-            sit.card_type or "", "a card or an ability")
+            sit.card_type or "", "a card or an ability"
+        )
         if sit.ability is True:
             kind = "an activated ability"
         return f"{player} uses {kind}" + (f" ({who})" if card is not None else "")
@@ -167,7 +203,9 @@ def situation_words(sit: Any, name: str) -> str:
     if event == "leave_field":
         return f"{who} leaves the field" + (f" for a {_PILES[sit.to]}" if sit.to else "")
     if event == "captured":
-        return f"{who} is captured" + (f" into {'a harem' if sit.zone == 'harem' else 'an execution pile'}" if sit.zone else "")
+        return f"{who} is captured" + (
+            f" into {'a harem' if sit.zone == 'harem' else 'an execution pile'}" if sit.zone else ""
+        )
     if event == "attack":
         return f"{who} attacks"
     if event == "intercept":
@@ -175,8 +213,11 @@ def situation_words(sit: Any, name: str) -> str:
     if event == "no_intercept":
         return f"the attack of {who} is not intercepted"
     if event == "battle_type":
-        return "a battle becomes " + ({"combat": "a combat", "approach": "an approach",
-                                       "castle": "a castle attack"}.get(sit.type or "", "a battle of any type"))
+        return "a battle becomes " + (
+            {"combat": "a combat", "approach": "an approach", "castle": "a castle attack"}.get(
+                sit.type or "", "a battle of any type"
+            )
+        )
     if event == "castle_attack":
         return f"{who} makes a castle attack"
     if event == "random_number":
@@ -194,7 +235,8 @@ def situation_words(sit: Any, name: str) -> str:
     if event == "discard":
         what = "a card" if card is None else who
         return f"{what} is put into {whose if sit.player != 'any' else 'a'} discard pile" + (
-            f" from the {_PILES[sit.from_]}" if sit.from_ else "")
+            f" from the {_PILES[sit.from_]}" if sit.from_ else ""
+        )
     if event == "mill":
         return "a card is milled from " + ("a castle" if sit.player == "any" else f"{whose} castle")
     return SITUATIONS.get(event, event)
@@ -208,8 +250,11 @@ def effect_words(effect: Any, name: str) -> str:
     body = effect_body(effect)
     sel = lambda s: _selector_words(s, name)  # noqa: E731
     if key == "modify":
-        parts = [f"{_signed(getattr(body, k), name)} {k}" for k in ("physical", "mental", "random")
-                 if getattr(body, k) is not None]
+        parts = [
+            f"{_signed(getattr(body, k), name)} {k}"
+            for k in ("physical", "mental", "random")
+            if getattr(body, k) is not None
+        ]
         return f"{sel(body.what)} gets {' and '.join(parts)}{_until(body.until)}"
     if key == "move":
         whose = {"you": "your", "opponent": "an opponent's", None: "its owner's"}[body.player]
@@ -381,8 +426,7 @@ def agenda(state: GameState, viewer: str = "judge") -> dict[str, Any] | None:
         rows.append({"id": entry.id, "kind": type(entry).__name__.lower(), "text": _entry_text(state, entry, viewer)})
     out: dict[str, Any] = {"agenda": rows}
     out["triggers"] = [
-        {"id": t.id, "player": t.player, "card": _shown(state, t.card), "ability": t.ability,
-         "situation": t.situation}
+        {"id": t.id, "player": t.player, "card": _shown(state, t.card), "ability": t.ability, "situation": t.situation}
         for t in state.triggers
     ]
     out["effects"] = [_effect_text(state, e, viewer) for e in state.effects]
@@ -394,8 +438,12 @@ def agenda(state: GameState, viewer: str = "judge") -> dict[str, Any] | None:
 
 def _entry_text(state: GameState, entry: Any, viewer: str) -> str:
     if isinstance(entry, Use):
-        what = {"event": "event", "activated": "ability", "triggered": "triggered ability",
-                "replacement": "replacement"}[entry.kind]
+        what = {
+            "event": "event",
+            "activated": "ability",
+            "triggered": "triggered ability",
+            "replacement": "replacement",
+        }[entry.kind]
         text = f"{entry.player}'s {what} of {_shown(state, entry.card)} (event {entry.id})"
         if entry.countered:
             text += ", countered"
@@ -432,7 +480,9 @@ def _effect_text(state: GameState, e: Any, viewer: str) -> dict[str, Any]:
     elif e.kind == "control":
         what = f"controlled by {e.values[0]}"
     elif e.kind == "hand_max":
-        what = f"{e.values[0]}'s hand maximum " + (f"is {e.values[1]}" if e.values[1] is not None else f"{e.values[2]:+d}")
+        what = f"{e.values[0]}'s hand maximum " + (
+            f"is {e.values[1]}" if e.values[1] is not None else f"{e.values[2]:+d}"
+        )
     else:
         what = "no random number"
     return {"id": e.id, "source": _shown(state, e.source), "target": target, "effect": what, "until": until}

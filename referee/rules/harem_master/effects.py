@@ -136,7 +136,7 @@ def pile_order_slots(
     for group in pile_groups(state, reader, effect, moved):
         mine = _one_pile_slots(state, effect, group, rest)
         slots += mine
-        rest = rest[len(mine):]
+        rest = rest[len(mine) :]
     return slots
 
 
@@ -324,8 +324,11 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
         return out
     if isinstance(e, (TapEffect, UntapEffect)):
         untap = isinstance(e, UntapEffect)
-        targets = [t for t in cards(e.untap if untap else e.tap)
-                   if (ch := state.character(t)) is not None and ch.ready != untap]
+        targets = [
+            t
+            for t in cards(e.untap if untap else e.tap)
+            if (ch := state.character(t)) is not None and ch.ready != untap
+        ]
         return [CharactersTapped.trusted(card=src, use=uid, targets=targets, untap=untap)] if targets else []
     if isinstance(e, BattleTypeEffect):
         b = state.battle
@@ -335,7 +338,11 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
     if isinstance(e, NoRandomNumberEffect):
         b = state.battle
         combatants = {b.attacker, b.interceptor} if b is not None else set()
-        return [RandomNumberWaived.trusted(card=src, use=uid, target=t) for t in cards(e.no_random_number) if t in combatants]
+        return [
+            RandomNumberWaived.trusted(card=src, use=uid, target=t)
+            for t in cards(e.no_random_number)
+            if t in combatants
+        ]
     if isinstance(e, CounterEffect):
         found = next((f for f in state.agenda if getattr(f, "id", None) == use.about), None)
         if isinstance(found, Proposal) and found.situation == "use" and found.it is not None:
@@ -364,11 +371,15 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
             return []
         return [
             CharacteristicsCopied.trusted(card=src, use=uid, target=t, source=sources[0], until=c.until)
-            for t in cards(c.what) if t != sources[0]
+            for t in cards(c.what)
+            if t != sources[0]
         ]
     if isinstance(e, GainEffect):
         g = e.gain
-        return [AbilitiesGained.trusted(card=src, use=uid, target=t, abilities=list(g.abilities), until=g.until) for t in cards(g.what)]
+        return [
+            AbilitiesGained.trusted(card=src, use=uid, target=t, abilities=list(g.abilities), until=g.until)
+            for t in cards(g.what)
+        ]
     if isinstance(e, LoseAbilitiesEffect):
         lo = e.lose_abilities
         return [AbilitiesLost.trusted(card=src, use=uid, target=t, until=lo.until) for t in cards(lo.what)]
@@ -385,9 +396,17 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
         out = []
         for p in players(state, reader, h.player):
             if h.set is not None:
-                out.append(HandMaximumChanged.trusted(card=src, use=uid, player=p, set=amount(state, reader, h.set), until=h.until))
+                out.append(
+                    HandMaximumChanged.trusted(
+                        card=src, use=uid, player=p, set=amount(state, reader, h.set), until=h.until
+                    )
+                )
             else:
-                out.append(HandMaximumChanged.trusted(card=src, use=uid, player=p, by=amount(state, reader, h.by), until=h.until))
+                out.append(
+                    HandMaximumChanged.trusted(
+                        card=src, use=uid, player=p, by=amount(state, reader, h.by), until=h.until
+                    )
+                )
         return out
     return []  # name and forbid are static only
 
@@ -416,9 +435,13 @@ def _game_end(use: Use, reader: Reader, won: list[str], lost: list[str]) -> Game
     if losers:
         (loser,) = losers
         rule = "102.6" if loser in won else "102.4"
-        return GameEnded.trusted(rule=rule, winner=other(loser), reason=f"{loser} loses by card text.", card=card, step="over")
+        return GameEnded.trusted(
+            rule=rule, winner=other(loser), reason=f"{loser} loses by card text.", card=card, step="over"
+        )
     if len(winners) == 2:
-        return GameEnded.trusted(rule="102.4", ruling="A13", draw=True, reason="Both players won at once.", card=card, step="over")
+        return GameEnded.trusted(
+            rule="102.4", ruling="A13", draw=True, reason="Both players won at once.", card=card, step="over"
+        )
     (winner,) = winners
     return GameEnded.trusted(rule="102.4", winner=winner, reason=f"{winner} wins by card text.", card=card, step="over")
 
@@ -444,7 +467,7 @@ def ends(state: GameState, until: str, rule: str) -> list[Event]:
 def describe_slot(state: GameState, slot: Slot) -> str:
     """What the player is asked, in a sentence."""
     if slot.kind == "may":
-        return "answer yes or no to a \"may\" (401.7)"
+        return 'answer yes or no to a "may" (401.7)'
     if slot.kind == "pile_order":
         names = ", ".join(name_of(state, c) for c in slot.candidates)
         pile, rule = ("harem", "215.7c") if slot.effect.move.to == "harem" else ("execution pile", "215.8c")

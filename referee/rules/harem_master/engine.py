@@ -76,7 +76,9 @@ def _propose_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
 @action("propose_draw", "102.8", candidates=_propose_candidates, help="propose a draw")
 def _propose_draw(state: GameState, a: Action, ctx: Context) -> Events:
     if state.draw_offer == other(a.player):
-        return lambda: [GameEnded.trusted(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
+        return lambda: [
+            GameEnded.trusted(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")
+        ]
     return lambda: [DrawProposed.trusted(player=a.player)]
 
 
@@ -332,8 +334,12 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
                 if c in after.cards:
                     continue
                 place = next(
-                    (h for h in after.zones[action.player].hand
-                     if h in after.unknown and h not in named and h not in taken.values()), None,
+                    (
+                        h
+                        for h in after.zones[action.player].hand
+                        if h in after.unknown and h not in named and h not in taken.values()
+                    ),
+                    None,
                 )
                 if place is None:
                     raise refuse(kind.refusal_rule, f"There is no {c} in {action.player}'s hand.")
@@ -458,11 +464,18 @@ class EndlessLoop(IllegalAction):
             self.what = f"{name}'s ability {ability} went round {LOOP_REPEATS} times"
         else:
             self.what = f"the automatic steps after it passed {ACTION_EVENTS} events"
-        super().__init__(Refusal("ruling:A30", f"This action sets off card text that never ends ({self.what}, "
-                                              "with no decision any player could make to stop it)."))
+        super().__init__(
+            Refusal(
+                "ruling:A30",
+                f"This action sets off card text that never ends ({self.what}, "
+                "with no decision any player could make to stop it).",
+            )
+        )
 
 
-def _loop_check(state: GameState, events: list[Event], seen: int, start: int, repeats: dict[tuple[str, int], int]) -> None:
+def _loop_check(
+    state: GameState, events: list[Event], seen: int, start: int, repeats: dict[tuple[str, int], int]
+) -> None:
     """Ruling A30, counted over ``events[seen:]`` (the steps just pushed)."""
     if len(events) - start > ACTION_EVENTS:
         raise EndlessLoop(state)
@@ -554,9 +567,14 @@ def apply(state: GameState, action: Action, *, strict: bool = False) -> Applied:
         # Ruling A30: the loop nobody can stop ends the game as a draw, right
         # after the action that set it off (its endless steps are not written).
         del events[done:]
-        ended = GameEnded.trusted(rule="102", ruling="A30", draw=True, card=loop.card, step="over",
-                          reason=f"A loop nobody can stop: {loop.what}, with no decision any player "
-                                 "could make to end it")
+        ended = GameEnded.trusted(
+            rule="102",
+            ruling="A30",
+            draw=True,
+            card=loop.card,
+            step="over",
+            reason=f"A loop nobody can stop: {loop.what}, with no decision any player could make to end it",
+        )
         state = evolve(state, ended)
         events.append(ended)
     return Applied(events, state)

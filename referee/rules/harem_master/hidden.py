@@ -116,7 +116,9 @@ def pending(state: GameState) -> Pending | None:
     shown = face_up(state)
     if shown is not None:
         where = state.where(shown) or "play"
-        return Pending(shown[0], "215", f"an unknown card of {shown[0]}'s went face up ({where}): say what it is (215)", 1)
+        return Pending(
+            shown[0], "215", f"an unknown card of {shown[0]}'s went face up ({where}): say what it is (215)", 1
+        )
     step = state.step
     if step == "101.3":
         for p in ("A", "B"):
@@ -179,7 +181,12 @@ def _no_copy(state: GameState, player: str, name: str, rule: str) -> str:
 
 
 def reveal_as(
-    state: GameState, player: str, place: str, name: str, rule: str, waive: frozenset[str],
+    state: GameState,
+    player: str,
+    place: str,
+    name: str,
+    rule: str,
+    waive: frozenset[str],
     definitions: tuple[CardDef, ...] = (),
 ) -> CardRevealed:
     """The unknown card at ``place`` revealed as ``name``: it takes the identity
@@ -202,7 +209,9 @@ def reveal_as(
     if definition is None:
         definition = next((cd for cd in definitions if cd.name == name), None)
     if definition is None:
-        raise refuse("100.2", f"No card named {name} is defined in this match or its pool, so the referee cannot record it.")
+        raise refuse(
+            "100.2", f"No card named {name} is defined in this match or its pool, so the referee cannot record it."
+        )
     return CardRevealed.trusted(
         rule=rule, player=player, card=place, name=name, definition=definition, unlisted=new_id(state, player)
     )
@@ -244,7 +253,10 @@ def _reveal_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
 
 
 @action(
-    "reveal", "100.2", args=(NAME, NAMES), candidates=_reveal_candidates,
+    "reveal",
+    "100.2",
+    args=(NAME, NAMES),
+    candidates=_reveal_candidates,
     help="a table-dealt match: name the card the table turned face up (several at once for 306.5m)",
 )
 def _decide_reveal(state: GameState, a: Action, ctx: Context) -> list[Event]:

@@ -32,7 +32,11 @@ def _castle_cards(state: GameState, p: str, ctx: Context) -> list[Action]:
 
 
 @action(
-    "choose_opening", "101.1", args=(CARD,), card_from="castle", candidates=_castle_cards,
+    "choose_opening",
+    "101.1",
+    args=(CARD,),
+    card_from="castle",
+    candidates=_castle_cards,
     help="choose the cost-1 character to start with, from your own deck",
 )
 def _decide_opening(state: GameState, a: Action, ctx: Context) -> list[Event]:
@@ -40,7 +44,9 @@ def _decide_opening(state: GameState, a: Action, ctx: Context) -> list[Event]:
     if card is None:
         raise refuse("101.1", f"Name the opening character: a cost-1 character from {a.player}'s own deck.")
     if card not in state.zones[a.player].castle:
-        raise refuse("101.1", f"The opening character must come from {a.player}'s own deck, not {name_of(state, card)}.")
+        raise refuse(
+            "101.1", f"The opening character must come from {a.player}'s own deck, not {name_of(state, card)}."
+        )
     cd = state.cards[card]
     if (cd.type != "character" or cd.cost != 1) and "101.1" not in ctx.waive:
         raise physical(
@@ -130,11 +136,16 @@ def _order_chosen(state: GameState) -> None:
 @step("101.4")
 def _hands(state: GameState) -> Event:
     p = state.first if state.first not in state.progress else other(state.first)
-    return HandDrawn.trusted(player=p, cards=list(state.zones[p].castle[:HAND_SIZE]), step=_both(state, "101.4", "101.5"))
+    return HandDrawn.trusted(
+        player=p, cards=list(state.zones[p].castle[:HAND_SIZE]), step=_both(state, "101.4", "101.5")
+    )
 
 
 @action(
-    "mulligan", "101.5", cards_from="hand", candidates=only("mulligan"),
+    "mulligan",
+    "101.5",
+    cards_from="hand",
+    candidates=only("mulligan"),
     help="put the whole hand on the bottom of the castle and take 7 (once a game)",
 )
 def _decide_mulligan(state: GameState, a: Action, ctx: Context) -> list[Event]:

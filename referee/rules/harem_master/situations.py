@@ -120,8 +120,14 @@ def meets(state: GameState, reader: Reader, want: Situation, sit: Sit) -> bool:
     if want.card is not None:
         if sit.card is None or not picks(state, reader, want.card, sit.card):
             return False
-    for key, field in (("to", "to"), ("zone", "zone"), ("type", "type"), ("from", "from_"),
-                       ("card_type", "card_type"), ("ability", "ability")):
+    for key, field in (
+        ("to", "to"),
+        ("zone", "zone"),
+        ("type", "type"),
+        ("from", "from_"),
+        ("card_type", "card_type"),
+        ("ability", "ability"),
+    ):
         value = getattr(want, field, None)
         if value is not None and sit.detail(key) != value:
             return False
@@ -151,7 +157,9 @@ def happened(before: GameState, after: GameState, event: Event) -> list[tuple[Si
         src = zone_of(before, event.target)
         owner = event.target[0]
         if src == "field":
-            out.append((Sit("leave_field", event.target, controller_of(before, event.target), (("to", event.to),)), before))
+            out.append(
+                (Sit("leave_field", event.target, controller_of(before, event.target), (("to", event.to),)), before)
+            )
         if event.to == "field":
             out.append((Sit("enter_field", event.target, event.player), after))
         if event.to == "discard":
@@ -200,8 +208,14 @@ def happened(before: GameState, after: GameState, event: Event) -> list[tuple[Si
         if entry is None or entry.kind in ("triggered", "replacement"):
             return []
         card_type = before.cards[entry.card].type
-        return [(Sit("use", entry.card, entry.player,
-                     (("card_type", card_type), ("ability", entry.kind == "activated"))), after)]
+        return [
+            (
+                Sit(
+                    "use", entry.card, entry.player, (("card_type", card_type), ("ability", entry.kind == "activated"))
+                ),
+                after,
+            )
+        ]
     if t is TriggerResolving:
         return [(Sit("trigger", event.card, event.player), after)]
     return []
@@ -332,8 +346,13 @@ def fire(sits: Iterable[tuple[Sit, GameState]], timing: str = "after") -> list[E
             out.append(
                 TriggerFired.trusted(
                     rule="403.1a" if timing == "before" else "403.1b",
-                    player=src.controller, card=src.card, ability=src.index, definition=ab,
-                    situation=sit.event, it=sit.card, known=_last_known(state, sit),
+                    player=src.controller,
+                    card=src.card,
+                    ability=src.index,
+                    definition=ab,
+                    situation=sit.event,
+                    it=sit.card,
+                    known=_last_known(state, sit),
                 )
             )
     return out
@@ -349,7 +368,9 @@ def _last_known(state: GameState, sit: Sit) -> dict[str, LastKnown]:
     if card is None or not on_field(state, card):
         return {}
     c = chars(state, card)
-    return {card: LastKnown(controller=controller_of(state, card), physical=c.physical, mental=c.mental, random=c.random)}
+    return {
+        card: LastKnown(controller=controller_of(state, card), physical=c.physical, mental=c.mental, random=c.random)
+    }
 
 
 def fire_after(before: GameState, after: GameState, events: list[Event]) -> list[Event]:
@@ -405,7 +426,23 @@ def hold(ev: Event, zone: str | None, then: str | None = None) -> dict[str, Any]
 
 # keep the event classes importable from here for the modules that propose
 __all__ = [
-    "LEAVING", "MOVES", "Sit", "Source", "before_triggers", "events_of", "fire", "fire_after", "happened", "hold",
-    "moved", "one_card_each",
-    "meets", "replacements", "sources", "use_situation", "AbilityActivated", "EventPlayed", "TriggerFired",
+    "LEAVING",
+    "MOVES",
+    "Sit",
+    "Source",
+    "before_triggers",
+    "events_of",
+    "fire",
+    "fire_after",
+    "happened",
+    "hold",
+    "moved",
+    "one_card_each",
+    "meets",
+    "replacements",
+    "sources",
+    "use_situation",
+    "AbilityActivated",
+    "EventPlayed",
+    "TriggerFired",
 ]

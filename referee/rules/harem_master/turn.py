@@ -151,12 +151,19 @@ def _use_candidates(do: str) -> Candidates:
 
 
 @action(
-    "play_event", "306.2", args=(CARD, TARGETS, N, OPTION), card_from="hand", missing_rule="306.2",
+    "play_event",
+    "306.2",
+    args=(CARD, TARGETS, N, OPTION),
+    card_from="hand",
+    missing_rule="306.2",
     candidates=_use_candidates("play_event"),
     help="use an event card from the hand, in any window it may be used in (305, 307, 406.2)",
 )
 @action(
-    "activate", "306.4", args=(CARD, ABILITY, TARGETS, N, OPTION), card_from="usable",
+    "activate",
+    "306.4",
+    args=(CARD, ABILITY, TARGETS, N, OPTION),
+    card_from="usable",
     candidates=_use_candidates("activate"),
     help="use an activated ability of a card, in any window it may be used in (402)",
 )
@@ -204,8 +211,14 @@ def as_item(cd: CardDef) -> bool:
 
 
 @action(
-    "play_character", "306.1", args=(CARD,), card_from="hand", candidates=_character_candidates,
-    side="active", side_rule="214.2a", side_text="Character cards can only be used during your own turn.",
+    "play_character",
+    "306.1",
+    args=(CARD,),
+    card_from="hand",
+    candidates=_character_candidates,
+    side="active",
+    side_rule="214.2a",
+    side_text="Character cards can only be used during your own turn.",
     help="use a character card from the hand (one a turn, 306.1a)",
 )
 def _play_character(state: GameState, a: Action, ctx: Context) -> Events:
@@ -224,20 +237,31 @@ def _play_character(state: GameState, a: Action, ctx: Context) -> Events:
             f"so {cd.name} cannot be played.",
         )
     cost_check(state, p, card)
-    return lambda: _held(state, [CharacterPlayed.trusted(player=p, card=card, step="306")], pay(state, p, cd.cost), card, p)
+    return lambda: _held(
+        state, [CharacterPlayed.trusted(player=p, card=card, step="306")], pay(state, p, cd.cost), card, p
+    )
 
 
 def _item_candidates(state: GameState, p: str, ctx: Context) -> Iterable[Action]:
     cards = state.cards
     targets = [ch.card for ch in state.field]
     return [
-        Action(p, "play_item", card=c, target=t) for c in hand_candidates(state, p) if as_item(cards[c]) for t in targets
+        Action(p, "play_item", card=c, target=t)
+        for c in hand_candidates(state, p)
+        if as_item(cards[c])
+        for t in targets
     ]
 
 
 @action(
-    "play_item", "306.3", args=(CARD, TARGET), card_from="hand", candidates=_item_candidates,
-    side="active", side_rule="214.4a", side_text="Item cards can only be used during your own turn.",
+    "play_item",
+    "306.3",
+    args=(CARD, TARGET),
+    card_from="hand",
+    candidates=_item_candidates,
+    side="active",
+    side_rule="214.4a",
+    side_text="Item cards can only be used during your own turn.",
     help="use an item card, or a [PA] character (506), from the hand on a character",
 )
 def _play_item(state: GameState, a: Action, ctx: Context) -> Events:
@@ -270,8 +294,12 @@ def _item_played(state: GameState, p: str, card: str, target: str) -> list[Event
 
 
 @action(
-    "end_turn", "307", candidates=only("end_turn"),
-    side="active", side_rule="307", side_text="Only the active player declares the end of the turn.",
+    "end_turn",
+    "307",
+    candidates=only("end_turn"),
+    side="active",
+    side_rule="307",
+    side_text="Only the active player declares the end of the turn.",
     help="declare the end of the turn",
 )
 def _end_turn(state: GameState, a: Action, ctx: Context) -> Events:
@@ -279,7 +307,11 @@ def _end_turn(state: GameState, a: Action, ctx: Context) -> Events:
 
 
 def _held(
-    state: GameState, played: list[Event], costs: list[Event], card: str, player: str,
+    state: GameState,
+    played: list[Event],
+    costs: list[Event],
+    card: str,
+    player: str,
     then: tuple[tuple[str, list[Event]], ...] = (),
 ) -> list[Event]:
     """A character or item card used (306.1, 306.3): paid for, then at the
@@ -298,7 +330,9 @@ def _held(
 
 
 decision_kind(
-    "main", "306", "take an action or end the turn (306)",
+    "main",
+    "306",
+    "take an action or end the turn (306)",
     ("play_character", "play_event", "play_item", "activate", "attack", "end_turn"),
 )
 
@@ -323,7 +357,9 @@ def _main(state: GameState) -> None:
 
 
 decision_kind(
-    "end_window", "307", "use an [OT] event or ability, or pass after the end declaration (307)",
+    "end_window",
+    "307",
+    "use an [OT] event or ability, or pass after the end declaration (307)",
     ("play_event", "activate", "pass"),
 )
 
@@ -345,8 +381,15 @@ def _end_of_turn(state: GameState) -> list[Event]:
     """308: abilities worded "at the end of the turn" (``turn_end``), and those
     carried from the turn before (308.1, ruling A12)."""
     carried = [
-        TriggerFired.trusted(rule="308.1", ruling="A12", player=c.player, card=c.card, ability=c.ability,
-                     definition=c.definition, situation="turn_end")
+        TriggerFired.trusted(
+            rule="308.1",
+            ruling="A12",
+            player=c.player,
+            card=c.card,
+            ability=c.ability,
+            definition=c.definition,
+            situation="turn_end",
+        )
         for c in state.carried
     ]
     done = StepPerformed.trusted(rule="308", text="End-of-turn abilities are processed.", step="308.1")
@@ -364,7 +407,9 @@ def _carry(state: GameState) -> list[Event]:
     for t in fire([(Sit("turn_end", None, state.active), state)]):
         if f"{t.card}#{t.ability}" not in state.turn_end_fired:
             out.append(TriggerCarried.trusted(player=t.player, card=t.card, ability=t.ability, definition=t.definition))
-    return out + [StepPerformed.trusted(rule="308.1", text="The end-of-turn abilities have been processed.", step="309")]
+    return out + [
+        StepPerformed.trusted(rule="308.1", text="The end-of-turn abilities have been processed.", step="309")
+    ]
 
 
 def _discard_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
@@ -382,7 +427,11 @@ def _discard_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
 
 
 @action(
-    "discard", "309", args=(CARDS,), cards_from="hand", candidates=_discard_candidates,
+    "discard",
+    "309",
+    args=(CARDS,),
+    cards_from="hand",
+    candidates=_discard_candidates,
     help="discard the cards a rule asks for: over the hand maximum (309), characters of one name (214.2e)",
 )
 def _decide_discard(state: GameState, a: Action, ctx: Context) -> Events:
@@ -406,7 +455,9 @@ def _decide_discard(state: GameState, a: Action, ctx: Context) -> Events:
             f"{p} has {len(hand)} cards and the maximum is {limit}: discard {excess}, not {len(cards)}.",
         )
     if 1 < len(cards) < excess:
-        raise refuse("309", f"Discard one card at a time, or all {excess} at once (in the order they go to the discard).")
+        raise refuse(
+            "309", f"Discard one card at a time, or all {excess} at once (in the order they go to the discard)."
+        )
     done = len(hand) - len(cards) <= limit
     # Through the pipeline of every move (409: a replacement of a discard
     # from the hand applies to each card, 403.1a).
@@ -429,7 +480,8 @@ def _hand_maximum(state: GameState) -> Event:
     active = state.active
     hand = len(state.zones[active].hand)
     return StepPerformed.trusted(
-        rule="309", text=f"{active} has {hand} cards in hand; the maximum is {hand_maximum(state, active)}.",
+        rule="309",
+        text=f"{active} has {hand} cards in hand; the maximum is {hand_maximum(state, active)}.",
         step="310",
     )
 
