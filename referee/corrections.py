@@ -12,7 +12,11 @@ corrected state no longer allows.
 
 Every function here takes the log and the current state and returns the
 events to append (an ``Applied``) or raises ``IllegalAction``; nothing here
-writes anything.
+writes anything. It knows no game: the match's first event names its
+ruleset (``referee.ruleset.of_first_event``), whose ``rewinds`` say which
+rules a rewind cites, which steps a table may be recorded as having skipped
+and what each event revealed; the fold, the sentences and the automatic
+steps are the ruleset's too (Harem Master's: ``referee.rules.harem_master.rewinds``).
 """
 
 from __future__ import annotations
@@ -25,91 +29,61 @@ from typing import Any, Sequence
 
 from events.game import (
     ActionTaken,
-    CardMilled,
-    CardMovedToStack,
-    CardRevealed,
-    CastlesShuffled,
-    CharacterPlayed,
-    CharactersUntapped,
     Event,
-    EventPlayed,
     GameEnded,
-    HandDrawn,
-    ItemPlayed,
     JudgeCalled,
-    MulliganTaken,
     NoteAdded,
-    OpeningsRevealed,
-    PositionSetUp,
-    RandomNumberApplied,
     Rewound,
-    StackReturnedToHand,
-    StackSizeSet,
-    StepSkipped,
-    TurnOrderCardsTurned,
-    TurnStarted,
-    ViolationRecorded,
     ViolationsAccepted,
 )
-from projections.codec import encode_state
 from projections.lineage import live_positions
-from projections.state import GameState, evolve, fold
-from projections.transcript import describe
-from referee.actions import Action, Applied, IllegalAction, Refusal
-from referee.rules import advance, apply, current_decision, own_events
-
-REWIND_RULES = ("410.1", "410.2")
-SKIPPABLE = ("301", "302", "303", "309", "214.2e")
-
-# Events that showed a player something hidden, and what: a judge weighing a
-# rewind must know that the table has already seen these (DESIGN: rule 410).
-REVEALS: dict[type[Event], str] = {
-    CastlesShuffled: "a shuffle: the castles' order was decided",
-    TurnOrderCardsTurned: "cards turned face up for the turn order",
-    HandDrawn: "cards moved into a hand",
-    MulliganTaken: "cards moved into a hand",
-    StackReturnedToHand: "cards moved into a hand",
-    OpeningsRevealed: "the opening characters were turned face up",
-    RandomNumberApplied: "a card turned face up for its random number",
-    CardMilled: "a castle card turned face up into the discard",
-    CharacterPlayed: "a card from a hidden hand shown on the field",
-    EventPlayed: "a card from a hidden hand shown in the discard",
-    ItemPlayed: "a card from a hidden hand shown on the field",
-    CardRevealed: "a hidden card named by the table",
-}
+from referee.actions import Applied, IllegalAction, Refusal
+from referee.ruleset import RewindRules, Ruleset, State, get, of_first_event
 
 
 def _refuse(rule: str, reason: str) -> IllegalAction:
     return IllegalAction(Refusal(rule, reason))
 
 
+# --- the game a log or a state is of -------------------------------------------------
+
+
+def ruleset_of(log: Sequence[Event]) -> Ruleset:
+    """The ruleset the log is folded and decided with, named by its first event."""
+    return of_first_event(log[0] if log else None)
+
+
+def ruleset_of_state(state: State) -> Ruleset:
+    """The ruleset of a state no log comes with: a state that names its game
+    (``game``) is that game's, any other Harem Master's (its states were
+    written before games had ids)."""
+    return get(getattr(state, "game", None) or None)
+
+
+def rewinds_of(ruleset: Ruleset) -> RewindRules:
+    """The game's correction rules; a game without them refuses every correction."""
+    rules = ruleset.rewinds
+    if rules is None:
+        raise _refuse(ruleset.outside, f"{ruleset.name} has no judges' corrections yet.")
+    return rules
+
+
+def _section(rules: RewindRules) -> str:
+    """The rule a refusal of a rewind cites: the section of the game's first
+    rewind rule (Harem Master's 410)."""
+    return rules.rules[0].partition(".")[0]
+
+
 # --- finding positions ------------------------------------------------------------
 
 
-def position_of_step(log: Sequence[Event], turn: int, step: str, states: Sequence[GameState] | None = None) -> int:
+def position_of_step(log: Sequence[Event], turn: int, step: str, states: Sequence[State] | None = None) -> int:
     """The position just before rule step ``step`` of turn ``turn`` began, in
-    the current line of play: the first position after which the procedure
-    stands at that step of that turn (for a step that waits for a player, such
-    as 309, that is before the player's action, so a replay applies it again).
+    the current line of play, as the game finds it (``RewindRules.position_of_step``).
     ``states`` (see ``states_along``) saves folding the log again."""
+    rules = rewinds_of(ruleset_of(log))
     states = states if states is not None else states_along(log)
-    line = [0, *live_positions(log)]
-    if step in ("300", "300.1"):
-        for pos in line[1:]:
-            event = log[pos - 1]
-            if isinstance(event, (TurnStarted, PositionSetUp)) and event.turn == turn:
-                return pos - 1
-    want = "306" if step == "305" else step  # 305 is the main phase's window
-    seen_turn = False
-    for pos in line:
-        s = states[pos]
-        if s.turn == turn and s.step not in ("new", "over"):
-            seen_turn = True
-            if s.step == want:
-                return pos
-    if not seen_turn:
-        raise _refuse("410", f"Turn {turn} is not in the current line of play.")
-    raise _refuse("410", f"Step {step} of turn {turn} is not in the log.")
+    return rules.position_of_step(log, turn, step, states)
 
 
 def position_before_action(log: Sequence[Event], k: int) -> int:
@@ -120,67 +94,48 @@ def position_before_action(log: Sequence[Event], k: int) -> int:
             seen += 1
             if seen == k:
                 return pos - 1
-    raise _refuse("410", f"The log holds {seen} player actions; there is no action {k}.")
+    section = _section(rewinds_of(ruleset_of(log)))
+    raise _refuse(section, f"The log holds {seen} player actions; there is no action {k}.")
 
 
 # --- the impact report ------------------------------------------------------------
 
 
-def impact(log: Sequence[Event], to: int, states: Sequence[GameState] | None = None) -> list[dict[str, Any]]:
+def impact(log: Sequence[Event], to: int, states: Sequence[State] | None = None) -> list[dict[str, Any]]:
     """What a rewind to just after event ``to`` would undo: the events of the
     current line of play that the new line (the line ``to`` is on) leaves out,
-    most recent first, each flagged if it revealed hidden information."""
+    most recent first, each flagged if it revealed hidden information, with
+    what the rewind cannot hide of it (``RewindRules.revealed``)."""
+    ruleset = ruleset_of(log)
+    rules = rewinds_of(ruleset)
     states = states if states is not None else states_along(log)
-    _check_target(log, to, states)
+    _check_target(log, to, states, ruleset)
     kept = set(live_positions(log[:to]))
-    rows = [_row(log, states, pos) for pos in reversed(live_positions(log)) if pos not in kept]
+    rows = [_row(log, states, pos, ruleset) for pos in reversed(live_positions(log)) if pos not in kept]
     for row in rows:
-        event = log[row["position"] - 1]
-        if isinstance(event, CardRevealed):
-            row["revealed"] = _cannot_hide(event, states[to])
+        why = rules.revealed(log[row["position"] - 1], states[to])
+        row["reveals"], row["revealed"] = why is not None, why
     return rows
 
 
-def _cannot_hide(event: CardRevealed, restored: GameState) -> str:
-    """A table-dealt match: a rewind gives the card back its place, unknown to
-    the referee, but nobody at the table forgets what was shown."""
-    where = restored.where(event.card)
-    text = f"{event.player}'s {event.name} was shown face up ({event.rule}); the rewind cannot hide it again"
-    if where == f"{event.player}.castle":
-        pos = restored.zones[event.player].castle.index(event.card) + 1
-        return text + f": it returns to {event.player}'s castle, {_nth(pos)} from the top, a position both players know"
-    if where == f"{event.player}.hand":
-        return text + f": it goes back into {event.player}'s hand as an unknown card, but both players have seen it"
-    if where == f"{event.player}.action_stack":
-        return (
-            text
-            + f": it goes back to {event.player}'s action-cost stack as an unknown card, but both players have seen it"
-        )
-    return text
-
-
-def _nth(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def brought_back(log: Sequence[Event], to: int, states: Sequence[GameState] | None = None) -> list[dict[str, Any]]:
+def brought_back(log: Sequence[Event], to: int, states: Sequence[State] | None = None) -> list[dict[str, Any]]:
     """For a rewind into a stretch an earlier rewind retracted: the retracted
     events that would be part of the game again, in log order."""
+    ruleset = ruleset_of(log)
     states = states if states is not None else states_along(log)
-    _check_target(log, to, states)
+    _check_target(log, to, states, ruleset)
     live = set(live_positions(log))
-    return [_row(log, states, pos) for pos in live_positions(log[:to]) if pos not in live]
+    return [_row(log, states, pos, ruleset) for pos in live_positions(log[:to]) if pos not in live]
 
 
-def _row(log: Sequence[Event], states: Sequence[GameState], pos: int) -> dict[str, Any]:
+def _row(log: Sequence[Event], states: Sequence[State], pos: int, ruleset: Ruleset) -> dict[str, Any]:
     event = log[pos - 1]
-    why = REVEALS.get(type(event))
+    why = rewinds_of(ruleset).reveals.get(type(event))
     return {
         "position": pos,
         "type": type(event).__name__,
         "rule": event.rule,
-        "text": describe(event, states[pos - 1]),
+        "text": ruleset.describe(event, states[pos - 1]),
         "reveals": why is not None,
         "revealed": why,
     }
@@ -205,9 +160,7 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def states_along(
-    log: Sequence[Event], states: list[GameState] | None = None, upto: int | None = None
-) -> list[GameState]:
+def states_along(log: Sequence[Event], states: list[State] | None = None, upto: int | None = None) -> list[State]:
     """states[i] is the state after the first i events: what every look back
     at the log (a rewind's target, what it undoes, a step's position) reads.
 
@@ -215,9 +168,12 @@ def states_along(
     whole log, so a replay that keeps its states as the log grows pays one
     ``evolve`` per event in all, and no rewind ever folds the log from event
     1 again (that made auditing a long match with many rewinds quadratic).
-    ``upto`` stops after that many events of ``log``."""
-    out = states if states is not None else [fold([])]
+    ``upto`` stops after that many events of ``log``. The log's first event
+    names the game whose ``evolve`` folds it."""
+    ruleset = ruleset_of(log)
+    out = states if states is not None else [ruleset.initial_state()]
     state = out[-1]
+    evolve = ruleset.evolve
     end = len(log) if upto is None else upto
     for i in range(len(out) - 1, end):
         state = evolve(state, log[i])
@@ -225,35 +181,39 @@ def states_along(
     return out
 
 
-def action_span(log: Sequence[Event], to: int, states: Sequence[GameState] | None = None) -> tuple[int, int] | None:
+def action_span(log: Sequence[Event], to: int, states: Sequence[State] | None = None) -> tuple[int, int] | None:
     """The first and last positions of the player's action whose own events
     event ``to`` falls strictly inside, or None when ``to`` ends an action
     or lies between actions (a place a rewind may go back to)."""
     start = next((p for p in range(to, 0, -1) if isinstance(log[p - 1], ActionTaken)), None)
     if start is None:
         return None
-    before = states[start - 1] if states is not None else fold(log[: start - 1])
+    ruleset = ruleset_of(log)
+    before = states[start - 1] if states is not None else ruleset.fold(log[: start - 1])
     try:
-        size = len(own_events(before, _action_of(log[start - 1])))
+        size = len(ruleset.own_events(before, _action_of(log[start - 1], ruleset)))
     except IllegalAction:
         return None  # a recorded log the rules refuse now: nothing to split
     end = start + size - 1
     return (start, end) if to < end else None
 
 
-def _check_target(log: Sequence[Event], to: int, states: Sequence[GameState] | None = None) -> None:
+def _check_target(
+    log: Sequence[Event], to: int, states: Sequence[State] | None = None, ruleset: Ruleset | None = None
+) -> None:
     """A rewind goes back to the end of an event that is not inside a player's
     action: an action's own events are one whole (rule 410.1, ruling A8)."""
+    section = _section(rewinds_of(ruleset or ruleset_of(log)))
     if not 1 <= to < len(log):
         raise _refuse(
-            "410",
+            section,
             f"A rewind goes back to just after an event from 1 to {len(log) - 1}; {to} is not one.",
         )
     span = action_span(log, to, states)
     if span is not None:
         start, end = span
         raise _refuse(
-            "410",
+            section,
             f"Event {to} is inside one action (events {start} to {end}): rewind to {start - 1}, "
             f"just before it, or to {end}, just after it.",
         )
@@ -284,7 +244,7 @@ class Correction(Applied):
 
 
 def rewind(
-    state: GameState,
+    state: State,
     log: Sequence[Event],
     to: int,
     *,
@@ -292,25 +252,29 @@ def rewind(
     reason: str,
     judge: str | None = None,
     replay: bool = False,
-    states: Sequence[GameState] | None = None,
+    states: Sequence[State] | None = None,
     describe_undone: bool = True,
 ) -> Correction:
     """410: go back to just after event ``to``; then, for a 410.2 rewind to a
     forgotten step, the engine performs the step (``advance``) and, with
-    ``replay``, applies again the player actions that followed.
+    ``replay``, applies again the player actions that followed. The rules a
+    rewind may cite are the game's (``RewindRules.rules``).
 
     ``states`` (``states_along(log)``, kept by a replay as it goes) saves
     folding the log; without it the log is folded once here. A replay, which
     never shows what a rewind undid, passes ``describe_undone=False``."""
-    if rule not in REWIND_RULES:
-        raise _refuse("410", f"A rewind cites 410.1 or 410.2, not {rule!r}.")
+    ruleset = ruleset_of(log)
+    rules = rewinds_of(ruleset)
+    section = _section(rules)
+    if rule not in rules.rules:
+        raise _refuse(section, f"A rewind cites {' or '.join(rules.rules)}, not {rule!r}.")
     if not reason.strip():
-        raise _refuse("410", "A rewind needs a reason for the log.")
+        raise _refuse(section, "A rewind needs a reason for the log.")
     states = states if states is not None else states_along(log)
     if describe_undone:
         undone = impact(log, to, states)  # checks the target first
     else:
-        _check_target(log, to, states)
+        _check_target(log, to, states, ruleset)
         undone = []
     restored = states[to]
     event = Rewound(
@@ -319,19 +283,19 @@ def rewind(
         reason=reason,
         judge=judge,
         replay=replay,
-        state=encode_state(restored, omit=("cards",)),
+        state=ruleset.encode_state(restored, omit=("cards",)),
     )
     events: list[Event] = [event]
-    after = evolve(state, event)
-    events, after = advance(after, events)
+    after = ruleset.evolve(state, event)
+    events, after = ruleset.advance(after, events)
     report = None
     if replay:
         later = [log[p - 1] for p in _line_through(log, to) if p > to]
-        actions = [_action_of(e) for e in later if isinstance(e, ActionTaken)]
+        actions = [_action_of(e, ruleset) for e in later if isinstance(e, ActionTaken)]
         report = ReplayReport(attempted=len(actions))
         for action in actions:
             try:
-                applied = apply(after, action, strict=True)  # only what the rules allow
+                applied = ruleset.apply(after, action, strict=True)  # only what the rules allow
             except IllegalAction as exc:
                 report.stopped_at = {
                     "action": action.to_dict(),
@@ -356,117 +320,50 @@ def _line_through(log: Sequence[Event], to: int) -> list[int]:
     return live_positions(log[:to])
 
 
-def _action_of(event: ActionTaken) -> Action:
-    args = dict(event.args)
-    for key in ("cards", "targets"):
-        if key in args and args[key] is not None:
-            args[key] = tuple(args[key])
-    return Action(player=event.player, do=event.do, **args)
+def _action_of(event: ActionTaken, ruleset: Ruleset) -> Any:
+    """The action a log's ``ActionTaken`` records, as the game reads its notation."""
+    return ruleset.action_from_mapping({"player": event.player, "do": event.do, **event.args})
 
 
-def note(state: GameState, text: str, judge: str | None = None) -> Correction:
+def note(state: State, text: str, judge: str | None = None) -> Correction:
     if not text.strip():
         raise _refuse("judge", "A note needs some text.")
     event = NoteAdded(text=text, judge=judge)
-    return Correction([event], evolve(state, event))
+    return Correction([event], ruleset_of_state(state).evolve(state, event))
 
 
-def call(state: GameState, reason: str = "", by: str | None = None) -> Correction:
+def call(state: State, reason: str = "", by: str | None = None) -> Correction:
     """Someone at the table calls a judge (a ``JudgeCalled`` event; it changes
     nothing on the table and stays shown until a judge answers)."""
     event = JudgeCalled(reason=reason.strip(), by=by)
-    return Correction([event], evolve(state, event))
+    return Correction([event], ruleset_of_state(state).evolve(state, event))
 
 
-def accept(state: GameState, reason: str, judge: str | None = None) -> Correction:
+def accept(state: State, reason: str, judge: str | None = None) -> Correction:
     """Leave the open violations standing: the game is too far along to rewind."""
+    ruleset = ruleset_of_state(state)
+    section = _section(rewinds_of(ruleset))
     if not state.violations:
-        raise _refuse("410", "There are no open violations to accept.")
+        raise _refuse(section, "There are no open violations to accept.")
     if not reason.strip():
-        raise _refuse("410", "Accepting a violation needs a reason for the log.")
+        raise _refuse(section, "Accepting a violation needs a reason for the log.")
     event = ViolationsAccepted(reason=reason, judge=judge, rules=[v.rule for v in state.violations])
-    return Correction([event], evolve(state, event))
+    return Correction([event], ruleset.evolve(state, event))
 
 
-def skip_step(state: GameState, log: Sequence[Event], rule: str, reason: str = "") -> Correction:
-    """Record mode: the table skipped a mandatory step. The state then mirrors
-    the table, with the skip as an open violation (410.2) for a judge."""
-    if state.mode != "record":
-        raise _refuse(
-            "410.2", "Skipped steps are recorded only in record mode; in strict mode the referee performs every step."
-        )
-    if rule not in SKIPPABLE:
-        raise _refuse("410.2", f"Only steps {', '.join(SKIPPABLE)} can be recorded as skipped, not {rule}.")
-    player = state.active
-    cards: list[str] = []
-    if rule == "309":
-        d = current_decision(state)
-        if d is None or d.kind != "hand_limit":
-            raise _refuse("309", "Step 309 is not waiting for discards now.")
-    elif rule == "214.2e":
-        # The table kept characters over the limit (two of one name, or more
-        # than six): no discard is asked of that player while it stays open.
-        d = current_decision(state)
-        if d is None or d.kind != "same_name":
-            raise _refuse("214.2e", "Nobody has characters over the 214.2e limits to discard now.")
-        player = d.player
-    else:
-        cards = _cards_of_this_turn(log, rule)
-    text = f"The table skipped step {rule}" + (f": {reason.rstrip('.')}" if reason else "") + "."
-    step = "310" if rule == "309" else None
-    # A castle that fell during the skipped 303 did not fall at the table: the
-    # game goes on from 304 (a 410.2 rewind to the step ends it again).
-    resumes = rule == "303" and state.result is not None and state.result.rule in ("102.3", "103.2")
-    if resumes:
-        step = "304"
-    events: list[Event] = [
-        StepSkipped(rule=rule, player=player, cards=cards, reason=reason, step=step, resumes=resumes),
-        ViolationRecorded(rule=rule, player=player, reason=text),
-    ]
-    after = state
-    for event in events:
-        after = evolve(after, event)
-    events, after = advance(after, events)
-    return Correction(events, after)
+def skip_step(state: State, log: Sequence[Event], rule: str, reason: str = "") -> Correction:
+    """Record mode: the table skipped a mandatory step; the game's
+    ``RewindRules.skip_step`` says which steps it has and what mirrors the
+    table, with the skip as an open violation for a judge."""
+    applied = rewinds_of(ruleset_of(log)).skip_step(state, log, rule, reason)
+    return Correction(applied.events, applied.state)
 
 
-def _cards_of_this_turn(log: Sequence[Event], rule: str) -> list[str]:
-    """The cards the engine moved for ``rule`` in the current turn, provided no
-    player has acted since (a skip is recorded when it happens)."""
-    live = live_positions(log)
-    moved: list[str] = []
-    found = False
-    for pos in reversed(live):
-        event = log[pos - 1]
-        if isinstance(event, (TurnStarted, PositionSetUp)):
-            break
-        if isinstance(event, StepSkipped) and event.rule == rule:  # twice would put the cards back twice
-            raise _refuse("410.2", f"Step {rule} is already recorded as skipped this turn.")
-        if isinstance(event, ActionTaken):
-            raise _refuse(
-                "410.2",
-                f"Record a skipped {rule} before the next action; "
-                "once play has gone on, a judge rewinds to the step instead (410.2).",
-            )
-        if rule == "301" and isinstance(event, CharactersUntapped):
-            moved, found = list(event.cards), True
-        elif rule == "302" and isinstance(event, StackReturnedToHand):
-            moved, found = list(event.cards), True
-        elif rule == "303" and isinstance(event, (CardMovedToStack, StackSizeSet)):
-            found = True
-            if isinstance(event, CardMovedToStack):
-                moved.append(event.card)  # walking backwards: the stack's top first
-    if not found:
-        raise _refuse("410.2", f"Step {rule} of this turn is not in the log, so there is nothing to record as skipped.")
-    return moved
-
-
-def rewinds_consistent(log: Sequence[Event], states: Sequence[GameState] | None = None) -> list[str]:
+def rewinds_consistent(log: Sequence[Event], states: Sequence[State] | None = None) -> list[str]:
     """Audit: every ``Rewound`` must restore exactly the state that the events
     up to its target produce. One sentence per rewind that does not.
     ``states`` are the states along ``log`` if the caller has them."""
-    from projections.codec import decode_state
-
+    ruleset = ruleset_of(log)
     problems = []
     if states is None:
         with collector_paused():
@@ -478,7 +375,7 @@ def rewinds_consistent(log: Sequence[Event], states: Sequence[GameState] | None 
             problems.append(f"event {pos}: rewind to {event.to}, which is not an earlier event")
             continue
         expected = states[event.to]
-        restored = decode_state(event.state, base=expected)
+        restored = ruleset.decode_state(event.state, base=expected)
         restored.position = expected.position
         if restored != expected:
             differs = sorted(k for k in expected.__dict__ if expected.__dict__[k] != restored.__dict__.get(k))
@@ -492,7 +389,7 @@ def rewinds_consistent(log: Sequence[Event], states: Sequence[GameState] | None 
 
 
 def enter_result(
-    state: GameState, winner: str | None, draw: bool, judge: str, reason: str, *, rule: str | None = None
+    state: State, winner: str | None, draw: bool, judge: str, reason: str, *, rule: str | None = None
 ) -> Correction:
     """A result a judge enters by hand: one ``GameEnded`` naming the judge,
     citing the tournament policy (``TP1`` unless ``rule`` names another:
@@ -521,18 +418,18 @@ def enter_result(
             + ". Replacing a result is a judge's command with a reason (event result --replace --reason).",
         )
     event = GameEnded(rule=rule or RESULT_ENTERED, winner=winner, draw=draw, reason=reason, judge=judge, step="over")
-    return Correction([event], evolve(state, event))
+    return Correction([event], ruleset_of_state(state).evolve(state, event))
 
 
 def replace_result(
-    state: GameState,
+    state: State,
     log: Sequence[Event],
     winner: str | None,
     draw: bool,
     judge: str,
     why: str,
     reason: str,
-    states: Sequence[GameState] | None = None,
+    states: Sequence[State] | None = None,
 ) -> Correction:
     """Replace a finished game's result (entered by hand or played): a judge's
     410.1 rewind to just before its ``GameEnded``, with ``why`` in the log,

@@ -42,7 +42,6 @@ from projections.transcript import render_transcript, transcript
 from referee import corrections
 from referee.actions import Action, IllegalAction
 from referee.corrections import (
-    REVEALS,
     accept,
     action_span,
     brought_back,
@@ -58,6 +57,7 @@ from referee.decks import deal
 from referee.notation import action_from_mapping, resolve
 from referee.pool import bundled_pool
 from referee.rules import advance, apply, legal_actions, start
+from referee.rules.harem_master.rewinds import REVEALS
 from referee.scenario import judge_action, load_scenario
 from referee.simulate import NOT_RANDOM, decks_for
 

@@ -16,6 +16,7 @@ from referee import corrections
 from referee.bench import rewound_log
 from referee.commands.records import audit_one
 from referee.records import ExportError, export_record, record_from_dict, replay
+from referee.rules.harem_master.ruleset import HAREM_MASTER
 from referee.store import MatchStore
 
 
@@ -43,8 +44,8 @@ class Counter:
             self.folded += len(events)
             return fold(events, state)
 
-        monkeypatch.setattr(corrections, "evolve", counting_evolve)
-        monkeypatch.setattr(corrections, "fold", counting_fold)
+        monkeypatch.setattr(HAREM_MASTER, "evolve", counting_evolve)  # what ``corrections`` folds with
+        monkeypatch.setattr(HAREM_MASTER, "fold", counting_fold)
 
     @property
     def total(self) -> int:
@@ -113,7 +114,7 @@ def test_the_collector_is_paused_during_a_replay_and_restored_after(long_log, mo
         seen.append(gc.isenabled())
         return evolve(state, event)
 
-    monkeypatch.setattr(corrections, "evolve", watching_evolve)
+    monkeypatch.setattr(HAREM_MASTER, "evolve", watching_evolve)
     assert gc.isenabled()
     replay(record_from_dict(export_record(long_log)))
     assert seen and not any(seen)

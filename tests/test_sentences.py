@@ -19,6 +19,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Iterator
 
 import pytest
@@ -32,6 +33,7 @@ from referee import corrections
 from referee.actions import Action, IllegalAction, Refusal
 from referee.notation import PLAYER_DOS, action_from_mapping, resolve
 from referee.rules import apply, current_decision, decide
+from referee.rules.harem_master.ruleset import HAREM_MASTER
 from referee.scenario import Scenario, judge_action, load_scenario, scenario_files
 from referee.tournament.policy import POLICIES
 
@@ -335,7 +337,7 @@ def wrong_corrections(state: GameState, log: list[Event]) -> Iterator[Any]:
     yield lambda: corrections.note(state, "  ")
     yield lambda: corrections.accept(state, "  ")
     yield lambda: corrections.accept(state, "late")
-    for rule in (*corrections.SKIPPABLE, "999"):
+    for rule in (*HAREM_MASTER.rewinds.skippable, "999"):
         yield lambda rule=rule: corrections.skip_step(state, log, rule)
     yield lambda: corrections.rewind(state, log, len(log) - 1, rule="410.3", reason="x", states=states)
     yield lambda: corrections.rewind(state, log, len(log) - 1, rule="410.1", reason=" ", states=states)
@@ -508,6 +510,8 @@ def extra_refusals(library: Library) -> list[Any]:
         lambda: decide(initial_state(), Action("A", "pass")),
         lambda: decide(between, Action("A", "pass")),
         lambda: judge_action(state, log, {"do": "rewind", "to": {"action": 99}, "rule": "410.1", "reason": "x"}, []),
+        # a game registered without corrections refuses every one
+        lambda: corrections.rewinds_of(SimpleNamespace(rewinds=None, outside="100.1", name="A new game")),
     ]
     # The engine asks nobody for a second mulligan, so 101.5's own refusal of
     # one is reached only by asking the decision itself.

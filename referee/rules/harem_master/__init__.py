@@ -18,15 +18,15 @@ owns), so a rule's code is found from its number in one step:
 | ``agenda`` | 215.7c, 215.8c, 408.2, 409.3, 411.1b | the agenda where uses and triggers wait and resolve: windows (406.2), proposals (the moment before something happens), the choices made there |
 | ``battle`` | 306.5 | battle, from the attack to its end |
 | ``situations`` | 403, 408-408.1, 409-409.2 | what happens as card text names it: triggers fired, replacements |
+| ``rewinds`` | 410 | what a judge's rewind cites (410.1, 410.2), the steps a table may be recorded as having skipped, what each event revealed; ``referee.corrections`` does the rewinds |
 | ``hidden`` | | a table-dealt match's unknown cards and the reveals the table enters (bounded by 100.2's deck lists) |
 | ``describe`` | | what the rules say about a position, for people |
 | ``common`` | | refusals, names, seeded chance |
 | ``registry`` | | where each module declares its action kinds, decision kinds and steps |
 | ``ruleset`` | | Harem Master as a ``referee.ruleset.Ruleset`` |
 
-Two parts live outside the package until each game's code moves into its
-own (docs/rulesets.md): 100.2's deck check (``referee.decks``) and 410's
-corrections (``referee.corrections``).
+One part lives outside the package until each game's code moves into its
+own (docs/rulesets.md): 100.2's deck check (``referee.decks``).
 """
 
 from referee.rules.harem_master.engine import (
@@ -82,7 +82,7 @@ RULE_MAP: dict[str, tuple[str, ...]] = {
     "agenda": ("215.7c", "215.8c", "408.2", "409.3", "411.1b"),
     "battle": ("306.5",),
     "situations": ("403", "408-408.1", "409-409.2"),
-    "referee.corrections": ("410",),
+    "rewinds": ("410",),
 }
 
 

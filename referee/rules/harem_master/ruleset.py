@@ -2,7 +2,7 @@
 
 Every member delegates to the module that does the work today (the engine,
 ``projections.state``, ``projections.codec``, the views, the transcript,
-``referee.corrections``, the notation, decks, pools and the scenario runner),
+``rewinds`` (410), the notation, decks, pools and the scenario runner),
 so the kernel can move to the interface one caller at a time while the rules
 stay where they are. ``tests/test_ruleset.py`` plays random games through
 both and checks they agree event for event.
@@ -15,40 +15,20 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from events.cards import CardDef
-from events.game import CardRevealed, Event, MatchStarted, PositionSetUp
+from events.game import Event, MatchStarted, PositionSetUp
 from projections import codec, transcript
 from projections import state as fold_module
 from projections import views as projection_views
 from projections.state import GameState
-from referee import corrections, notation
 from referee import decks as deck_rules
+from referee import notation
 from referee import views as referee_views
 from referee.actions import Action, Applied, Refusal
 from referee.inputs import Document
 from referee.rules.harem_master import engine
 from referee.rules.harem_master.registry import ACTIONS, KINDS
+from referee.rules.harem_master.rewinds import REWINDS
 from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started
-
-
-class HaremMasterRewinds:
-    """Rule 410 as ``referee.corrections`` implements it for Harem Master."""
-
-    rules: tuple[str, ...] = corrections.REWIND_RULES
-    skippable: tuple[str, ...] = corrections.SKIPPABLE
-    reveals: Mapping[type, str] = corrections.REVEALS
-
-    def revealed(self, event: Event, restored: GameState) -> str | None:
-        if isinstance(event, CardRevealed):
-            return corrections._cannot_hide(event, restored)
-        return self.reveals.get(type(event))
-
-    def skip_step(self, state: GameState, log: Sequence[Event], rule: str, reason: str) -> Applied:
-        return corrections.skip_step(state, log, rule, reason)
-
-    def position_of_step(
-        self, log: Sequence[Event], turn: int, step: str, states: Sequence[GameState] | None = None
-    ) -> int:
-        return corrections.position_of_step(log, turn, step, states)
 
 
 class HaremMasterRuleset:
@@ -66,7 +46,7 @@ class HaremMasterRuleset:
     outside = "100.1"  # nothing is outside: the referee knows every rule of the game
     card_type: type = CardDef
     state_type: type = GameState
-    rewinds = HaremMasterRewinds()
+    rewinds = REWINDS  # rule 410 (``rewinds``)
     playout_skips: frozenset[str] = frozenset({"concede", "propose_draw", "accept_draw"})  # 102.7, 102.8
 
     # --- cards and decks ------------------------------------------------------
