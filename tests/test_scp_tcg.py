@@ -417,3 +417,108 @@ def test_the_docs_describe_every_instruction_key_event_and_reading() -> None:
         cited.update(re.findall(r"\bS(\d+)\b", path.read_text(encoding="utf-8")))
     cited = {c if c.startswith("S") else f"S{c}" for c in cited}
     assert cited and [s for s in sorted(cited) if f"**{s}. " not in rulings] == []
+
+
+# --- a judge's rewinds (referee.corrections through ``rewinds``, ruling:S13) ---------------
+
+
+def _played() -> tuple[list, ZoneState]:
+    """A position and five instructions, some showing hidden cards, one
+    setting off 402.6's automatic steps: the log and the state after it."""
+    cards = [{"name": f"{c} object {i}", "type": "object", "class": c} for c in CLASSES for i in range(2)]
+    cards += [{"name": "Personnel 0", "type": "personnel"}]
+    empty = {k: [] for k in ("site", "safe", "euclid", "keter", "tale", "decommissioned", "outside")}
+    players = {
+        "A": {
+            **empty,
+            "site": ["Euclid object 0"],
+            "safe": ["Safe object 0", "Safe object 1"],
+            "euclid": ["Euclid object 1"],
+            "keter": ["Keter object 0"],
+            "personnel": [{"card": "Personnel 0", "face_down": True}],
+        },
+        "B": {**empty, "keter": ["Keter object 1"]},
+    }
+    data = {"cards": cards, "setup": {"seed": 3, "players": players}}
+    started = start_from_position(data, Document(Path("<rewinds>"), data))
+    log, s = list(started.events), started.state
+    for raw in (
+        {"player": "A", "do": "reveal_top", "zone": "A.safe"},
+        {"player": "A", "do": "look", "zone": "A.euclid", "instructed": True},
+        {"player": "A", "do": "move", "card": "Safe object 1", "to": "A.decommissioned"},
+        {"player": "B", "do": "damage", "zone": "A.keter", "n": 13},
+        {"player": "A", "do": "reveal_personnel"},
+    ):
+        applied = SCP.apply(s, SCP.resolve(s, SCP.action_from_mapping(raw), started.labels))
+        log += applied.events
+        s = applied.state
+    return log, s
+
+
+def _without_position(s: ZoneState) -> dict:
+    return {k: v for k, v in s.__dict__.items() if k != "position"}
+
+
+def test_a_rewind_shows_what_it_undoes_and_restores_the_fold_up_to_its_target() -> None:
+    from referee import corrections
+
+    log, s = _played()
+    assert any(type(e).__name__ == "SandboxBreached" for e in log)  # 402.6 ran by itself
+    states = corrections.states_along(log)
+    assert states[-1] == s
+    to = corrections.position_before_action(log, 2)  # just before the instructed look
+    rows = corrections.impact(log, to, states)
+    assert [r["position"] for r in rows] == list(range(len(log), to, -1))
+    for row in rows:
+        event = log[row["position"] - 1]
+        assert row["type"] == type(event).__name__ and row["text"] == SCP.describe(event, states[row["position"] - 1])
+    shown = {r["type"]: r["revealed"] for r in rows if r["reveals"]}
+    assert set(shown) == {"ZoneLooked", "CardMoved", "PersonnelRevealed"}
+    assert "Safe object 1 left a hidden zone face up" in shown["CardMoved"]
+    assert "personnel Personnel 0 was turned face up (404.1a)" in shown["PersonnelRevealed"]
+    assert not any(r["reveals"] for r in rows if r["type"] in ("ActionTaken", "SandboxDamaged", "SandboxBreached"))
+    # Back to before the first instruction: the top card turned is one the rewind cannot hide.
+    first = corrections.impact(log, corrections.position_before_action(log, 1), states)
+    assert any("Safe object 0, the top card of A.safe, was turned face up" in (r["revealed"] or "") for r in first)
+
+    done = corrections.rewind(s, log, to, rule="4", reason="the look was not instructed", judge="Kim", states=states)
+    assert done.undone == rows
+    assert _without_position(done.state) == _without_position(SCP.fold(log[:to]))
+    assert done.state.position == len(log) + 1
+    after = [*log, *done.events]
+    assert SCP.fold(after) == done.state
+    assert corrections.rewinds_consistent(after) == []
+    assert SCP.describe(done.events[0], s) == (
+        f"Judge Kim rewinds to just after event {to} (4): the look was not instructed; "
+        f"events {to + 1} to {len(log)} are retracted."
+    )
+
+
+def test_a_rewind_with_replay_enters_the_later_instructions_again() -> None:
+    from referee import corrections
+
+    log, s = _played()
+    to = corrections.position_before_action(log, 3)
+    done = corrections.rewind(s, log, to, rule="4", reason="entered twice", replay=True)
+    assert done.replay is not None and (done.replay.attempted, done.replay.replayed) == (3, 3)
+    assert _without_position(done.state) == _without_position(s)
+
+
+def test_a_rewind_cites_what_chapter_4_leaves_to_the_judge() -> None:
+    from referee import corrections
+
+    log, s = _played()
+    to = corrections.position_before_action(log, 2)
+    refusals = []
+    for wrong in (
+        lambda: corrections.rewind(s, log, to, rule="410.1", reason="x"),
+        lambda: corrections.rewind(s, log, to + 1, rule="4", reason="x"),  # inside the look's own events
+        lambda: corrections.skip_step(s, log, "402.7"),
+        lambda: corrections.position_of_step(log, 1, "402.6"),
+    ):
+        with pytest.raises(IllegalAction) as caught:
+            wrong()
+        refusals.append(caught.value.refusal)
+    assert [r.rule for r in refusals] == [OUTSIDE] * 4
+    assert refusals[0].reason == "A rewind cites 4, not '410.1'."
+    assert "(chapter 5 has them)" in refusals[3].reason and "no record mode" in refusals[2].reason

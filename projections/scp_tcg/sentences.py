@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from events.game import ActionTaken, Event
+from events.game import ActionTaken, Event, Rewound
 from events.scp_tcg.zones import (
     CardMoved,
     CardsPlaced,
@@ -208,6 +208,16 @@ def _sandbox_counted(e: SandboxCounted, before: ZoneState, after: ZoneState, vie
 @SENTENCES.on(ZoneReordered)
 def _zone_reordered(e: ZoneReordered, before: ZoneState, after: ZoneState, viewer: str) -> str:
     return f"{e.player} puts {zone_words(e.zone)} in a new order, as a process tells them (402.2)."
+
+
+@SENTENCES.on(Rewound)
+def _rewound(e: Rewound, before: ZoneState, after: ZoneState, viewer: str) -> str:
+    who = "The judge" if not e.judge else e.judge if "judge" in e.judge.lower().split() else f"Judge {e.judge}"
+    return (
+        f"{who} rewinds to just after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "
+        f"events {e.to + 1} to {before.position} are retracted"
+        + ("; the instructions that followed are entered again." if e.replay else ".")
+    )
 
 
 def describe(event: Event, state_before: ZoneState, viewer: str = "judge") -> str:

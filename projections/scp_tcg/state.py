@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from events.game import ActionTaken, Event
+from events.game import ActionTaken, Event, Rewound
 from events.scp_tcg.cards import ScpCard
 from events.scp_tcg.zones import (
     GAME,
@@ -386,6 +386,16 @@ def _top_card_turned(s: ZoneState, e: TopCardTurned) -> None:
 @MUTATORS.on(PersonnelRevealed)
 def _personnel_revealed(s: ZoneState, e: PersonnelRevealed) -> None:
     s.face_down = s.face_down - {e.card}
+
+
+@MUTATORS.on(Rewound)
+def _rewound(s: ZoneState, e: Rewound) -> None:
+    """A judge's rewind (``referee.corrections``): the state it restored
+    (``encode_state``'s JSON, the fields it leaves out, the cards, taken from
+    the state it is folded onto); the log position goes on counting."""
+    position = s.position
+    s.__dict__.update(decode_state(e.state, base=s).__dict__)
+    s.position = position
 
 
 def _nothing(s: ZoneState, e: Event) -> None:

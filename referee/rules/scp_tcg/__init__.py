@@ -16,7 +16,9 @@ checked by the modules above; what chapter 4 does not decide is refused
 citing ``4``), ``engine`` (the decision in front of the table, legal
 instructions, applying one and the automatic steps), ``position`` and
 ``resolve`` (a position and instructions as people write them),
-``scenario`` (its scenario files) and ``ruleset`` (the ``Ruleset``).
+``scenario`` (its scenario files), ``rewinds`` (what a judge's rewind
+cites and what each event revealed, ruling:S13) and ``ruleset`` (the
+``Ruleset``).
 """
 
 from __future__ import annotations

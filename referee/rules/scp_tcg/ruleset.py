@@ -4,9 +4,9 @@ It answers what chapter 4 decides (where a card a process moves ends up,
 who may see and reorder what, protection and breach, the order of
 Decommissioned) and refuses everything else citing ``4``, "outside the
 zone rules of chapter 4": no decks, no turns, no result, nothing of the
-rest of the game invented under its name. Stored matches, corrections and
-the board come once the kernel reaches games only through the interface
-(docs/rulesets.md).
+rest of the game invented under its name. A judge's rewinds work through
+``referee.corrections`` (``rewinds``); stored matches and the board come
+once the kernel reaches games only through the interface (docs/rulesets.md).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from referee.rules.scp_tcg import resolve as resolving
 from referee.rules.scp_tcg import scenario as scenarios
 from referee.rules.scp_tcg.common import KINDS, OUTSIDE, OUTSIDE_WORDS, Instruction
 from referee.rules.scp_tcg.common import outside as refuse_outside
+from referee.rules.scp_tcg.rewinds import REWINDS
 from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started
 
 
@@ -46,7 +47,7 @@ class ScpTcgZones:
     outside = OUTSIDE
     card_type: type = ScpCard
     state_type: type = ZoneState
-    rewinds = None
+    rewinds = REWINDS  # a judge's rewinds (``rewinds``, ruling:S13)
     playout_skips: frozenset[str] = frozenset()
 
     def parse_cards(self, entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[str, ScpCard]:
