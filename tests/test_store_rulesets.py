@@ -5,15 +5,18 @@ Master's (docs/rulesets.md, "The kernel, file by file")."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from events.game import MatchStarted
 from projections.scp_tcg.state import ZoneState
 from projections.state import GameState
 from referee import ruleset as registry
+from referee.cli import cli
 from referee.pool import bundled_pool
 from referee.rules.harem_master.ruleset import HAREM_MASTER
 from referee.rules.scp_tcg.ruleset import SCP_TCG_ZONES as SCP
@@ -108,3 +111,22 @@ def test_a_match_starts_with_a_first_event_of_some_game(tmp_path: Path) -> None:
         applied = SCP.apply(SCP.fold(first), actions[0])
         with pytest.raises(ValueError, match="MatchStarted or PositionSetUp or ZonesSetUp"):
             store.create(applied.events)
+
+
+def test_referee_matches_names_each_matchs_game(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    first, _ = scp_match(0)
+    with MatchStore(url) as store:
+        hm = store.create(
+            HAREM_MASTER.start(decks_for(3, vanilla(bundled_pool()), None), seed=3).events, name="Table 1"
+        )
+        zones = store.create(first, name="Zones")
+    result = CliRunner().invoke(cli, ["matches", "--db", url, "--json"])
+    assert result.exit_code == 0, result.output
+    assert [(m["id"], m["game"]) for m in json.loads(result.output)["matches"]] == [
+        (hm, "harem-master"),
+        (zones, "scp-tcg-s4"),
+    ]
+    lines = CliRunner().invoke(cli, ["matches", "--db", url]).output.splitlines()
+    assert lines[0].startswith(hm) and "scp-tcg" not in lines[0] and lines[0].endswith("strict  Table 1")
+    assert lines[1].startswith(zones) and lines[1].endswith("strict  scp-tcg-s4  Zones")
