@@ -43,32 +43,31 @@ def scp_match(actions: int = 12, seed: int = 4) -> tuple[list, list]:
     return list(sc.events), chosen
 
 
-def test_an_scp_tcg_match_is_stored_folded_snapshotted_and_listed(tmp_path: Path) -> None:
+def test_an_scp_tcg_match_is_stored_folded_snapshotted_and_listed(database) -> None:
     first, actions = scp_match()
-    url = f"sqlite:///{tmp_path / 'r.db'}"
-    with MatchStore(url, snapshot_interval=5) as store:
-        match = store.create(first, name="Zones")
-        assert store.ruleset(match) is SCP
-        for action in actions:
-            store.act(match, action)
-        log = store.events(match)
-        assert len(log) > 10 and any(type(e).__module__ == "events.scp_tcg.zones" for e in log[len(first) :])
-        state, version = store.load(match)
-        assert isinstance(state, ZoneState) and version == len(log)
-        assert state == SCP.fold(log)
-        assert store.snapshots_taken == version // 5
-    with MatchStore(url, snapshot_interval=5, read_only=True) as fresh:
-        # A fresh process: the latest snapshot (ZoneState, written by SCP's
-        # ruleset under its own topic) and the events after it.
-        assert fresh.load(match) == (SCP.fold(log), len(log))
-        assert fresh.last_folded == len(log) % 5
-        assert fresh.state_at(match, 0) == SCP.initial_state()
-        for position in range(1, len(log) + 1):
-            assert fresh.state_at(match, position) == SCP.fold(log[:position]), position
-        [snap] = list(fresh.application.snapshots.get(match, desc=True, limit=1))
-        assert isinstance(snap.state, ZoneState) and snap.state == SCP.fold(log[: snap.originator_version])
-        [info] = fresh.list_matches()
-        assert (info.id, info.name, info.game, info.players) == (match, "Zones", "scp-tcg-s4", dict(state.names))
+    store = database.open(snapshot_interval=5)
+    match = store.create(first, name="Zones")
+    assert store.ruleset(match) is SCP
+    for action in actions:
+        store.act(match, action)
+    log = store.events(match)
+    assert len(log) > 10 and any(type(e).__module__ == "events.scp_tcg.zones" for e in log[len(first) :])
+    state, version = store.load(match)
+    assert isinstance(state, ZoneState) and version == len(log)
+    assert state == SCP.fold(log)
+    assert store.snapshots_taken == version // 5
+    # Another station: the latest snapshot (a ZoneState, written by SCP's
+    # ruleset under its own topic) and the events after it.
+    fresh = database.open(snapshot_interval=5)
+    assert fresh.load(match) == (SCP.fold(log), len(log))
+    assert fresh.last_folded == len(log) % 5
+    assert fresh.state_at(match, 0) == SCP.initial_state()
+    for position in range(1, len(log) + 1):
+        assert fresh.state_at(match, position) == SCP.fold(log[:position]), position
+    [snap] = list(fresh.application.snapshots.get(match, desc=True, limit=1))
+    assert isinstance(snap.state, ZoneState) and snap.state == SCP.fold(log[: snap.originator_version])
+    [info] = fresh.list_matches()
+    assert (info.id, info.name, info.game, info.players) == (match, "Zones", "scp-tcg-s4", dict(state.names))
 
 
 def test_snapshot_and_event_topics_name_their_game() -> None:
