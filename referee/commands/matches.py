@@ -33,6 +33,7 @@ from referee.commands.params import (
     once_each,
 )
 from referee.inputs import MAX_CARDS, printable
+from referee.ruleset import DEFAULT_GAME
 
 if TYPE_CHECKING:
     from projections.state import GameState
@@ -682,6 +683,7 @@ def matches_(db: str | None, as_json: bool) -> None:
                         "players": m.players,
                         "mode": m.mode,
                         "seed": m.seed,
+                        "game": m.game,
                     }
                     for m in found
                 ]
@@ -690,7 +692,8 @@ def matches_(db: str | None, as_json: bool) -> None:
         return
     for m in found:
         players = f"{m.players.get('A', 'A')} v {m.players.get('B', 'B')}"
-        line = f"{m.id}  {m.created:%Y-%m-%d %H:%M}  {players}  {m.mode}" + (f"  {m.name}" if m.name else "")
+        line = f"{m.id}  {m.created:%Y-%m-%d %H:%M}  {players}  {m.mode}"
+        line += (f"  {m.game}" if m.game != DEFAULT_GAME else "") + (f"  {m.name}" if m.name else "")
         click.echo(printable(line))  # names from a store written before they were checked
 
 

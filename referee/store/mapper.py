@@ -1,10 +1,11 @@
 """Our pydantic mapper for eventsourcing 9.5: the stored events ARE the domain events.
 
-The engine's events (``events.game``) are frozen pydantic models with no
+Every game's events (Harem Master's ``events.game``, SCP-TCG's
+``events.scp_tcg.zones``...) are frozen pydantic models with no
 originator fields, because they are facts about a game, not about a
 database. ``MatchEvent`` is the envelope the library needs around one of
 them (match id, position, time); ``StateSnapshot`` is the envelope of a
-``GameState`` taken at a position. The mapper stores:
+game's state taken at a position. The mapper stores:
 
 - topic ``events.game:CardMovedToStack`` (the domain event's class), and
   state = the event's ``model_dump(mode="json")`` plus envelope keys that
@@ -14,16 +15,22 @@ them (match id, position, time); ``StateSnapshot`` is the envelope of a
   "scorekeeper of e-1a2b3c4d", "player A") and ``_entry`` (that submission's
   id, so a repeated submission is recognised). The envelope is not part of
   the hash chain: it says who wrote an event, not what happened;
-- topic ``projections.state:GameState`` for a snapshot, with the state
-  written by ``statecodec``.
+- topic the state's class (``projections.state:GameState`` for Harem
+  Master, ``projections.scp_tcg.state:ZoneState``...) for a snapshot, with
+  the state written by that game's ruleset (``statecodec``). A snapshot
+  stored as ``projections.state:GameState`` stays Harem Master's, wherever
+  its state class later moves (``LEGACY_SNAPSHOT_TOPICS``).
 
 On reading, a topic is resolved through ``events.TOPIC_ALIASES`` (a renamed
-class keeps old logs readable) and then ``events.EVENT_TYPES``, and never by
-importing whatever a database row names.
+class keeps old logs readable), then ``events.STORED_MODULES`` (the kernel's
+and the tournament's) and the ``event_modules`` of every registered ruleset
+(``referee.ruleset``), imported when a topic of theirs is first read; never
+by importing whatever a database row names.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import threading
 from collections import OrderedDict
@@ -41,12 +48,13 @@ from eventsourcing.persistence import (
 
 import events as events_package
 from events.game import Event
-from projections.state import GameState
+from referee import ruleset as registry
 from referee.chain import GENESIS, HASH_KEY, chain_hash, chain_step, event_json, split_chained  # noqa: F401 (the chain is written here)
-from referee.store.statecodec import IncompatibleSnapshot, decode_state, encode_state
+from referee.store.statecodec import IncompatibleSnapshot, encode_state, state_topic
 
+# The topic every snapshot had before games had ids: Harem Master's state.
 SNAPSHOT_TOPIC = "projections.state:GameState"
-EVENT_MODULE = "events.game"
+LEGACY_SNAPSHOT_TOPICS: dict[str, str] = {SNAPSHOT_TOPIC: registry.DEFAULT_GAME}  # topic -> game
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +87,12 @@ class StateSnapshot:
     """The state of a match after event ``originator_version``.
 
     ``state`` is None when the snapshot was written for a differently shaped
-    ``GameState``: the store then ignores it and folds the events instead."""
+    state: the store then ignores it and folds the events instead."""
 
     originator_id: str
     originator_version: int
     timestamp: datetime
-    state: GameState | None
+    state: Any | None
 
 
 def event_topic(cls: type[Event]) -> str:
@@ -96,8 +104,8 @@ def event_topic(cls: type[Event]) -> str:
         readable = False
     if not readable:
         raise TypeError(
-            f"{cls.__qualname__} is not an event of events.game or events.tournament (events.STORED_MODULES): "
-            "it could be stored but never read back"
+            f"{cls.__qualname__} is not an event of events.STORED_MODULES or of a registered ruleset's "
+            "event_modules: it could be stored but never read back"
         )
     return topic
 
@@ -113,17 +121,62 @@ def _topic_of(cls: type[Event]) -> str:
     if known is not None:
         topic, name = known
         module = topic.partition(":")[0]
-        if topic not in events_package.TOPIC_ALIASES and events_package.STORED_MODULES.get(module, {}).get(name) is cls:
+        if topic not in events_package.TOPIC_ALIASES and stored_classes(module).get(name) is cls:
             return topic
     topic = event_topic(cls)
     _topics[cls] = (topic, topic.partition(":")[2])
     return topic
 
 
-def _with_fields(state: GameState, keep: Any) -> GameState:
+_game_modules: dict[str, dict[str, type]] = {}  # a ruleset's event module -> its classes by name
+
+
+def stored_classes(module: str) -> dict[str, type]:
+    """The storable classes of ``module`` by name: ``events.STORED_MODULES``'s,
+    else those a registered ruleset lists in its ``event_modules`` (the module
+    is imported then, and only then); empty for any other module."""
+    known = events_package.STORED_MODULES.get(module)
+    if known is not None:
+        return known
+    found = _game_modules.get(module)
+    if found is None:
+        if not any(module in registry.get(game).event_modules for game in registry.games()):
+            return {}
+        loaded = importlib.import_module(module)
+        found = {
+            name: cls
+            for name, cls in vars(loaded).items()
+            if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event and cls.__module__ == module
+        }
+        _game_modules[module] = found
+    return found
+
+
+_snapshot_topics: dict[str, registry.Ruleset | None] = {}
+
+
+def snapshot_ruleset(topic: str) -> registry.Ruleset | None:
+    """The ruleset whose state a snapshot stored under ``topic`` holds; None
+    when ``topic`` is not a snapshot's (an event's)."""
+    if topic in _snapshot_topics:
+        return _snapshot_topics[topic]
+    found: registry.Ruleset | None = None
+    if topic in LEGACY_SNAPSHOT_TOPICS:
+        found = registry.get(LEGACY_SNAPSHOT_TOPICS[topic])
+    elif topic.partition(":")[0] not in events_package.STORED_MODULES:  # not the kernel's events
+        for game in registry.games():
+            ruleset = registry.get(game)
+            if state_topic(ruleset.state_type) == topic:
+                found = ruleset
+                break
+    _snapshot_topics[topic] = found
+    return found
+
+
+def _with_fields(state: Any, keep: Any) -> Any:
     """A shallow view of ``state`` with only the fields ``keep(name)`` accepts
     (``encode_state`` writes the fields an object has)."""
-    view = GameState.__new__(GameState)
+    view = type(state).__new__(type(state))
     view.__dict__.update((k, v) for k, v in state.__dict__.items() if keep(k))
     return view
 
@@ -138,7 +191,7 @@ def resolve_event_topic(topic: str) -> type[Event]:
             raise LookupError(f"events.TOPIC_ALIASES has a cycle through {topic!r}")
         seen.add(topic)
     module, _, name = topic.partition(":")
-    cls = events_package.STORED_MODULES.get(module, {}).get(name)
+    cls = stored_classes(module).get(name)
     if cls is None:
         raise LookupError(
             f"no event class for stored topic {topic!r}: if the class was renamed or moved, "
@@ -222,13 +275,14 @@ class PydanticEventMapper(Mapper[str]):
             return StoredEvent(
                 originator_id=domain_event.originator_id,
                 originator_version=domain_event.originator_version,
-                topic=SNAPSHOT_TOPIC,
+                topic=state_topic(type(domain_event.state)),
                 state=self._seal(self._snapshot_body(domain_event.timestamp, domain_event.state)),
             )
         raise TypeError(f"cannot store a {type(domain_event).__qualname__}")
 
-    def _snapshot_body(self, timestamp: datetime, state: GameState) -> bytes:
-        """``{"_timestamp": ..., **encode_state(state)}`` as JSON.
+    def _snapshot_body(self, timestamp: datetime, state: Any) -> bytes:
+        """``{"_timestamp": ..., **encode_state(state)}`` as JSON, written by
+        the ruleset of the state's game (``statecodec``).
 
         Nine tenths of a snapshot are the card definitions, which no event
         changes during a match (events that set them make a new dict of
@@ -245,7 +299,7 @@ class PydanticEventMapper(Mapper[str]):
         head = encode({"_timestamp": timestamp.isoformat(), **rest})  # '{"_timestamp":...,"format":1}'
         return head[:-1] + b',"fields":{"cards":' + cards_json + (b"," + fields[1:] if fields != b"{}" else b"}") + b"}"
 
-    def _cards_json(self, state: GameState, cards: dict[str, Any]) -> bytes:
+    def _cards_json(self, state: Any, cards: dict[str, Any]) -> bytes:
         with self._memo_lock:
             for known, data in self._cards_memo:
                 # A shallow copy is kept: equal means the same CardDef objects
@@ -364,7 +418,7 @@ class PydanticEventMapper(Mapper[str]):
         return data
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        if stored_event.topic == SNAPSHOT_TOPIC:
+        if snapshot_ruleset(stored_event.topic) is not None:
             return self._decode(stored_event)  # big, and remembered by the store
         key = (
             stored_event.originator_id,
@@ -398,10 +452,11 @@ class PydanticEventMapper(Mapper[str]):
             body: dict[str, Any] = self.transcoder.decode(data)
             envelope = {k: body.pop(k) for k in [k for k in body if k.startswith("_")]}
             timestamp = datetime.fromisoformat(envelope["_timestamp"])
-            if stored_event.topic == SNAPSHOT_TOPIC:
+            game = snapshot_ruleset(stored_event.topic)
+            if game is not None:
                 try:
-                    state: GameState | None = decode_state(body)
-                except IncompatibleSnapshot:
+                    state: Any | None = game.decode_state(body)
+                except (IncompatibleSnapshot, ValueError):  # another shape of the state: fold instead
                     state = None
                 return StateSnapshot(str(stored_event.originator_id), stored_event.originator_version, timestamp, state)
             cls = resolve_event_topic(stored_event.topic)

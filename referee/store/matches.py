@@ -1,8 +1,12 @@
 """Stored matches: the engine's events in an eventsourcing 9.5 event store.
 
-A match is an event-sourced aggregate whose stored events are the engine's
-domain events; its state is ``projections.state.fold`` of them, and
-``originator_version`` N is the state with ``position == N``. ``MatchStore``
+A match is an event-sourced aggregate whose stored events are its game's
+domain events; its state is the fold of them by its game's ruleset, and
+``originator_version`` N is the state with ``position == N``. The store
+knows no game: a match's first event names its ruleset
+(``referee.ruleset.of_first_event``; Harem Master for logs written before
+first events named a game), which the store keeps with the cached state and
+folds, decides and snapshots with. ``MatchStore``
 is the application a judge station talks to:
 
 - **One transaction per action.** ``act`` writes every event an action
@@ -60,10 +64,9 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import Environment, EnvType
 
-from events.game import Event, MatchStarted, PositionSetUp, Rewound
-from projections.state import GameState, evolve, initial_state
-from referee import rules
-from referee.actions import Action, Applied
+from events.game import Event, Rewound
+from referee import ruleset as registry
+from referee.actions import Applied
 from referee.store.errors import MatchExists, MatchNotFound, PositionError, StaleVersion, StoreError, one_line
 from referee.store.mapper import (
     GENESIS,
@@ -75,6 +78,7 @@ from referee.store.mapper import (
     topics_of,
 )
 from referee.store.sqlitefactory import ACCESS
+from referee.store.statecodec import ruleset_of_state
 from referee.store.url import DEFAULT_URL, Database, parse_url
 
 # A snapshot is a 30 KB row written on the action that crosses a multiple:
@@ -83,10 +87,18 @@ from referee.store.url import DEFAULT_URL, Database, parse_url
 DEFAULT_SNAPSHOT_INTERVAL = 200
 MAX_ATTEMPTS = 20  # conflicting writes one action survives before giving up
 KNOWN_SNAPSHOTS = 64  # decoded snapshot states kept in the process
-FIRST_EVENTS = (MatchStarted, PositionSetUp)
 MATCH_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
-Checkpoints = list[tuple[int, GameState]]
+State = Any  # a game's state: its ruleset's ``state_type``
+Checkpoints = list[tuple[int, State]]
+
+
+def first_event_classes() -> tuple[type, ...]:
+    """The classes a match may start with: every registered ruleset's ``first_events``."""
+    out: list[type] = []
+    for game in registry.games():
+        out.extend(c for c in registry.get(game).first_events if c not in out)
+    return tuple(out)
 
 
 def _driver_errors() -> tuple[type[BaseException], ...]:
@@ -159,6 +171,7 @@ class MatchInfo:
     players: dict[str, str]
     mode: str
     seed: int
+    game: str = registry.DEFAULT_GAME  # the ruleset's id (``referee.ruleset.game_of``)
 
 
 class MatchStore:
@@ -210,8 +223,9 @@ class MatchStore:
             except BaseException:
                 self.application.close()
                 raise
-        self._cache: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
-        self._known_snapshots: OrderedDict[tuple[str, int], GameState] = OrderedDict()
+        # match -> (version, state, the ruleset that folds it)
+        self._cache: OrderedDict[str, tuple[int, State, registry.Ruleset]] = OrderedDict()
+        self._known_snapshots: OrderedDict[tuple[str, int], State] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
         # Chain heads: match -> (version, hash of event ``version``; None for a
@@ -251,20 +265,27 @@ class MatchStore:
             raise StoreError(f"{self.url} holds no matches yet: `referee new` or `referee import` starts one")
 
     def create(self, first_events: Iterable[Event], *, name: str | None = None, match_id: str | None = None) -> str:
-        """Store a new match from its first events (``rules.start(...).events``,
-        or a scenario's ``PositionSetUp``) in one transaction; return its id,
-        ``m-`` and 8 hex digits unless ``match_id`` chooses one."""
+        """Store a new match from its first events (``ruleset.start(...).events``,
+        or a scenario's position) in one transaction; return its id, ``m-``
+        and 8 hex digits unless ``match_id`` chooses one. The first event
+        names the game (``of_first_event``) and must be one its ruleset
+        starts a match with."""
         events = list(first_events)
-        if not events or not isinstance(events[0], FIRST_EVENTS):
+        starts = first_event_classes()
+        if not events or not isinstance(events[0], starts):
             first = type(events[0]).__name__ if events else "nothing"
-            raise ValueError(f"a match starts with MatchStarted or PositionSetUp, not {first}")
+            names = " or ".join(c.__name__ for c in starts)
+            raise ValueError(f"a match starts with {names}, not {first}")
+        ruleset = registry.of_first_event(events[0])
+        if not isinstance(events[0], ruleset.first_events):
+            raise ValueError(f"{type(events[0]).__name__} does not start a match of {ruleset.id}")
         chosen = None
         if match_id is not None:
             chosen = match_id.strip().lower()
             if not MATCH_ID.match(chosen):
                 raise ValueError(f"match id {match_id!r}: use up to 64 letters, digits, '.', '_' or '-'")
         self._writable()
-        state, version, marks = self._fold(initial_state(), 0, events)
+        state, version, marks = self._fold(ruleset, ruleset.initial_state(), 0, events)
         with self._db_errors("store the new match"):
             for _ in range(8):
                 key = chosen or f"m-{secrets.token_hex(4)}"
@@ -277,14 +298,14 @@ class MatchStore:
                 break
             else:
                 raise StoreError(f"no free match id found in {self.url}")
-            self._remember(key, version, state)
+            self._remember(key, version, state, ruleset)
             self._take_snapshots(key, marks)
         return key
 
     def act(
         self,
         match_id: str,
-        action: Action,
+        action: Any,
         *,
         expected_version: int | None = None,
         by: str | None = None,
@@ -295,13 +316,17 @@ class MatchStore:
         also when another station's write made it illegal meanwhile;
         ``StaleVersion`` if the match is no longer at ``expected_version``."""
         return self.update(
-            match_id, lambda state: rules.apply(state, action), expected_version=expected_version, by=by, entry=entry
+            match_id,
+            lambda state: ruleset_of_state(state).apply(state, action),
+            expected_version=expected_version,
+            by=by,
+            entry=entry,
         )
 
     def update(
         self,
         match_id: str,
-        decide: Callable[[GameState], Applied],
+        decide: Callable[[State], Applied],
         *,
         expected_version: int | None = None,
         by: str | None = None,
@@ -313,10 +338,10 @@ class MatchStore:
         recorded violations come through here as well as ``act``.
 
         ``decide`` returns the events and the state after them, as
-        ``rules.apply`` and ``corrections`` do (the state is the fold of the
+        ``ruleset.apply`` and ``corrections`` do (the state is the fold of the
         events, computed with ``evolve``): that state is what the store keeps,
-        so nothing is folded twice. A returned state that is not a
-        ``GameState`` at the new position is ignored and the events folded.
+        so nothing is folded twice. A returned state that is not of the
+        match's state type at the new position is ignored and the events folded.
 
         When this process already holds the match's latest state, no read
         precedes the write: the (match, position) primary key is the check.
@@ -341,7 +366,7 @@ class MatchStore:
             for attempt in range(1, MAX_ATTEMPTS + 1):
                 if cached is not None:
                     # Optimistic: trust the process cache; the write checks it.
-                    version, state = cached
+                    version, state, ruleset = cached
                     cached = None
                     if expected_version is not None and version != expected_version:
                         continue  # read before refusing: this process may be behind
@@ -358,7 +383,7 @@ class MatchStore:
                     if not events and self._stored_version(key) != version:
                         continue
                 else:
-                    state, version = self.load(key)
+                    state, version, ruleset = self._load(key)
                     if first is None:
                         first = version
                     elif version != first:
@@ -371,10 +396,10 @@ class MatchStore:
                     self.before_write(key, attempt)
                 new_version = version + len(events)
                 after = applied.state
-                folded = isinstance(after, GameState) and after.position == new_version
+                folded = isinstance(after, ruleset.state_type) and after.position == new_version
                 # Snapshots due in this action go in its own transaction where
                 # the recorder can (SQLite): one commit instead of two.
-                marks = self._marks(state, version, events) if folded else []
+                marks = self._marks(ruleset, state, version, events) if folded else []
                 joint = self._snapshot_rows(key, marks) if marks and self._joint_snapshots else []
                 try:
                     self._write(key, version, events, snapshots=[row for _, _, row in joint], by=by, entry=entry)
@@ -387,8 +412,8 @@ class MatchStore:
                     self.conflicts += 1
                     continue
                 if not folded:
-                    after, _, marks = self._fold(state, version, events)
-                self._remember(key, new_version, after)
+                    after, _, marks = self._fold(ruleset, state, version, events)
+                self._remember(key, new_version, after, ruleset)
                 for at, snapshot, _ in joint:
                     self.snapshots_taken += 1
                     self._know_snapshot(key, at, snapshot)
@@ -425,23 +450,32 @@ class MatchStore:
 
     # --- reading --------------------------------------------------------
 
-    def load(self, match_id: str) -> tuple[GameState, int]:
+    def load(self, match_id: str) -> tuple[State, int]:
         """The current state of the match and its version (number of events)."""
+        state, version, _ = self._load(self._key(match_id))
+        return state, version
+
+    def ruleset(self, match_id: str) -> registry.Ruleset:
+        """The ruleset the match is folded and decided with (its first event's game)."""
         key = self._key(match_id)
+        with self._db_errors(f"read match {key}"):
+            return self._ruleset_of(key)
+
+    def _load(self, key: str) -> tuple[State, int, registry.Ruleset]:
         with self._db_errors(f"load match {key}"):
             cached = self._cached(key)
             if cached is not None:
-                version, state = cached
+                version, state, ruleset = cached
                 records = list(self.application.events.get(key, gt=version))
-                state, version, _ = self._fold_records(key, state, version, records)
+                state, version, _ = self._fold_records(key, ruleset, state, version, records)
                 folded = len(records)
             else:
-                state, version, folded = self._reconstruct(key, None)
-            self._remember(key, version, state)
+                state, version, folded, ruleset = self._reconstruct(key, None)
+            self._remember(key, version, state, ruleset)
         self.last_folded = folded
-        return state, version
+        return state, version, ruleset
 
-    def state_at(self, match_id: str, position: int) -> GameState:
+    def state_at(self, match_id: str, position: int) -> State:
         """The state after event ``position`` (0: the empty table before the
         first event), folded from the nearest snapshot at or below it."""
         key = self._key(match_id)
@@ -453,10 +487,9 @@ class MatchStore:
                 self.last_folded = 0
                 return cached[1]
             if position == 0:
-                self._require(key)
                 self.last_folded = 0
-                return initial_state()
-            state, version, folded = self._reconstruct(key, position)
+                return (cached[2] if cached is not None else self._ruleset_of(key)).initial_state()
+            state, version, folded, _ = self._reconstruct(key, position)
         self.last_folded = folded
         if version < position:
             raise PositionError(f"match {key} has {version} events: there is no event {position}")
@@ -496,7 +529,7 @@ class MatchStore:
         """Every stored match, oldest first."""
         if not self._has_tables:
             return []
-        topics = topics_of(*FIRST_EVENTS)
+        topics = topics_of(*first_event_classes())
         out: list[MatchInfo] = []
         start: int | None = None
         page_size = 500
@@ -516,6 +549,7 @@ class MatchStore:
                             dict(first.names),
                             first.mode,
                             first.seed,
+                            registry.game_of(first),
                         )
                     )
                 if len(page) < page_size:
@@ -542,6 +576,16 @@ class MatchStore:
     def _require(self, key: str) -> None:
         if not list(self.application.events.get(key, limit=1)):
             raise MatchNotFound(f"no match {key!r} in {self.url}")
+
+    def _ruleset_of(self, key: str) -> registry.Ruleset:
+        """The match's ruleset: kept with its cached state, else read from its first event."""
+        cached = self._cached(key)
+        if cached is not None:
+            return cached[2]
+        first = list(self.application.events.get(key, limit=1))
+        if not first:
+            raise MatchNotFound(f"no match {key!r} in {self.url}")
+        return registry.of_first_event(first[0].event)
 
     def _stored_version(self, key: str) -> int:
         last = list(self.application.events.get(key, desc=True, limit=1))
@@ -603,9 +647,12 @@ class MatchStore:
             while len(self._heads) > self._cache_size:
                 self._heads.pop(next(iter(self._heads)))
 
-    def _reconstruct(self, key: str, upto: int | None) -> tuple[GameState, int, int]:
-        """Fold from the latest usable snapshot at or below ``upto``."""
-        state, version = initial_state(), 0
+    def _reconstruct(self, key: str, upto: int | None) -> tuple[State, int, int, registry.Ruleset]:
+        """Fold from the latest usable snapshot at or below ``upto`` (its
+        state's ruleset), else from the empty table of the ruleset the first
+        event names."""
+        state: State = None
+        version = 0
         outdated = False  # the latest snapshot is of a differently shaped state
         snapshots = self.application.snapshots
         interval = self.snapshot_interval
@@ -623,23 +670,30 @@ class MatchStore:
                     state, version = found[0].state, found[0].originator_version
                     self._know_snapshot(key, version, state)
                 outdated = bool(found) and found[0].state is None
-        assert state is not None and version is not None
         records = list(self.application.events.get(key, gt=version, lte=upto))
-        state, version, marks = self._fold_records(key, state, version, records)
-        if version == 0:
+        if state is not None:
+            ruleset = ruleset_of_state(state)
+        elif records:
+            ruleset = registry.of_first_event(records[0].event)
+            state = ruleset.initial_state()
+        else:
             raise MatchNotFound(f"no match {key!r} in {self.url}")
+        state, version, marks = self._fold_records(key, ruleset, state, version, records)
         # Every multiple of the interval folded past here had no snapshot
         # (a station stopped between writing events and their snapshot, or
         # the log was written by older code): take them now. Not over outdated
         # ones, though: their rows hold those positions, so it would only fail.
         if not outdated:
             self._take_snapshots(key, marks)
-        return state, version, len(records)
+        return state, version, len(records), ruleset
 
-    def _fold(self, state: GameState, version: int, events: Iterable[Event]) -> tuple[GameState, int, Checkpoints]:
-        """Fold, keeping the states at multiples of the snapshot interval."""
+    def _fold(
+        self, ruleset: registry.Ruleset, state: State, version: int, events: Iterable[Event]
+    ) -> tuple[State, int, Checkpoints]:
+        """Fold with the match's ruleset, keeping the states at multiples of the snapshot interval."""
         interval = self.snapshot_interval
         marks: Checkpoints = []
+        evolve = ruleset.evolve
         for event in events:
             state = evolve(state, event)
             version += 1
@@ -647,17 +701,17 @@ class MatchStore:
                 marks.append((version, state))
         return state, version, marks
 
-    def _marks(self, state: GameState, version: int, events: list[Event]) -> Checkpoints:
+    def _marks(self, ruleset: registry.Ruleset, state: State, version: int, events: list[Event]) -> Checkpoints:
         """The states at multiples of the snapshot interval among ``events``
         (folding only up to the last such multiple, usually none)."""
         last = (version + len(events)) // self.snapshot_interval * self.snapshot_interval
         if last <= version:
             return []
-        return self._fold(state, version, events[: last - version])[2]
+        return self._fold(ruleset, state, version, events[: last - version])[2]
 
     def _fold_records(
-        self, key: str, state: GameState, version: int, records: list[MatchEvent]
-    ) -> tuple[GameState, int, Checkpoints]:
+        self, key: str, ruleset: registry.Ruleset, state: State, version: int, records: list[MatchEvent]
+    ) -> tuple[State, int, Checkpoints]:
         for expected, record in enumerate(records, version + 1):
             if record.originator_version != expected:
                 raise StoreError(
@@ -666,9 +720,9 @@ class MatchStore:
                 )
         if records:
             self._set_head(key, records[-1].originator_version, records[-1].hash)
-        return self._fold(state, version, (r.event for r in records))
+        return self._fold(ruleset, state, version, (r.event for r in records))
 
-    def _snapshot_rows(self, key: str, marks: Checkpoints) -> list[tuple[int, GameState, tuple[Any, ...]]]:
+    def _snapshot_rows(self, key: str, marks: Checkpoints) -> list[tuple[int, State, tuple[Any, ...]]]:
         """The stored rows of the snapshots at ``marks``, for ``_write`` to put
         in the action's transaction. A state the codec cannot write is left
         out with a warning, as ``_take_snapshots`` does."""
@@ -701,7 +755,7 @@ class MatchStore:
                 continue
             except Exception as exc:  # noqa: BLE001 - the events are stored: say so, don't fail
                 # A state the codec cannot write (a new kind of value in
-                # GameState) must not turn a stored action into an error.
+                # the state) must not turn a stored action into an error.
                 self.snapshot_failures += 1
                 warnings.warn(
                     f"snapshot of match {key} at event {version} not taken: {exc}", RuntimeWarning, stacklevel=2
@@ -710,7 +764,7 @@ class MatchStore:
             self.snapshots_taken += 1
             self._know_snapshot(key, version, state)
 
-    def _know_snapshot(self, key: str, version: int, state: GameState) -> None:
+    def _know_snapshot(self, key: str, version: int, state: State) -> None:
         """Remember a stored snapshot's state: stored snapshots never change."""
         with self._lock:
             self._known_snapshots[(key, version)] = state
@@ -718,18 +772,18 @@ class MatchStore:
             while len(self._known_snapshots) > KNOWN_SNAPSHOTS:
                 self._known_snapshots.popitem(last=False)
 
-    def _cached(self, key: str) -> tuple[int, GameState] | None:
+    def _cached(self, key: str) -> tuple[int, State, registry.Ruleset] | None:
         with self._lock:
             item = self._cache.get(key)
             if item is not None:
                 self._cache.move_to_end(key)
             return item
 
-    def _remember(self, key: str, version: int, state: GameState) -> None:
+    def _remember(self, key: str, version: int, state: State, ruleset: registry.Ruleset) -> None:
         with self._lock:
             current = self._cache.get(key)
             if current is None or current[0] <= version:
-                self._cache[key] = (version, state)
+                self._cache[key] = (version, state, ruleset)
             self._cache.move_to_end(key)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)

@@ -1,9 +1,52 @@
-"""The snapshot body: ``GameState`` to JSON and back (see ``projections.codec``).
+"""The snapshot body: any registered game's state to JSON and back, through its ruleset.
 
-The codec lives in ``projections`` because a ``Rewound`` event carries a
-restored state that ``evolve`` must read; the store uses the same one.
+The store knows no game: a state is written by the ruleset whose
+``state_type`` it is (``Ruleset.encode_state``) and read back by the ruleset
+its stored topic names (``Ruleset.decode_state``). Harem Master's own binding
+of the generic walk is ``projections.codec``: a ``Rewound`` event carries a
+restored state that its ``evolve`` must read, so it lives in ``projections``.
 """
 
-from projections.codec import FORMAT, IncompatibleSnapshot, decode_state, encode_state
+from __future__ import annotations
 
-__all__ = ["FORMAT", "IncompatibleSnapshot", "decode_state", "encode_state"]
+from collections.abc import Mapping
+from typing import Any
+
+from projections.encoding import FORMAT, IncompatibleSnapshot
+from referee import ruleset as registry
+
+__all__ = ["FORMAT", "IncompatibleSnapshot", "decode_state", "encode_state", "ruleset_of_state", "state_topic"]
+
+_by_type: dict[type, registry.Ruleset] = {}
+
+
+def state_topic(state_type: type) -> str:
+    """A state class as a stored snapshot names it (``module:Class``)."""
+    return f"{state_type.__module__}:{state_type.__qualname__}"
+
+
+def ruleset_of_state(state: Any) -> registry.Ruleset:
+    """The registered ruleset whose ``state_type`` ``state`` is; ``TypeError``
+    if none is (a state no game folds cannot be stored)."""
+    cls = type(state)
+    found = _by_type.get(cls)
+    if found is None:
+        for game in registry.games():
+            candidate = registry.get(game)
+            _by_type.setdefault(candidate.state_type, candidate)
+        found = _by_type.get(cls)
+        if found is None:
+            raise TypeError(f"{cls.__qualname__} is the state of no registered game: it cannot be stored")
+    return found
+
+
+def encode_state(state: Any, omit: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``state`` as JSON-ready data, written by its game's ruleset."""
+    return ruleset_of_state(state).encode_state(state, omit)
+
+
+def decode_state(data: Mapping[str, Any], base: Any = None, game: str | None = None) -> Any:
+    """``encode_state`` undone by the ruleset of ``game`` (Harem Master when
+    None, as snapshots were before games had ids); fields it omitted are
+    taken from ``base``."""
+    return registry.get(game).decode_state(data, base)
