@@ -1,0 +1,189 @@
+"""The kernel knows no game: which kernel modules still import a game's modules.
+
+Issue 17's move ("the kernel knows no game", docs/rulesets.md) goes one
+module at a time, so this test is a ratchet: ``KNOWN`` lists every import of
+a game's module that a kernel module still makes (read with ``ast`` as
+``tests/test_import_graph.py`` reads the graph, imports inside functions
+included). A new one fails the test; one that a change removed fails it too,
+until it is taken off the list, so the list always says what is left.
+
+A game's modules are those under a game's package (``events.scp_tcg``,
+``projections.scp_tcg``, ``referee.rules.harem_master``,
+``referee.rules.scp_tcg``) and Harem Master's modules that still sit at the
+top of the layers until they move into its own packages (``events.game``,
+which also holds the kernel's events until ``events.kernel`` exists,
+``events.cards``, ``projections.state`` ...). The registry
+(``referee.ruleset``) is the one place meant to name games.
+"""
+
+from __future__ import annotations
+
+from test_import_graph import import_graph
+
+GAME_PACKAGES = ("events.scp_tcg", "projections.scp_tcg", "referee.rules.harem_master", "referee.rules.scp_tcg")
+HAREM_MASTER_AT_THE_TOP = frozenset(
+    {
+        "events.abilities",
+        "events.cards",
+        "events.game",
+        "projections.codec",
+        "projections.legacy",
+        "projections.state",
+        "projections.transcript",
+        "projections.views",
+        "projections.visibility",
+        "referee.decks",
+        "referee.notation",
+        "referee.pool",
+        "referee.rules",
+        "referee.views",
+    }
+)
+KERNEL = (
+    "projections.by_type",
+    "projections.encoding",
+    "projections.lineage",
+    "projections.tournament",
+    "referee.chain",
+    "referee.cli",
+    "referee.commands",
+    "referee.corrections",
+    "referee.records",
+    "referee.scenario",
+    "referee.simulate",
+    "referee.store",
+    "referee.tournament",
+    "referee.web",
+)
+
+
+def is_game(module: str) -> bool:
+    return module in HAREM_MASTER_AT_THE_TOP or any(module == p or module.startswith(p + ".") for p in GAME_PACKAGES)
+
+
+def is_kernel(module: str) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in KERNEL)
+
+
+def game_imports() -> dict[str, tuple[str, ...]]:
+    """Each kernel module that imports a game's module, with those modules."""
+    out = {}
+    for module, deps in import_graph().items():
+        found = tuple(sorted(d for d in deps if is_game(d)))
+        if is_kernel(module) and found:
+            out[module] = found
+    return out
+
+
+KNOWN: dict[str, tuple[str, ...]] = {
+    "projections.lineage": ("events.game",),
+    "projections.tournament": ("events.cards",),
+    "referee.commands.event": (
+        "referee.decks",
+        "referee.pool",
+    ),
+    "referee.commands.matches": (
+        "projections.transcript",
+        "projections.views",
+        "referee.decks",
+        "referee.notation",
+        "referee.pool",
+        "referee.rules",
+        "referee.rules.harem_master.hidden",
+        "referee.views",
+    ),
+    "referee.commands.records": ("events.game",),
+    "referee.commands.simulate": (
+        "referee.decks",
+        "referee.pool",
+    ),
+    "referee.corrections": ("events.game",),
+    "referee.records": (
+        "events.cards",
+        "events.game",
+        "projections.state",
+        "projections.views",
+        "referee.decks",
+        "referee.notation",
+        "referee.pool",
+        "referee.rules",
+    ),
+    "referee.scenario": (
+        "events.cards",
+        "events.game",
+        "projections.state",
+        "referee.decks",
+        "referee.notation",
+        "referee.pool",
+        "referee.rules",
+        "referee.rules.harem_master.characteristics",
+        "referee.rules.harem_master.hidden",
+        "referee.views",
+    ),
+    "referee.simulate": (
+        "events.cards",
+        "events.game",
+        "projections.state",
+        "referee.decks",
+        "referee.rules",
+        "referee.rules.harem_master.hidden",
+    ),
+    "referee.store.mapper": ("events.game",),
+    "referee.store.matches": ("events.game",),
+    "referee.tournament.bench": ("referee.pool",),
+    "referee.tournament.pairing": ("referee.decks",),
+    "referee.tournament.projection": ("events.game",),
+    "referee.tournament.service": (
+        "events.cards",
+        "referee.decks",
+        "referee.rules",
+    ),
+    "referee.tournament.tables": (
+        "projections.state",
+        "projections.views",
+    ),
+    "referee.web.app": (
+        "projections.views",
+        "referee.rules",
+    ),
+    "referee.web.board": (
+        "events.game",
+        "projections.state",
+        "projections.transcript",
+        "projections.views",
+        "referee.views",
+    ),
+    "referee.web.console": (
+        "events.game",
+        "projections.state",
+        "referee.notation",
+        "referee.rules",
+        "referee.rules.harem_master.describe",
+        "referee.rules.harem_master.hidden",
+    ),
+    "referee.web.seen": (
+        "events.game",
+        "projections.state",
+        "projections.transcript",
+        "referee.views",
+    ),
+}
+
+
+def test_no_kernel_module_imports_a_game_module_beyond_the_known_list() -> None:
+    found = game_imports()
+    new = {m: sorted(set(deps) - set(KNOWN.get(m, ()))) for m, deps in found.items()}
+    new = {m: deps for m, deps in new.items() if deps}
+    assert not new, f"kernel modules importing a game's modules (go through referee.ruleset instead): {new}"
+
+
+def test_the_known_list_shrinks_as_the_move_goes() -> None:
+    found = game_imports()
+    gone = {m: sorted(set(deps) - set(found.get(m, ()))) for m, deps in KNOWN.items()}
+    gone = {m: deps for m, deps in gone.items() if deps}
+    assert not gone, f"no longer imported: take them off KNOWN in tests/test_kernel_imports.py: {gone}"
+
+
+def test_the_registry_alone_is_not_counted_as_kernel() -> None:
+    assert not is_kernel("referee.ruleset") and is_game("referee.rules.harem_master.turn")
+    assert is_kernel("referee.store.matches") and not is_game("referee.store.matches")
