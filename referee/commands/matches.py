@@ -1081,9 +1081,15 @@ def _judge_update(
         except StaleVersion as exc:
             stale(exc, as_json)
         state, _ = store.load(match)
+        game = store.ruleset(match)
         _written(store, match)
     if as_json:
         echo_json({"match": match, "event": state.position, "violations": [v.rule for v in state.violations]})
+        return
+    if game.id != DEFAULT_GAME:
+        for row in _other_rows(game, done.events, before[0], "judge"):
+            click.echo(_line(row))
+        _say_next_other(game, state)
         return
     for row in rows_for(done.events, before[0]):
         click.echo(_line(row))
