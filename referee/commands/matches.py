@@ -388,31 +388,32 @@ def act(
     referee act m-1a2b3c4d A activate "Fencing Master" --target "Iron Knight";
     referee act m-1a2b3c4d B choose "Court Lady"; referee act m-1a2b3c4d A choose --option yes
     """
-    with open_store(db, read_only=True) as store:
-        game = store.ruleset(match)
-    if game.id != DEFAULT_GAME:
-        extra = {"target": targets, "order": order, "n": n, "ability": ability, "option": option, "pool": pool}
-        _act_other(game, match, player, do, cards, given, extra, expect_version, viewer, db, as_json)
-        return
-    if given:
-        raise click.BadParameter("Harem Master's actions take CARD... and the options above", param_hint="--arg")
-    from projections.transcript import rows_for
-    from projections.views import result_json
-    from referee.actions import Action, IllegalAction
-    from referee.rules import ACTIONS, current_decision
-
-    if do not in ACTIONS:
-        raise click.BadParameter(f"{do!r} is not an action; expected one of: {', '.join(ACTIONS)}", param_hint="DO")
-    raw = Action(player, do, **action_arguments(do, cards, targets), order=order, n=n, ability=ability, option=option)
-    before: list[GameState] = []
-
-    def decide(state: GameState) -> Any:
-        before[:] = [state]  # the last attempt's state is the one written on
-        return _apply(state, raw)
-
     from referee.store.errors import StaleVersion
 
-    with open_store(db) as store:
+    with open_store(db) as store:  # opened once: the game is read from it first
+        game = store.ruleset(match)
+        if game.id != DEFAULT_GAME:
+            extra = {"target": targets, "order": order, "n": n, "ability": ability, "option": option, "pool": pool}
+            _act_other(store, game, match, player, do, cards, given, extra, expect_version, viewer, as_json)
+            return
+        if given:
+            raise click.BadParameter("Harem Master's actions take CARD... and the options above", param_hint="--arg")
+        from projections.transcript import rows_for
+        from projections.views import result_json
+        from referee.actions import Action, IllegalAction
+        from referee.rules import ACTIONS, current_decision
+
+        if do not in ACTIONS:
+            raise click.BadParameter(f"{do!r} is not an action; expected one of: {', '.join(ACTIONS)}", param_hint="DO")
+        raw = Action(
+            player, do, **action_arguments(do, cards, targets), order=order, n=n, ability=ability, option=option
+        )
+        before: list[GameState] = []
+
+        def decide(state: GameState) -> Any:
+            before[:] = [state]  # the last attempt's state is the one written on
+            return _apply(state, raw)
+
         unlisted = _check_cards(store.load(match)[0], [*cards, *targets], match, pool)
         if unlisted:
             from dataclasses import replace
@@ -506,6 +507,7 @@ def other_arguments(
 
 
 def _act_other(
+    store: Any,
     game: Any,
     match: str,
     player: str,
@@ -515,7 +517,6 @@ def _act_other(
     extra: dict[str, Any],
     expect_version: int | None,
     viewer: str,
-    db: str | None,
     as_json: bool,
 ) -> None:
     """``act`` for a game other than Harem Master, wholly through its ruleset."""
@@ -535,15 +536,14 @@ def _act_other(
         before[:] = [state]
         return game.apply(state, game.resolve(state, raw))
 
-    with open_store(db) as store:
-        _known_cards(store.load(match)[0], refs, match)
-        try:
-            applied = store.update(match, decide, expected_version=expect_version)
-        except IllegalAction as exc:
-            refused(exc, as_json)
-        except StaleVersion as exc:
-            stale(exc, as_json)
-        _written(store, match)
+    _known_cards(store.load(match)[0], refs, match)
+    try:
+        applied = store.update(match, decide, expected_version=expect_version)
+    except IllegalAction as exc:
+        refused(exc, as_json)
+    except StaleVersion as exc:
+        stale(exc, as_json)
+    _written(store, match)
     rows = _other_rows(game, applied.events, before[0], viewer)
     d = game.decision(applied.state)
     if as_json:
