@@ -270,6 +270,10 @@ class ActCommand(click.Command):
 
         with formatter.section("Actions (DO)"):
             formatter.write_dl([(do, _action_help(kind)) for do, kind in ACTIONS.items()])
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Other games' actions, after the options (which are Harem Master's but for --arg)."""
+        super().format_epilog(ctx, formatter)
         from referee import ruleset as registry
 
         for game in registry.games():
