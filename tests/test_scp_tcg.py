@@ -9,12 +9,14 @@ what chapter 4 does not decide is refused as such."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -382,14 +384,47 @@ def test_described_instructions_keep_face_down_cards_face_down() -> None:
     assert SCP.describe_action(s, Instruction("A", "exile", card=shown))["card"] == s.cards[shown].name
 
 
-def test_a_position_of_this_game_is_not_stored_yet(tmp_path: Path) -> None:
-    """Stored matches come with the kernel move (docs/rulesets.md): until then
-    `referee new --position` says so instead of storing what it cannot read back."""
-    path = next(iter(scenario_files([str(LIBRARY)])))
-    db = tmp_path / "m.db"
-    result = CliRunner().invoke(cli, ["new", "--position", str(path), "--db", f"sqlite:///{db}"])
-    assert result.exit_code == 2 and "scp-tcg-s4" in result.output and "scenario check" in result.output
-    assert not db.exists()
+def test_a_stored_match_is_worked_from_the_command_line(tmp_path: Path) -> None:
+    """`referee new --position` stores a chapter-4 position; `act` takes its
+    instructions (arguments by --arg, as its ActionSpec.args declare them);
+    `state`, `log` and `legal` speak through the ruleset; `rewind` cites 4."""
+    path = LIBRARY / "402.6-a-sandbox-at-zero-protection-is-restored-and-breached.yaml"
+    db = ["--db", f"sqlite:///{tmp_path / 'm.db'}"]
+
+    def run(*args: str, code: int = 0) -> Any:
+        result = CliRunner().invoke(cli, [*args, *db])
+        assert result.exit_code == code, result.output
+        return result
+
+    assert run("new", "--position", str(path), "--id", "s1").output.splitlines()[0] == "s1"
+    assert "A.safe              1  Safe object  protection 1/4" in run("state", "s1").output
+    legal = json.loads(run("legal", "s1", "--json").output)
+    assert legal["player"] is None and legal["version"] == 1 and legal["actions"]
+    acted = json.loads(run("act", "s1", "B", "damage", "--arg", "zone=A.safe", "--arg", "n=1", "--json").output)
+    assert [r["rule"] for r in acted["events"]] == ["402.5", "402.5", "402.6a", "402.6b"]
+    out = run("act", "s1", "A", "move", "Safe object", "--arg", "to=A.decommissioned").output
+    assert "Safe object goes from A's Safe sandbox to A's Decommissioned zone." in out
+    # A typo, an unknown argument and a missing one are bad input; a refusal cites its rule.
+    assert (
+        "did you mean 'Safe object'" in run("act", "s1", "A", "move", "Safe objec", "--arg", "to=A.site", code=2).output
+    )
+    assert "expected NAME=VALUE" in run("act", "s1", "A", "move", "Safe object", "--arg", "too=x", code=2).output
+    assert "needs to" in run("act", "s1", "A", "move", "Safe object", code=2).output
+    refusal = run("act", "s1", "A", "look", "--arg", "zone=B.keter", code=1).output
+    assert "refused (402.2)" in refusal
+    events = json.loads(run("log", "s1", "--json").output)["events"]
+    assert len(events) == 7 and events[-1]["type"] == "CardMoved"
+    # A rewind cites 4 (ruling:S13), not Harem Master's 410.
+    assert "not one of '4'" in run("rewind", "s1", "--to", "5", "--rule", "410.1", "--reason", "x", code=2).output
+    dry = json.loads(run("rewind", "s1", "--to", "5", "--rule", "4", "--reason", "x", "--dry-run", "--json").output)
+    assert [r["position"] for r in dry["undo"]] == [7, 6] and dry["reveals"]
+    run("rewind", "s1", "--to", "5", "--rule", "4", "--reason", "the move was not instructed", "--by", "Kim")
+    rows = json.loads(run("log", "s1", "--json").output)["events"]
+    assert [r["retracted"] for r in rows[5:7]] == [True, True] and rows[7]["rule"] == "4"
+    assert "A.safe              1  Safe object" in run("state", "s1").output
+    assert "Safe object" not in run("state", "s1", "--as", "B").output  # a sandbox is hidden (402.2)
+    assert "NoteAdded" in run("note", "s1", "B called a judge", "--by", "Kim").output
+    assert "refused (4)" in run("skip-step", "s1", "301", code=1).output
 
 
 # --- the documentation a user has ------------------------------------------------------

@@ -178,13 +178,7 @@ def new(
             )
         from referee.scenario import load_scenario
 
-        setup = load_scenario(position)
-        if getattr(setup, "game", "harem-master") != "harem-master":
-            raise click.BadParameter(
-                f"{position} is a position of {setup.game}, whose matches are not stored yet "
-                "(docs/rulesets.md); `referee scenario check` runs it",
-                param_hint="--position",
-            )
+        setup = load_scenario(position)  # any registered game's (its ``game:`` key)
         with open_store(db, create=True) as store:
             mid = store.create(setup.events, name=title or setup.name, match_id=match_id)
         links = _player_links(db, mid)
@@ -277,6 +271,18 @@ class ActCommand(click.Command):
         with formatter.section("Actions (DO)"):
             formatter.write_dl([(do, _action_help(kind)) for do, kind in ACTIONS.items()])
 
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Other games' actions, after the options (which are Harem Master's but for --arg)."""
+        super().format_epilog(ctx, formatter)
+        from referee import ruleset as registry
+
+        for game in registry.games():
+            if game == DEFAULT_GAME:
+                continue
+            other = registry.get(game)
+            with formatter.section(f"Actions of {other.name} (a match of {game}; arguments by --arg NAME=VALUE)"):
+                formatter.write_dl([(do, _spec_help(spec)) for do, spec in other.actions.items()])
+
 
 def _action_help(kind: Any) -> str:
     """What an action does and, from its declaration, how the command line gives its arguments."""
@@ -340,6 +346,14 @@ def action_arguments(do: str, cards: tuple[str, ...], targets: tuple[str, ...]) 
     type=FILE,
     help="A table-dealt match: a card pool file where a card on neither deck list is found (the bundled rules-test pool is searched after it), so that it is refused citing 100.2 or, in record mode, recorded with that violation.",
 )
+@click.option(
+    "--arg",
+    "given",
+    metavar="NAME=VALUE",
+    multiple=True,
+    help="Another game's argument, as its actions declare them (listed below for SCP-TCG): "
+    "--arg to=A.decommissioned; repeat a list's name for each value (--arg cards=X --arg cards=Y).",
+)
 @expect_version_option
 @click.option(
     "--as",
@@ -362,6 +376,7 @@ def act(
     ability: int | None,
     option: str | None,
     pool: str | None,
+    given: tuple[str, ...],
     expect_version: int | None,
     viewer: str,
     db: str | None,
@@ -377,23 +392,32 @@ def act(
     referee act m-1a2b3c4d A activate "Fencing Master" --target "Iron Knight";
     referee act m-1a2b3c4d B choose "Court Lady"; referee act m-1a2b3c4d A choose --option yes
     """
-    from projections.transcript import rows_for
-    from projections.views import result_json
-    from referee.actions import Action, IllegalAction
-    from referee.rules import ACTIONS, current_decision
-
-    if do not in ACTIONS:
-        raise click.BadParameter(f"{do!r} is not an action; expected one of: {', '.join(ACTIONS)}", param_hint="DO")
-    raw = Action(player, do, **action_arguments(do, cards, targets), order=order, n=n, ability=ability, option=option)
-    before: list[GameState] = []
-
-    def decide(state: GameState) -> Any:
-        before[:] = [state]  # the last attempt's state is the one written on
-        return _apply(state, raw)
-
     from referee.store.errors import StaleVersion
 
-    with open_store(db) as store:
+    with open_store(db) as store:  # opened once: the game is read from it first
+        game = store.ruleset(match)
+        if game.id != DEFAULT_GAME:
+            extra = {"target": targets, "order": order, "n": n, "ability": ability, "option": option, "pool": pool}
+            _act_other(store, game, match, player, do, cards, given, extra, expect_version, viewer, as_json)
+            return
+        if given:
+            raise click.BadParameter("Harem Master's actions take CARD... and the options above", param_hint="--arg")
+        from projections.transcript import rows_for
+        from projections.views import result_json
+        from referee.actions import Action, IllegalAction
+        from referee.rules import ACTIONS, current_decision
+
+        if do not in ACTIONS:
+            raise click.BadParameter(f"{do!r} is not an action; expected one of: {', '.join(ACTIONS)}", param_hint="DO")
+        raw = Action(
+            player, do, **action_arguments(do, cards, targets), order=order, n=n, ability=ability, option=option
+        )
+        before: list[GameState] = []
+
+        def decide(state: GameState) -> Any:
+            before[:] = [state]  # the last attempt's state is the one written on
+            return _apply(state, raw)
+
         unlisted = _check_cards(store.load(match)[0], [*cards, *targets], match, pool)
         if unlisted:
             from dataclasses import replace
@@ -423,6 +447,157 @@ def act(
     for row in rows:
         click.echo(_line(row))
     _say_next(state)
+
+
+def _spec_help(spec: Any) -> str:
+    """An action of another game as its ``ActionSpec`` declares it: what it
+    does, its rule, and each argument (one CARD may stand for ``card``)."""
+    words = []
+    for arg in spec.args or ():
+        shown = f"{arg.name}={'|'.join(arg.choices)}" if arg.choices else f"{arg.name}={arg.kind.upper()}"
+        words.append(shown if arg.required else f"[{shown}]")
+    return f"{spec.help} [{spec.rule}]" + (f"; {' '.join(words)}" if words else "")
+
+
+def other_arguments(
+    game: Any, do: str, cards: tuple[str, ...], given: tuple[str, ...], extra: dict[str, Any]
+) -> dict[str, Any]:
+    """The notation mapping of another game's action from the command line,
+    checked against its ``ActionSpec.args``: an unknown name, a bad value or
+    a missing required argument is bad input (exit 2), not a refusal."""
+    if do not in game.actions:
+        raise click.BadParameter(
+            f"{do!r} is not an action of {game.id}; expected one of: {', '.join(game.actions)}", param_hint="DO"
+        )
+    for name, value in extra.items():
+        if value not in (None, ()):
+            raise click.BadParameter(f"{game.id} actions take --arg NAME=VALUE", param_hint=f"--{name}")
+    spec = game.actions[do]
+    args = {a.name: a for a in spec.args or ()}
+    out: dict[str, Any] = {}
+    if cards:
+        name = "card" if len(cards) == 1 and "card" in args else "cards" if "cards" in args else None
+        if name is None:
+            raise click.BadParameter(f"{do} takes no card (its arguments: {', '.join(args) or 'none'})", "CARD")
+        out[name] = cards[0] if name == "card" else list(cards)
+    for item in given:
+        name, eq, value = item.partition("=")
+        arg = args.get(name)
+        if not eq or arg is None:
+            raise click.BadParameter(
+                f"{item!r}: expected NAME=VALUE with NAME one of {', '.join(args) or '(none: ' + do + ' takes none)'}",
+                param_hint="--arg",
+            )
+        if arg.choices and value not in arg.choices:
+            raise click.BadParameter(f"{name} is one of {', '.join(arg.choices)}, not {value!r}", param_hint="--arg")
+        if arg.kind == "count":
+            if not value.isdigit() or not 0 < int(value) <= MAX_CARDS:
+                raise click.BadParameter(f"{name} is a whole number from 1 to {MAX_CARDS}, not {value!r}", "--arg")
+            out[name] = int(value)
+        elif arg.kind == "flag":
+            if value not in ("true", "false"):
+                raise click.BadParameter(f"{name} is true or false, not {value!r}", param_hint="--arg")
+            out[name] = value == "true"
+        elif arg.kind in ("cards", "names"):
+            out.setdefault(name, []).append(value)
+        elif name in out:
+            raise click.BadParameter(f"{name} is given once", param_hint="--arg")
+        else:
+            out[name] = value
+    missing = [a.name for a in spec.args or () if a.required and a.name not in out]
+    if missing:
+        raise click.BadParameter(f"{do} needs {', '.join(missing)} (--arg {missing[0]}=...)", param_hint="--arg")
+    return out
+
+
+def _act_other(
+    store: Any,
+    game: Any,
+    match: str,
+    player: str,
+    do: str,
+    cards: tuple[str, ...],
+    given: tuple[str, ...],
+    extra: dict[str, Any],
+    expect_version: int | None,
+    viewer: str,
+    as_json: bool,
+) -> None:
+    """``act`` for a game other than Harem Master, wholly through its ruleset."""
+    from referee.actions import IllegalAction
+    from referee.store.errors import StaleVersion
+
+    if player not in game.seats:
+        raise click.BadParameter(f"{game.id}'s seats are {', '.join(game.seats)}", param_hint="PLAYER")
+    data = {"player": player, "do": do, **other_arguments(game, do, cards, given, extra)}
+    specs = game.actions[do].args or ()
+    refs = [data[a.name] for a in specs if a.kind == "card" and a.name in data]
+    refs += [c for a in specs if a.kind == "cards" for c in data.get(a.name, [])]
+    raw = game.action_from_mapping(data)
+    before: list[Any] = []
+
+    def decide(state: Any) -> Any:
+        before[:] = [state]
+        return game.apply(state, game.resolve(state, raw))
+
+    _known_cards(store.load(match)[0], refs, match)
+    try:
+        applied = store.update(match, decide, expected_version=expect_version)
+    except IllegalAction as exc:
+        refused(exc, as_json)
+    except StaleVersion as exc:
+        stale(exc, as_json)
+    _written(store, match)
+    rows = _other_rows(game, applied.events, before[0], viewer)
+    d = game.decision(applied.state)
+    if as_json:
+        echo_json({"match": match, "events": rows, "next": d.player if d else None, "result": None, "violations": []})
+        return
+    for row in rows:
+        click.echo(_line(row))
+    _say_next_other(game, applied.state)
+
+
+def _known_cards(state: Any, refs: list[str], match: str) -> None:
+    """A card named that is no card of the match is a typo: exit 2."""
+    names = {cd.name for cd in state.cards.values()}
+    for ref in refs:
+        if ref not in names and ref not in state.cards:
+            import difflib
+
+            close = difflib.get_close_matches(ref, sorted(names), n=3)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise click.BadParameter(f"no card {ref!r} in match {match}{hint}", param_hint="CARD")
+
+
+def _other_rows(
+    game: Any, events: list[Any], state: Any, viewer: str, retracted: set[int] | frozenset[int] = frozenset()
+) -> list[dict[str, Any]]:
+    """Log rows of another game's events from ``state`` on, each in the
+    ruleset's sentence as ``viewer`` may know it."""
+    rows = []
+    for event in events:
+        pos = state.position + 1
+        rows.append(
+            {
+                "position": pos,
+                "type": type(event).__name__,
+                "rule": event.rule,
+                "ruling": getattr(event, "ruling", None),
+                "text": game.describe(event, state, viewer),
+                "retracted": pos in retracted,
+            }
+        )
+        state = game.evolve(state, event)
+    return rows
+
+
+def _say_next_other(game: Any, state: Any) -> None:
+    """Who must act now in another game, in its own decision's words."""
+    d = game.decision(state)
+    if d is not None:
+        who = d.player if d.player is not None else "the table (any seat)"
+        click.echo(f"Next: {who} must {d.text} ({d.rule}).")
 
 
 def _check_cards(state: GameState, refs: list[str], match: str, pool: str | None = None) -> tuple[Any, ...]:
@@ -517,12 +692,16 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
 
     Example: referee legal m-1a2b3c4d --json
     """
+    with open_store(db, read_only=True) as store:
+        state, version = store.load(match)
+        game = store.ruleset(match)
+    if game.id != DEFAULT_GAME:
+        _legal_other(game, state, version, viewer, as_json)
+        return
     from referee.notation import describe_action
     from referee.rules import legal_actions
     from referee.views import action_names, card_texts, decision_view
 
-    with open_store(db, read_only=True) as store:
-        state, version = store.load(match)
     d = decision_view(state, viewer)
     if d is not None:
         actions = d["actions"]
@@ -553,6 +732,42 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
         shown = ids[0] if len(ids) == 1 else f"{len(ids)} copies: {', '.join(ids)}"
         click.echo(f"{i:>3}. {line}" + (f"   [{shown}]" if ids and ids[0] else ""))
     _say_card_text(cards)
+
+
+def _legal_other(game: Any, state: Any, version: int, viewer: str, as_json: bool) -> None:
+    """``legal`` for another game: its decision and its legal actions, listed
+    to the judge and to the seat that must act (to anyone when any seat may)."""
+    d = game.decision(state)
+    shown = viewer == "judge" or d is None or d.player in (None, viewer)
+    actions = [game.describe_action(state, a) for a in game.legal_actions(state)] if shown else None
+    if as_json:
+        echo_json(
+            {
+                "player": d.player if d else None,
+                "kind": d.kind if d else None,
+                "rule": d.rule if d else None,
+                "actions": actions,
+                "violations": [],
+                "version": version,
+            }
+        )
+        return
+    _say_next_other(game, state)
+    if actions is None:
+        click.echo(f"(the legal actions are shown to {d.player if d else 'the player who must act'} and to the judge)")
+        return
+    for i, a in enumerate(actions, start=1):
+        words = " ".join(
+            f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}"
+            + (
+                f" [{','.join(map(str, a[k + '_ids'])) if k + '_ids' in a else a.get(k + '_id', '')}]"
+                if k + "_id" in a or k + "_ids" in a
+                else ""
+            )
+            for k, v in a.items()
+            if k not in ("player", "do") and not k.endswith(("_id", "_ids"))
+        )
+        click.echo(printable(f"{i:>3}. {a['player']} {a['do']} {words}".rstrip()))
 
 
 def _say_card_text(cards: dict[str, dict[str, Any]]) -> None:
@@ -610,14 +825,23 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
 
     Example: referee state m-1a2b3c4d --at 120 --as A
     """
-    from referee.views import render_state, state_view
-
     with open_store(db, read_only=True) as store:
         if at is None:
             current, _ = store.load(match)
         else:
             current = store.state_at(match, at)
-    from referee.views import card_texts, names_in_view
+        game = store.ruleset(match)
+    if game.id != DEFAULT_GAME:
+        seen = {**game.view(current, viewer), "match": match}
+        if as_json:
+            echo_json(seen)
+            return
+        for line in game.render_view(seen).splitlines():
+            click.echo(printable(line))
+        if at is None:
+            _say_next_other(game, current)
+        return
+    from referee.views import card_texts, names_in_view, render_state, state_view
 
     view = state_view(current, viewer)
     view["match"] = match
@@ -650,10 +874,17 @@ def log(match: str, viewer: str, start: int, db: str | None, as_json: bool) -> N
 
     Example: referee log m-1a2b3c4d --from 100
     """
-    from projections.transcript import transcript
-
     with open_store(db, read_only=True) as store:
-        rows = transcript(store.events(match), viewer)
+        events = store.events(match)
+        game = store.ruleset(match)
+    if game.id != DEFAULT_GAME:
+        from projections.lineage import retracted_positions
+
+        rows = _other_rows(game, events, game.initial_state(), viewer, retracted_positions(events))
+    else:
+        from projections.transcript import transcript
+
+        rows = transcript(events, viewer)
     rows = [r for r in rows if r["position"] >= start]
     if as_json:
         echo_json({"match": match, "events": rows})
@@ -711,9 +942,9 @@ def matches_(db: str | None, as_json: bool) -> None:
 )
 @click.option(
     "--rule",
-    type=click.Choice(["410.1", "410.2"]),
     required=True,
-    help="410.1: an action that was impossible; 410.2: a forgotten mandatory step.",
+    help="Harem Master: 410.1, an action that was impossible; 410.2, a forgotten mandatory step. "
+    "Another game: the rule its corrections cite (SCP-TCG chapter 4: 4, ruling:S13).",
 )
 @click.option("--reason", type=REASON, required=True, help="Why, for the log.")
 @click.option("--by", "judge", type=JUDGE, help="The judge's name, for the log.")
@@ -751,6 +982,9 @@ def rewind(
     from referee.actions import IllegalAction
 
     with open_store(db, read_only=dry_run) as store:
+        rules = corrections.rewinds_of(store.ruleset(match)).rules
+        if rule not in rules:
+            raise click.BadParameter(f"{rule!r} is not one of {', '.join(map(repr, rules))}.", param_hint="'--rule'")
         if dry_run:
             log_ = store.events(match)
             try:
@@ -802,6 +1036,7 @@ def rewind(
         except StaleVersion as exc:
             stale(exc, as_json)
         state, _ = store.load(match)
+        game = store.ruleset(match)
         _written(store, match)
     report = done.replay.to_json() if done.replay else None
     if as_json:
@@ -823,6 +1058,9 @@ def rewind(
             s = report["stopped_at"]
             line += f"; stopped at {s['action']['player']} {s['action']['do']}: refused ({s['rule']}): {s['message']}"
         click.echo(line + ".")
+    if game.id != DEFAULT_GAME:
+        _say_next_other(game, state)
+        return
     _say_next(state)
 
 
@@ -847,9 +1085,15 @@ def _judge_update(
         except StaleVersion as exc:
             stale(exc, as_json)
         state, _ = store.load(match)
+        game = store.ruleset(match)
         _written(store, match)
     if as_json:
         echo_json({"match": match, "event": state.position, "violations": [v.rule for v in state.violations]})
+        return
+    if game.id != DEFAULT_GAME:
+        for row in _other_rows(game, done.events, before[0], "judge"):
+            click.echo(_line(row))
+        _say_next_other(game, state)
         return
     for row in rows_for(done.events, before[0]):
         click.echo(_line(row))

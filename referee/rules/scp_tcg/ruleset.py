@@ -5,7 +5,8 @@ who may see and reorder what, protection and breach, the order of
 Decommissioned) and refuses everything else citing ``4``, "outside the
 zone rules of chapter 4": no decks, no turns, no result, nothing of the
 rest of the game invented under its name. A judge's rewinds work through
-``referee.corrections`` (``rewinds``); stored matches and the board come
+``referee.corrections`` (``rewinds``), stored matches through the CLI's
+match commands; records and the board come
 once the kernel reaches games only through the interface (docs/rulesets.md).
 """
 
