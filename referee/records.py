@@ -53,11 +53,9 @@ from events.game import (
     StepSkipped,
     ViolationsAccepted,
 )
-from projections.state import GameState
-from projections.views import result_json
 from referee.actions import Action, IllegalAction
 from referee.inputs import MAX_ACTIONS, NAME_LENGTH, TEXT_LENGTH, Document, InputError, load_document
-from referee.ruleset import DEFAULT_GAME, Ruleset, Setup, games, get, of_first_event
+from referee.ruleset import DEFAULT_GAME, Outcome, Ruleset, Setup, State, games, get, of_first_event
 
 FORMAT = "harem-master-record/1"  # Harem Master's ``record_format``, what every record so far is in
 TOP_KEYS = (
@@ -308,11 +306,12 @@ class Replay:
     """What a record replays to."""
 
     events: list[Event]
-    state: GameState
+    state: State
     applied: int  # record actions applied (all of them, unless one was refused)
     violation: dict[str, Any] | None  # {action: K (from 1), rule, message} of the refused action
     ends: list[int] = field(default_factory=list)  # log length after the start and after each applied action
-    states: list[GameState] = field(default_factory=list, repr=False)  # states[i]: after the first i events
+    states: list[State] = field(default_factory=list, repr=False)  # states[i]: after the first i events
+    game: str = DEFAULT_GAME  # the ruleset that played it
 
     @property
     def legal(self) -> bool:
@@ -354,7 +353,21 @@ class Replay:
 
     @property
     def result(self) -> dict[str, Any] | None:
-        return result_json(self.state)
+        return outcome_json(get(self.game).result(self.state))
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    """A game's result as data (null while the game goes on), as every --json prints it."""
+    if outcome is None:
+        return None
+    return {
+        "winner": outcome.winner,
+        "draw": outcome.draw,
+        "rule": outcome.rule,
+        "ruling": outcome.ruling,
+        "scores": dict(outcome.scores) if outcome.scores is not None else None,
+        "reason": outcome.reason,
+    }
 
 
 def replay(record: Record) -> Replay:
@@ -402,7 +415,7 @@ def _replay(record: Record) -> Replay:
         states_along(log, states)
         state = applied.state
         ends.append(len(log))
-    return Replay(log, state, len(ends) - 1, violation, ends, states)
+    return Replay(log, state, len(ends) - 1, violation, ends, states, record.game)
 
 
 # --- exporting -------------------------------------------------------------------------
@@ -660,7 +673,7 @@ def _action_of(ev: ActionTaken) -> Action:
     return Action(player=ev.player, do=ev.do, **args)
 
 
-def _player_action(ruleset: Ruleset, state: GameState, ev: ActionTaken, by_name: bool) -> dict[str, Any]:
+def _player_action(ruleset: Ruleset, state: State, ev: ActionTaken, by_name: bool) -> dict[str, Any]:
     action = _action_of(ev)
     entry = action.to_dict()
     spec = ruleset.actions.get(ev.do)
@@ -707,7 +720,7 @@ def _same(a: Sequence[Event], b: Sequence[Event]) -> bool:
     )
 
 
-def _replayed(state: GameState, log: list[Event], i: int, states: list[GameState]) -> int:
+def _replayed(state: State, log: list[Event], i: int, states: list[State]) -> int:
     """If the rewind at ``log[i]`` was made with ``replay`` (the retracted actions
     applied again), the number of events from it that such a rewind makes;
     else 0. The log does not say whether the judge asked for the replay, so
@@ -814,6 +827,6 @@ __all__ = [
     "load_record",
     "parse_record",
     "record_from_dict",
+    "outcome_json",
     "replay",
-    "result_json",
 ]

@@ -13,6 +13,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from projections.views import result_json
 from referee import ruleset as registry
 from referee.cli import cli
 from referee.inputs import InputError
@@ -37,7 +38,7 @@ class Variant:
 
     def __getattr__(self, name: str) -> Any:
         member = getattr(HAREM_MASTER, name)
-        if name in ("start", "action_from_mapping", "resolve", "apply"):
+        if name in ("start", "action_from_mapping", "resolve", "apply", "result"):
 
             def counted(*args: Any, **kwargs: Any) -> Any:
                 self.calls[name] = self.calls.get(name, 0) + 1
@@ -70,6 +71,7 @@ def test_a_records_format_picks_the_ruleset_that_replays_it(variant: Variant) ->
     for name in ("action_from_mapping", "resolve", "apply"):
         assert variant.calls[name] == sum(1 for a in record.actions if a.get("judge") is not True), name
     assert played.events == replay(own).events
+    assert played.result is not None and played.result == replay(own).result and variant.calls["result"] == 2
 
 
 def test_an_unknown_format_names_every_format_known(variant: Variant) -> None:
@@ -107,7 +109,20 @@ def test_an_scp_tcg_match_is_refused_by_export_and_audit_in_one_line(tmp_path: P
         export_record(events)
 
 
-def test_a_harem_master_match_still_exports_in_its_own_format(tmp_path: Path) -> None:
+def test_every_kept_records_result_reads_as_before() -> None:
+    """The result an audit prints comes from the ruleset's ``result`` now:
+    the same document as the state's own result always gave."""
+    files = sorted((ROOT / "scenarios" / "records").glob("*.yaml"))
+    assert len(files) >= 3
+    ended = 0
+    for file in files:
+        played = replay(load_record(file))
+        assert played.result == result_json(played.state), file
+        ended += played.result is not None
+    assert ended >= 2
+
+
+def test_a_harem_master_match_still_exports_in_its_own_format() -> None:
     played = replay(load_record(RECORD))
     record = export_record(played.events)
     assert record["format"] == HAREM_MASTER.record_format
