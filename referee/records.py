@@ -1,4 +1,12 @@
-"""Match records (``harem-master-record/1``): a whole game as data, from the shuffle on.
+"""Match records: a whole game as data, from the shuffle on, in the format its ruleset names.
+
+A record's ``format`` names its game: the ruleset whose ``record_format`` it
+is (``harem-master-record/1``, Harem Master's, is the only one so far, and
+every record written before games had ids is in it). The header is written
+from the match's ``Ruleset.setup_of`` and replayed with its ``start``; each
+action is read with its ``action_from_mapping``/``resolve`` and applied with
+its ``apply``. A game whose ruleset has no record format (SCP-TCG's chapter
+4, which starts from a position) cannot be exported: ``ExportError`` says so.
 
 A match record (docs/scenario-format.md, section 5) names the seed,
 the two decks and every action in the scenario notation, player actions and
@@ -7,8 +15,8 @@ judges' actions alike. Three things are done with one:
 - ``load_record`` reads and checks a record file before anything is played:
   every problem is an ``InputError`` naming the file, the place in it and
   the line; the decks are checked against 100.2 before the actions are read.
-- ``replay`` plays it (pure: no database): the decks are dealt, the match
-  starts with ``referee.rules.start`` and each action goes through the same
+- ``replay`` plays it (pure: no database): the match starts with its
+  ruleset's ``start`` from the decks and each action goes through the same
   code as the scenario runner, stopping at the first refused action.
 - ``export_record`` writes a stored match's log back as a record, and
   ``dump_record`` turns that into YAML. An exported record is self-contained
@@ -29,7 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import yaml
 
@@ -40,19 +48,16 @@ from events.game import (
     Event,
     GameEnded,
     JudgeCalled,
-    MatchStarted,
     NoteAdded,
-    PositionSetUp,
     Rewound,
     StepSkipped,
     ViolationsAccepted,
 )
-from projections.state import GameState
-from projections.views import result_json
 from referee.actions import Action, IllegalAction
 from referee.inputs import MAX_ACTIONS, NAME_LENGTH, TEXT_LENGTH, Document, InputError, load_document
+from referee.ruleset import DEFAULT_GAME, Outcome, Ruleset, Setup, State, games, get, of_first_event
 
-FORMAT = "harem-master-record/1"
+FORMAT = "harem-master-record/1"  # Harem Master's ``record_format``, what every record so far is in
 TOP_KEYS = (
     "format",
     "seed",
@@ -103,6 +108,11 @@ class Record:
     chain: list[str] | None = None
     head: str | None = None
     catalog: Any = field(default=None, repr=False)  # cards:, pool:, bundled: for cards on neither deck list (100.2)
+    game: str = DEFAULT_GAME  # the ruleset whose ``record_format`` the record's ``format`` is
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return get(self.game)
 
     def line_of_action(self, k: int) -> int | None:
         """The line of record action ``k`` (from 1), if known."""
@@ -125,9 +135,7 @@ def parse_record(doc: Document) -> Record:
 
     reader = Reader(doc)
     data = reader.mapping(doc.data, (), TOP_KEYS, ("format", "seed", "players"))
-    fmt = data["format"]
-    if fmt != FORMAT:
-        raise reader.err(("format",), f"expected {FORMAT}, got {fmt!r}")
+    game = _game_of_format(reader, data["format"])
     seed = reader.int_(data["seed"], ("seed",), -(2**63), 2**63 - 1)  # as `new --seed`: fits in 64 bits
     mode = reader.choice(data.get("mode", "strict"), ("mode",), MODES)
     deal_mode = reader.choice(data.get("deal", "seeded"), ("deal",), DEALS)
@@ -157,7 +165,26 @@ def parse_record(doc: Document) -> Record:
             for i, h in enumerate(reader.seq(data["chain"], ("chain",), MAX_ACTIONS + 1, "hashes"))
         ]
     head = _hash(reader, data["head"], ("head",)) if data.get("head") is not None else None
-    return Record(doc.file, seed, mode, rulings, auto_pass, names, decks, actions, doc, deal_mode, chain, head, catalog)
+    return Record(
+        doc.file, seed, mode, rulings, auto_pass, names, decks, actions, doc, deal_mode, chain, head, catalog, game
+    )
+
+
+def _game_of_format(reader: Any, fmt: Any) -> str:
+    """The game whose ruleset writes records in format ``fmt`` (Harem
+    Master's first: every record so far is in its format, and no other game
+    is imported to read one)."""
+    if fmt == get(DEFAULT_GAME).record_format:
+        return DEFAULT_GAME
+    formats: list[str] = []
+    for game in games():
+        known = get(game).record_format
+        if known is None:
+            continue
+        if fmt == known:
+            return game
+        formats.append(known)
+    raise reader.err(("format",), f"expected {' or '.join(formats)}, got {fmt!r}")
 
 
 def _hash(reader: Any, value: Any, path: tuple[Any, ...]) -> str:
@@ -279,11 +306,12 @@ class Replay:
     """What a record replays to."""
 
     events: list[Event]
-    state: GameState
+    state: State
     applied: int  # record actions applied (all of them, unless one was refused)
     violation: dict[str, Any] | None  # {action: K (from 1), rule, message} of the refused action
     ends: list[int] = field(default_factory=list)  # log length after the start and after each applied action
-    states: list[GameState] = field(default_factory=list, repr=False)  # states[i]: after the first i events
+    states: list[State] = field(default_factory=list, repr=False)  # states[i]: after the first i events
+    game: str = DEFAULT_GAME  # the ruleset that played it
 
     @property
     def legal(self) -> bool:
@@ -325,7 +353,21 @@ class Replay:
 
     @property
     def result(self) -> dict[str, Any] | None:
-        return result_json(self.state)
+        return outcome_json(get(self.game).result(self.state))
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    """A game's result as data (null while the game goes on), as every --json prints it."""
+    if outcome is None:
+        return None
+    return {
+        "winner": outcome.winner,
+        "draw": outcome.draw,
+        "rule": outcome.rule,
+        "ruling": outcome.ruling,
+        "scores": dict(outcome.scores) if outcome.scores is not None else None,
+        "reason": outcome.reason,
+    }
 
 
 def replay(record: Record) -> Replay:
@@ -346,22 +388,11 @@ def replay(record: Record) -> Replay:
 
 def _replay(record: Record) -> Replay:
     from referee.corrections import states_along
-    from referee.decks import deal
-    from referee.notation import action_from_mapping, resolve, with_unlisted
-    from referee.rules import apply, start
+    from referee.notation import with_unlisted
     from referee.scenario import judge_action
 
-    cards, castles = deal(record.decks)
-    started = start(
-        cards,
-        castles,
-        seed=record.seed,
-        names=record.names,
-        mode=record.mode,
-        rulings=record.rulings,
-        auto_pass=record.auto_pass,
-        deal=record.deal,
-    )
+    ruleset = record.ruleset
+    started = _started(record)
     state, log = started.state, list(started.events)
     states = states_along(log)
     ends = [len(log)]
@@ -373,10 +404,10 @@ def _replay(record: Record) -> Replay:
             if raw.get("judge") is True:
                 applied = judge_action(state, log, raw, before, states)
             else:
-                action = action_from_mapping(raw)
+                action = ruleset.action_from_mapping(raw)
                 if record.catalog is not None:
                     action = with_unlisted(state, action, record.catalog.get)
-                applied = apply(state, resolve(state, action))
+                applied = ruleset.apply(state, ruleset.resolve(state, action))
         except IllegalAction as exc:
             violation = {"action": k, "rule": exc.refusal.rule, "message": exc.refusal.reason}
             break
@@ -384,7 +415,7 @@ def _replay(record: Record) -> Replay:
         states_along(log, states)
         state = applied.state
         ends.append(len(log))
-    return Replay(log, state, len(ends) - 1, violation, ends, states)
+    return Replay(log, state, len(ends) - 1, violation, ends, states, record.game)
 
 
 # --- exporting -------------------------------------------------------------------------
@@ -399,19 +430,30 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
     cards to the notation (so the record replays identically either way).
     With ``verify`` (the default) the record is replayed and must give back
     exactly ``events``; ``ExportError`` otherwise, and for a match that did
-    not start from decks (a scenario's set-up position)."""
+    not start from decks (a scenario's set-up position) or whose game has no
+    record format (``Ruleset.record_format``)."""
     log = list(events)
     if not log:
         raise ExportError("the match has no events")
     first = log[0]
-    if isinstance(first, PositionSetUp):
+    ruleset = of_first_event(first)
+    if ruleset.record_format is None:
+        raise ExportError(
+            f"{ruleset.name} ({ruleset.id}) has no match-record format yet (its ruleset's record_format): "
+            "its matches start from a set-up position, which no record format writes, "
+            "so this match cannot be exported as a record"
+        )
+    if not isinstance(first, ruleset.first_events):
+        raise ExportError(
+            f"the match starts with {type(first).__name__}, not {' or '.join(c.__name__ for c in ruleset.first_events)}"
+        )
+    setup = ruleset.setup_of(first)
+    if setup is None:
         raise ExportError(
             "the match was started from a set-up position (a scenario), not from two decks; "
             "a match record starts from the shuffle (101), so this match cannot be exported as one"
         )
-    if not isinstance(first, MatchStarted):
-        raise ExportError(f"the match starts with {type(first).__name__}, not MatchStarted")
-    cards, decks = _decks(first)
+    cards, decks = _decks(setup, ruleset)
     # Cards the table showed that neither deck list has (100.2, record mode):
     # their definitions go with the record, so that it replays.
     unlisted = {
@@ -426,16 +468,15 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
         if name not in listed
     ]
     out: dict[str, Any] = {
-        "format": FORMAT,
-        "seed": first.seed,
-        "mode": first.mode,
-        **({"deal": first.deal} if first.deal != "seeded" else {}),
-        "rulings": dict(first.rulings),
-        "auto_pass": first.auto_pass,
+        "format": ruleset.record_format,
+        "seed": setup.seed,
+        "mode": setup.mode,
+        **({"deal": setup.deal} if setup.deal != "seeded" else {}),
+        **{key: _plain(value) for key, value in setup.options.items()},  # the game's own settings
     }
     if cards:
         out["cards"] = cards
-    out["players"] = {p: {"name": first.names.get(p, p), "deck": decks[p]} for p in ("A", "B")}
+    out["players"] = {p: {"name": setup.names.get(p, p), "deck": decks[p]} for p in ruleset.seats}
     if not verify:
         out["actions"] = _actions(log, by_name, None, unlisted.get)
         return out
@@ -451,21 +492,28 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
     return out
 
 
-def _decks(first: MatchStarted) -> tuple[list[dict[str, Any]], dict[str, list[Any]]]:
-    """The non-filler definitions used (as ``cards:`` entries) and each deck in
-    its exact order, consecutive copies written once with a count."""
+def _plain(value: Any) -> Any:
+    """A setting as the record writes it (a mapping as a plain dict)."""
+    return dict(value) if isinstance(value, Mapping) else value
+
+
+def _decks(setup: Setup, ruleset: Ruleset) -> tuple[list[dict[str, Any]], dict[str, list[Any]]]:
+    """The non-filler definitions used (as ``cards:`` entries, each the
+    ruleset's ``card_type``) and each deck in its exact order, consecutive
+    copies written once with a count."""
     by_name: dict[str, CardDef] = {}
     decks: dict[str, list[Any]] = {}
-    for p in ("A", "B"):
-        ids = first.castles.get(p)
-        if ids is None:
+    for p in ruleset.seats:
+        deck = setup.decks.get(p)
+        if deck is None:
             raise ExportError(f"the match has no deck for player {p}")
         entries: list[dict[str, Any]] = []
-        for cid in ids:
-            cd = first.cards[cid]
+        for cd in deck:
+            if not isinstance(cd, ruleset.card_type):
+                raise ExportError(f"a card of {p}'s deck is a {type(cd).__name__}, not a {ruleset.card_type.__name__}")
             if cd.filler:
                 if cd != filler(cd.random):
-                    raise ExportError(f"card {cid} is a filler unlike {{random: {cd.random}}}")
+                    raise ExportError(f"a card of {p}'s deck is a filler unlike {{random: {cd.random}}}")
                 key: dict[str, Any] = {"random": cd.random}
             else:
                 known = by_name.setdefault(cd.name, cd)
@@ -505,10 +553,10 @@ def _actions(
 
 def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: Any) -> list[dict[str, Any]]:
     from referee.corrections import states_along
-    from referee.notation import action_from_mapping, resolve, with_unlisted
-    from referee.rules import apply
+    from referee.notation import with_unlisted
     from referee.scenario import judge_action
 
+    ruleset = of_first_event(log[0]) if log else get()
     verify = verify_from is not None
     i = verify_from or 0
     states = states_along(log, upto=i)
@@ -520,7 +568,7 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
         n = 1  # events this entry accounts for
         checked = False  # its events compared with the log already
         if isinstance(ev, ActionTaken):
-            entry = _player_action(state, ev, by_name)
+            entry = _player_action(ruleset, state, ev, by_name)
         elif (
             isinstance(ev, Rewound)
             and ev.judge is None
@@ -530,7 +578,7 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
         ):
             # 306.5c: the referee took its own steps back for the action that
             # follows (a late interception), which makes this rewind again.
-            entry = _player_action(state, log[i + 1], by_name)
+            entry = _player_action(ruleset, state, log[i + 1], by_name)
             n = 2
         elif isinstance(ev, Rewound):
             entry = {"judge": True, "do": "rewind", "to": {"event": ev.to}, "rule": ev.rule, "reason": ev.reason}
@@ -572,8 +620,8 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
                 if entry.get("judge") is True:
                     made = judge_action(state, log[:i], entry, [], states)
                 else:
-                    action = with_unlisted(state, action_from_mapping(entry), unlisted)
-                    made = apply(state, resolve(state, action))
+                    action = with_unlisted(state, ruleset.action_from_mapping(entry), unlisted)
+                    made = ruleset.apply(state, ruleset.resolve(state, action))
             except IllegalAction as exc:
                 raise ExportError(
                     f"the exported record does not replay: action {len(out)} is refused "
@@ -587,20 +635,15 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
 
 
 def _started(record: Record) -> Any:
-    """The first events of a record's replay: its decks dealt, the match started."""
-    from referee.decks import deal
-    from referee.rules import start
-
-    cards, castles = deal(record.decks)
-    return start(
-        cards,
-        castles,
+    """The first events of a record's replay: the match its ruleset starts
+    from the record's decks, seed and settings (``Ruleset.start``)."""
+    return record.ruleset.start(
+        record.decks,
         seed=record.seed,
+        deal=record.deal,
         names=record.names,
         mode=record.mode,
-        rulings=record.rulings,
-        auto_pass=record.auto_pass,
-        deal=record.deal,
+        options={"rulings": record.rulings, "auto_pass": record.auto_pass},
     )
 
 
@@ -630,13 +673,11 @@ def _action_of(ev: ActionTaken) -> Action:
     return Action(player=ev.player, do=ev.do, **args)
 
 
-def _player_action(state: GameState, ev: ActionTaken, by_name: bool) -> dict[str, Any]:
-    from referee.rules import ACTIONS
-
+def _player_action(ruleset: Ruleset, state: State, ev: ActionTaken, by_name: bool) -> dict[str, Any]:
     action = _action_of(ev)
     entry = action.to_dict()
-    kind = ACTIONS.get(ev.do)
-    if kind is not None and kind.names_cards:
+    spec = ruleset.actions.get(ev.do)
+    if spec is not None and any(a.kind in ("name", "names") for a in spec.args or ()):
         # What the table turned face up, by name (a reveal names a card of the
         # deck list, not one instance; an id given stands for its name).
         def shown(ref: Any) -> Any:
@@ -650,7 +691,6 @@ def _player_action(state: GameState, ev: ActionTaken, by_name: bool) -> dict[str
         return entry
     if not by_name:
         return entry
-    from referee.notation import action_from_mapping, resolve
 
     def name(cid: Any) -> Any:
         cd = state.cards.get(cid)
@@ -666,7 +706,7 @@ def _player_action(state: GameState, ev: ActionTaken, by_name: bool) -> dict[str
     if named == entry:
         return entry
     try:
-        same = resolve(state, action_from_mapping(named)) == action
+        same = ruleset.resolve(state, ruleset.action_from_mapping(named)) == action
     except IllegalAction:
         same = False
     return named if same else entry
@@ -680,7 +720,7 @@ def _same(a: Sequence[Event], b: Sequence[Event]) -> bool:
     )
 
 
-def _replayed(state: GameState, log: list[Event], i: int, states: list[GameState]) -> int:
+def _replayed(state: State, log: list[Event], i: int, states: list[State]) -> int:
     """If the rewind at ``log[i]`` was made with ``replay`` (the retracted actions
     applied again), the number of events from it that such a rewind makes;
     else 0. The log does not say whether the judge asked for the replay, so
@@ -787,6 +827,6 @@ __all__ = [
     "load_record",
     "parse_record",
     "record_from_dict",
+    "outcome_json",
     "replay",
-    "result_json",
 ]

@@ -101,12 +101,9 @@ KNOWN: dict[str, tuple[str, ...]] = {
     "referee.records": (
         "events.cards",
         "events.game",
-        "projections.state",
-        "projections.views",
         "referee.decks",
         "referee.notation",
         "referee.pool",
-        "referee.rules",
     ),
     "referee.scenario": (
         "events.cards",

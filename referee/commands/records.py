@@ -1,7 +1,7 @@
 """Match records from the command line: `export`, `import` and `audit`.
 
-A match record (``harem-master-record/1``, scenario format section 4) is a
-whole game as data. ``export`` writes a stored match as one, ``import``
+A match record (scenario format section 4, in the format its game's ruleset
+names: ``harem-master-record/1`` for Harem Master) is a whole game as data. ``export`` writes a stored match as one, ``import``
 replays one and stores it as a new match, and ``audit`` replays one and says
 whether every action was legal. Exit codes: 0 success, 1 an action was
 refused (the record is not legal; ``import`` then stores nothing), 2 an
@@ -110,9 +110,9 @@ def export(match: str, db: str | None, output: str | None, by_name: bool) -> Non
 
     with _one_line_errors():
         record, events = export_one(match, db, by_name)
-    names = record["players"]
+    players = " vs ".join(f"{entry['name']} ({seat})" for seat, entry in record["players"].items())
     comment = (
-        f"Match {match}: {names['A']['name']} (A) vs {names['B']['name']} (B), {events} events.\n"
+        f"Match {match}: {players}, {events} events.\n"
         f"Exported by referee {__version__}; `referee audit` replays it, `referee import` stores it."
     )
     text = dump_record(record, comment)

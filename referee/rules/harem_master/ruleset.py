@@ -195,7 +195,7 @@ class HaremMasterRuleset:
         r = state.result
         if r is None:
             return None
-        return Outcome(r.winner, r.draw, r.rule, r.ruling, dict(r.scores) if r.scores else None, r.reason)
+        return Outcome(r.winner, r.draw, r.rule, r.ruling, dict(r.scores) if r.scores is not None else None, r.reason)
 
     # --- what people see ------------------------------------------------------
 
