@@ -32,7 +32,7 @@ import contextlib
 import json
 import re
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -639,65 +639,51 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         )
         return answer(request, form, role, outcome)
 
-    async def judged(request: Request, what: str) -> tuple[str, Any, Role, str, int, str]:
+    async def judged(request: Request, what: str, change: Callable[[Any, Role], Any]) -> Response:
+        """A judge's correction (410): ``change(form, role)`` reads the form
+        (a bad field is a 400 before anything runs) and gives the correction
+        the console applies at the version the page showed."""
         match, form, role, viewer, version, entry = await writer(request)
         if role.kind != "judge":
             raise HTTPException(403, f"Only a judge {what}: call a judge.")
-        return match, form, role, viewer, version, entry
+        correct = change(form, role)
+        outcome = await asyncio.to_thread(board.console.correction, match, version, role, entry, viewer, correct)
+        return answer(request, form, role, outcome)
 
     async def note(request: Request) -> Response:
         from referee import corrections
 
-        match, form, role, viewer, version, entry = await judged(request, "writes notes in the log")
-        text = _text(form, "text")
-        outcome = await asyncio.to_thread(
-            board.console.correction,
-            match,
-            version,
-            role,
-            entry,
-            viewer,
-            lambda s, log: corrections.note(s, text, role.name),
-        )
-        return answer(request, form, role, outcome)
+        def change(form: Any, role: Role) -> Any:
+            text = _text(form, "text")
+            return lambda s, log: corrections.note(s, text, role.name)
+
+        return await judged(request, "writes notes in the log", change)
 
     async def accept(request: Request) -> Response:
         from referee import corrections
 
-        match, form, role, viewer, version, entry = await judged(request, "accepts violations (410)")
-        reason = _text(form, "reason")
-        outcome = await asyncio.to_thread(
-            board.console.correction,
-            match,
-            version,
-            role,
-            entry,
-            viewer,
-            lambda s, log: corrections.accept(s, reason, role.name),
-        )
-        return answer(request, form, role, outcome)
+        def change(form: Any, role: Role) -> Any:
+            reason = _text(form, "reason")
+            return lambda s, log: corrections.accept(s, reason, role.name)
+
+        return await judged(request, "accepts violations (410)", change)
 
     async def rewind(request: Request) -> Response:
         from referee import corrections
 
-        match, form, role, viewer, version, entry = await judged(request, "rewinds (410)")
-        to = int(_number(form, "to") or 0)
-        rule = str(form.get("rule") or "")
-        if rule not in ("410.1", "410.2"):
-            raise HTTPException(
-                400, "rule: expected 410.1 (an action that was impossible) or 410.2 (a forgotten step)."
+        def change(form: Any, role: Role) -> Any:
+            to = int(_number(form, "to") or 0)
+            rule = str(form.get("rule") or "")
+            if rule not in ("410.1", "410.2"):
+                raise HTTPException(
+                    400, "rule: expected 410.1 (an action that was impossible) or 410.2 (a forgotten step)."
+                )
+            reason, replay = _text(form, "reason"), form.get("replay") == "yes"
+            return lambda s, log: corrections.rewind(
+                s, log, to, rule=rule, reason=reason, judge=role.name, replay=replay
             )
-        reason, replay = _text(form, "reason"), form.get("replay") == "yes"
-        outcome = await asyncio.to_thread(
-            board.console.correction,
-            match,
-            version,
-            role,
-            entry,
-            viewer,
-            lambda s, log: corrections.rewind(s, log, to, rule=rule, reason=reason, judge=role.name, replay=replay),
-        )
-        return answer(request, form, role, outcome)
+
+        return await judged(request, "rewinds (410)", change)
 
     async def new_match(request: Request) -> Response:
         """A judge starts a match from a pasted scenario position (its setup;
