@@ -21,6 +21,7 @@ from events import game as ev
 from events.abilities import SITUATIONS
 from events.game import Event
 from projections.by_type import ByType
+from projections.judging import accepted_sentence, call_sentence, judge_words, note_sentence
 from projections.lineage import retracted_positions
 from projections.state import PLAYERS, GameState, initial_state, other, owner
 from projections.visibility import OUTCOME, REVEALS, SHOWN, WHERE, Audience, Sight, reveals, sight, sights
@@ -653,33 +654,19 @@ def _step_skipped(e: ev.StepSkipped, s: GameState, see: Sight) -> str:
     return text + "."
 
 
-def _judge(name: str | None, nobody: str) -> str:
-    """ "Judge Kim" for ``--by Kim``; a name that already says it is a judge
-    ("Judge Kim", "Head Judge Kim") is written as given."""
-    if not name:
-        return nobody
-    if "judge" in name.lower().split():
-        return name[:1].upper() + name[1:]  # it starts the sentence
-    return f"Judge {name}"
-
-
 @says(ev.NoteAdded)
 def _note_added(e: ev.NoteAdded, s: GameState, see: Sight) -> str:
-    who = _judge(e.judge, "Judge")
-    return f"{who} notes: {e.text.rstrip('.')}."
+    return note_sentence(e)
 
 
 @says(ev.JudgeCalled)
 def _judge_called(e: ev.JudgeCalled, s: GameState, see: Sight) -> str:
-    who = e.by or "The table"
-    return f"{who[0].upper() + who[1:]} calls a judge" + (f": {e.reason.rstrip('.')}." if e.reason else ".")
+    return call_sentence(e)
 
 
 @says(ev.ViolationsAccepted)
 def _violations_accepted(e: ev.ViolationsAccepted, s: GameState, see: Sight) -> str:
-    who = _judge(e.judge, "The judge")
-    rules = ", ".join(e.rules) if e.rules else "the open violations"
-    return f"{who} lets {rules} stand: {e.reason.rstrip('.')}."
+    return accepted_sentence(e)
 
 
 @says(ev.Rewound)
@@ -690,7 +677,7 @@ def _rewound(e: ev.Rewound, s: GameState, see: Sight) -> str:
             f"The referee takes back its own steps after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "
             f"events {e.to + 1} to {s.position} are retracted."
         )
-    who = _judge(e.judge, "The judge")
+    who = judge_words(e.judge, "The judge")
     return (
         f"{who} rewinds the game to just after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "
         f"events {e.to + 1} to {s.position} are retracted"

@@ -423,7 +423,7 @@ def test_a_stored_match_is_worked_from_the_command_line(tmp_path: Path) -> None:
     assert [r["retracted"] for r in rows[5:7]] == [True, True] and rows[7]["rule"] == "4"
     assert "A.safe              1  Safe object" in run("state", "s1").output
     assert "Safe object" not in run("state", "s1", "--as", "B").output  # a sandbox is hidden (402.2)
-    assert "NoteAdded" in run("note", "s1", "B called a judge", "--by", "Kim").output
+    assert "Judge Kim notes: B called a judge." in run("note", "s1", "B called a judge", "--by", "Kim").output
     assert "refused (4)" in run("skip-step", "s1", "301", code=1).output
 
 

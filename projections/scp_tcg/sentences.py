@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from events.game import ActionTaken, Event, Rewound
+from events.game import ActionTaken, Event, JudgeCalled, NoteAdded, Rewound
 from events.scp_tcg.zones import (
     CardMoved,
     CardsPlaced,
@@ -33,6 +33,7 @@ from events.scp_tcg.zones import (
     ZonesSetUp,
 )
 from projections.by_type import ByType
+from projections.judging import call_sentence, judge_words, note_sentence
 from projections.scp_tcg.state import SANDBOXES, SEATS, ZoneState, evolve, initial_state, kind_of, seat_of
 from projections.scp_tcg.views import check_viewer, sees
 
@@ -212,12 +213,22 @@ def _zone_reordered(e: ZoneReordered, before: ZoneState, after: ZoneState, viewe
 
 @SENTENCES.on(Rewound)
 def _rewound(e: Rewound, before: ZoneState, after: ZoneState, viewer: str) -> str:
-    who = "The judge" if not e.judge else e.judge if "judge" in e.judge.lower().split() else f"Judge {e.judge}"
+    who = judge_words(e.judge, "The judge")
     return (
         f"{who} rewinds to just after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "
         f"events {e.to + 1} to {before.position} are retracted"
         + ("; the instructions that followed are entered again." if e.replay else ".")
     )
+
+
+@SENTENCES.on(NoteAdded)
+def _note_added(e: NoteAdded, before: ZoneState, after: ZoneState, viewer: str) -> str:
+    return note_sentence(e)
+
+
+@SENTENCES.on(JudgeCalled)
+def _judge_called(e: JudgeCalled, before: ZoneState, after: ZoneState, viewer: str) -> str:
+    return call_sentence(e)
 
 
 def describe(event: Event, state_before: ZoneState, viewer: str = "judge") -> str:
