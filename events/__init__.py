@@ -1,49 +1,86 @@
-"""Domain events of a match: the append-only facts everything else is built from.
+"""Domain events: the append-only facts everything else is built from.
 
-``EVENT_TYPES`` maps each class name to its class; storage resolves stored
-topics through ``TOPIC_ALIASES`` first, so that a renamed class keeps old logs
-readable (add ``"events.game:OldName": "events.game:NewName"`` there).
+This package holds what every game shares: the kernel's events
+(``events.kernel``: the base class, actions, results, judges' corrections)
+and the tournament's (``events.tournament``). Each game's own events are in
+its package (``events.harem_master``, ``events.scp_tcg``), which the store
+reads through the game's ruleset (``referee.ruleset``, ``event_modules``).
+
+Storage names a class by its topic ``module:Class`` and resolves a stored
+topic through ``TOPIC_ALIASES`` first (a renamed class: add
+``"events.kernel:OldName": "events.kernel:NewName"``), then through
+``MOVED_MODULES`` (a module whose classes moved: its old name, and the
+modules that hold them now, searched in order), so old logs stay readable.
 """
 
 from __future__ import annotations
 
 import inspect
 
-from events import game
-from events.cards import CardDef, filler
-from events.game import *  # noqa: F401,F403  (the event classes are this package's API)
-from events.game import Event
+from events import kernel as _kernel, tournament as _tournament
+from events.kernel import Event
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    name: cls
-    for name, cls in inspect.getmembers(game, inspect.isclass)
-    if issubclass(cls, Event) and cls is not Event and cls.__module__ == game.__name__
-}
 
-# The tournament's events (``events.tournament``), stored by the same topics
-# rule: ``events.tournament:ClassName``.
-from events import tournament as _tournament  # noqa: E402
+def _classes(module: object, base: type) -> dict[str, type]:
+    """The classes defined in ``module`` (not imported into it) that derive from ``base``."""
+    return {
+        name: cls
+        for name, cls in inspect.getmembers(module, inspect.isclass)
+        if issubclass(cls, base) and cls is not base and cls.__module__ == module.__name__
+    }
 
-TOURNAMENT_TYPES: dict[str, type] = {
-    name: cls
-    for name, cls in inspect.getmembers(_tournament, inspect.isclass)
-    if issubclass(cls, _tournament.TournamentEvent)
-    and cls is not _tournament.TournamentEvent
-    and cls.__module__ == _tournament.__name__
-}
 
-# Every module whose classes may be stored, with its classes by name.
-STORED_MODULES: dict[str, dict[str, type]] = {game.__name__: EVENT_TYPES, _tournament.__name__: TOURNAMENT_TYPES}
+KERNEL_TYPES: dict[str, type[Event]] = _classes(_kernel, Event)
+TOURNAMENT_TYPES: dict[str, type] = _classes(_tournament, _tournament.TournamentEvent)
 
+# Every module of this package whose classes may be stored, with its classes by name.
+STORED_MODULES: dict[str, dict[str, type]] = {_kernel.__name__: KERNEL_TYPES, _tournament.__name__: TOURNAMENT_TYPES}
+
+# A stored topic whose class was renamed -> its topic now.
 TOPIC_ALIASES: dict[str, str] = {}
 
+# A module whose classes moved -> the modules that hold them now, in the order
+# a stored ``old:Class`` is looked up. Stores and records name classes: a log
+# names its events' classes, and an encoded state (a snapshot, a rewind's
+# restored state) the classes of the values it holds, so this table lists
+# every moved module whose classes are stored, the projections' included.
+# Until issue 17 Harem Master's modules were the top of each layer: its
+# events went to ``events.harem_master`` (the kernel's to ``events.kernel``),
+# its state to ``projections.harem_master``.
+MOVED_MODULES: dict[str, tuple[str, ...]] = {
+    "events.game": ("events.kernel", "events.harem_master.game"),
+    "events.cards": ("events.harem_master.cards",),
+    "events.abilities": ("events.harem_master.abilities",),
+    "projections.state": ("projections.harem_master.state",),
+    "projections.codec": ("projections.harem_master.codec",),
+    "projections.views": ("projections.harem_master.views",),
+}
+
+
+def first_topic(topic: str | type) -> str:
+    """The topic a class (or a stored topic's class) was first stored under:
+    its old module's name if its module is one that ``MOVED_MODULES`` moved
+    classes into. The hash chain covers this name, not the module a class
+    lives in now (``referee.chain``), so a stored log and a record keep their
+    chains whichever module their classes move to, and a record exported
+    from a match ends with the head the store has for it; an encoded state
+    names its classes so too (``projections.encoding``), so a state encodes
+    to the same JSON before and after a move."""
+    if isinstance(topic, type):
+        topic = f"{topic.__module__}:{topic.__qualname__}"
+    module, _, name = topic.partition(":")
+    for old, now in MOVED_MODULES.items():
+        if module in now:
+            return f"{old}:{name}"
+    return topic
+
+
 __all__ = [
-    "CardDef",
     "Event",
-    "EVENT_TYPES",
+    "KERNEL_TYPES",
+    "MOVED_MODULES",
     "STORED_MODULES",
     "TOPIC_ALIASES",
     "TOURNAMENT_TYPES",
-    "filler",
-    *EVENT_TYPES,
+    "first_topic",
 ]

@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from events.cards import CardDef
+from events.harem_master.cards import CardDef
 
 Deal = Literal["seeded", "table"]
 

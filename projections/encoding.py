@@ -11,9 +11,9 @@ The walk knows no state's fields, so a field added to a state later is
 kept without touching this file; a value of a kind it does not know raises
 ``TypeError`` when it is written. Classes are only resolved from the
 ``events`` and ``projections`` packages, so the contents of a database can
-never make us import or build anything else. ``projections.codec`` applies
+never make us import or build anything else. ``projections.harem_master.codec`` applies
 it to ``GameState``; the fold applies it to a rewind's restored state
-(``projections.state``), which is why it is a module of its own that
+(``projections.harem_master.state``), which is why it is a module of its own that
 imports neither.
 """
 
@@ -25,6 +25,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
+
+from events import MOVED_MODULES, first_topic
 
 FORMAT = 1
 _TRUSTED = ("events.", "projections.")
@@ -99,7 +101,14 @@ class _Raw:
 
 
 def _topic(cls: type) -> str:
-    return f"{cls.__module__}:{cls.__qualname__}"
+    """The class's first topic: a state encodes the same whichever module its classes moved to."""
+    topic = _topics.get(cls)
+    if topic is None:
+        topic = _topics[cls] = first_topic(cls)
+    return topic
+
+
+_topics: dict[type, str] = {}
 
 
 def _resolve(topic: str) -> type:
@@ -110,9 +119,13 @@ def _resolve(topic: str) -> type:
     module, _, name = topic.partition(":")
     if not module.startswith(_TRUSTED):
         raise ValueError(f"snapshot names class {topic!r} outside the events and projections packages")
-    obj: Any = importlib.import_module(module)
-    for part in name.split("."):
-        obj = getattr(obj, part)
+    obj: Any = None
+    for now in MOVED_MODULES.get(module, (module,)):  # a class that moved is read where it is now
+        obj = importlib.import_module(now)
+        for part in name.split("."):
+            obj = getattr(obj, part, None)
+        if obj is not None:
+            break
     if not isinstance(obj, type):
         raise ValueError(f"snapshot topic {topic!r} is not a class")
     _classes[topic] = obj

@@ -6,7 +6,7 @@ a judge call reads the same in every game's log and is worded in one place.
 
 from __future__ import annotations
 
-from events.game import JudgeCalled, NoteAdded, ViolationsAccepted
+from events.kernel import JudgeCalled, NoteAdded, ViolationsAccepted
 
 
 def judge_words(name: str | None, nobody: str) -> str:

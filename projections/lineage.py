@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from events.game import Event, Rewound
+from events.kernel import Event, Rewound
 
 
 def live_positions(events: Sequence[Event]) -> list[int]:

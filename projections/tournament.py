@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterable
 
-from events.cards import CardDef
+from events.harem_master.cards import CardDef
 from events.tournament import (
     Pairing,
     PenaltyApplied,

@@ -1,7 +1,7 @@
 """Player actions and refusals: what a player asks for and how the referee says no.
 
 Actions here name cards by instance id (``A:12``); turning the names and
-labels that people write into ids is ``referee.notation``'s job.
+labels that people write into ids is ``referee.rules.harem_master.notation``'s job.
 """
 
 from __future__ import annotations

@@ -69,9 +69,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from events.cards import CardDef
-from projections.state import evolve, fold, initial_state
-from referee.pool import bundled_pool
+from events.harem_master.cards import CardDef
+from projections.harem_master.state import evolve, fold, initial_state
+from referee.rules.harem_master.pool import bundled_pool
 from referee.simulate import NOT_RANDOM, decks_for, game_seeds, play_game, vanilla
 from referee.store.sqlitefactory import DEFAULT_SYNCHRONOUS as SYNCHRONOUS  # given to plain sqlite3 too
 
@@ -347,7 +347,7 @@ def _self_play(g: _Game, act: Callable[[Any, Any], Any], first: Callable[[list[A
     each action applied by ``act(state, action) -> Applied`` and the first
     events handed to ``first``. Returns (events, actions)."""
     from referee import rules
-    from referee.decks import deal
+    from referee.rules.harem_master.decks import deal
 
     rng = random.Random(g.seed)
     cards, castles = deal(g.decks)
@@ -370,7 +370,7 @@ def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[
     (``rules.apply`` alone against ``MatchStore.act``), for the store's cost
     against the engine's own."""
     from referee import rules
-    from referee.decks import deal
+    from referee.rules.harem_master.decks import deal
     from referee.store import MatchStore
 
     expected = sum(len(g.events) for g in played)
@@ -507,7 +507,7 @@ def _action_rows(played: list[_Game]) -> list[list[tuple[str, int, str, bytes]]]
     from datetime import datetime, timezone
 
     from referee import rules
-    from referee.decks import deal
+    from referee.rules.harem_master.decks import deal
     from referee.store.mapper import JSONBytes, PydanticEventMapper
 
     mapper = PydanticEventMapper(transcoder=JSONBytes())
@@ -607,7 +607,7 @@ def _early_boundary(log: list[Any], rng: random.Random) -> int:
     """Just before an early player action of the current line of play (410.1
     rewinds to an action boundary, never into a stretch an earlier rewind
     retracted)."""
-    from events.game import ActionTaken
+    from events.kernel import ActionTaken
     from projections.lineage import live_positions
 
     live = live_positions(log)
@@ -622,7 +622,7 @@ def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> t
     appends the replayed actions again, until the log is long enough.
     Returns (match id, events, rewinds, actions replayed)."""
     from referee import corrections, rules
-    from referee.decks import deal
+    from referee.rules.harem_master.decks import deal
     from referee.store import MatchStore
 
     with MatchStore(url) as store:
@@ -658,7 +658,7 @@ def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> t
 def build_short_match(url: str, events: int = SHORT_MATCH, seed: int = 2) -> tuple[str, int]:
     """A stored match of about ``events`` events, still going."""
     from referee import rules
-    from referee.decks import deal
+    from referee.rules.harem_master.decks import deal
     from referee.store import MatchStore
 
     pool = vanilla(bundled_pool())  # the baselines were measured with vanilla decks
@@ -825,7 +825,7 @@ def rewound_log(min_events: int, seed: int = 1) -> tuple[list[Any], int]:
     long enough), the states kept as it grows so that building it is linear.
     Returns the log and its number of rewinds."""
     from referee import corrections, rules
-    from referee.decks import deal
+    from referee.rules.harem_master.decks import deal
 
     for game_seed, decks, whole in _long_games(seed):
         cards, castles = deal(decks)

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from events import first_topic
+
 # The chain is written by ``referee.store.mapper`` with these functions; they
 # live here, free of the store, so auditing a record file needs no database
 # library.
@@ -117,7 +119,7 @@ def check_rows(rows: Iterable[tuple[int, str, bytes]]) -> ChainReport:
                 continue
             return ChainReport(count, unchained, None, position, "it carries no hash, but the events before it do")
         body, stored = split
-        made = chain_hash(prev or GENESIS, topic, body)
+        made = chain_hash(prev or GENESIS, first_topic(topic), body)
         if made != stored:
             return ChainReport(
                 count,
@@ -140,8 +142,9 @@ def check_stored(application: Any, originator_id: str) -> ChainReport:
 
 def chain_of(events: Sequence[Any], topic_of: Any = None) -> list[str]:
     """The chain hashes a log of events gets when stored from its first event
-    (the same as a store writes them): one per event."""
-    topic = topic_of or (lambda cls: f"{cls.__module__}:{cls.__qualname__}")
+    (the same as a store writes them): one per event. Each event is hashed
+    with its class's first topic (``events.first_topic``), as the store does."""
+    topic = topic_of or first_topic
     out: list[str] = []
     prev = GENESIS
     for event in events:

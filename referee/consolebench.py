@@ -121,8 +121,8 @@ class Client:
 def _legal_line(url: str, match: str, offered: list[str]) -> str | None:
     """A line the board offers that does not end the game (the engine says
     which: ``_act_arguments`` picks the first such of a shuffled list)."""
-    from referee.notation import action_line, describe_action
     from referee.rules import legal_actions
+    from referee.rules.harem_master.notation import action_line, describe_action
     from referee.store import MatchStore
 
     with MatchStore(url, read_only=True) as store:
@@ -304,8 +304,8 @@ def _table_client(url: str, port: int, match: str, until: float, load: Load, int
 
 def _tables(url: str, count: int, seed: int) -> list[str]:
     from referee import rules
-    from referee.decks import deal
-    from referee.pool import bundled_pool
+    from referee.rules.harem_master.decks import deal
+    from referee.rules.harem_master.pool import bundled_pool
     from referee.simulate import decks_for, game_seeds, vanilla
     from referee.store import MatchStore
 

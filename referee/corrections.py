@@ -27,15 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from events.game import (
-    ActionTaken,
-    Event,
-    GameEnded,
-    JudgeCalled,
-    NoteAdded,
-    Rewound,
-    ViolationsAccepted,
-)
+from events.kernel import ActionTaken, Event, GameEnded, JudgeCalled, NoteAdded, Rewound, ViolationsAccepted
 from projections.lineage import live_positions
 from referee.actions import Applied, IllegalAction, Refusal
 from referee.ruleset import RewindRules, Ruleset, State, get, of_first_event

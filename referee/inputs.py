@@ -189,7 +189,7 @@ def _explain(err: dict[str, Any]) -> str:
         )
         close = difflib.get_close_matches(tag, expected, n=1)
         return msg + (f" (did you mean {close[0]!r}?)" if close else "")
-    if kind.startswith("unknown_"):  # our own discriminators (events.abilities)
+    if kind.startswith("unknown_"):  # our own discriminators (events.harem_master.abilities)
         msg = str(err.get("msg", ""))
         value = err.get("input")
         if isinstance(value, dict) and len(value) == 1:

@@ -41,10 +41,10 @@ from typing import Any, Mapping, Sequence
 
 import yaml
 
-from events.cards import CardDef, filler
-from events.game import (
+from events.harem_master.cards import CardDef, filler
+from events.harem_master.game import CardRevealed
+from events.kernel import (
     ActionTaken,
-    CardRevealed,
     Event,
     GameEnded,
     JudgeCalled,
@@ -254,7 +254,7 @@ def _relative(reader: Any, value: Any, path: tuple[Any, ...], what: str) -> Path
 def _catalog(reader: Any, data: dict) -> Any:
     """Where card names get their definitions: ``cards:``, then ``pool:``, then
     the bundled rules-test pool (first match wins)."""
-    from referee.pool import CardCatalog, bundled_pool, load_pool, parse_cards
+    from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool, parse_cards
 
     pools: list[dict[str, CardDef]] = []
     if "cards" in data:
@@ -266,7 +266,7 @@ def _catalog(reader: Any, data: dict) -> Any:
 
 
 def _deck(reader: Any, value: Any, path: tuple[Any, ...], catalog: Any) -> list[CardDef]:
-    from referee.decks import check_deck, load_deck, parse_deck
+    from referee.rules.harem_master.decks import check_deck, load_deck, parse_deck
 
     if isinstance(value, str):
         return load_deck(_relative(reader, value, path, "deck"), catalog)
@@ -388,7 +388,7 @@ def replay(record: Record) -> Replay:
 
 def _replay(record: Record) -> Replay:
     from referee.corrections import states_along
-    from referee.notation import with_unlisted
+    from referee.rules.harem_master.notation import with_unlisted
     from referee.scenario import judge_action
 
     ruleset = record.ruleset
@@ -553,7 +553,7 @@ def _actions(
 
 def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: Any) -> list[dict[str, Any]]:
     from referee.corrections import states_along
-    from referee.notation import with_unlisted
+    from referee.rules.harem_master.notation import with_unlisted
     from referee.scenario import judge_action
 
     ruleset = of_first_event(log[0]) if log else get()

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from events.cards import CardDef, filler
-from events.game import Event, FieldCard, PositionSetUp, WindowPassed
-from projections.state import PILES, GameState, evolve, initial_state
+from events.harem_master.cards import CardDef, filler
+from events.harem_master.game import FieldCard, PositionSetUp, WindowPassed
+from events.kernel import Event
+from projections.harem_master.state import PILES, GameState, evolve, initial_state
 from referee import ruleset as rulesets
 from referee.actions import IllegalAction, Refusal
 from referee.inputs import (
@@ -29,8 +30,15 @@ from referee.inputs import (
     load_document,
     text_problem,
 )
-from referee.notation import JUDGE_DOS, PLAYER_DOS, action_from_mapping, matches, resolve, with_unlisted
 from referee.rules import advance, apply, current_decision, start
+from referee.rules.harem_master.notation import (
+    JUDGE_DOS,
+    PLAYER_DOS,
+    action_from_mapping,
+    matches,
+    resolve,
+    with_unlisted,
+)
 
 # --- checking the file's shape ---------------------------------------------------
 
@@ -108,7 +116,7 @@ class Reader:
 
 
 def _catalog(reader: Reader, data: dict) -> Any:
-    from referee.pool import CardCatalog, bundled_pool, load_pool, parse_cards
+    from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool, parse_cards
 
     pools: list[dict[str, CardDef]] = []
     if "cards" in data:
@@ -242,7 +250,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
         first_key = "first"
         if first_key in setup:
             raise reader.err(path + ("first",), "with decks, 101.3 decides who goes first")
-        from referee.decks import check_deck, deal, load_deck, parse_deck
+        from referee.rules.harem_master.decks import check_deck, deal, load_deck, parse_deck
 
         decks = reader.mapping(setup["decks"], path + ("decks",), ("A", "B"), ("A", "B"))
         built: dict[str, list[CardDef]] = {}
@@ -684,7 +692,7 @@ def _check_view(want: dict, state: GameState) -> list[str]:
     """Rule 215: what a player (or the public) may see of each zone. A zone is
     hidden when none of its cards are named to that viewer (its count always
     is), shown when all of them are."""
-    from referee.views import state_view
+    from referee.rules.harem_master.views import state_view
 
     view = state_view(state, want["as"])
     fails = []

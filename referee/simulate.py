@@ -18,12 +18,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from events.cards import CardDef
-from events.game import Event
-from projections.state import PILES, GameState
+from events.harem_master.cards import CardDef
+from events.kernel import Event
+from projections.harem_master.state import PILES, GameState
 from referee.actions import Action
-from referee.decks import deal
 from referee.rules import ACTIONS, ANY_TIME, apply, legal_actions, start
+from referee.rules.harem_master.decks import deal
 
 NOT_RANDOM = frozenset(ANY_TIME)  # 102.7, 102.8: conceding and draws are never picked at random
 DECK_SIZE = 51
@@ -47,7 +47,7 @@ def random_deck(rng: random.Random, pool: dict[str, CardDef]) -> list[CardDef]:
     """A legal deck (100.2): at least one cost-1 character, at most three of a
     name, exactly 51 cards, drawn from ``pool`` with vanilla fillers if the
     pool is too small."""
-    from events.cards import filler
+    from events.harem_master.cards import filler
 
     cards = sorted(pool.values(), key=lambda c: c.name)
     openers = [c for c in cards if c.type == "character" and c.cost == 1]

@@ -84,7 +84,7 @@ def full(url: str, match: str, limits: list[int]) -> None:
 
 
 def race(url: str, match: str, role: str, t0: float, step: float, trials: int) -> None:
-    from events.game import ActionTaken
+    from events.kernel import ActionTaken
     from referee.store import MatchStore
 
     rng = random.Random(int(t0) ^ (1 if role == "actor" else 2))

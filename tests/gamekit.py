@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from events.cards import CardDef
-from events.game import Event
-from projections.state import GameState
-from referee.pool import load_pool
+from events.harem_master.cards import CardDef
+from events.kernel import Event
+from projections.harem_master.state import GameState
+from referee.rules.harem_master.pool import load_pool
 from referee.simulate import play_game
 
 POOL = [

@@ -21,27 +21,22 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from events.cards import CardDef
-from events.game import (
+from events.harem_master.cards import CardDef
+from events.harem_master.game import (
     AbilityActivated,
-    ActionTaken,
     CardRevealed,
-    Event,
     MatchStarted,
-    NoteAdded,
     OpeningsRevealed,
     RandomNumberApplied,
-    Rewound,
     SituationReplaced,
-    StepSkipped,
     TriggerCarried,
     TriggerFired,
     TurnOrderCardsTurned,
-    ViolationsAccepted,
 )
-from projections.state import GameState, evolve, initial_state
-from referee.decks import deal, load_deck
-from referee.pool import CardCatalog, bundled_pool, load_pool
+from events.kernel import ActionTaken, Event, NoteAdded, Rewound, StepSkipped, ViolationsAccepted
+from projections.harem_master.state import GameState, evolve, initial_state
+from referee.rules.harem_master.decks import deal, load_deck
+from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
 
 ROOT = Path(__file__).resolve().parent.parent
 HIDDEN_POOL = ROOT / "tests" / "data" / "hidden-choices-pool.yaml"

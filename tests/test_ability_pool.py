@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from events.abilities import Activated, Static, Triggered
+from events.harem_master.abilities import Activated, Static, Triggered
 from referee.inputs import InputError
-from referee.pool import load_pool
+from referee.rules.harem_master.pool import load_pool
 
 FENCING_MASTER = """\
 cards:

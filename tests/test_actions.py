@@ -21,8 +21,8 @@ from test_contract_vocabulary import format_vocabulary
 from referee.actions import Action, IllegalAction
 from referee.cli import cli
 from referee.commands.matches import action_arguments
-from referee.pool import bundled_pool
 from referee.rules import ACTIONS, ANY_TIME, KINDS, current_decision, decide, legal_actions
+from referee.rules.harem_master.pool import bundled_pool
 from referee.rules.harem_master.registry import Context
 from referee.simulate import decks_for, play_game
 
@@ -79,7 +79,7 @@ def test_the_legal_list_is_the_candidates_the_checks_accept() -> None:
     candidates that ``decide`` accepts, and the any-time ones."""
     pool = bundled_pool()
     record = play_game(7, decks_for(7, pool, None))
-    from projections.state import evolve, initial_state
+    from projections.harem_master.state import evolve, initial_state
 
     state, seen = initial_state(), 0
     rng = random.Random(7)
@@ -109,7 +109,7 @@ def test_a_refused_candidate_cites_its_rule() -> None:
     (it is in the hand) the check refuses with 306.1a, never listed."""
     pool = bundled_pool()
     record = play_game(3, decks_for(3, pool, None))
-    from projections.state import evolve, initial_state
+    from projections.harem_master.state import evolve, initial_state
 
     state = initial_state()
     for event in record.events:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from referee import bench
 from referee.cli import cli
-from referee.pool import bundled_pool, load_pool
+from referee.rules.harem_master.pool import bundled_pool, load_pool
 from referee.store import MatchStore
 
 STORE_FIGURES = [

@@ -19,13 +19,14 @@ from typing import Any
 
 import pytest
 
-from events.game import CharactersDiscarded, Event, SituationProceeds
-from projections.state import PILES, GameState, evolve, initial_state
+from events.harem_master.game import CharactersDiscarded, SituationProceeds
+from events.kernel import Event
+from projections.harem_master.state import PILES, GameState, evolve, initial_state
 from referee.actions import IllegalAction
 from referee.inputs import load_document
-from referee.notation import action_from_mapping, resolve
 from referee.rules import apply
 from referee.rules.harem_master.agenda import cares
+from referee.rules.harem_master.notation import action_from_mapping, resolve
 from referee.rules.harem_master.situations import MOVES, events_of, happened, moved
 from referee.scenario import judge_action, load_scenario, scenario_files
 

@@ -12,8 +12,8 @@ from typing import Any, get_args
 
 from pydantic import BaseModel
 
-from events.abilities import EFFECT_KEYS, Situation, effect_key, walk
-from referee.pool import bundled_pool, load_pool
+from events.harem_master.abilities import EFFECT_KEYS, Situation, effect_key, walk
+from referee.rules.harem_master.pool import bundled_pool, load_pool
 from referee.scenario import load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent

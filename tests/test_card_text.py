@@ -10,8 +10,8 @@ import re
 from click.testing import CliRunner
 
 from referee.cli import cli
-from referee.pool import bundled_pool
 from referee.rules.harem_master.describe import ability_text, card_line, card_text
+from referee.rules.harem_master.pool import bundled_pool
 from tests.test_web import ROOT
 
 DECKS = ["--deck", f"A={ROOT / 'scenarios/decks/alice.yaml'}", "--deck", f"B={ROOT / 'scenarios/decks/bob.yaml'}"]

@@ -91,7 +91,7 @@ def test_act_leaves_out_what_other_commands_use(tmp_path: Path) -> None:
 
 def test_event_models_are_built_on_first_use() -> None:
     code = (
-        "import events.game as g\n"
+        "import events.harem_master.game as g\n"
         "before = g.TurnStarted.__pydantic_complete__\n"
         "g.TurnStarted(turn=1, active='A')\n"
         "print(before, g.TurnStarted.__pydantic_complete__)\n"

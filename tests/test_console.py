@@ -330,8 +330,8 @@ def test_players_of_an_event_that_allows_it_log_their_own_decisions_only(db: str
         theirs = http.get(f"/matches/{match}?as={other}&token={tokens.player_token(KEY, match, other)}")
         fields = form_of(theirs.text)
         now = version_of(db, match)
-        from referee.notation import action_line, describe_action
         from referee.rules import legal_actions
+        from referee.rules.harem_master.notation import action_line, describe_action
 
         with MatchStore(db, read_only=True) as store:
             state = store.load(match)[0]
@@ -520,8 +520,8 @@ def test_the_console_bench_runs_its_figures_on_tiny_sizes(tmp_path: Path) -> Non
 def test_the_controls_place_each_card_where_the_state_says_it_is() -> None:
     """``zones_of`` (all cards at once, for lighting them on the table) agrees
     with ``GameState.where`` at every 25th position of a self-play game with abilities."""
-    from projections.state import evolve, initial_state
-    from referee.pool import bundled_pool
+    from projections.harem_master.state import evolve, initial_state
+    from referee.rules.harem_master.pool import bundled_pool
     from referee.simulate import decks_for, play_game
     from referee.web.console import zones_of
 

@@ -49,8 +49,8 @@ def test_a_stale_version_records_nothing_and_says_who_moved_on(database) -> None
 def test_a_judge_call_is_shown_until_a_judge_answers_and_survives_export(tmp_path) -> None:
     from referee import corrections
     from referee.records import export_record, record_from_dict, replay
+    from referee.rules.harem_master.views import state_view
     from referee.store import MatchStore
-    from referee.views import state_view
 
     with MatchStore(f"sqlite:///{tmp_path / 'call.db'}") as store:
         match = new_match(store)

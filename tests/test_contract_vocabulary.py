@@ -23,7 +23,7 @@ import pytest
 import yaml
 
 from referee.inputs import InputError
-from referee.pool import load_pool
+from referee.rules.harem_master.pool import load_pool
 from referee.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -576,7 +576,10 @@ def library_cards() -> list[dict[str, Any]]:
     """Every card definition written in the library: the bundled pool, pool
     files, and each scenario's and record's own ``cards:``."""
     out: list[dict[str, Any]] = []
-    data = yaml.load((ROOT / "referee" / "data" / "rules-test-pool.yaml").read_text(encoding="utf-8"), Loader=_Loader)
+    data = yaml.load(
+        (ROOT / "referee" / "rules" / "harem_master" / "data" / "rules-test-pool.yaml").read_text(encoding="utf-8"),
+        Loader=_Loader,
+    )
     out += data["cards"] if isinstance(data, dict) else data
     for data in library_files_read():
         if isinstance(data, dict) and isinstance(data.get("cards"), list):

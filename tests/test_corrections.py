@@ -15,30 +15,24 @@ from pathlib import Path
 
 import pytest
 
-from events.cards import CardDef, filler
-from events.game import (
-    ActionTaken,
+from events.harem_master.cards import CardDef, filler
+from events.harem_master.game import (
     CardMovedToStack,
     CastlesShuffled,
-    Event,
     FieldCard,
     HandDrawn,
-    NoteAdded,
     OpeningChosen,
     PositionSetUp,
-    Rewound,
     StackReturnedToHand,
     StackSizeSet,
-    StepSkipped,
     TurnOrderCardsTurned,
     TurnStarted,
-    ViolationRecorded,
-    ViolationsAccepted,
 )
-from projections.codec import encode_state
+from events.kernel import ActionTaken, Event, NoteAdded, Rewound, StepSkipped, ViolationRecorded, ViolationsAccepted
+from projections.harem_master.codec import encode_state
+from projections.harem_master.state import GameState, evolve, fold, initial_state
+from projections.harem_master.transcript import render_transcript, transcript
 from projections.lineage import live_positions, retracted_positions
-from projections.state import GameState, evolve, fold, initial_state
-from projections.transcript import render_transcript, transcript
 from referee import corrections
 from referee.actions import Action, IllegalAction
 from referee.corrections import (
@@ -53,10 +47,10 @@ from referee.corrections import (
     rewinds_consistent,
     skip_step,
 )
-from referee.decks import deal
-from referee.notation import action_from_mapping, resolve
-from referee.pool import bundled_pool
 from referee.rules import advance, apply, legal_actions, start
+from referee.rules.harem_master.decks import deal
+from referee.rules.harem_master.notation import action_from_mapping, resolve
+from referee.rules.harem_master.pool import bundled_pool
 from referee.rules.harem_master.rewinds import REVEALS
 from referee.scenario import judge_action, load_scenario
 from referee.simulate import NOT_RANDOM, decks_for

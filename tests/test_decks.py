@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from events.cards import CardDef, filler
+from events.harem_master.cards import CardDef, filler
 from referee import rules
-from referee.decks import DECK_SIZE, check_deck, deal, deck_problems, load_deck, parse_deck
 from referee.inputs import InputError, load_document
-from referee.pool import CardCatalog, bundled_pool
+from referee.rules.harem_master.decks import DECK_SIZE, check_deck, deal, deck_problems, load_deck, parse_deck
+from referee.rules.harem_master.pool import CardCatalog, bundled_pool
 
 DECKS = Path(__file__).resolve().parent.parent / "scenarios" / "decks"
 NOT_PLAYABLE = ("concede", "propose_draw", "accept_draw")

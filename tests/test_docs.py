@@ -11,7 +11,7 @@ import pytest
 
 from referee import records, scenario
 from referee.cli import COMMANDS
-from referee.notation import JUDGE_DOS, PLAYER_DOS
+from referee.rules.harem_master.notation import JUDGE_DOS, PLAYER_DOS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

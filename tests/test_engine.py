@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from events.cards import CardDef, filler
-from events.game import FieldCard, GameEnded, PositionSetUp
-from projections.state import evolve, initial_state
+from events.harem_master.cards import CardDef, filler
+from events.harem_master.game import FieldCard, PositionSetUp
+from events.kernel import GameEnded
+from projections.harem_master.state import evolve, initial_state
 from referee.actions import Action, IllegalAction, Refusal
-from referee.notation import resolve
 from referee.rules import apply, current_decision, legal_actions
-from referee.rules.harem_master.checks import end_check as _end_check
-from referee.rules.harem_master.checks import same_name_choices
+from referee.rules.harem_master.checks import end_check as _end_check, same_name_choices
+from referee.rules.harem_master.notation import resolve
 
 KNIGHT = CardDef(name="Knight", type="character", cost=2, gender="male", physical=3, mental=1)
 LADY = CardDef(name="Lady", type="character", cost=1, gender="female", physical=0, mental=2)

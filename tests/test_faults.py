@@ -24,7 +24,7 @@ import pytest
 from faultkit import command
 from test_store_venue import STATION, assert_sound, new_match
 
-from events.game import ActionTaken, Rewound
+from events.kernel import ActionTaken, Rewound
 from referee.store import MatchStore
 
 ROOT = Path(__file__).resolve().parent.parent

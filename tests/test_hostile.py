@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from events.game import GameEnded, NoteAdded
+from events.kernel import GameEnded, NoteAdded
 from referee.cli import main
 from referee.store import MatchStore
 from referee.web.app import Settings, create_app
@@ -372,9 +372,9 @@ def test_a_log_of_many_notes_is_read_a_page_at_a_time(tmp_path: Path) -> None:
     """A legal record of thousands of notes: the log page holds 200 rows
     whatever the length, with links to older and newer pages; the server
     keeps the match's length and rewinds, not its events."""
-    from referee.decks import deal, load_deck
-    from referee.pool import CardCatalog, bundled_pool
     from referee.rules import start
+    from referee.rules.harem_master.decks import deal, load_deck
+    from referee.rules.harem_master.pool import CardCatalog, bundled_pool
     from referee.web.board import LOG_PAGE
 
     catalog = CardCatalog(bundled_pool())

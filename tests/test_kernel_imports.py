@@ -7,41 +7,33 @@ a game's module that a kernel module still makes (read with ``ast`` as
 included). A new one fails the test; one that a change removed fails it too,
 until it is taken off the list, so the list always says what is left.
 
-A game's modules are those under a game's package (``events.scp_tcg``,
-``projections.scp_tcg``, ``referee.rules.harem_master``,
-``referee.rules.scp_tcg``) and Harem Master's modules that still sit at the
-top of the layers until they move into its own packages (``events.game``,
-which also holds the kernel's events until ``events.kernel`` exists,
-``events.cards``, ``projections.state`` ...). The registry
-(``referee.ruleset``) is the one place meant to name games.
+A game's modules are those under a game's package in each layer
+(``events.harem_master``, ``projections.harem_master``,
+``referee.rules.harem_master``, and SCP-TCG's) and ``referee.rules``, which
+still re-exports Harem Master. The registry (``referee.ruleset``) is the one
+place meant to name games.
 """
 
 from __future__ import annotations
 
 from test_import_graph import import_graph
 
-GAME_PACKAGES = ("events.scp_tcg", "projections.scp_tcg", "referee.rules.harem_master", "referee.rules.scp_tcg")
-HAREM_MASTER_AT_THE_TOP = frozenset(
-    {
-        "events.abilities",
-        "events.cards",
-        "events.game",
-        "projections.codec",
-        "projections.legacy",
-        "projections.state",
-        "projections.transcript",
-        "projections.views",
-        "projections.visibility",
-        "referee.decks",
-        "referee.notation",
-        "referee.pool",
-        "referee.rules",
-        "referee.views",
-    }
+GAME_PACKAGES = (
+    "events.harem_master",
+    "events.scp_tcg",
+    "projections.harem_master",
+    "projections.scp_tcg",
+    "referee.rules.harem_master",
+    "referee.rules.scp_tcg",
 )
+# Harem Master's re-exports at the top of the rules layer, until the kernel stops using them.
+HAREM_MASTER_AT_THE_TOP = frozenset({"referee.rules"})
 KERNEL = (
+    "events.kernel",
+    "events.tournament",
     "projections.by_type",
     "projections.encoding",
+    "projections.judging",
     "projections.lineage",
     "projections.tournament",
     "referee.chain",
@@ -76,93 +68,84 @@ def game_imports() -> dict[str, tuple[str, ...]]:
 
 
 KNOWN: dict[str, tuple[str, ...]] = {
-    "projections.lineage": ("events.game",),
-    "projections.tournament": ("events.cards",),
+    "events.tournament": ("events.harem_master.cards",),
+    "projections.tournament": ("events.harem_master.cards",),
     "referee.commands.event": (
-        "referee.decks",
-        "referee.pool",
+        "referee.rules.harem_master.decks",
+        "referee.rules.harem_master.pool",
     ),
     "referee.commands.matches": (
-        "projections.transcript",
-        "projections.views",
-        "referee.decks",
-        "referee.notation",
-        "referee.pool",
+        "projections.harem_master.transcript",
+        "projections.harem_master.views",
         "referee.rules",
+        "referee.rules.harem_master.decks",
         "referee.rules.harem_master.hidden",
-        "referee.views",
+        "referee.rules.harem_master.notation",
+        "referee.rules.harem_master.pool",
+        "referee.rules.harem_master.views",
     ),
-    "referee.commands.records": ("events.game",),
     "referee.commands.simulate": (
-        "referee.decks",
-        "referee.pool",
+        "referee.rules.harem_master.decks",
+        "referee.rules.harem_master.pool",
     ),
-    "referee.corrections": ("events.game",),
     "referee.records": (
-        "events.cards",
-        "events.game",
-        "referee.decks",
-        "referee.notation",
-        "referee.pool",
+        "events.harem_master.cards",
+        "events.harem_master.game",
+        "referee.rules.harem_master.decks",
+        "referee.rules.harem_master.notation",
+        "referee.rules.harem_master.pool",
     ),
     "referee.scenario": (
-        "events.cards",
-        "events.game",
-        "projections.state",
-        "referee.decks",
-        "referee.notation",
-        "referee.pool",
+        "events.harem_master.cards",
+        "events.harem_master.game",
+        "projections.harem_master.state",
         "referee.rules",
         "referee.rules.harem_master.characteristics",
+        "referee.rules.harem_master.decks",
         "referee.rules.harem_master.hidden",
-        "referee.views",
+        "referee.rules.harem_master.notation",
+        "referee.rules.harem_master.pool",
+        "referee.rules.harem_master.views",
     ),
     "referee.simulate": (
-        "events.cards",
-        "events.game",
-        "projections.state",
-        "referee.decks",
+        "events.harem_master.cards",
+        "projections.harem_master.state",
         "referee.rules",
+        "referee.rules.harem_master.decks",
         "referee.rules.harem_master.hidden",
     ),
-    "referee.store.mapper": ("events.game",),
-    "referee.store.matches": ("events.game",),
-    "referee.tournament.bench": ("referee.pool",),
-    "referee.tournament.pairing": ("referee.decks",),
-    "referee.tournament.projection": ("events.game",),
+    "referee.tournament.bench": ("referee.rules.harem_master.pool",),
+    "referee.tournament.pairing": ("referee.rules.harem_master.decks",),
     "referee.tournament.service": (
-        "events.cards",
-        "referee.decks",
+        "events.harem_master.cards",
         "referee.rules",
+        "referee.rules.harem_master.decks",
     ),
     "referee.tournament.tables": (
-        "projections.state",
-        "projections.views",
+        "projections.harem_master.state",
+        "projections.harem_master.views",
     ),
     "referee.web.app": (
-        "projections.views",
+        "projections.harem_master.views",
         "referee.rules",
     ),
     "referee.web.board": (
-        "events.game",
-        "projections.state",
-        "projections.transcript",
-        "projections.views",
-        "referee.views",
+        "projections.harem_master.state",
+        "projections.harem_master.transcript",
+        "projections.harem_master.views",
+        "referee.rules.harem_master.views",
     ),
     "referee.web.console": (
-        "events.game",
-        "projections.state",
-        "referee.notation",
+        "projections.harem_master.state",
         "referee.rules",
         "referee.rules.harem_master.describe",
         "referee.rules.harem_master.hidden",
+        "referee.rules.harem_master.notation",
     ),
     "referee.web.seen": (
-        "events.game",
-        "projections.state",
-        "projections.transcript",
-        "referee.views",
+        "projections.harem_master.state",
+        "projections.harem_master.transcript",
+        "referee.rules.harem_master.views",
     ),
 }
 

@@ -1,14 +1,15 @@
 """Logs written before events recorded the procedure's step (log format 1)
 must still fold to the very states the referee had: the projection derives
-their steps with ``projections.legacy``."""
+their steps with ``projections.harem_master.legacy``."""
 
 from __future__ import annotations
 
 import pytest
 
-from events.game import Event, MatchStarted, PositionSetUp
-from projections.state import evolve, initial_state
-from referee.pool import bundled_pool
+from events.harem_master.game import MatchStarted, PositionSetUp
+from events.kernel import Event
+from projections.harem_master.state import evolve, initial_state
+from referee.rules.harem_master.pool import bundled_pool
 from referee.simulate import decks_for, play_game, vanilla
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from events.cards import CardDef
+from events.harem_master.cards import CardDef
 from referee.inputs import InputError, load_document
-from referee.pool import BUNDLED_POOL_PATH, CardCatalog, bundled_pool, load_pool, parse_cards
+from referee.rules.harem_master.pool import BUNDLED_POOL_PATH, CardCatalog, bundled_pool, load_pool, parse_cards
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:

@@ -12,14 +12,12 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from events.game import ActionTaken, Event, Rewound, StepSkipped, ViolationRecorded
-from projections.state import evolve, initial_state
+from events.kernel import ActionTaken, Event, Rewound, StepSkipped, ViolationRecorded
+from projections.harem_master.state import evolve, initial_state
 from referee import corrections
 from referee.actions import Action, IllegalAction
 from referee.cli import cli
-from referee.decks import deal, load_deck
 from referee.inputs import InputError
-from referee.pool import CardCatalog, bundled_pool
 from referee.records import (
     FORMAT,
     ExportError,
@@ -30,6 +28,8 @@ from referee.records import (
     replay,
 )
 from referee.rules import legal_actions, start
+from referee.rules.harem_master.decks import deal, load_deck
+from referee.rules.harem_master.pool import CardCatalog, bundled_pool
 from referee.store import MatchStore
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from projections.views import result_json
+from projections.harem_master.views import result_json
 from referee import ruleset as registry
 from referee.cli import cli
 from referee.inputs import InputError

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from events.game import Rewound, TurnStarted
-from projections import state as state_module
+from events.harem_master.game import TurnStarted
+from events.kernel import Rewound
+from projections.harem_master import state as state_module
 from referee import corrections
 from referee.bench import rewound_log
 from referee.commands.records import audit_one

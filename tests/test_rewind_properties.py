@@ -24,17 +24,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from events.game import ActionTaken, Event, Rewound
+from events.kernel import ActionTaken, Event, Rewound
+from projections.harem_master.state import GameState, evolve, fold
 from projections.lineage import live_positions, retracted_positions
-from projections.state import GameState, evolve, fold
 from referee.actions import IllegalAction
 from referee.corrections import action_span, impact, rewind
-from referee.decks import deal
-from referee.pool import bundled_pool
 from referee.rules import advance, apply, legal_actions, start
+from referee.rules.harem_master.decks import deal
+from referee.rules.harem_master.pool import bundled_pool
 from referee.simulate import NOT_RANDOM, decks_for, vanilla
 
 # Vanilla cards: the automatic events after a rewind are compared with a

@@ -99,7 +99,7 @@ def test_the_package_table_lists_every_module_with_its_ranges() -> None:
         ("407.3", "abilities"),
         ("408.2", "agenda"),
         ("409.1a", "situations"),
-        ("100.2", "referee.decks"),
+        ("100.2", "referee.rules.harem_master.decks"),
         ("410.2", "rewinds"),
         ("214.2e", "checks"),
     ],

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from projections import codec, transcript
-from projections.state import fold
-from referee import rules, views
-from referee import ruleset as registry
+from projections.harem_master import codec, transcript
+from projections.harem_master.state import fold
+from referee import rules, ruleset as registry
 from referee.actions import IllegalAction
-from referee.pool import bundled_pool
+from referee.rules.harem_master import views
+from referee.rules.harem_master.pool import bundled_pool
 from referee.rules.harem_master.ruleset import HAREM_MASTER
 from referee.ruleset import Decision, RewindRules, Ruleset
 from referee.simulate import random_action, random_deck, vanilla
@@ -82,7 +82,7 @@ def test_the_adapter_agrees_with_the_engine_on_random_games(seed: int, pool: str
     cards = bundled_pool() if pool == "abilities" else vanilla(bundled_pool())
     decks = _decks(seed, cards)
     hm = HAREM_MASTER
-    from referee.decks import deal as deal_ids
+    from referee.rules.harem_master.decks import deal as deal_ids
 
     ids, castles = deal_ids(decks)
     direct = rules.start(ids, castles, seed=seed, deal=deal)
@@ -143,7 +143,7 @@ def test_the_adapter_refuses_as_the_engine_does() -> None:
 
 
 def test_the_adapter_knows_harem_masters_corrections() -> None:
-    from events.game import CardRevealed, HandDrawn
+    from events.harem_master.game import CardRevealed, HandDrawn
 
     rewinds = HAREM_MASTER.rewinds
     assert rewinds.rules == ("410.1", "410.2") and "303" in rewinds.skippable
@@ -215,9 +215,9 @@ def _without_format(state: Any) -> dict[str, Any]:
 
 def test_old_logs_and_records_are_read_as_harem_masters() -> None:
     """Nothing written so far names a game: a log of format 1 (steps derived
-    by projections.legacy) and the kept match records are Harem Master's,
+    by projections.harem_master.legacy) and the kept match records are Harem Master's,
     and its ruleset folds them to the states the referee had."""
-    from events.game import MatchStarted
+    from events.harem_master.game import MatchStarted
     from referee.records import load_record, replay
     from referee.simulate import decks_for, play_game
 

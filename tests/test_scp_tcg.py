@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from events.game import ActionTaken
+from events.kernel import ActionTaken
 from events.scp_tcg import EVENT_TYPES
 from projections.scp_tcg import sentences, state
 from projections.scp_tcg.state import SANDBOXES, SEATS, ZONES, ZoneState, kind_of

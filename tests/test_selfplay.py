@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from events import EVENT_TYPES
-from projections.state import evolve, fold, initial_state
+from events.harem_master import EVENT_TYPES
+from projections.harem_master.state import evolve, fold, initial_state
 from referee.actions import Action, IllegalAction
-from referee.pool import bundled_pool, load_pool
 from referee.rules import apply, canonical, current_player, is_legal
+from referee.rules.harem_master.pool import bundled_pool, load_pool
 from referee.simulate import conservation_errors, decks_for, game_seeds, play_game, random_deck
 
 SEEDS = game_seeds(12, 2026)
@@ -222,8 +222,8 @@ SAMPLE_DECKS = Path(__file__).resolve().parent.parent / "scenarios" / "decks"
 def test_games_of_the_ability_sample_decks_keep_every_invariant(seed: int) -> None:
     """Alice's and Bob's sample decks are full of the pool's cards with
     abilities: whole games of them keep the same invariants and use them."""
-    from referee.decks import load_deck
-    from referee.pool import CardCatalog
+    from referee.rules.harem_master.decks import load_deck
+    from referee.rules.harem_master.pool import CardCatalog
 
     catalog = CardCatalog(bundled_pool())
     decks = {"A": load_deck(SAMPLE_DECKS / "alice.yaml", catalog), "B": load_deck(SAMPLE_DECKS / "bob.yaml", catalog)}

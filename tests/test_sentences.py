@@ -24,15 +24,15 @@ from typing import Any, Iterator
 
 import pytest
 
-import events.game as game
-from events.game import Event
-from projections.state import MUTATORS, NO_EFFECT, GameState, evolve, initial_state
-from projections.transcript import DESCRIBERS, describe
-from projections.views import VIEWERS
+import events.harem_master.game as game
+from events.kernel import Event
+from projections.harem_master.state import MUTATORS, NO_EFFECT, GameState, evolve, initial_state
+from projections.harem_master.transcript import DESCRIBERS, describe
+from projections.harem_master.views import VIEWERS
 from referee import corrections
 from referee.actions import Action, IllegalAction, Refusal
-from referee.notation import PLAYER_DOS, action_from_mapping, resolve
 from referee.rules import apply, current_decision, decide
+from referee.rules.harem_master.notation import PLAYER_DOS, action_from_mapping, resolve
 from referee.rules.harem_master.ruleset import HAREM_MASTER
 from referee.scenario import Scenario, judge_action, load_scenario, scenario_files
 from referee.tournament.policy import POLICIES
@@ -144,7 +144,7 @@ EVENT_CLASSES = sorted(
     (
         c
         for c in vars(game).values()
-        if inspect.isclass(c) and issubclass(c, Event) and c.__module__ == "events.game" and c is not Event
+        if inspect.isclass(c) and issubclass(c, Event) and c.__module__ == "events.harem_master.game" and c is not Event
     ),
     key=lambda c: c.__name__,
 )
@@ -228,7 +228,6 @@ def test_the_turn_order_choice_names_the_order_once(library: Library) -> None:
 REFUSING_MODULES = [
     *sorted((ROOT / "referee" / "rules" / "harem_master").glob("*.py")),
     ROOT / "referee" / "corrections.py",
-    ROOT / "referee" / "notation.py",
     ROOT / "referee" / "scenario.py",
 ]
 _FACTORIES = {"refuse", "physical", "_refuse"}
@@ -499,7 +498,7 @@ def extra_refusals(library: Library) -> list[Any]:
     """Refusals that need a state no scenario stands in: before the match,
     between two rule steps, a table-dealt card named that no pool defines,
     a judge rewinding to an action that has not happened."""
-    from events.game import PositionSetUp
+    from events.harem_master.game import PositionSetUp
 
     start = next((e, s) for e, s in library.pairs if isinstance(e, PositionSetUp) and e.step == "301")
     between = evolve(initial_state(), start[0])  # at 301 before the referee has run it

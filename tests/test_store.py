@@ -17,9 +17,10 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from pydantic import BaseModel
 
 import events as events_package
-from events.cards import CardDef
-from events.game import CardMovedToStack, Event
-from projections.state import GameState, evolve, fold, initial_state
+from events.harem_master.cards import CardDef
+from events.harem_master.game import CardMovedToStack
+from events.kernel import Event
+from projections.harem_master.state import GameState, evolve, fold, initial_state
 from referee import rules
 from referee.actions import Action, IllegalAction
 from referee.store import (
@@ -151,7 +152,7 @@ def mapper() -> PydanticEventMapper:
 def test_stored_topic_is_the_domain_event_class_and_state_its_json():
     event = CardMovedToStack(player="A", card="A:7")
     stored = mapper().to_stored_event(MatchEvent("m-00000001", 12, NOW, event))
-    assert stored.topic == "events.game:CardMovedToStack"
+    assert stored.topic == "events.harem_master.game:CardMovedToStack"
     assert (stored.originator_id, stored.originator_version) == ("m-00000001", 12)
     body = json.loads(stored.state)
     assert body == {**event.model_dump(mode="json"), "_timestamp": NOW.isoformat()}
@@ -173,10 +174,14 @@ def test_every_event_of_random_games_reads_back_equal():
 
 def test_a_renamed_class_is_found_through_topic_aliases(monkeypatch):
     stored = mapper().to_stored_event(MatchEvent("m-1", 1, NOW, CardMovedToStack(player="B", card="B:3")))
-    old = StoredEvent("m-1", 1, "events.game:CardPutOnStack", stored.state)
+    old = StoredEvent("m-1", 1, "events.harem_master.game:CardPutOnStack", stored.state)
     with pytest.raises(Exception, match="TOPIC_ALIASES"):
         mapper().to_domain_event(old)
-    monkeypatch.setitem(events_package.TOPIC_ALIASES, "events.game:CardPutOnStack", "events.game:CardMovedToStack")
+    monkeypatch.setitem(
+        events_package.TOPIC_ALIASES,
+        "events.harem_master.game:CardPutOnStack",
+        "events.harem_master.game:CardMovedToStack",
+    )
     assert mapper().to_domain_event(old).event == CardMovedToStack(player="B", card="B:3")
 
 
@@ -184,7 +189,7 @@ def test_topics_never_import_what_a_row_names():
     with pytest.raises(LookupError):
         resolve_event_topic("os:system")
     with pytest.raises(LookupError):
-        resolve_event_topic("projections.state:GameState")
+        resolve_event_topic("projections.harem_master.state:GameState")
 
 
 def test_an_event_class_outside_events_game_is_not_stored():
@@ -219,8 +224,8 @@ def test_a_state_kept_inside_the_state_round_trips_without_its_cards():
     """306.5c: the state the referee passed an interception over in is kept
     (``passed_over``) until a player acts; a snapshot holds it without a
     second copy of the cards, and a rewind's restored state likewise."""
-    from referee.notation import action_from_mapping, resolve
     from referee.rules import apply
+    from referee.rules.harem_master.notation import action_from_mapping, resolve
     from referee.scenario import load_scenario
 
     sc = load_scenario("scenarios/410-corrections/306.5d-record-late-interception-takes-back-the-castle-attack.yaml")
@@ -241,7 +246,9 @@ def test_a_snapshot_of_a_differently_shaped_state_is_not_used():
     with pytest.raises(IncompatibleSnapshot, match="turn"):
         decode_state(data)
     body = {"_timestamp": NOW.isoformat(), **data}
-    snap = mapper().to_domain_event(StoredEvent("m-1", 100, "projections.state:GameState", JSONBytes().encode(body)))
+    snap = mapper().to_domain_event(
+        StoredEvent("m-1", 100, "projections.harem_master.state:GameState", JSONBytes().encode(body))
+    )
     assert isinstance(snap, StateSnapshot) and snap.state is None
 
 
@@ -654,7 +661,7 @@ def test_an_unreadable_stored_event_is_a_store_error(database):
     store = database.open()
     match = store.create(new_game(1).events)
     table = "stored_events" if database.kind == "sqlite" else "referee_events"
-    database.sql(f"UPDATE {table} SET topic = 'events.game:NoSuchEvent' WHERE originator_version = 1")
+    database.sql(f"UPDATE {table} SET topic = 'events.harem_master.game:NoSuchEvent' WHERE originator_version = 1")
     with pytest.raises(StoreError, match="TOPIC_ALIASES"):
         database.open().events(match)
 
@@ -677,7 +684,7 @@ def test_snapshots_of_an_older_state_shape_are_passed_over(tmp_path, monkeypatch
     url = f"sqlite:///{tmp_path / 'r.db'}"
     with MatchStore(url, snapshot_interval=100) as store:
         match = store.create(log)
-    monkeypatch.setattr("projections.codec.FORMAT", 2)  # as if GameState had changed
+    monkeypatch.setattr("projections.harem_master.codec.FORMAT", 2)  # as if GameState had changed
     with MatchStore(url, snapshot_interval=100) as upgraded:
         assert upgraded.load(match) == (fold(log), 250)
         assert upgraded.last_folded == 250 and upgraded.snapshots_taken == 0

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from events.game import MatchStarted
+from events.harem_master.game import MatchStarted
+from projections.harem_master.state import GameState
 from projections.scp_tcg.state import ZoneState
-from projections.state import GameState
 from referee import ruleset as registry
 from referee.cli import cli
-from referee.pool import bundled_pool
+from referee.rules.harem_master.pool import bundled_pool
 from referee.rules.harem_master.ruleset import HAREM_MASTER
 from referee.rules.scp_tcg.ruleset import SCP_TCG_ZONES as SCP
 from referee.scenario import load_scenario
@@ -73,7 +73,7 @@ def test_an_scp_tcg_match_is_stored_folded_snapshotted_and_listed(database) -> N
 def test_snapshot_and_event_topics_name_their_game() -> None:
     assert snapshot_ruleset("projections.scp_tcg.state:ZoneState") is SCP
     assert snapshot_ruleset("projections.state:GameState") is HAREM_MASTER  # every snapshot stored so far
-    assert snapshot_ruleset("events.game:ActionTaken") is None
+    assert snapshot_ruleset("events.kernel:ActionTaken") is None
     assert resolve_event_topic("events.scp_tcg.zones:CardMoved").__name__ == "CardMoved"
     with pytest.raises(LookupError):
         resolve_event_topic("projections.scp_tcg.state:ZoneState")  # a state is not an event

@@ -16,14 +16,14 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from events.game import CardRevealed, MatchStarted
-from projections.codec import encode_state
-from projections.state import HIDDEN_PILES, fold
+from events.harem_master.game import CardRevealed, MatchStarted
+from projections.harem_master.codec import encode_state
+from projections.harem_master.state import HIDDEN_PILES, fold
 from referee.cli import cli
-from referee.pool import bundled_pool
 from referee.records import dump_record, export_record, record_from_dict, replay
 from referee.rules import is_legal
 from referee.rules.harem_master.hidden import pending
+from referee.rules.harem_master.pool import bundled_pool
 from referee.simulate import NOT_RANDOM, conservation_errors, decks_for, play_game
 from referee.store import MatchStore
 
@@ -59,7 +59,7 @@ def test_a_seeded_match_writes_no_deal_and_its_states_no_unknown_cards() -> None
     assert isinstance(first, MatchStarted) and first.deal == "seeded"
     assert b'"deal"' not in MatchStarted.__pydantic_serializer__.to_json(first)
     assert not any(isinstance(e, CardRevealed) for e in game.events)
-    from projections.codec import OPTIONAL
+    from projections.harem_master.codec import OPTIONAL
 
     left_out = {k for k, v in OPTIONAL.items() if game.state.__dict__[k] == v}
     assert {"deal", "unknown", "judge_call"} <= left_out
@@ -149,8 +149,8 @@ def test_card_text_that_turns_a_decks_last_unknown_cards_face_up_lists_their_nam
     names left are those very cards'. (A game from a random run once stopped
     here with no legal action but conceding; the position is now written as
     a scenario, so that it does not depend on which decks a seed draws.)"""
-    from referee.notation import action_from_mapping, resolve
     from referee.rules import apply, legal_actions
+    from referee.rules.harem_master.notation import action_from_mapping, resolve
     from referee.scenario import load_scenario
 
     sc = load_scenario("scenarios/table/215-table-card-text-mills-the-last-unknown-cards.yaml")
@@ -228,7 +228,7 @@ def test_a_state_is_encoded_the_same_in_every_process() -> None:
     import sys
 
     program = (
-        "import json; from projections.state import initial_state; from projections.codec import encode_state; "
+        "import json; from projections.harem_master.state import initial_state; from projections.harem_master.codec import encode_state; "
         "s = initial_state(); s.unknown = frozenset(f'A:{i}' for i in range(1, 40)); "
         "print(json.dumps(encode_state(s)))"
     )

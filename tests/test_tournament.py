@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from events.tournament import Pairing, PlayerRegistered, RoundPaired
 from projections.tournament import Player, Result, TournamentState, standings
@@ -241,8 +240,8 @@ def test_a_whole_event_from_several_stations(database) -> None:
 
 
 def test_an_odd_event_gives_one_bye_a_round_to_the_lowest_without_one(tmp_path: Path) -> None:
-    from referee.decks import load_deck
-    from referee.pool import CardCatalog, bundled_pool
+    from referee.rules.harem_master.decks import load_deck
+    from referee.rules.harem_master.pool import CardCatalog, bundled_pool
     from referee.store import MatchStore
     from referee.tournament.service import Station, pair_round, play_round, register
 
@@ -432,10 +431,10 @@ def test_an_unknown_event_is_bad_input(run) -> None:
 
 
 def _match_with_actions(url: str) -> str:
-    from referee.decks import deal, load_deck
-    from referee.notation import action_from_mapping, resolve
-    from referee.pool import CardCatalog, bundled_pool
     from referee.rules import start
+    from referee.rules.harem_master.decks import deal, load_deck
+    from referee.rules.harem_master.notation import action_from_mapping, resolve
+    from referee.rules.harem_master.pool import CardCatalog, bundled_pool
     from referee.store import MatchStore
 
     cat = CardCatalog(bundled_pool())
@@ -493,9 +492,9 @@ def test_a_match_stored_before_chains_reads_as_no_chain(tmp_path: Path) -> None:
 
     from eventsourcing.persistence import StoredEvent
 
-    from referee.decks import deal, load_deck
-    from referee.pool import CardCatalog, bundled_pool
     from referee.rules import start
+    from referee.rules.harem_master.decks import deal, load_deck
+    from referee.rules.harem_master.pool import CardCatalog, bundled_pool
     from referee.store import MatchStore
 
     url = f"sqlite:///{tmp_path / 'old.db'}"
@@ -537,8 +536,8 @@ def test_follow_sees_results_land(database) -> None:
     import threading
     import time
 
-    from referee.decks import load_deck
-    from referee.pool import CardCatalog, bundled_pool
+    from referee.rules.harem_master.decks import load_deck
+    from referee.rules.harem_master.pool import CardCatalog, bundled_pool
     from referee.tournament.projection import follow
     from referee.tournament.service import Station, enter_result, pair_round, register
 
@@ -571,8 +570,8 @@ def test_stations_catching_up_at_once_count_each_event_once(database) -> None:
     event is computed exactly once, and the standings are those of one station alone."""
     import threading
 
-    from referee.decks import load_deck
-    from referee.pool import CardCatalog, bundled_pool
+    from referee.rules.harem_master.decks import load_deck
+    from referee.rules.harem_master.pool import CardCatalog, bundled_pool
     from referee.tournament.projection import catch_up, close_view, open_view
     from referee.tournament.service import Station, enter_result, pair_round, register
 

@@ -106,8 +106,8 @@ def test_a_whole_day(database, tmp_path: Path) -> None:
     # Round 1, asked for by two stations at once: one pairing. Then a late entrant.
     paired = [json.loads(ok(d)) for d in at_once([["event", "round", tid, "--round", "1", "--json"]] * 2, db)]
     assert paired[0] == paired[1] and paired[0]["clock"]["minutes"] == 50
-    from referee.decks import load_deck
-    from referee.pool import CardCatalog, bundled_pool
+    from referee.rules.harem_master.decks import load_deck
+    from referee.rules.harem_master.pool import CardCatalog, bundled_pool
 
     deck = load_deck(DECKS / "alice.yaml", CardCatalog(bundled_pool()))
     register(desk, tid, "Zed", deck, None)

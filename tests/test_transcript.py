@@ -7,13 +7,12 @@ import json
 import pytest
 from gamekit import ABILITY_POOL, FILLER, POOL, play
 
-import events
-from events.cards import CardDef
-from events.game import (
+import events.harem_master
+from events.harem_master.cards import CardDef
+from events.harem_master.game import (
     CardMovedToStack,
     CastlesShuffled,
     CostPaid,
-    Event,
     FieldCard,
     HandDrawn,
     MulliganTaken,
@@ -21,9 +20,10 @@ from events.game import (
     PositionSetUp,
     StackReturnedToHand,
 )
-from projections.state import GameState, evolve, fold, initial_state
-from projections.transcript import DESCRIBERS, describe, render_transcript, transcript
-from projections.views import VIEWERS
+from events.kernel import Event
+from projections.harem_master.state import GameState, evolve, fold, initial_state
+from projections.harem_master.transcript import DESCRIBERS, describe, render_transcript, transcript
+from projections.harem_master.views import VIEWERS
 from referee.actions import Action
 from referee.rules import apply
 
@@ -36,7 +36,7 @@ def logs() -> list[list[Event]]:
 
 
 def test_every_event_type_has_a_describer() -> None:
-    assert set(DESCRIBERS) == set(events.EVENT_TYPES.values())
+    assert set(DESCRIBERS) == set(events.harem_master.EVENT_TYPES.values())
 
 
 def test_every_event_of_complete_games_gets_a_sentence(logs: list[list[Event]]) -> None:
@@ -44,7 +44,7 @@ def test_every_event_of_complete_games_gets_a_sentence(logs: list[list[Event]]) 
     like a counter against an uncounterable card, take a hundred games); each
     game that shows a new kind is transcribed for every viewer."""
     seen: set[str] = set()
-    want = set(events.EVENT_TYPES) - {
+    want = set(events.harem_master.EVENT_TYPES) - {
         # Judges' corrections, record-mode violations, concessions and draws
         # are never chosen by the random players; they have their own tests.
         "Conceded",
@@ -128,7 +128,7 @@ def test_render_transcript_cites_rules_and_rulings(logs: list[list[Event]]) -> N
 def test_a_long_transcript_folds_each_event_a_bounded_number_of_times(logs: list[list[Event]], monkeypatch) -> None:
     """Its cost grows with the log, never with its square: the work is
     counted (folds), not timed (speed is ``referee bench``'s)."""
-    import projections.visibility as visibility
+    import projections.harem_master.visibility as visibility
 
     log = [e for game in logs for e in game][:2000]
     assert len(log) == 2000

@@ -7,13 +7,13 @@ import json
 import pytest
 from gamekit import POOL, play
 
-from events.cards import CardDef
-from events.game import Event, FieldCard, PositionSetUp
-from projections.state import PILES, GameState, evolve, fold, initial_state
-from projections.views import VIEWERS, render_state
-from referee.rules.harem_master.characteristics import mental, physical
-from referee.rules.harem_master.characteristics import name as current_name
-from referee.views import state_view
+from events.harem_master.cards import CardDef
+from events.harem_master.game import FieldCard, PositionSetUp
+from events.kernel import Event
+from projections.harem_master.state import PILES, GameState, evolve, fold, initial_state
+from projections.harem_master.views import VIEWERS, render_state
+from referee.rules.harem_master.characteristics import mental, name as current_name, physical
+from referee.rules.harem_master.views import state_view
 
 
 def random_game(seed: int) -> list[Event]:

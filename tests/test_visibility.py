@@ -4,8 +4,8 @@ Random matches, seeded and dealt at the table, are played with the ability
 decks and cards that choose from a hidden hand; every copy has a name of its
 own (``tests/hiddenkit.py``), so any name in any output says which very card
 it is, and the oracle there says whether that viewer may know it. Checked:
-the log of every viewer (``projections.transcript``), every position and
-decision (``referee.views``), the command line (``log/state/legal/act --as
+the log of every viewer (``projections.harem_master.transcript``), every position and
+decision (``referee.rules.harem_master.views``), the command line (``log/state/legal/act --as
 VIEWER --json``, ``export --names``) and the board (match pages, board
 fragments, log pages, the tables page, the live streams).
 """
@@ -21,12 +21,12 @@ import pytest
 from click.testing import CliRunner
 from hiddenkit import VIEWERS, hidden_choices, knowledge, leaks, random_match, tokens
 
-import events
-from events.game import ActionTaken
-from projections.transcript import declarations, transcript
-from projections.visibility import AUDIENCES, REVEALS
+import events.harem_master
+from events.kernel import ActionTaken
+from projections.harem_master.transcript import declarations, transcript
+from projections.harem_master.visibility import AUDIENCES, REVEALS
 from referee.cli import cli
-from referee.views import decision_view, state_view
+from referee.rules.harem_master.views import decision_view, state_view
 
 # Fields that hold card ids, by name, in any event kind.
 CARD_FIELDS = {
@@ -60,7 +60,7 @@ def matches() -> list[tuple[str, list, Any]]:
 
 def test_every_event_kind_declares_what_it_reveals() -> None:
     declared = declarations()
-    assert set(declared) == set(events.EVENT_TYPES.values())
+    assert set(declared) == set(events.harem_master.EVENT_TYPES.values())
     for event_type, fields in declared.items():
         holding = CARD_FIELDS & set(event_type.model_fields)
         assert holding == set(fields), f"{event_type.__name__}: declare {sorted(holding - set(fields))}"
@@ -153,8 +153,8 @@ def test_the_command_line_and_the_board_name_no_card_their_viewer_may_not_know(
     from hiddenkit import unique_decks
     from starlette.testclient import TestClient
 
-    from referee.decks import deal
     from referee.rules import legal_actions, start
+    from referee.rules.harem_master.decks import deal
     from referee.simulate import random_action
     from referee.store import MatchStore
     from referee.web.app import Settings, create_app

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
-from projections.views import state_view
+from projections.harem_master.views import state_view
 from referee import corrections
 from referee.cli import cli
 from referee.store import MatchStore
@@ -202,7 +202,7 @@ def test_the_log_cites_rules_strikes_retracted_events_and_flags_violations(db: s
 
 def test_the_log_window_is_the_transcript_of_the_viewer(db: str) -> None:
     """The page's rows are `referee log --json --as VIEWER` rows around the position."""
-    from projections.transcript import transcript
+    from projections.harem_master.transcript import transcript
 
     mid = both_openings_chosen(db, 5)
     with MatchStore(db) as store:
@@ -455,7 +455,7 @@ def test_the_tables_page_lists_every_match_with_status_violations_and_last_event
     assert "Round 1, table 1" in rows[first] and "Alice (A) v Bob (B)" in rows[first]
     assert "A must choose a cost-1 character" in rows[first] and "none" in rows[first]
     assert "1 open" in rows[second] and "306.1a" in rows[second]
-    from projections.transcript import transcript
+    from projections.harem_master.transcript import transcript
 
     with MatchStore(db) as store:
         last = transcript(store.events(second), "public")[-1]

@@ -1,7 +1,7 @@
 """SCP-TCG-JP-J 購買部版, chapter 4 (zones): the facts its matches are built from.
 
 ``EVENT_TYPES`` maps each class name of ``events.scp_tcg.zones`` to its
-class, as ``events.EVENT_TYPES`` does for Harem Master; the store reads this
+class, as ``events.harem_master.EVENT_TYPES`` does for Harem Master; the store reads this
 game's logs once the kernel knows games by their ruleset (docs/rulesets.md).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 
-from events.game import Event
+from events.kernel import Event
 from events.scp_tcg import zones
 from events.scp_tcg.cards import ScpCard
 

@@ -1,7 +1,7 @@
 """The facts of an SCP-TCG-JP-J 購買部版 match as chapter 4 (zones) sees them, one class per kind.
 
 Each event is a frozen pydantic model, past tense, citing the rule of
-chapter 4 that produced it, like Harem Master's (``events.game``): the base
+chapter 4 that produced it, like Harem Master's (``events.harem_master.game``): the base
 class and ``ActionTaken`` (a player's action as they asked for it) are the
 kernel's and still live there (docs/rulesets.md). Zones are written
 ``A.site``, ``A.safe``, ``A.euclid``, ``A.keter``, ``A.tale``,
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from events.game import Event
+from events.kernel import Event
 from events.scp_tcg.cards import ScpCard
 
 GAME = "scp-tcg-s4"

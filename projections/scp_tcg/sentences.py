@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from events.game import ActionTaken, Event, JudgeCalled, NoteAdded, Rewound
+from events.kernel import ActionTaken, Event, JudgeCalled, NoteAdded, Rewound
 from events.scp_tcg.zones import (
     CardMoved,
     CardsPlaced,

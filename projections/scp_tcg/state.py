@@ -1,7 +1,7 @@
 """The state of an SCP-TCG chapter-4 match and its fold: where every card is, nothing more.
 
 ``evolve`` records facts and never validates, like Harem Master's
-(``projections.state``): deciding where a card may go is the rules' job
+(``projections.harem_master.state``): deciding where a card may go is the rules' job
 (``referee.rules.scp_tcg``). The state is a plain object of tuples,
 frozensets and small dicts; ``evolve`` copies it once and its mutators
 rebind the fields an event changes. Each mutator is registered by its event
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from events.game import ActionTaken, Event, Rewound
+from events.kernel import ActionTaken, Event, Rewound
 from events.scp_tcg.cards import ScpCard
 from events.scp_tcg.zones import (
     GAME,

@@ -220,8 +220,8 @@ def register(
 
     Example: referee event register e-1a2b3c4d --player Alice --deck alice.yaml
     """
-    from referee.decks import load_deck
-    from referee.pool import CardCatalog, bundled_pool, load_pool
+    from referee.rules.harem_master.decks import load_deck
+    from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
     from referee.tournament.service import register_many
 
     if (csv_file is None) == (player is None and deck is None) or (

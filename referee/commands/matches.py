@@ -36,7 +36,7 @@ from referee.inputs import MAX_CARDS, printable
 from referee.ruleset import DEFAULT_GAME
 
 if TYPE_CHECKING:
-    from projections.state import GameState
+    from projections.harem_master.state import GameState
 
 VIEWERS = ("judge", "A", "B", "public")
 
@@ -191,9 +191,9 @@ def new(
     if not decks:
         raise click.UsageError("give --deck A=FILE and --deck B=FILE, or --position SCENARIO")
 
-    from referee.decks import deal, load_deck
-    from referee.pool import CardCatalog, bundled_pool, load_pool
     from referee.rules import start
+    from referee.rules.harem_master.decks import deal, load_deck
+    from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
 
     if set(decks) != {"A", "B"}:
         raise click.BadParameter("give one deck for A and one for B", param_hint="--deck")
@@ -402,8 +402,8 @@ def act(
             return
         if given:
             raise click.BadParameter("Harem Master's actions take CARD... and the options above", param_hint="--arg")
-        from projections.transcript import rows_for
-        from projections.views import result_json
+        from projections.harem_master.transcript import rows_for
+        from projections.harem_master.views import result_json
         from referee.actions import Action, IllegalAction
         from referee.rules import ACTIONS, current_decision
 
@@ -607,7 +607,7 @@ def _check_cards(state: GameState, refs: list[str], match: str, pool: str | None
     pool (``--pool``, then the bundled one) is a deck-list problem at the
     table: its definition goes to the rules, which refuse it citing 100.2
     or, in record mode, record it with that violation."""
-    from referee.notation import INSTANCE_ID
+    from referee.rules.harem_master.notation import INSTANCE_ID
 
     names = {cd.name for cd in state.cards.values()}
     found: list[Any] = []
@@ -617,7 +617,7 @@ def _check_cards(state: GameState, refs: list[str], match: str, pool: str | None
             continue
         known = sorted(names)
         if state.deal == "table":
-            from referee.pool import CardCatalog, bundled_pool, load_pool
+            from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
 
             if catalog is None:
                 catalog = CardCatalog(*([load_pool(pool)] if pool else []), bundled_pool())
@@ -638,8 +638,8 @@ def _check_cards(state: GameState, refs: list[str], match: str, pool: str | None
 
 
 def _apply(state: GameState, raw: Any) -> Any:
-    from referee.notation import resolve
     from referee.rules import apply
+    from referee.rules.harem_master.notation import resolve
 
     return apply(state, resolve(state, raw))
 
@@ -698,9 +698,9 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
     if game.id != DEFAULT_GAME:
         _legal_other(game, state, version, viewer, as_json)
         return
-    from referee.notation import describe_action
     from referee.rules import legal_actions
-    from referee.views import action_names, card_texts, decision_view
+    from referee.rules.harem_master.notation import describe_action
+    from referee.rules.harem_master.views import action_names, card_texts, decision_view
 
     d = decision_view(state, viewer)
     if d is not None:
@@ -787,8 +787,8 @@ def _say_card_text(cards: dict[str, dict[str, Any]]) -> None:
 def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
     """Actions as people type them, one line per distinct action: copies of
     the same card are one line listing their ids."""
-    from referee.notation import action_line
     from referee.rules import ACTIONS
+    from referee.rules.harem_master.notation import action_line
 
     lines: dict[str, list[str]] = {}
     for a in actions:
@@ -841,7 +841,7 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
         if at is None:
             _say_next_other(game, current)
         return
-    from referee.views import card_texts, names_in_view, render_state, state_view
+    from referee.rules.harem_master.views import card_texts, names_in_view, render_state, state_view
 
     view = state_view(current, viewer)
     view["match"] = match
@@ -882,7 +882,7 @@ def log(match: str, viewer: str, start: int, db: str | None, as_json: bool) -> N
 
         rows = _other_rows(game, events, game.initial_state(), viewer, retracted_positions(events))
     else:
-        from projections.transcript import transcript
+        from projections.harem_master.transcript import transcript
 
         rows = transcript(events, viewer)
     rows = [r for r in rows if r["position"] >= start]
@@ -1067,7 +1067,7 @@ def rewind(
 def _judge_update(
     match: str, db: str | None, as_json: bool, decide: Callable[[Any, list], Any], expect_version: int | None = None
 ) -> None:
-    from projections.transcript import rows_for
+    from projections.harem_master.transcript import rows_for
     from referee.actions import IllegalAction
     from referee.store.errors import StaleVersion
 

@@ -245,7 +245,7 @@ def _broken_chain_note(
     where it broke, the hashes the record claimed and those of its replay."""
     from pathlib import Path
 
-    from events.game import NoteAdded
+    from events.kernel import NoteAdded
 
     at = chain["broken_at"]
     claimed = ""

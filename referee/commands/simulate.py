@@ -74,8 +74,8 @@ def simulate(
     if event_id is not None:
         _simulate_event(event_id, seed, db, as_json)
         return
-    from referee.decks import load_deck
-    from referee.pool import CardCatalog, bundled_pool, load_pool
+    from referee.rules.harem_master.decks import load_deck
+    from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
     from referee.simulate import SimulationSummary, decks_for, game_seeds, play_game
 
     if decks and set(decks) != {"A", "B"}:

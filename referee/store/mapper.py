@@ -1,13 +1,13 @@
 """Our pydantic mapper for eventsourcing 9.5: the stored events ARE the domain events.
 
-Every game's events (Harem Master's ``events.game``, SCP-TCG's
+Every game's events (Harem Master's ``events.harem_master.game``, SCP-TCG's
 ``events.scp_tcg.zones``...) are frozen pydantic models with no
 originator fields, because they are facts about a game, not about a
 database. ``MatchEvent`` is the envelope the library needs around one of
 them (match id, position, time); ``StateSnapshot`` is the envelope of a
 game's state taken at a position. The mapper stores:
 
-- topic ``events.game:CardMovedToStack`` (the domain event's class), and
+- topic ``events.harem_master.game:CardMovedToStack`` (the domain event's class), and
   state = the event's ``model_dump(mode="json")`` plus envelope keys that
   start with ``_`` (pydantic fields never do): ``_timestamp``, ``_name``
   on a match's first event when it was given one, and on the events of one
@@ -15,7 +15,7 @@ game's state taken at a position. The mapper stores:
   "scorekeeper of e-1a2b3c4d", "player A") and ``_entry`` (that submission's
   id, so a repeated submission is recognised). The envelope is not part of
   the hash chain: it says who wrote an event, not what happened;
-- topic the state's class (``projections.state:GameState`` for Harem
+- topic the state's class (``projections.harem_master.state:GameState`` for Harem
   Master, ``projections.scp_tcg.state:ZoneState``...) for a snapshot, with
   the state written by that game's ruleset (``statecodec``). A snapshot
   stored as ``projections.state:GameState`` stays Harem Master's, wherever
@@ -47,7 +47,7 @@ from eventsourcing.persistence import (
 )
 
 import events as events_package
-from events.game import Event
+from events.kernel import Event
 from referee import ruleset as registry
 from referee.chain import GENESIS, HASH_KEY, chain_hash, chain_step, event_json, split_chained  # noqa: F401 (the chain is written here)
 from referee.store.statecodec import IncompatibleSnapshot, encode_state, state_topic
@@ -163,9 +163,11 @@ def snapshot_ruleset(topic: str) -> registry.Ruleset | None:
     found: registry.Ruleset | None = None
     if topic in LEGACY_SNAPSHOT_TOPICS:
         found = registry.get(LEGACY_SNAPSHOT_TOPICS[topic])
-    elif topic.partition(":")[0] not in events_package.STORED_MODULES:  # not the kernel's events
-        for game in registry.games():
+    elif (module := topic.partition(":")[0]) not in events_package.STORED_MODULES:  # not the kernel's events
+        for game in registry.games():  # in order, so a game's own events import no later game
             ruleset = registry.get(game)
+            if module in ruleset.event_modules:
+                break
             if state_topic(ruleset.state_type) == topic:
                 found = ruleset
                 break
@@ -183,7 +185,8 @@ def _with_fields(state: Any, keep: Any) -> Any:
 
 def resolve_event_topic(topic: str) -> type[Event]:
     """The class of a stored topic: aliases first (following renames of
-    renames), then ``EVENT_TYPES``; ``LookupError`` if neither knows it."""
+    renames), then the module's classes, or the classes of the modules it
+    moved to (``events.MOVED_MODULES``); ``LookupError`` if none knows it."""
     seen = {topic}
     while topic in events_package.TOPIC_ALIASES:
         topic = events_package.TOPIC_ALIASES[topic]
@@ -191,7 +194,11 @@ def resolve_event_topic(topic: str) -> type[Event]:
             raise LookupError(f"events.TOPIC_ALIASES has a cycle through {topic!r}")
         seen.add(topic)
     module, _, name = topic.partition(":")
-    cls = stored_classes(module).get(name)
+    cls = None
+    for now in events_package.MOVED_MODULES.get(module, (module,)):
+        cls = stored_classes(now).get(name)
+        if cls is not None:
+            break
     if cls is None:
         raise LookupError(
             f"no event class for stored topic {topic!r}: if the class was renamed or moved, "
@@ -203,7 +210,7 @@ def resolve_event_topic(topic: str) -> type[Event]:
 def topics_of(*classes: type[Event]) -> list[str]:
     """Every stored topic that reads as one of ``classes`` (their own and any alias)."""
     wanted = set(classes)
-    topics = {f"{c.__module__}:{c.__qualname__}" for c in classes}
+    topics = {f"{c.__module__}:{c.__qualname__}" for c in classes} | {events_package.first_topic(c) for c in classes}
     for old in events_package.TOPIC_ALIASES:
         try:
             if resolve_event_topic(old) in wanted:
@@ -384,7 +391,7 @@ class PydanticEventMapper(Mapper[str]):
             known = topics.get(cls)
             if known is None:
                 topic = _topic_of(cls)
-                known = topics[cls] = (topic, topic.encode() + b"\n")
+                known = topics[cls] = (topic, events_package.first_topic(topic).encode() + b"\n")
             topic = known[0]
             if link is not None:
                 link = chain_step(link, known[1], body)

@@ -64,7 +64,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import Environment, EnvType
 
-from events.game import Event, Rewound
+from events.kernel import Event, Rewound
 from referee import ruleset as registry
 from referee.actions import Applied
 from referee.store.errors import MatchExists, MatchNotFound, PositionError, StaleVersion, StoreError, one_line

@@ -3,7 +3,7 @@
 The store knows no game: a state is written by the ruleset whose
 ``state_type`` it is (``Ruleset.encode_state``) and read back by the ruleset
 its stored topic names (``Ruleset.decode_state``). Harem Master's own binding
-of the generic walk is ``projections.codec``: a ``Rewound`` event carries a
+of the generic walk is ``projections.harem_master.codec``: a ``Rewound`` event carries a
 restored state that its ``evolve`` must read, so it lives in ``projections``.
 """
 

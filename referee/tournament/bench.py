@@ -68,7 +68,7 @@ def build_event(url: str, tables: int, seed: int = 1) -> dict[str, Any]:
     entered (``corrections.enter_result``, as ``event result`` writes them),
     and the read models left current as every command leaves them."""
     from referee import corrections
-    from referee.pool import bundled_pool
+    from referee.rules.harem_master.pool import bundled_pool
     from referee.simulate import random_deck
     from referee.store import MatchStore
     from referee.tournament.service import Station, pair_round, register_many
@@ -191,7 +191,7 @@ def pages_bench(
 
 
 def _deck_file(path: Path, deck: list[Any]) -> None:
-    """A deck file (the format ``referee.decks`` reads): one line per name and count."""
+    """A deck file (the format ``referee.rules.harem_master.decks`` reads): one line per name and count."""
     counts: dict[str, int] = {}
     for card in deck:
         counts[card.name] = counts.get(card.name, 0) + 1
@@ -202,7 +202,7 @@ def register_bench(
     directory: str | None = None, runs: int = 5, many: int = REGISTER_MANY, few: int = REGISTER_FEW, seed: int = 1
 ) -> tuple[list[Figure], dict[str, Any]]:
     """``referee event register EVENT --csv FILE``: ``many`` players against ``few``, fresh processes."""
-    from referee.pool import bundled_pool
+    from referee.rules.harem_master.pool import bundled_pool
     from referee.simulate import random_deck
 
     referee = referee_command()

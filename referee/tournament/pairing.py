@@ -178,7 +178,7 @@ def read_registrations(file: str | Path, catalog: Any) -> list[tuple[str, list[A
     ``InputError`` naming the CSV, the line and what was expected otherwise
     (for a bad deck, the deck file's own problem too). Decks named by several
     lines are read once."""
-    from referee.decks import load_deck
+    from referee.rules.harem_master.decks import load_deck
 
     path = Path(file)
     text = read_text(file).lstrip("\ufeff")

@@ -53,7 +53,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError, Programm
 from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
-from events.game import GameEnded, Rewound
+from events.kernel import GameEnded, Rewound
 from events.tournament import (
     PenaltyGiven,
     PlayerCheckedIn,

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from events.cards import CardDef
+from events.harem_master.cards import CardDef
 from events.tournament import (
     Pairing,
     PenaltyApplied,
@@ -152,8 +152,8 @@ def create_table_match(
     until the table reveals them, bounded by the registered deck lists) in
     record mode, since the log is the record of what the table did,
     mistakes included."""
-    from referee.decks import deal as deal_cards
     from referee.rules import start
+    from referee.rules.harem_master.decks import deal as deal_cards
 
     cards, castles = deal_cards(decks)
     mode = "record" if deal == "table" else "strict"

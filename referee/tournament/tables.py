@@ -44,8 +44,8 @@ COLUMNS = "match_id TEXT PRIMARY KEY, seq BIGINT NOT NULL, tournament TEXT, doc 
 def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], known: Any) -> dict[str, dict[str, Any]]:
     """The rows of the matches ``notes`` touched, after them. ``known(ids)``
     gives the stored rows of matches not in ``rows`` yet."""
-    from projections.state import evolve
-    from projections.views import result_json
+    from projections.harem_master.state import evolve
+    from projections.harem_master.views import result_json
     from referee.web.board import decision_of, log_row
 
     app = store.application

@@ -53,7 +53,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from projections.views import SHOWN_PER_PILE, VIEWERS
+from projections.harem_master.views import SHOWN_PER_PILE, VIEWERS
 from referee.actions import Action, IllegalAction
 from referee.commands.matches import _grouped as action_lines  # the CLI's `legal` lines
 from referee.store import MatchNotFound, MatchStore, PositionError, StoreError

@@ -1,9 +1,9 @@
 """What the board pages show, read from the match store: plain data for the templates.
 
-Every hiding decision is made by ``projections.visibility`` (rule 215): the
-board is ``referee.views.state_view`` for the chosen viewer, the log is
-``projections.transcript.log_rows`` for that viewer, and the decision is
-``referee.views.decision_view`` (the legal actions go to the judge and to the
+Every hiding decision is made by ``projections.harem_master.visibility`` (rule 215): the
+board is ``referee.rules.harem_master.views.state_view`` for the chosen viewer, the log is
+``projections.harem_master.transcript.log_rows`` for that viewer, and the decision is
+``referee.rules.harem_master.views.decision_view`` (the legal actions go to the judge and to the
 player whose decision it is, each card named as they may know it). The
 rewind preview is the judge's; the tables page uses the public view.
 
@@ -27,12 +27,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from events.game import Event, Rewound, StepSkipped, ViolationRecorded
-from projections.state import GameState, evolve
-from projections.transcript import describe, log_rows
-from projections.views import check_viewer
+from events.kernel import Event, Rewound, StepSkipped, ViolationRecorded
+from projections.harem_master.state import GameState, evolve
+from projections.harem_master.transcript import describe, log_rows
+from projections.harem_master.views import check_viewer
+from referee.rules.harem_master.views import decision_view
 from referee.store import MatchStore, PositionError
-from referee.views import decision_view
 from referee.web.seen import board_view, card_texts_of
 
 LOG_BEFORE = 30  # log rows shown up to the position: what happened just before
@@ -66,7 +66,7 @@ VIOLATION_EVENTS = frozenset({ViolationRecorded.__name__, StepSkipped.__name__})
 
 
 REWOUND_TOPIC = f"{Rewound.__module__}:{Rewound.__name__}"
-LOOK_AHEAD = 200  # events read past a page, to see where its last action ends (projections.visibility)
+LOOK_AHEAD = 200  # events read past a page, to see where its last action ends (projections.harem_master.visibility)
 
 
 @dataclass(frozen=True)

@@ -25,12 +25,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from events.game import ActionTaken, JudgeCalled, NoteAdded, Rewound, StepSkipped, ViolationRecorded, ViolationsAccepted
-from projections.state import GameState
+from events.kernel import (
+    ActionTaken,
+    JudgeCalled,
+    NoteAdded,
+    Rewound,
+    StepSkipped,
+    ViolationRecorded,
+    ViolationsAccepted,
+)
+from projections.harem_master.state import GameState
 from referee.actions import Action, Applied, IllegalAction
-from referee.notation import action_line, action_of_line, describe_action, resolve
-from referee.rules import ACTIONS, current_decision, legal_actions
-from referee.rules import apply as apply_action
+from referee.rules import ACTIONS, apply as apply_action, current_decision, legal_actions
+from referee.rules.harem_master.notation import action_line, action_of_line, describe_action, resolve
 from referee.store import MatchStore
 from referee.store.errors import StaleVersion
 from referee.web.seen import sentence
@@ -126,7 +133,7 @@ class Group:
 
 def zones_of(state: GameState) -> dict[str, str]:
     """Where each card is, as ``GameState.where`` says it ("A.hand", "field"), all at once."""
-    from projections.state import PILES
+    from projections.harem_master.state import PILES
 
     out: dict[str, str] = {}
     for player, z in state.zones.items():
@@ -284,7 +291,7 @@ class Console:
             )
         said = None
         before = self.store.state_at(match, exc.chosen)
-        from projections.state import evolve
+        from projections.harem_master.state import evolve
 
         for r in records:
             if isinstance(r.event, (ActionTaken, *JUDGE_EVENTS)):

@@ -2,8 +2,8 @@
 
 Every board, log line, notice ("X was logged meanwhile"), card text and
 list of controls a page shows goes through these few functions, which ask
-the projections' views (``referee.views.state_view``, built on
-``projections.views``) and the transcript (``projections.transcript``) for
+the projections' views (``referee.rules.harem_master.views.state_view``, built on
+``projections.harem_master.views``) and the transcript (``projections.harem_master.transcript``) for
 the viewer. When the project has one visibility function of (event, viewer),
 these are the only calls to switch.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.game import Event
-from projections.state import GameState
-from projections.transcript import describe
-from referee.views import action_names, card_texts, names_in_view, state_view
+from events.kernel import Event
+from projections.harem_master.state import GameState
+from projections.harem_master.transcript import describe
+from referee.rules.harem_master.views import action_names, card_texts, names_in_view, state_view
 
 
 def board_view(state: GameState, viewer: str) -> dict[str, Any]:

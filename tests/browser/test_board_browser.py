@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from projections.views import state_view
+from projections.harem_master.views import state_view
 from referee.store import MatchStore
 from tests.test_web import A_HAND, B_HAND, HIDDEN_HANDS
 

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import referee as cli
-from tests.browser.conftest import serving
+from tests.browser.conftest import referee as cli, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "scenarios" / "decks"

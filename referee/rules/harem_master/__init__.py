@@ -23,10 +23,14 @@ owns), so a rule's code is found from its number in one step:
 | ``describe`` | | what the rules say about a position, for people |
 | ``common`` | | refusals, names, seeded chance |
 | ``registry`` | | where each module declares its action kinds, decision kinds and steps |
+| ``decks`` | | 100.2's deck check as a function of two lists, dealing a match's decks |
+| ``pool`` | | card pools: the card definitions a deck's names are read against, the bundled rules-test pool |
+| ``notation`` | | actions as players write them (card names), read into instance ids and written back |
+| ``views`` | | what the rules say about a position, as the command line and the board show it |
 | ``ruleset`` | | Harem Master as a ``referee.ruleset.Ruleset`` |
 
 One part lives outside the package until each game's code moves into its
-own (docs/rulesets.md): 100.2's deck check (``referee.decks``).
+own (docs/rulesets.md): 100.2's deck check (``referee.rules.harem_master.decks``).
 """
 
 from referee.rules.harem_master.engine import (
@@ -50,7 +54,7 @@ from referee.rules.harem_master.registry import ACTIONS, KINDS, Decision
 # is A and all its sub-rules.
 RULE_MAP: dict[str, tuple[str, ...]] = {
     "engine": ("100-100.1", "102.7-102.8"),
-    "referee.decks": ("100.2",),
+    "referee.rules.harem_master.decks": ("100.2",),
     "setup": ("101",),
     "checks": ("102-102.3", "103.2", "214.2e", "214.4f"),
     "effects": ("102.4-102.6", "401.7", "407.4-407.6", "411.1c-411.2"),

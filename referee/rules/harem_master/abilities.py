@@ -35,9 +35,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from events.abilities import BattleTypeEffect, CounterEffect, walk
-from events.game import AbilityActivated, CardTapped, Event, EventPlayed
-from projections.state import GameState, Proposal, Use, Window, other
+from events.harem_master.abilities import BattleTypeEffect, CounterEffect, walk
+from events.harem_master.game import AbilityActivated, CardTapped, EventPlayed
+from events.kernel import Event
+from projections.harem_master.state import GameState, Proposal, Use, Window, other
 from referee.actions import Action, IllegalAction
 from referee.rules.harem_master.characteristics import (
     MISSING,
@@ -323,7 +324,7 @@ def _responding(moment: Moment) -> tuple[int | None, str | None]:
 def _check_targets(state: GameState, player: str, card: str, effects: list[Any], targets: tuple[str, ...]) -> None:
     """407.4: targets are chosen at resolution; one named in advance must at
     least be something the text could target now."""
-    from events.abilities import Target
+    from events.harem_master.abilities import Target
     from referee.rules.harem_master.effects import _selectors
 
     filters = [s.target for e in walk(effects) for s in _selectors(e) if isinstance(s, Target)]

@@ -7,7 +7,7 @@ ruling A25), and a countered use, which does nothing (411.1b). It runs what
 other rules decide: windows (406.2), responses (407.3), resolution (407.4-
 407.6, ``effects``), triggers (403, ``situations``) and replacements (409).
 
-The agenda is a stack in the state (``projections.state``): uses waiting to
+The agenda is a stack in the state (``projections.harem_master.state``): uses waiting to
 resolve, 406.2 windows, and *proposals* (the moment before something
 happens, holding the events of that something back). Before the turn
 procedure moves on, the referee works the agenda, one automatic step or one
@@ -31,11 +31,10 @@ from __future__ import annotations
 import itertools
 from typing import Any, NamedTuple
 
-from events.game import (
+from events.harem_master.game import (
     CastleAttacked,
     Chosen,
     EffectsApplied,
-    Event,
     MomentBefore,
     SituationProceeds,
     SituationProposed,
@@ -48,7 +47,8 @@ from events.game import (
     WindowOpened,
     WindowPassed,
 )
-from projections.state import GameState, Proposal, Use, Window, evolve, other
+from events.kernel import Event
+from projections.harem_master.state import GameState, Proposal, Use, Window, evolve, other
 from referee.actions import Action
 from referee.rules.harem_master.abilities import anyone_can_respond, can_use, moment_of
 from referee.rules.harem_master.characteristics import (

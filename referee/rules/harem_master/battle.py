@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from events.game import (
+from events.harem_master.game import (
     AttackDeclared,
     AttackerChosen,
     BattleInterrupted,
@@ -11,21 +11,25 @@ from events.game import (
     CardMilled,
     CastleAttacked,
     CharacterCaptured,
-    Event,
     InterceptionDeclined,
     InterceptorChosen,
     RandomNumberApplied,
-    Rewound,
     StepPerformed,
     WindowOpened,
 )
-from projections.state import GameState, other
+from events.kernel import Event, Rewound
+from projections.harem_master.state import GameState, other
 from referee.actions import Action, IllegalAction
 from referee.rules.harem_master.abilities import battle_type_usable, forbidden
 from referee.rules.harem_master.agenda import moment, pipeline, propose_moment
-from referee.rules.harem_master.characteristics import chars, gender, has_text, identity
-from referee.rules.harem_master.characteristics import mental as mental_of
-from referee.rules.harem_master.characteristics import physical as physical_of
+from referee.rules.harem_master.characteristics import (
+    chars,
+    gender,
+    has_text,
+    identity,
+    mental as mental_of,
+    physical as physical_of,
+)
 from referee.rules.harem_master.common import name_of, physical, refuse
 from referee.rules.harem_master.effects import ends
 from referee.rules.harem_master.hidden import reveal_decision
@@ -209,7 +213,7 @@ def retraction(state: GameState, a: Action) -> Rewound | None:
         and state.to_move == max(0, physical_of(state, now.attacker))
     ):
         return None  # nothing milled yet: late_interception records it as it stands
-    from projections.codec import encode_state
+    from projections.harem_master.codec import encode_state
 
     return Rewound.trusted(
         rule="306.5c",

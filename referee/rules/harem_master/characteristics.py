@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, NamedTuple
 
-from events.abilities import (
+from events.harem_master.abilities import (
     All,
     AllOf,
     AnyOf,
@@ -61,7 +61,7 @@ from events.abilities import (
     TurnCondition,
     walk,
 )
-from projections.state import PILES, PLAYERS, GameState, other
+from projections.harem_master.state import PILES, PLAYERS, GameState, other
 from referee.rules.harem_master.common import name_of
 
 # --- reading card text: what its words point at (401.5-401.6, 214.2g, 215.1a-b, 215.6b, 500-502) ---
@@ -384,7 +384,7 @@ def memo(state: GameState, _memo: list[Any] = _memo) -> dict[str, Any]:
 
 # --- values carried from state to state ------------------------------------------------
 # What a value is computed from changes far less often than the state: an
-# event rebinds only the fields it changes (``projections.state``), so while
+# event rebinds only the fields it changes (``projections.harem_master.state``), so while
 # the fields a value reads are the very same objects, the value is the same.
 
 _carried: dict[str, tuple[tuple[Any, ...], Any]] = {}

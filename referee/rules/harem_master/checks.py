@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import itertools
 
-from events.game import CharactersDiscarded, Event, GameEnded, ItemDiscarded
-from projections.state import GameState, other
+from events.harem_master.game import CharactersDiscarded, ItemDiscarded
+from events.kernel import Event, GameEnded
+from projections.harem_master.state import GameState, other
 from referee.actions import Action
 from referee.rules.harem_master.agenda import held_cards, pipeline
 from referee.rules.harem_master.battle import combatant_gone
@@ -25,8 +26,8 @@ from referee.rules.harem_master.characteristics import (
     has_text,
     match,
     memo,
+    name as name_now,
 )
-from referee.rules.harem_master.characteristics import name as name_now
 from referee.rules.harem_master.common import CHARACTER_LIMIT, IMMEDIATE_WIN, SETUP_STEPS, refuse
 from referee.rules.harem_master.registry import Decision, Events, decision_kind
 from referee.rules.harem_master.zones import gone_objects

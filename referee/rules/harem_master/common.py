@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from projections.state import GameState
+from projections.harem_master.state import GameState
 from referee.actions import IllegalAction, Refusal
 
 HAND_SIZE = 7  # 101.4

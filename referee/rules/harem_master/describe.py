@@ -1,7 +1,7 @@
 """What the rules say about a position for people: current values and how
 they were reached, each card's abilities, and what is on the agenda.
 
-``projections.views`` decides what each viewer may see (rule 215); these
+``projections.harem_master.views`` decides what each viewer may see (rule 215); these
 functions add what only the rules know (the characteristics function, the
 agenda's meaning), for ``referee state``, ``referee legal`` and the board.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.abilities import SITUATIONS, effect_key
-from events.cards import CardDef
-from projections.state import GameState, Proposal, Use, Window, other
-from projections.visibility import UNKNOWN, card_name
+from events.harem_master.abilities import SITUATIONS, effect_key
+from events.harem_master.cards import CardDef
+from projections.harem_master.state import GameState, Proposal, Use, Window, other
+from projections.harem_master.visibility import UNKNOWN, card_name
 from referee.rules.harem_master.characteristics import chars, hand_maximum, has_text
 from referee.rules.harem_master.common import name_of
 from referee.rules.harem_master.effects import groups
@@ -101,7 +101,7 @@ def _filter_words(f: Any, plural: bool = False, det: str = "") -> str:
 
 
 def _selector_words(sel: Any, name: str) -> str:
-    from events.abilities import All, Filter, Target, Top
+    from events.harem_master.abilities import All, Filter, Target, Top
 
     if isinstance(sel, str):
         return name if sel in ("self", "this") else _NAMED.get(sel, sel)
@@ -120,7 +120,7 @@ def _selector_words(sel: Any, name: str) -> str:
 
 
 def _amount_words(amount: Any, name: str) -> str:
-    from events.abilities import Count, MentalOf, PhysicalOf
+    from events.harem_master.abilities import Count, MentalOf, PhysicalOf
 
     if isinstance(amount, bool):
         return str(amount)
@@ -147,7 +147,7 @@ def _until(until: str | None) -> str:
 
 
 def _condition_words(cond: Any, name: str) -> str:
-    from events.abilities import AllOf, AnyOf, BattleCondition, CountCondition, TurnCondition
+    from events.harem_master.abilities import AllOf, AnyOf, BattleCondition, CountCondition, TurnCondition
 
     if isinstance(cond, CountCondition):
         if cond.at_most == 0:
@@ -175,7 +175,7 @@ def _condition_words(cond: Any, name: str) -> str:
 
 def situation_words(sit: Any, name: str) -> str:
     """A situation (section 3 of docs/abilities.md) as a clause: "an opponent's character attacks"."""
-    from events.abilities import Filter
+    from events.harem_master.abilities import Filter
 
     card = sit.card
     if card is None:
@@ -244,7 +244,7 @@ def situation_words(sit: Any, name: str) -> str:
 
 def effect_words(effect: Any, name: str) -> str:
     """One effect of the vocabulary as a clause: "target character gets +2 physical until end of turn"."""
-    from events.abilities import effect_body
+    from events.harem_master.abilities import effect_body
 
     key = effect_key(effect)
     body = effect_body(effect)
@@ -409,7 +409,7 @@ def character(state: GameState, card: str) -> dict[str, Any]:
 
 def _shown(state: GameState, card: str) -> str:
     """A card whose ability was used or triggered: shown to everyone (402, 403;
-    see ``projections.visibility``), unless nobody knows it yet."""
+    see ``projections.harem_master.visibility``), unless nobody knows it yet."""
     return UNKNOWN if card in state.unknown else name_of(state, card)
 
 
@@ -418,7 +418,7 @@ def agenda(state: GameState, viewer: str = "judge") -> dict[str, Any] | None:
     resolve, open windows, fired triggers, continuous effects and carried
     triggers (None when all empty). The cards whose abilities these are were
     shown when used or triggered; any other card is named only where the
-    viewer sees it (``projections.visibility.card_name``)."""
+    viewer sees it (``projections.harem_master.visibility.card_name``)."""
     if not (state.agenda or state.triggers or state.effects or state.carried):
         return None
     rows = []

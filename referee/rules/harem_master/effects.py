@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, NamedTuple
 
-from events.abilities import (
+from events.harem_master.abilities import (
     BattleTypeEffect,
     ControlEffect,
     CopyEffect,
@@ -38,7 +38,7 @@ from events.abilities import (
     UntapEffect,
     WinEffect,
 )
-from events.game import (
+from events.harem_master.game import (
     AbilitiesGained,
     AbilitiesLost,
     BattleTypeChanged,
@@ -48,14 +48,13 @@ from events.game import (
     ControlChanged,
     CounterFailed,
     EffectsEnded,
-    Event,
-    GameEnded,
     HandMaximumChanged,
     RandomNumberWaived,
     UseCountered,
     ValuesModified,
 )
-from projections.state import GameState, Proposal, Use, other
+from events.kernel import Event, GameEnded
+from projections.harem_master.state import GameState, Proposal, Use, other
 from referee.rules.harem_master.characteristics import Reader, amount, candidates, players, select
 from referee.rules.harem_master.common import name_of
 

@@ -18,20 +18,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from events.cards import CardDef
-from events.game import (
-    ActionTaken,
+from events.harem_master.cards import CardDef
+from events.harem_master.game import (
     Conceded,
     DrawProposed,
-    Event,
-    GameEnded,
     MatchStarted,
     SituationProceeds,
     SituationReplaced,
     TriggerFired,
-    ViolationRecorded,
 )
-from projections.state import GameState, evolve, initial_state, other
+from events.kernel import ActionTaken, Event, GameEnded, ViolationRecorded
+from projections.harem_master.state import GameState, evolve, initial_state, other
 from referee.actions import Action, Applied, IllegalAction, Refusal
 
 # Importing the rule modules registers their actions, decisions and steps.

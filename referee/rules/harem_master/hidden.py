@@ -24,9 +24,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
-from events.cards import CardDef
-from events.game import CardRevealed, Event
-from projections.state import HIDDEN_PILES, GameState, evolve, other
+from events.harem_master.cards import CardDef
+from events.harem_master.game import CardRevealed
+from events.kernel import Event
+from projections.harem_master.state import HIDDEN_PILES, GameState, evolve, other
 from referee.actions import Action
 from referee.rules.harem_master.common import physical, refuse
 from referee.rules.harem_master.registry import NAME, NAMES, Context, Decision, action, decision_kind

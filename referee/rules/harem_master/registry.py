@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from events.game import Event
-from projections.state import GameState
+from events.kernel import Event
+from projections.harem_master.state import GameState
 from referee.actions import Action
 from referee.ruleset import ArgSpec
 

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from events.game import (
-    ActionTaken,
+from events.harem_master.game import (
     CardMilled,
     CardMovedToStack,
     CardRevealed,
     CastlesShuffled,
     CharacterPlayed,
     CharactersUntapped,
-    Event,
     EventPlayed,
     HandDrawn,
     ItemPlayed,
@@ -31,13 +29,12 @@ from events.game import (
     RandomNumberApplied,
     StackReturnedToHand,
     StackSizeSet,
-    StepSkipped,
     TurnOrderCardsTurned,
     TurnStarted,
-    ViolationRecorded,
 )
+from events.kernel import ActionTaken, Event, StepSkipped, ViolationRecorded
+from projections.harem_master.state import GameState, evolve, initial_state
 from projections.lineage import live_positions
-from projections.state import GameState, evolve, initial_state
 from referee.actions import Applied
 from referee.rules.harem_master.common import refuse
 from referee.rules.harem_master.engine import advance, current_decision

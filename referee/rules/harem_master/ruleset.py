@@ -1,7 +1,7 @@
 """Harem Master as a ``referee.ruleset.Ruleset``: the interface, answered by the existing modules.
 
 Every member delegates to the module that does the work today (the engine,
-``projections.state``, ``projections.codec``, the views, the transcript,
+``projections.harem_master.state``, ``projections.harem_master.codec``, the views, the transcript,
 ``rewinds`` (410), the notation, decks, pools and the scenario runner),
 so the kernel can move to the interface one caller at a time while the rules
 stay where they are. ``tests/test_ruleset.py`` plays random games through
@@ -14,18 +14,14 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from events.cards import CardDef
-from events.game import Event, MatchStarted, PositionSetUp
-from projections import codec, transcript
-from projections import state as fold_module
-from projections import views as projection_views
-from projections.state import GameState
-from referee import decks as deck_rules
-from referee import notation
-from referee import views as referee_views
+from events.harem_master.cards import CardDef
+from events.harem_master.game import MatchStarted, PositionSetUp
+from events.kernel import Event
+from projections.harem_master import codec, state as fold_module, transcript, views as projection_views
+from projections.harem_master.state import GameState
 from referee.actions import Action, Applied, Refusal
 from referee.inputs import Document
-from referee.rules.harem_master import engine
+from referee.rules.harem_master import decks as deck_rules, engine, notation, views as referee_views
 from referee.rules.harem_master.registry import ACTIONS, KINDS
 from referee.rules.harem_master.rewinds import REWINDS
 from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started
@@ -42,7 +38,7 @@ class HaremMasterRuleset:
     viewers: tuple[str, ...] = projection_views.VIEWERS
     record_format: str | None = "harem-master-record/1"
     first_events: tuple[type, ...] = (MatchStarted, PositionSetUp)
-    event_modules: tuple[str, ...] = ("events.game",)
+    event_modules: tuple[str, ...] = ("events.harem_master.game",)
     outside = "100.1"  # nothing is outside: the referee knows every rule of the game
     card_type: type = CardDef
     state_type: type = GameState
@@ -52,7 +48,7 @@ class HaremMasterRuleset:
     # --- cards and decks ------------------------------------------------------
 
     def parse_cards(self, entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[str, CardDef]:
-        from referee.pool import parse_cards
+        from referee.rules.harem_master.pool import parse_cards
 
         return parse_cards(entries, doc, path)
 
@@ -60,7 +56,7 @@ class HaremMasterRuleset:
         return deck_rules.deck_problems(cards)
 
     def bundled_cards(self) -> Mapping[str, CardDef]:
-        from referee.pool import bundled_pool
+        from referee.rules.harem_master.pool import bundled_pool
 
         return bundled_pool()
 

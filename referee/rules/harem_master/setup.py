@@ -6,10 +6,8 @@
 
 from __future__ import annotations
 
-from events.game import (
+from events.harem_master.game import (
     CastlesShuffled,
-    Event,
-    GameEnded,
     HandDrawn,
     HandKept,
     MulliganTaken,
@@ -18,7 +16,8 @@ from events.game import (
     TurnOrderCardsTurned,
     TurnOrderChosen,
 )
-from projections.state import GameState, other
+from events.kernel import Event, GameEnded
+from projections.harem_master.state import GameState, other
 from referee.actions import Action
 from referee.rules.harem_master.common import HAND_SIZE, TURN_ORDER_LIMIT, name_of, physical, refuse, rng_for
 from referee.rules.harem_master.hidden import reveal_decision

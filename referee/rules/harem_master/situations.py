@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, NamedTuple
 
-from events.abilities import Situation
-from events.game import (
+from events.harem_master.abilities import Situation
+from events.harem_master.game import (
     AbilityActivated,
     AttackerChosen,
     BattleTypeChanged,
@@ -43,7 +43,6 @@ from events.game import (
     CharacterPlayed,
     CharactersDiscarded,
     CostPaid,
-    Event,
     EventPlayed,
     HandDrawn,
     HandLimitDiscarded,
@@ -60,7 +59,8 @@ from events.game import (
     TriggerResolving,
     UseResolved,
 )
-from projections.state import GameState, evolve, other
+from events.kernel import Event
+from projections.harem_master.state import GameState, evolve, other
 from referee.rules.harem_master.characteristics import (
     MISSING,
     Reader,
@@ -409,9 +409,9 @@ def before_triggers(state: GameState, sit: Sit) -> list[Event]:
 
 def events_of(pending: Iterable[dict[str, Any]]) -> list[Event]:
     """The events a proposal holds back (``SituationProposed.pending``)."""
-    import events as registry
+    from events.harem_master import EVENT_TYPES
 
-    return [registry.EVENT_TYPES[p["type"]].model_validate(p["event"]) for p in pending]
+    return [EVENT_TYPES[p["type"]].model_validate(p["event"]) for p in pending]
 
 
 def hold(ev: Event, zone: str | None, then: str | None = None) -> dict[str, Any]:

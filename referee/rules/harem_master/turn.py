@@ -13,7 +13,7 @@ event card (306.2), an item card (306.3) or a [PA] character as an item
 (506), an activated ability (306.4). Character cards (214.2): only in your
 own turn (214.2a); one stays on the field as a character until removed
 (214.2b), untapped or tapped (214.2c), controlled by the player who put it
-there (214.2d): facts the fold (``projections.state``) keeps. Item cards
+there (214.2d): facts the fold (``projections.harem_master.state``) keeps. Item cards
 (214.4): only in your own turn (214.4a), controlled by their user (214.4b),
 attached to a character and equipping it until removed (214.4c, 214.4d),
 as many as you like (214.4e); one used on a character it does not suit
@@ -25,15 +25,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 
-from events.cards import CardDef
-from events.game import (
+from events.harem_master.cards import CardDef
+from events.harem_master.game import (
     CardMovedToStack,
     CharacterPlayed,
     CharactersUntapped,
     EndAccepted,
     EndDeclarationCancelled,
     EndDeclared,
-    Event,
     HandLimitDiscarded,
     ItemDiscarded,
     ItemPlayed,
@@ -45,7 +44,8 @@ from events.game import (
     TurnStarted,
     WindowPassed,
 )
-from projections.state import GameState, evolve, other
+from events.kernel import Event
+from projections.harem_master.state import GameState, evolve, other
 from referee.actions import Action
 from referee.rules.harem_master.abilities import (
     Moment,

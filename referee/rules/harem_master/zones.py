@@ -3,8 +3,8 @@
 Eight kinds of zone (215, 215.1): the castle, the hand, the action-cost
 stack, the discard, the field, the harem, the execution pile and the side.
 Where each card is, and in which order, is kept by the fold
-(``projections.state``); who may look at which faces by
-``projections.visibility``; this module holds what the rules decide with them:
+(``projections.harem_master.state``); who may look at which faces by
+``projections.harem_master.visibility``; this module holds what the rules decide with them:
 
 - 215.2, 215.2a, 215.2b, 215.2c: the castle is the deck, one face-down pile
   in a fixed order nobody may look at or reorder; anyone may count it;
@@ -30,8 +30,9 @@ Where each card is, and in which order, is kept by the fold
 
 from __future__ import annotations
 
-from events.game import CostPaid, EffectsEnded, Event
-from projections.state import GameState
+from events.harem_master.game import CostPaid, EffectsEnded
+from events.kernel import Event
+from projections.harem_master.state import GameState
 from referee.rules.harem_master.common import name_of, refuse
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 
-from events.game import Event
+from events.kernel import Event
 from projections.scp_tcg.state import SANDBOXES, SEATS, ZONES, ZoneState, kind_of
 from referee.actions import IllegalAction, Refusal
 from referee.ruleset import ActionSpec, ArgSpec

@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from events.game import Event
+from events.kernel import Event
 from events.scp_tcg.zones import CardMoved, CardsPlaced, PlacementPending, ZoneLooked
 from projections.scp_tcg.state import SEATS, ZoneState, kind_of, owner
 from referee.rules.scp_tcg.common import Instruction, name, refuse

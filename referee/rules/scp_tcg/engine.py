@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from events.game import ActionTaken, Event
+from events.kernel import ActionTaken, Event
 from projections.scp_tcg.state import SEATS, ZoneState, evolve
 from referee.actions import Applied, IllegalAction, Refusal
 from referee.rules.scp_tcg import decommissioned, instructions, sandbox, site

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 
-from events.game import Event
+from events.kernel import Event
 from events.scp_tcg.zones import CardMoved, CardStayed, PlacementPending
 from projections.scp_tcg.state import SANDBOXES, SEATS, ZONES, ZoneState, evolve, kind_of, owner
 from referee.rules.scp_tcg import decommissioned, sandbox, site, zones

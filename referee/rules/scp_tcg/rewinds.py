@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from events.game import Event
+from events.kernel import Event
 from events.scp_tcg.zones import (
     CardMoved,
     CardStacked,

@@ -16,19 +16,15 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from events.game import Event
+from events.kernel import Event
 from events.scp_tcg.cards import ScpCard
 from events.scp_tcg.zones import GAME, ZonesSetUp
-from projections.scp_tcg import sentences, views
-from projections.scp_tcg import state as zone_state
+from projections.scp_tcg import sentences, state as zone_state, views
 from projections.scp_tcg.state import ZoneState
 from referee.actions import Applied, Refusal
 from referee.inputs import Document
-from referee.rules.scp_tcg import engine, position
-from referee.rules.scp_tcg import resolve as resolving
-from referee.rules.scp_tcg import scenario as scenarios
-from referee.rules.scp_tcg.common import KINDS, OUTSIDE, OUTSIDE_WORDS, Instruction
-from referee.rules.scp_tcg.common import outside as refuse_outside
+from referee.rules.scp_tcg import engine, position, resolve as resolving, scenario as scenarios
+from referee.rules.scp_tcg.common import KINDS, OUTSIDE, OUTSIDE_WORDS, Instruction, outside as refuse_outside
 from referee.rules.scp_tcg.rewinds import REWINDS
 from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started
 

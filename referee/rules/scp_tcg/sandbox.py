@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 
-from events.game import Event
+from events.kernel import Event
 from events.scp_tcg.zones import (
     ProtectionRaised,
     ProtectionRestored,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from events.game import Event
+from events.kernel import Event
 from projections.scp_tcg.state import SEATS, ZONES, ZoneState
 from projections.scp_tcg.views import VIEWERS, state_view
 from referee.actions import IllegalAction, Refusal

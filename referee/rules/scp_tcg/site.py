@@ -23,7 +23,7 @@ chapter 4 decides.
 
 from __future__ import annotations
 
-from events.game import Event
+from events.kernel import Event
 from events.scp_tcg.zones import CardMoved, CardStacked, CardStayed
 from projections.scp_tcg.state import ZoneState, kind_of, owner, seat_of
 from referee.rules.scp_tcg import decommissioned

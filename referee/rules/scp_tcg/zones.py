@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from events.game import Event
+from events.kernel import Event
 from events.scp_tcg.zones import PersonnelRevealed
 from projections.scp_tcg.state import SANDBOXES, SEATS, ZoneState, kind_of, owner, seat_of
 from referee.rules.scp_tcg import decommissioned, sandbox, site

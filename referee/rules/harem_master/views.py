@@ -1,6 +1,6 @@
 """The position as each viewer may see it, with the values the rules compute.
 
-``projections.views`` hides what rule 215 hides (``projections.visibility``
+``projections.harem_master.views`` hides what rule 215 hides (``projections.harem_master.visibility``
 says who may know which card); card text changes names and values, which
 only the rules can read, so every command and page that shows a position
 asks here: the same view with current values explained and the agenda, and
@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from projections.state import GameState
-from projections.views import VIEWERS, check_viewer, render_state, result_json
-from projections.views import state_view as _state_view
+from projections.harem_master.state import GameState
+from projections.harem_master.views import VIEWERS, check_viewer, render_state, result_json, state_view as _state_view
 
 
 def state_view(state: GameState, viewer: str) -> dict[str, Any]:
@@ -28,9 +27,9 @@ def decision_view(state: GameState, viewer: str) -> dict[str, Any] | None:
     legal actions for those who may read them: the judge and the deciding
     player, each card named as that viewer may know it (215). A table-dealt
     match's reveal says what the table turned and why (``reveal``)."""
-    from referee.notation import describe_action
     from referee.rules import KINDS, current_decision, legal_actions
     from referee.rules.harem_master.hidden import pending
+    from referee.rules.harem_master.notation import describe_action
 
     check_viewer(viewer)
     decision = current_decision(state) if state.position else None

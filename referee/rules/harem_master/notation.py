@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from typing import Any, Callable, Iterable
 
-from projections.state import PILES, GameState
+from projections.harem_master.state import PILES, GameState
 from referee.actions import Action, IllegalAction, Refusal
 from referee.rules import ACTIONS, current_decision, is_legal
 
@@ -283,8 +283,8 @@ def describe_action(state: GameState, action: Action, viewer: str = "judge") -> 
     """An action with card names instead of ids, as people write it, for
     ``viewer`` (215): a card the viewer may not see where it lies is
     ``"a card"``, its id withheld too (ids follow the deck list's order)."""
-    from projections.state import owner
-    from projections.visibility import HIDDEN, sees_card
+    from projections.harem_master.state import owner
+    from projections.harem_master.visibility import HIDDEN, sees_card
 
     out: dict[str, Any] = {"player": action.player, "do": action.do}
 

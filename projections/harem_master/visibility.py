@@ -1,6 +1,6 @@
 """Who may know which card, from a position or from an event (rule 215): the one function every output asks.
 
-Every sentence of the log (``projections.transcript``), every JSON document
+Every sentence of the log (``projections.harem_master.transcript``), every JSON document
 (``referee state/log/act/legal --json``, ``export --names``) and every page of
 the board names a card only where this module says the viewer may know it.
 Viewers are ``judge`` (everything), ``A``, ``B`` and ``public``.
@@ -15,7 +15,7 @@ nobody, not even the judge: nobody has revealed it.
 **Events.** ``sight(event, before, viewer)`` is what one viewer may know of
 one event: ``Sight.sees(card)`` and ``Sight.name(card)``. What each kind of
 event reveals is declared once per event kind, beside its sentence in
-``projections.transcript`` (``@says(CardMoved, card=SHOWN, target=WHERE)``),
+``projections.harem_master.transcript`` (``@says(CardMoved, card=SHOWN, target=WHERE)``),
 by naming an *audience* for each field that holds cards:
 
 - ``WHERE``: whoever sees the card where it is just before the event or just
@@ -37,16 +37,16 @@ ends; ``sight`` alone (no look-ahead) reads ``OUTCOME`` as ``WHERE``, which
 hides at least as much.
 
 The console and the board call ``sights``/``sight`` for events and
-``sees_card`` for positions; ``projections.transcript`` turns sights into
-sentences and ``projections.views`` positions into views.
+``sees_card`` for positions; ``projections.harem_master.transcript`` turns sights into
+sentences and ``projections.harem_master.views`` positions into views.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from events.game import ActionTaken, Event, NoteAdded, Rewound, StepSkipped, ViolationsAccepted
-from projections.state import PILES, Character, GameState, evolve
+from events.kernel import ActionTaken, Event, NoteAdded, Rewound, StepSkipped, ViolationsAccepted
+from projections.harem_master.state import PILES, Character, GameState, evolve
 
 VIEWERS = ("judge", "A", "B", "public")
 
@@ -64,7 +64,7 @@ Audience = str | Callable[[Any], "str | Mapping[str, str]"]
 
 REVEALS: dict[type[Event], dict[str, Audience]] = {}
 """Per event kind, the audience of each field holding cards (filled by
-``reveals``, called beside each sentence in ``projections.transcript``,
+``reveals``, called beside each sentence in ``projections.harem_master.transcript``,
 which every reader of a sight has imported: the sentences are what sights
 are for; ``transcript.declarations`` returns them once loaded)."""
 

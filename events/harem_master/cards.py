@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from events.abilities import Ability, Filter
+from events.harem_master.abilities import Ability, Filter
 
 CardType = Literal["character", "event", "item"]
 Gender = Literal["female", "male"]
@@ -21,7 +21,9 @@ Icon = Literal["OT", "PA"]
 class CardDef(BaseModel):
     """One card's printed characteristics, as the scenario format writes them."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)  # built on first use: see events.abilities
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", defer_build=True
+    )  # built on first use: see events.harem_master.abilities
 
     name: str = Field(min_length=1)
     type: CardType
@@ -34,7 +36,7 @@ class CardDef(BaseModel):
     icons: list[Icon] = Field(default_factory=list)
     text: str = ""
     # 401.3: each entry is one ability, written in the vocabulary of
-    # events.abilities (docs/abilities.md).
+    # events.harem_master.abilities (docs/abilities.md).
     abilities: list[Ability] = Field(default_factory=list)
     # Items (and [PA] characters used as items): what a character must be to
     # carry it (214.4f/g, ruling A14).

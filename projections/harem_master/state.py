@@ -14,19 +14,19 @@ non-active player, then one action of the active player), ``306.5c`` ...
 ``306.5o`` in a battle, ``307`` ... ``310`` at the end of the turn, ``over``.
 The rules decide it and events record it (``Event.step``); ``evolve`` only
 moves there. Logs written before that (``log_format`` 1) are read through
-``projections.legacy``.
+``projections.harem_master.legacy``.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable, NamedTuple
 
-from events import game as ev
-from events.cards import CardDef
-from events.game import Event
+from events.harem_master import game as ev
+from events.harem_master.cards import CardDef
+from events.kernel import Event
 from projections.by_type import ByType
 from projections.encoding import decode_fields
-from projections.legacy import LEGACY_STEPS
+from projections.harem_master.legacy import LEGACY_STEPS
 
 _new = object.__new__
 
@@ -36,7 +36,7 @@ HIDDEN_PILES = ("castle", "hand", "action_stack")  # face down (215): where unkn
 DEFAULT_RULINGS = {"A1": "not_fallen", "A4": "bottom"}
 # Fields added after snapshots and rewinds were first stored: written only when
 # they differ from these values, and read as these values when absent
-# (``projections.codec``), so a seeded match's snapshots and rewinds are what
+# (``projections.harem_master.codec``), so a seeded match's snapshots and rewinds are what
 # they always were.
 OPTIONAL: dict[str, Any] = {
     "deal": "seeded",
@@ -271,7 +271,7 @@ class GameState:
     effects: tuple[Effect, ...]  # continuous effects in resolution order
     carried: tuple[Carried, ...]  # 308.1
     turn_end_fired: tuple[str, ...]  # turn-end abilities ("card#n") that triggered this turn (308.1)
-    log_format: int  # 1: steps derived by projections.legacy; 2: recorded in events
+    log_format: int  # 1: steps derived by projections.harem_master.legacy; 2: recorded in events
     deal: str  # seeded | table (a paper match logged as it is played)
     unknown: frozenset[str]  # table deal: cards whose identity nobody has revealed (their id's name means nothing)
     # The last castle emptied, and the player whose castle attack or card took
@@ -1169,7 +1169,7 @@ def _note_added(s: GameState, e: ev.NoteAdded) -> None:
 
 @MUTATORS.on(ev.Rewound)
 def _rewound(s: GameState, e: ev.Rewound) -> None:
-    """410: the state the judge restored (``projections.codec``'s JSON, the
+    """410: the state the judge restored (``projections.harem_master.codec``'s JSON, the
     fields a rewind leaves out taken from the state it is folded onto)."""
     position = s.position
     restored = decode_fields(e.state, GameState, initial_state().__dict__.keys(), OPTIONAL, base=s)

@@ -5,7 +5,7 @@ action-cost stack faces (215.2, 215.4: nobody may look at those, not even the
 owner), and neither player sees the other's hand (215.3) nor the opponent's
 face-down opening character before 101.6. Anyone may count any pile, so every
 view gives every count. Who may read which place is
-``projections.visibility`` (the one function every output asks);
+``projections.harem_master.visibility`` (the one function every output asks);
 ``state_view`` returns the shape of ``referee state --json`` (spec/cli.md)
 and ``render_state`` prints it for people.
 """
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from projections.state import PILES, PLAYERS, Character, GameState
-from projections.visibility import VIEWERS, check_viewer, sees_character, sees_pile
+from projections.harem_master.state import PILES, PLAYERS, Character, GameState
+from projections.harem_master.visibility import VIEWERS, check_viewer, sees_character, sees_pile
 
 FACE_DOWN = "face-down"  # shown in place of a card name nobody in this view may read
 
@@ -84,7 +84,7 @@ def state_view(
     Current values need the rules (card text changes them): ``reader`` gives
     a character's current name and values and how they were reached, and
     ``agenda`` what waits to resolve, as ``viewer`` may know it; the referee
-    passes its own (``referee.views``). Without them the values are the
+    passes its own (``referee.rules.harem_master.views``). Without them the values are the
     printed ones."""
     check_viewer(viewer)
     waiting = agenda(state, viewer) if agenda is not None else None

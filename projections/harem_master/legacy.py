@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from events.game import (
+from events.harem_master.game import (
     AttackDeclared,
     AttackerChosen,
     BattleResolved,
@@ -26,9 +26,7 @@ from events.game import (
     EndAccepted,
     EndDeclarationCancelled,
     EndDeclared,
-    Event,
     EventPlayed,
-    GameEnded,
     HandDrawn,
     HandKept,
     HandLimitDiscarded,
@@ -42,11 +40,11 @@ from events.game import (
     StackReturnedToHand,
     StackSizeSet,
     StepPerformed,
-    StepSkipped,
     TurnOrderCardsTurned,
     TurnOrderChosen,
     TurnStarted,
 )
+from events.kernel import Event, GameEnded, StepSkipped
 
 _NEXT_STEP = {"304": "306", "308": "309", "309": "310", "310": "300"}
 

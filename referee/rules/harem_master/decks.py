@@ -14,9 +14,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from events.cards import CardDef, filler
+from events.harem_master.cards import CardDef, filler
 from referee.inputs import MAX_CARDS, Document, InputError, card_number_problem, format_path, kind_of, load_document
-from referee.pool import CardCatalog
+from referee.rules.harem_master.pool import CardCatalog
 
 DECK_SIZE = 51  # 100.2
 SAME_NAME_LIMIT = 3  # 100.2

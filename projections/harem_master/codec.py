@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from projections.encoding import FORMAT, IncompatibleSnapshot, decode_fields, encode_fields
-from projections.state import OPTIONAL, GameState, initial_state
+from projections.harem_master.state import OPTIONAL, GameState, initial_state
 
 __all__ = ["FORMAT", "OPTIONAL", "IncompatibleSnapshot", "decode_state", "encode_state"]
 

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Mapping
 
 from pydantic import ValidationError
 
-from events.cards import CardDef
+from events.harem_master.cards import CardDef
 from referee.inputs import NAME_LENGTH, Document, check_card_numbers, format_path, kind_of, load_document, text_problem
 
 BUNDLED_POOL_PATH = Path(__file__).with_name("data") / "rules-test-pool.yaml"

@@ -5,7 +5,7 @@ rule; a player reading the same log must not learn what 215 hides from them
 (the cards moved face down to an action-cost stack, the opponent's hand, the
 shuffled order, a card chosen from a hidden hand). Each sentence is declared
 with what its event reveals to whom (``@says(CardMoved, card=SHOWN,
-target=WHERE)``: the audiences of ``projections.visibility``), and names a
+target=WHERE)``: the audiences of ``projections.harem_master.visibility``), and names a
 card only through the viewer's ``Sight`` of the event, which applies that
 declaration. ``describe`` writes one sentence for one event as seen from the
 state just before it; ``transcript`` folds a whole log into the rows of
@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from typing import Any, Callable, Collection, Iterable, Sequence
 
-from events import game as ev
-from events.abilities import SITUATIONS
-from events.game import Event
+from events.harem_master import game as ev
+from events.harem_master.abilities import SITUATIONS
+from events.kernel import Event
 from projections.by_type import ByType
+from projections.harem_master.state import PLAYERS, GameState, initial_state, other, owner
+from projections.harem_master.visibility import OUTCOME, REVEALS, SHOWN, WHERE, Audience, Sight, reveals, sight, sights
 from projections.judging import accepted_sentence, call_sentence, judge_words, note_sentence
 from projections.lineage import retracted_positions
-from projections.state import PLAYERS, GameState, initial_state, other, owner
-from projections.visibility import OUTCOME, REVEALS, SHOWN, WHERE, Audience, Sight, reveals, sight, sights
 
 # --- small wording helpers ----------------------------------------------------------
 
@@ -66,7 +66,7 @@ def declarations() -> dict[type[Event], dict[str, Audience]]:
 def says(event_type: type[Event], **fields: Audience) -> Callable[[Describer], Describer]:
     """Declare the sentence of ``event_type`` and, beside it, what the event
     reveals to whom: the audience of each field holding cards
-    (``projections.visibility.reveals``; an undeclared field is ``WHERE``)."""
+    (``projections.harem_master.visibility.reveals``; an undeclared field is ``WHERE``)."""
 
     def register(describer: Describer) -> Describer:
         reveals(event_type, **fields)
@@ -688,7 +688,7 @@ def _rewound(e: ev.Rewound, s: GameState, see: Sight) -> str:
 def describe(event: Event, state_before: GameState, viewer: str = "judge") -> str:
     """One sentence for ``event`` as ``viewer`` may know it (215), without the
     rest of the log (a choice is named as the event alone shows it: see
-    ``projections.visibility.sight``). An event type without a describer
+    ``projections.harem_master.visibility.sight``). An event type without a describer
     still gets a sentence, so a newer log stays readable."""
     return _sentence(sight(event, state_before, viewer))
 
@@ -712,7 +712,7 @@ def log_rows(
     """The rows of ``referee log --json`` for ``events[start:stop]``, folding
     from ``state`` (the state before ``events[start]``); positions continue
     from it. Each action is read to its end, past ``stop`` if need be
-    (``projections.visibility.sights``)."""
+    (``projections.harem_master.visibility.sights``)."""
     rows: list[dict[str, Any]] = []
     first = state.position + 1 - start
     for k, event, see in sights(events, state, viewer, start, stop):
