@@ -54,13 +54,14 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from projections.harem_master.views import SHOWN_PER_PILE, VIEWERS
+from referee import ruleset as registry
 from referee.actions import Action, IllegalAction
 from referee.commands.matches import _grouped as action_lines  # the CLI's `legal` lines
 from referee.store import MatchNotFound, MatchStore, PositionError, StoreError
 from referee.tournament.store import TournamentNotFound
-from referee.web import tournament_pages
+from referee.web import anygame, tournament_pages
 from referee.web.auth import REALM, Guard, Role, check_csrf, covers, csrf_token, event_of
-from referee.web.board import CHARACTER_KEYS, VIEW_KEYS, VIOLATION_EVENTS, BoardReader
+from referee.web.board import CHARACTER_KEYS, OWN_BOARDS, VIEW_KEYS, VIOLATION_EVENTS, BoardReader
 from referee.web.console import Console, Outcome, controls, entry_menus
 from referee.web.live import POLL_SECONDS, Watcher
 from referee.web.tokens import session_secret
@@ -369,6 +370,8 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         return path + ("?" + urlencode(query) if query else "")
 
     env.globals["link"] = link
+    env.globals["game_name"] = game_name
+    env.globals["default_game"] = registry.DEFAULT_GAME
     env.filters["cite"] = lambda row: row["rule"] + (f" ruling:{row['ruling']}" if row.get("ruling") else "")
     env.filters["tojson_attr"] = lambda value: json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
@@ -397,12 +400,25 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         board.require(request, match, viewer, role)
         at = None if notice is not None else _position(request)
         page = board.reader.page(match, at, viewer)
+        game = page["game"]
         token = params.get("token") if viewer in ("A", "B") else None
-        tabs = [v for v in VIEWERS if board.may_see(request, match, v, role)]
+        tabs = [v for v in game.viewers if board.may_see(request, match, v, role)]
         console = None
         decision = page["decision"]
-        shows_actions = viewer == "judge" or (decision is not None and viewer == decision["player"])
-        if page["live"] and board.may_log(role, match) and (role.kind != "player" or viewer == role.seat):
+        logs = page["live"] and board.may_log(role, match) and (role.kind != "player" or viewer == role.seat)
+        if logs and game.id not in OWN_BOARDS:
+            seat = role.seat if role.kind == "player" else None
+            actions = decision["actions"] if decision else None
+            console = {
+                "forms": anygame.controls(game, actions, page["view"], seat) if actions else None,
+                "entry": secrets.token_urlsafe(12),
+                "record": False,
+                "menus": None,
+                "judge": role.kind == "judge",
+                "call": True,
+            }
+        elif logs:
+            shows_actions = viewer == "judge" or (decision is not None and viewer == decision["player"])
             state = page["state"]
             console = {
                 "controls": controls(
@@ -430,7 +446,8 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         return render(request, "match.html", match_context(request))
 
     def board_fragment(request: Request) -> Response:
-        return render(request, "board.html", match_context(request))
+        context = match_context(request)
+        return render(request, context["board_template"], context)
 
     def full_log(request: Request) -> Response:
         match = _match_key(request)
@@ -455,8 +472,11 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             raise HTTPException(400, "to: expected the event to rewind to (1 or more).")
         preview = board.reader.rewind_preview(match, to)
         may = not settings.read_only
+        rules = rewind_rules(board.store.ruleset(match))
         return render(
-            request, "rewind.html", {**preview, "version": board.reader.logs.get(match).version, "may_rewind": may}
+            request,
+            "rewind.html",
+            {**preview, "version": board.reader.logs.get(match).version, "may_rewind": may, "rules": rules},
         )
 
     # Tournament pages read the read models (referee.web.tournament_pages).
@@ -548,7 +568,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         """The new board with the outcome's notice: the fragment for the page's
         script, else the whole page (a phone without JavaScript still logs)."""
         context = match_context(request, form, role, outcome)
-        name = "board.html" if fragment(request) else "match.html"
+        name = context["board_template"] if fragment(request) else "match.html"
         response = render(request, name, context, status=outcome.http)
         response.headers["X-Outcome"] = outcome.status
         return response
@@ -579,8 +599,15 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         mode what the table did (``do`` with its cards: ``player``, ``card``,
         ``cards``, ``target``, ``targets``, ``n``, ``option``, ``order``, ``ability``)."""
         match, form, role, viewer, version, entry = await writer(request)
+        game = await asyncio.to_thread(board.store.ruleset, match)
         line = str(form.get("line") or "")
-        if line:
+        if game.id not in OWN_BOARDS:
+            try:
+                data = anygame.action_data(game, form)
+            except anygame.BadForm as exc:
+                raise HTTPException(400, str(exc)) from None
+            outcome = await asyncio.to_thread(board.console.act_any, match, version, data, role, entry, viewer)
+        elif line:
             outcome = await asyncio.to_thread(board.console.act_line, match, version, line, role, entry, viewer)
         else:
             if role.kind == "player":
@@ -674,10 +701,9 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         def change(form: Any, role: Role) -> Any:
             to = int(_number(form, "to") or 0)
             rule = str(form.get("rule") or "")
-            if rule not in ("410.1", "410.2"):
-                raise HTTPException(
-                    400, "rule: expected 410.1 (an action that was impossible) or 410.2 (a forgotten step)."
-                )
+            rules = rewind_rules(board.store.ruleset(_match_key(request)))
+            if rule not in dict(rules):
+                raise HTTPException(400, "rule: expected " + " or ".join(f"{r} ({w})" for r, w in rules) + ".")
             reason, replay = _text(form, "reason"), form.get("replay") == "yes"
             return lambda s, log: corrections.rewind(
                 s, log, to, rule=rule, reason=reason, judge=role.name, replay=replay
@@ -908,6 +934,30 @@ def _store_message(exc: Exception) -> str:
     """A store failure in one line without secrets (``StoreError`` hides the
     password already; a library error is not shown at all)."""
     return str(exc) if isinstance(exc, StoreError) else "The match store is not answering: try again in a moment."
+
+
+# What each rewind rule is for, in the rewind form's words (the rules
+# themselves are the game's: ``RewindRules.rules``).
+REWIND_WORDS = {
+    "410.1": "an action that was impossible",
+    "410.2": "a forgotten mandatory step",
+    "4": "an instruction no process gave: chapter 4 has no correction rule of its own (ruling:S13)",
+}
+
+
+def rewind_rules(game: Any) -> list[tuple[str, str]]:
+    """The rules a judge's rewind of a match of ``game`` may cite, each with
+    what it is for (none: the game has no corrections, and the form says so)."""
+    rules = game.rewinds.rules if game.rewinds is not None else ()
+    return [(r, REWIND_WORDS.get(r, "")) for r in rules]
+
+
+def game_name(game: str | None) -> str:
+    """A game's name for people, from its id (Harem Master for rows written before matches named one)."""
+    try:
+        return registry.get(game).name
+    except registry.UnknownGame:
+        return str(game)
 
 
 def _free_action(form: Any) -> Action:

@@ -28,11 +28,14 @@ from datetime import datetime
 from typing import Any
 
 from events.kernel import Event, Rewound, StepSkipped, ViolationRecorded
-from projections.harem_master.state import GameState, evolve
-from projections.harem_master.transcript import describe, log_rows
+from projections.harem_master.state import evolve
+from projections.harem_master.transcript import log_rows
 from projections.harem_master.views import check_viewer
 from referee.rules.harem_master.views import decision_view
+from referee.ruleset import Ruleset
 from referee.store import MatchStore, PositionError
+from referee.store.statecodec import ruleset_of_state
+from referee.web import anygame
 from referee.web.seen import board_view, card_texts_of
 
 LOG_BEFORE = 30  # log rows shown up to the position: what happened just before
@@ -67,6 +70,23 @@ VIOLATION_EVENTS = frozenset({ViolationRecorded.__name__, StepSkipped.__name__})
 
 REWOUND_TOPIC = f"{Rewound.__module__}:{Rewound.__name__}"
 LOOK_AHEAD = 200  # events read past a page, to see where its last action ends (projections.harem_master.visibility)
+
+# The games whose pages have parts of their own (castles, harems, stacks, a
+# record-mode console): the board template each is drawn with. Any other game
+# is drawn from its ruleset alone (``anygame``, ``zones.html``).
+OWN_BOARDS = {"harem-master": "board.html"}
+ANY_BOARD = "zones.html"
+
+
+def board_template(game: Ruleset) -> str:
+    """The template that draws a match of ``game``."""
+    return OWN_BOARDS.get(game.id, ANY_BOARD)
+
+
+def check_viewer_of(game: Ruleset, viewer: str) -> None:
+    """Refuse a viewer the game does not know: showing the judge's view to a typo would leak."""
+    if viewer not in game.viewers:
+        raise ValueError(f"unknown viewer {viewer!r}: expected one of {', '.join(game.viewers)}")
 
 
 @dataclass(frozen=True)
@@ -154,21 +174,25 @@ class LogCache:
             return [r.event for r in self.store.application.events.get(log.key, gt=first, lte=last)]
 
 
-def log_row(position: int, event: Event, before: GameState, viewer: str, retracted: frozenset[int]) -> dict[str, Any]:
-    """One row of the log as ``referee log --json`` has it."""
+def log_row(position: int, event: Event, before: Any, viewer: str, retracted: frozenset[int]) -> dict[str, Any]:
+    """One row of the log as ``referee log --json`` has it, in the sentence
+    of the game ``before`` is a state of."""
     return {
         "position": position,
         "type": type(event).__name__,
         "rule": event.rule,
-        "ruling": event.ruling,
-        "text": describe(event, before, viewer),
+        "ruling": getattr(event, "ruling", None),
+        "text": ruleset_of_state(before).describe(event, before, viewer),
         "retracted": position in retracted,
     }
 
 
-def decision_of(state: GameState, viewer: str) -> dict[str, Any] | None:
+def decision_of(state: Any, viewer: str) -> dict[str, Any] | None:
     """Whose decision it is, and the legal actions for those who may read them."""
-    return decision_view(state, viewer)
+    game = ruleset_of_state(state)
+    if game.id in OWN_BOARDS:
+        return decision_view(state, viewer)
+    return anygame.decision(game, state, viewer)
 
 
 class BoardReader:
@@ -180,8 +204,11 @@ class BoardReader:
 
     def page(self, match_id: str, at: int | None, viewer: str) -> dict[str, Any]:
         """Everything the match page shows at event ``at`` (None: the latest)."""
-        check_viewer(viewer)
         log = self.logs.get(match_id)
+        game = self.store.ruleset(log.key)
+        if game.id not in OWN_BOARDS:
+            return self._any_page(game, log, at, viewer)
+        check_viewer(viewer)
         version = log.version
         position = version if at is None else at
         if not 0 <= position <= version:
@@ -214,6 +241,42 @@ class BoardReader:
             "log_starts": first + 1,
             "state": board,
             "card_text": card_texts_of(board, view, decision["actions"] if decision else None, reveal_names),
+            "game": game,
+            "board_template": board_template(game),
+        }
+
+    def _any_page(self, game: Ruleset, log: MatchLog, at: int | None, viewer: str) -> dict[str, Any]:
+        """``page`` for a game drawn from its ruleset alone: its view, its
+        sentences, its decision (``anygame``)."""
+        check_viewer_of(game, viewer)
+        version = log.version
+        position = version if at is None else at
+        if not 0 <= position <= version:
+            raise PositionError(f"match {log.key} has {version} events: there is no event {position}")
+        first = max(0, position - LOG_BEFORE)
+        state = self.store.state_at(log.key, first)
+        last = min(version, position + LOG_AFTER)
+        events = self.logs.events(log, first, last)
+        rows = anygame.log_rows(game, events, state, viewer, None, log.retracted)
+        board = game.fold(events[: position - first], state)
+        view = game.view(board, viewer)
+        view["match"] = log.key
+        return {
+            "match": log.key,
+            "title": log.name,
+            "names": dict(board.names),
+            "viewer": viewer,
+            "at": position,
+            "version": version,
+            "live": at is None or at == version,
+            "view": view,
+            "decision": anygame.decision(game, board, viewer),
+            "log": rows,
+            "log_starts": first + 1,
+            "state": board,
+            "card_text": {},
+            "game": game,
+            "board_template": board_template(game),
         }
 
     def full_log(self, match_id: str, viewer: str, start: int | None = None) -> dict[str, Any]:
@@ -221,8 +284,12 @@ class BoardReader:
         ``start`` (default: the latest page), with the first event of the
         pages before and after it (None at either end). One snapshot load,
         the page's events read and folded, however long the match."""
-        check_viewer(viewer)
         log = self.logs.get(match_id)
+        game = self.store.ruleset(log.key)
+        if game.id in OWN_BOARDS:
+            check_viewer(viewer)
+        else:
+            check_viewer_of(game, viewer)
         version = log.version
         if start is None:
             start = max(1, version - LOG_PAGE + 1)
@@ -231,8 +298,11 @@ class BoardReader:
         first = start - 1
         state = self.store.state_at(log.key, first)
         last = min(version, first + LOG_PAGE)
-        events = self.logs.events(log, first, min(version, last + LOOK_AHEAD))
-        rows = log_rows(events, state, viewer, 0, last - first, log.retracted)
+        if game.id in OWN_BOARDS:
+            events = self.logs.events(log, first, min(version, last + LOOK_AHEAD))
+            rows = log_rows(events, state, viewer, 0, last - first, log.retracted)
+        else:
+            rows = anygame.log_rows(game, self.logs.events(log, first, last), state, viewer, None, log.retracted)
         return {
             "match": log.key,
             "title": log.name,

@@ -40,7 +40,7 @@ from referee.rules import ACTIONS, apply as apply_action, current_decision, lega
 from referee.rules.harem_master.notation import action_line, action_of_line, describe_action, resolve
 from referee.store import MatchStore
 from referee.store.errors import StaleVersion
-from referee.web.seen import sentence
+from referee.web.anygame import cards_named
 
 if TYPE_CHECKING:
     from referee.web.auth import Role
@@ -279,7 +279,7 @@ class Console:
         except IllegalAction as exc:
             return Outcome("refused", exc.refusal.reason, exc.refusal.rule, version, http=422)
         after = getattr(done, "state", None)
-        new = after.position if isinstance(after, GameState) else self.store.load(match)[1]
+        new = after.position if after is not None else self.store.load(match)[1]
         return Outcome("logged", f"{len(done.events)} events recorded.", None, new)
 
     def stale(self, match: str, exc: StaleVersion, entry: str, viewer: str) -> Outcome:
@@ -291,14 +291,13 @@ class Console:
             )
         said = None
         before = self.store.state_at(match, exc.chosen)
-        from projections.harem_master.state import evolve
-
+        game = self.store.ruleset(match)
         for r in records:
             if isinstance(r.event, (ActionTaken, *JUDGE_EVENTS)):
-                said = sentence(r.event, before, viewer)
+                said = game.describe(r.event, before, viewer)
                 who = f" (entered by {r.by})" if r.by else ""
                 break
-            before = evolve(before, r.event)
+            before = game.evolve(before, r.event)
         if said is None:
             said, who = "Something else", ""
         return Outcome(
@@ -356,6 +355,28 @@ class Console:
                 violations,
             )
         return self._write(match, version, role, entry, viewer, lambda s: apply_action(s, resolve(s, raw)))
+
+    def act_any(self, match: str, version: int, data: dict[str, Any], role: Role, entry: str, viewer: str) -> Outcome:
+        """Log one action of a game drawn from its ruleset alone (``anygame``):
+        ``data`` as the notation writes it, checked against its declarations;
+        the ruleset resolves, decides and applies it (a refusal cites its rule)."""
+        game = self.store.ruleset(match)
+        state, current = self.store.load(match)
+        if current != version:
+            return self.stale(match, StaleVersion(match, version, current, False), entry, viewer)
+        if role.kind == "player" and data["player"] != role.seat:
+            return Outcome(
+                "invalid", f"Player {role.seat}'s link cannot act for {data['player']}.", None, version, http=403
+            )
+        names = {c.name for c in state.cards.values()}
+        unknown = [c for c in cards_named(game, data) if c not in state.cards and c not in names]
+        if unknown:
+            return Outcome("invalid", f"{unknown[0]!r} is no card of this match.", None, version, http=422)
+        try:
+            raw = game.action_from_mapping(data)
+        except (ValueError, TypeError) as exc:
+            return Outcome("invalid", str(exc), None, version, http=422)
+        return self._write(match, version, role, entry, viewer, lambda s: game.apply(s, game.resolve(s, raw)))
 
     # --- the table's and the judge's entries ---------------------------------------------
 
