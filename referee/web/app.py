@@ -53,7 +53,6 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from projections.harem_master.views import SHOWN_PER_PILE, VIEWERS
 from referee import ruleset as registry
 from referee.actions import Action, IllegalAction
 from referee.commands.matches import _grouped as action_lines  # the CLI's `legal` lines
@@ -61,8 +60,8 @@ from referee.store import MatchNotFound, MatchStore, PositionError, StoreError
 from referee.tournament.store import TournamentNotFound
 from referee.web import anygame, tournament_pages
 from referee.web.auth import REALM, Guard, Role, check_csrf, covers, csrf_token, event_of
-from referee.web.board import CHARACTER_KEYS, OWN_BOARDS, VIEW_KEYS, VIOLATION_EVENTS, BoardReader
-from referee.web.console import Console, Outcome, controls, entry_menus
+from referee.web.board import VIOLATION_EVENTS, BoardReader
+from referee.web.console import Console, Outcome
 from referee.web.live import POLL_SECONDS, Watcher
 from referee.web.tokens import session_secret
 
@@ -129,6 +128,10 @@ class Board:
         )
 
     # --- who may see and do what -----------------------------------------------------
+
+    def viewers(self, match: str) -> tuple[str, ...]:
+        """Who may look at ``match`` (its game's viewers: ``MatchNotFound`` if there is no such match)."""
+        return tuple(self.store.ruleset(match).viewers)
 
     def is_judge(self, request: Request) -> bool:
         return self.guard.is_judge(request)
@@ -287,7 +290,7 @@ def _match_key(request: Request) -> str:
     return str(request.path_params["match"]).strip().lower()
 
 
-def _viewer(request: Request, role: Role, params: Any = None) -> str:
+def _viewer(request: Request, role: Role, params: Any = None, viewers: tuple[str, ...] = ()) -> str:
     params = params if params is not None else request.query_params
     if role.kind in ("judge", "scorekeeper"):
         default = "judge"
@@ -296,8 +299,8 @@ def _viewer(request: Request, role: Role, params: Any = None) -> str:
     else:
         default = "public"
     viewer = params.get("as") or default
-    if viewer not in VIEWERS:
-        raise HTTPException(400, f"Unknown viewer {viewer!r}: expected one of {', '.join(VIEWERS)}.")
+    if viewer not in viewers:
+        raise HTTPException(400, f"Unknown viewer {viewer!r}: expected one of {', '.join(viewers)}.")
     return viewer
 
 
@@ -351,14 +354,11 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     reads = tournament_pages.Reads(board.store)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     env = templates.env
-    env.globals.update(
-        VIEWERS=VIEWERS,
-        VIEW_KEYS=VIEW_KEYS,
-        CHARACTER_KEYS=CHARACTER_KEYS,
-        VIOLATION_EVENTS=VIOLATION_EVENTS,
-        SHOWN_PER_PILE=SHOWN_PER_PILE,
-        action_lines=action_lines,
-    )
+    env.globals.update(VIOLATION_EVENTS=VIOLATION_EVENTS, action_lines=action_lines)
+    for game_id in registry.games():  # the names a game's own board template uses
+        parts = registry.get(game_id).board
+        if parts is not None:
+            env.globals.update(parts.TEMPLATE_GLOBALS)
 
     @pass_context
     def link(context: Any, path: str, **params: Any) -> str:
@@ -396,7 +396,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         params = params if params is not None else request.query_params
         match = _match_key(request)
         role = role or board.role(request, match, params if params is not request.query_params else None)
-        viewer = _viewer(request, role, params)
+        viewer = _viewer(request, role, params, board.viewers(match))
         board.require(request, match, viewer, role)
         at = None if notice is not None else _position(request)
         page = board.reader.page(match, at, viewer)
@@ -406,7 +406,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         console = None
         decision = page["decision"]
         logs = page["live"] and board.may_log(role, match) and (role.kind != "player" or viewer == role.seat)
-        if logs and game.id not in OWN_BOARDS:
+        if logs and game.board is None:
             seat = role.seat if role.kind == "player" else None
             actions = decision["actions"] if decision else None
             console = {
@@ -421,14 +421,14 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             shows_actions = viewer == "judge" or (decision is not None and viewer == decision["player"])
             state = page["state"]
             console = {
-                "controls": controls(
+                "controls": game.board.controls(
                     state, role.seat if role.kind == "player" else None, decision["actions"] if decision else None
                 )
                 if shows_actions
                 else None,
                 "entry": secrets.token_urlsafe(12),  # one per board shown: a second tap is the same entry
                 "record": state.mode == "record" and role.kind != "player",
-                "menus": entry_menus(state) if state.mode == "record" and role.kind != "player" else None,
+                "menus": game.board.entry_menus(state) if state.mode == "record" and role.kind != "player" else None,
                 "judge": role.kind == "judge",
                 "call": True,
             }
@@ -452,7 +452,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     def full_log(request: Request) -> Response:
         match = _match_key(request)
         role = board.role(request, match)
-        viewer = _viewer(request, role)
+        viewer = _viewer(request, role, None, board.viewers(match))
         board.require(request, match, viewer, role)
         page = board.reader.full_log(match, viewer, _position(request, "from"))
         token = request.query_params.get("token") if viewer in ("A", "B") else None
@@ -590,7 +590,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
                 if role.kind == "player"
                 else "You may not log this match.",
             )
-        viewer = _viewer(request, role, form)
+        viewer = _viewer(request, role, form, board.viewers(match))
         board.require(request, match, viewer, role)
         return match, form, role, viewer, int(_number(form, "version") or 0), str(form.get("entry") or "")[:40]
 
@@ -601,7 +601,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         match, form, role, viewer, version, entry = await writer(request)
         game = await asyncio.to_thread(board.store.ruleset, match)
         line = str(form.get("line") or "")
-        if game.id not in OWN_BOARDS:
+        if game.board is None:
             try:
                 data = anygame.action_data(game, form)
             except anygame.BadForm as exc:
@@ -612,7 +612,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         else:
             if role.kind == "player":
                 raise HTTPException(403, "Players log from their legal actions only.")
-            raw = _free_action(form)
+            raw = _free_action(form, game)
             outcome = await asyncio.to_thread(
                 board.console.act_free, match, version, raw, role, entry, viewer, form.get("confirm") == "yes"
             )
@@ -648,7 +648,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         role = board.role(request, match, form)
         if role.kind == "public" or settings.read_only:
             raise HTTPException(403, "Calling a judge from the board needs a player's link or the scorekeeper's.")
-        viewer = _viewer(request, role, form)
+        viewer = _viewer(request, role, form, board.viewers(match))
         board.require(request, match, viewer, role)
         version, entry, reason = (
             int(_number(form, "version") or 0),
@@ -960,15 +960,15 @@ def game_name(game: str | None) -> str:
         return str(game)
 
 
-def _free_action(form: Any) -> Action:
+def _free_action(form: Any, game: Any) -> Action:
     """A record-mode entry: whatever the table did, from the form's menus."""
-    from referee.rules import ACTIONS
-
     player, do = str(form.get("player") or ""), str(form.get("do") or "")
-    if player not in ("A", "B"):
-        raise HTTPException(400, "player: expected A or B.")
-    if do not in ACTIONS:
-        raise HTTPException(400, f"do: {do[:30]!r} is not an action; expected one of {', '.join(sorted(ACTIONS))}.")
+    if player not in game.seats:
+        raise HTTPException(400, f"player: expected {' or '.join(game.seats)}.")
+    if do not in game.actions:
+        raise HTTPException(
+            400, f"do: {do[:30]!r} is not an action; expected one of {', '.join(sorted(game.actions))}."
+        )
 
     def one(name: str) -> str | None:
         value = _text(form, name, 120)

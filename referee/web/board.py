@@ -1,11 +1,13 @@
 """What the board pages show, read from the match store: plain data for the templates.
 
-Every hiding decision is made by ``projections.harem_master.visibility`` (rule 215): the
-board is ``referee.rules.harem_master.views.state_view`` for the chosen viewer, the log is
-``projections.harem_master.transcript.log_rows`` for that viewer, and the decision is
-``referee.rules.harem_master.views.decision_view`` (the legal actions go to the judge and to the
-player whose decision it is, each card named as they may know it). The
-rewind preview is the judge's; the tables page uses the public view.
+Every hiding decision is the game's (Harem Master's rule 215, SCP-TCG's
+402.2): the board, the log and the decision come from the match's ruleset
+for the chosen viewer, through the game's own page parts where it has them
+(``Ruleset.board``: Harem Master's ``referee.rules.harem_master.board``),
+else from the interface alone (``anygame``: ``view``, ``describe``,
+``decision``, ``legal_actions``). The legal actions go to the judge and to
+whoever must decide, each card named as they may know it. The rewind
+preview is the judge's; the tables page uses the public view.
 
 Speed: a match page at event N of a long match costs one snapshot load
 (``MatchStore.state_at`` of the first event of the log window, which folds
@@ -28,59 +30,27 @@ from datetime import datetime
 from typing import Any
 
 from events.kernel import Event, Rewound, StepSkipped, ViolationRecorded
-from projections.harem_master.state import evolve
-from projections.harem_master.transcript import log_rows
-from projections.harem_master.views import check_viewer
-from referee.rules.harem_master.views import decision_view
 from referee.ruleset import Ruleset
 from referee.store import MatchStore, PositionError
 from referee.store.statecodec import ruleset_of_state
 from referee.web import anygame
-from referee.web.seen import board_view, card_texts_of
 
 LOG_BEFORE = 30  # log rows shown up to the position: what happened just before
 LOG_AFTER = 10  # and after it, greyed: what comes next on the timeline
 LOG_PAGE = 200  # rows of one page of the log page
 CACHED_MATCHES = 32  # match logs kept in memory
 
-# The keys of ``state_view`` the board draws in its own place; any other key
-# (value explanations, an agenda, open windows: whatever the view grows) is
-# shown as it comes, never dropped.
-VIEW_KEYS = frozenset(
-    {
-        "match",
-        "event",
-        "turn",
-        "active",
-        "step",
-        "result",
-        "zones",
-        "characters",
-        "violations",
-        "mode",
-        "draw_offer",
-        "judge_call",
-        "deal",
-        "unaccounted",
-    }
-)
-CHARACTER_KEYS = frozenset({"card", "id", "controller", "ready", "face_down", "items", "physical", "mental"})
 VIOLATION_EVENTS = frozenset({ViolationRecorded.__name__, StepSkipped.__name__})  # flagged in the log
 
 
 REWOUND_TOPIC = f"{Rewound.__module__}:{Rewound.__name__}"
-LOOK_AHEAD = 200  # events read past a page, to see where its last action ends (projections.harem_master.visibility)
 
-# The games whose pages have parts of their own (castles, harems, stacks, a
-# record-mode console): the board template each is drawn with. Any other game
-# is drawn from its ruleset alone (``anygame``, ``zones.html``).
-OWN_BOARDS = {"harem-master": "board.html"}
-ANY_BOARD = "zones.html"
+ANY_BOARD = "zones.html"  # the template of a game drawn from its ruleset alone
 
 
 def board_template(game: Ruleset) -> str:
-    """The template that draws a match of ``game``."""
-    return OWN_BOARDS.get(game.id, ANY_BOARD)
+    """The template that draws a match of ``game``: its own (``board.TEMPLATE``), else ``ANY_BOARD``."""
+    return game.board.TEMPLATE if game.board is not None else ANY_BOARD
 
 
 def check_viewer_of(game: Ruleset, viewer: str) -> None:
@@ -190,8 +160,8 @@ def log_row(position: int, event: Event, before: Any, viewer: str, retracted: fr
 def decision_of(state: Any, viewer: str) -> dict[str, Any] | None:
     """Whose decision it is, and the legal actions for those who may read them."""
     game = ruleset_of_state(state)
-    if game.id in OWN_BOARDS:
-        return decision_view(state, viewer)
+    if game.board is not None:
+        return game.board.decision(state, viewer)
     return anygame.decision(game, state, viewer)
 
 
@@ -203,12 +173,13 @@ class BoardReader:
         self.logs = LogCache(store)
 
     def page(self, match_id: str, at: int | None, viewer: str) -> dict[str, Any]:
-        """Everything the match page shows at event ``at`` (None: the latest)."""
+        """Everything the match page shows at event ``at`` (None: the latest):
+        drawn with the game's own page parts (``Ruleset.board``) where it has
+        them, else from its ruleset alone (``anygame``)."""
         log = self.logs.get(match_id)
         game = self.store.ruleset(log.key)
-        if game.id not in OWN_BOARDS:
-            return self._any_page(game, log, at, viewer)
-        check_viewer(viewer)
+        parts = game.board
+        check_viewer_of(game, viewer)
         version = log.version
         position = version if at is None else at
         if not 0 <= position <= version:
@@ -216,17 +187,18 @@ class BoardReader:
         first = max(0, position - LOG_BEFORE)
         state = self.store.state_at(log.key, first)
         last = min(version, position + LOG_AFTER)
-        events = self.logs.events(log, first, min(version, last + LOOK_AHEAD))
-        rows = log_rows(events, state, viewer, 0, last - first, log.retracted)
+        if parts is not None:
+            events = self.logs.events(log, first, min(version, last + parts.LOOK_AHEAD))
+            rows = parts.log_rows(events, state, viewer, 0, last - first, log.retracted)
+        else:
+            events = self.logs.events(log, first, last)
+            rows = anygame.log_rows(game, events, state, viewer, None, log.retracted)
         board = state
         for event in events[: position - first]:
-            board = evolve(board, event)
-        view = board_view(board, viewer)
+            board = game.evolve(board, event)
+        view = parts.view(board, viewer) if parts is not None else game.view(board, viewer)
         view["match"] = log.key
-        decision = decision_of(board, viewer)
-        reveal_names = []
-        if decision is not None and decision["kind"] == "reveal" and decision["actions"]:
-            reveal_names = [a["card"] for a in decision["actions"] if a["do"] == "reveal"]
+        decision = parts.decision(board, viewer) if parts is not None else anygame.decision(game, board, viewer)
         return {
             "match": log.key,
             "title": log.name,
@@ -240,41 +212,7 @@ class BoardReader:
             "log": rows,
             "log_starts": first + 1,
             "state": board,
-            "card_text": card_texts_of(board, view, decision["actions"] if decision else None, reveal_names),
-            "game": game,
-            "board_template": board_template(game),
-        }
-
-    def _any_page(self, game: Ruleset, log: MatchLog, at: int | None, viewer: str) -> dict[str, Any]:
-        """``page`` for a game drawn from its ruleset alone: its view, its
-        sentences, its decision (``anygame``)."""
-        check_viewer_of(game, viewer)
-        version = log.version
-        position = version if at is None else at
-        if not 0 <= position <= version:
-            raise PositionError(f"match {log.key} has {version} events: there is no event {position}")
-        first = max(0, position - LOG_BEFORE)
-        state = self.store.state_at(log.key, first)
-        last = min(version, position + LOG_AFTER)
-        events = self.logs.events(log, first, last)
-        rows = anygame.log_rows(game, events, state, viewer, None, log.retracted)
-        board = game.fold(events[: position - first], state)
-        view = game.view(board, viewer)
-        view["match"] = log.key
-        return {
-            "match": log.key,
-            "title": log.name,
-            "names": dict(board.names),
-            "viewer": viewer,
-            "at": position,
-            "version": version,
-            "live": at is None or at == version,
-            "view": view,
-            "decision": anygame.decision(game, board, viewer),
-            "log": rows,
-            "log_starts": first + 1,
-            "state": board,
-            "card_text": {},
+            "card_text": parts.page_card_texts(board, view, decision) if parts is not None else {},
             "game": game,
             "board_template": board_template(game),
         }
@@ -286,10 +224,8 @@ class BoardReader:
         the page's events read and folded, however long the match."""
         log = self.logs.get(match_id)
         game = self.store.ruleset(log.key)
-        if game.id in OWN_BOARDS:
-            check_viewer(viewer)
-        else:
-            check_viewer_of(game, viewer)
+        parts = game.board
+        check_viewer_of(game, viewer)
         version = log.version
         if start is None:
             start = max(1, version - LOG_PAGE + 1)
@@ -298,9 +234,9 @@ class BoardReader:
         first = start - 1
         state = self.store.state_at(log.key, first)
         last = min(version, first + LOG_PAGE)
-        if game.id in OWN_BOARDS:
-            events = self.logs.events(log, first, min(version, last + LOOK_AHEAD))
-            rows = log_rows(events, state, viewer, 0, last - first, log.retracted)
+        if parts is not None:
+            events = self.logs.events(log, first, min(version, last + parts.LOOK_AHEAD))
+            rows = parts.log_rows(events, state, viewer, 0, last - first, log.retracted)
         else:
             rows = anygame.log_rows(game, self.logs.events(log, first, last), state, viewer, None, log.retracted)
         return {
