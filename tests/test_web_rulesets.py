@@ -234,3 +234,23 @@ def test_a_judge_notes_and_rewinds_citing_the_games_own_rule(db: str, tmp_path: 
         assert denied.status_code == 403 and "Only a judge rewinds" in denied.text
     rewound = [r for r in records_of(db, match) if type(r.event).__name__ == "Rewound"]
     assert len(rewound) == 1 and rewound[0].event.rule == "4" and rewound[0].by == "judge"
+
+
+def test_a_judge_starts_a_match_of_the_game_from_a_pasted_position(db: str, tmp_path: Path) -> None:
+    new_zones_match(db, tmp_path)  # the store exists
+    text = POSITION.format(pool=ROOT / "scenarios/scp-tcg/pools/cards.yaml")
+    with app_for(db) as http:
+        page = http.get("/new", headers=judge_auth())
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
+        made = http.post(
+            "/new",
+            headers=judge_auth(),
+            data={"csrf": csrf, "scenario": text, "title": "Pasted"},
+            follow_redirects=False,
+        )
+        assert made.status_code == 303
+        match = made.headers["location"].rsplit("/", 1)[-1]
+        shown = http.get(f"/matches/{match}", headers=judge_auth())
+        assert 'data-game="scp-tcg-s4"' in shown.text and "Keter object" in shown.text
+    with MatchStore(db, read_only=True) as store:
+        assert store.ruleset(match).id == "scp-tcg-s4"
