@@ -131,7 +131,7 @@ class Board:
 
     def viewers(self, match: str) -> tuple[str, ...]:
         """Who may look at ``match`` (its game's viewers: ``MatchNotFound`` if there is no such match)."""
-        return tuple(self.store.ruleset(match).viewers)
+        return tuple(self.reader.ruleset(match).viewers)
 
     def is_judge(self, request: Request) -> bool:
         return self.guard.is_judge(request)
@@ -472,7 +472,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             raise HTTPException(400, "to: expected the event to rewind to (1 or more).")
         preview = board.reader.rewind_preview(match, to)
         may = not settings.read_only
-        rules = rewind_rules(board.store.ruleset(match))
+        rules = rewind_rules(board.reader.ruleset(match))
         return render(
             request,
             "rewind.html",
@@ -599,7 +599,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         mode what the table did (``do`` with its cards: ``player``, ``card``,
         ``cards``, ``target``, ``targets``, ``n``, ``option``, ``order``, ``ability``)."""
         match, form, role, viewer, version, entry = await writer(request)
-        game = await asyncio.to_thread(board.store.ruleset, match)
+        game = await asyncio.to_thread(board.reader.ruleset, match)
         line = str(form.get("line") or "")
         if game.board is None:
             try:
@@ -701,7 +701,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         def change(form: Any, role: Role) -> Any:
             to = int(_number(form, "to") or 0)
             rule = str(form.get("rule") or "")
-            rules = rewind_rules(board.store.ruleset(_match_key(request)))
+            rules = rewind_rules(board.reader.ruleset(_match_key(request)))
             if rule not in dict(rules):
                 raise HTTPException(400, "rule: expected " + " or ".join(f"{r} ({w})" for r, w in rules) + ".")
             reason, replay = _text(form, "reason"), form.get("replay") == "yes"

@@ -171,13 +171,22 @@ class BoardReader:
     def __init__(self, store: MatchStore) -> None:
         self.store = store
         self.logs = LogCache(store)
+        self._games: dict[str, Ruleset] = {}  # a match's game never changes: its first event names it
+
+    def ruleset(self, match_id: str) -> Ruleset:
+        """The ruleset of ``match_id`` (``MatchNotFound`` if there is no such match), read once per match."""
+        key = match_id.strip().lower()
+        found = self._games.get(key)
+        if found is None:
+            found = self._games[key] = self.store.ruleset(key)
+        return found
 
     def page(self, match_id: str, at: int | None, viewer: str) -> dict[str, Any]:
         """Everything the match page shows at event ``at`` (None: the latest):
         drawn with the game's own page parts (``Ruleset.board``) where it has
         them, else from its ruleset alone (``anygame``)."""
         log = self.logs.get(match_id)
-        game = self.store.ruleset(log.key)
+        game = self.ruleset(log.key)
         parts = game.board
         check_viewer_of(game, viewer)
         version = log.version
@@ -223,7 +232,7 @@ class BoardReader:
         pages before and after it (None at either end). One snapshot load,
         the page's events read and folded, however long the match."""
         log = self.logs.get(match_id)
-        game = self.store.ruleset(log.key)
+        game = self.ruleset(log.key)
         parts = game.board
         check_viewer_of(game, viewer)
         version = log.version
