@@ -179,6 +179,53 @@ class RewindRules(Protocol):
 
 
 @runtime_checkable
+class BoardParts(Protocol):
+    """A game's own parts of the board's pages, where the board drawn from
+    the interface alone (``referee.web.anygame``: zones, sentences, one form
+    per action kind) is not enough: its template (in
+    ``referee/web/templates/``) and the names it uses, its position, log,
+    decision and card texts for a viewer, and its console's controls."""
+
+    TEMPLATE: str  # the template that draws its board
+    TEMPLATE_GLOBALS: Mapping[str, Any]  # names its template reads
+    LOOK_AHEAD: int  # events read past a page of the log to finish its last action
+
+    def view(self, state: State, viewer: str) -> dict[str, Any]:
+        """The position as ``viewer`` may see it, as the board draws it."""
+        ...
+
+    def log_rows(
+        self, events: Sequence[Event], state: State, viewer: str, start: int, stop: int, retracted: frozenset[int]
+    ) -> list[dict[str, Any]]:
+        """The log rows of ``events[start:stop]`` from ``state``, as ``viewer`` may read them."""
+        ...
+
+    def decision(self, state: State, viewer: str) -> dict[str, Any] | None:
+        """Who must act, and the legal actions for those who may read them."""
+        ...
+
+    def page_card_texts(
+        self, state: State, view: dict[str, Any], decision: dict[str, Any] | None
+    ) -> dict[str, dict[str, Any]]:
+        """The text of every card the page names, as its viewer may read it."""
+        ...
+
+    def controls(
+        self, state: State, seat: str | None = None, described: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any] | None:
+        """The console's controls for the decision in front of the table."""
+        ...
+
+    def entry_menus(self, state: State) -> dict[str, Any]:
+        """Record mode's menus: whatever the table did may be entered."""
+        ...
+
+    def action_of(self, state: State, line: str) -> Action | None:
+        """The legal action a control's line names, None if none does."""
+        ...
+
+
+@runtime_checkable
 class Ruleset(Protocol):
     """Everything the kernel needs from one game.
 
@@ -346,6 +393,8 @@ class Ruleset(Protocol):
         """One sentence for ``event`` as ``viewer`` may know it."""
         ...
 
+    board: BoardParts | None  # its own parts of the board's pages; None: drawn from this interface alone
+
     # --- corrections and scenarios --------------------------------------------
     rewinds: RewindRules | None  # None: the game has no corrections yet
 
@@ -421,6 +470,9 @@ def ruleset_fits(ruleset: object) -> list[str]:
     rewinds = getattr(ruleset, "rewinds", None)
     if rewinds is not None:
         missing += [f"rewinds.{name}" for name in _protocol_members(RewindRules) if not hasattr(rewinds, name)]
+    board = getattr(ruleset, "board", None)
+    if board is not None:
+        missing += [f"board.{name}" for name in _protocol_members(BoardParts) if not hasattr(board, name)]
     return missing
 
 
@@ -435,6 +487,7 @@ __all__ = [
     "ActionLike",
     "ActionSpec",
     "ArgSpec",
+    "BoardParts",
     "Decision",
     "Outcome",
     "RewindRules",

@@ -521,9 +521,9 @@ def test_the_controls_place_each_card_where_the_state_says_it_is() -> None:
     """``zones_of`` (all cards at once, for lighting them on the table) agrees
     with ``GameState.where`` at every 25th position of a self-play game with abilities."""
     from projections.harem_master.state import evolve, initial_state
+    from referee.rules.harem_master.board import zones_of
     from referee.rules.harem_master.pool import bundled_pool
     from referee.simulate import decks_for, play_game
-    from referee.web.console import zones_of
 
     game = play_game(5, decks_for(5, bundled_pool(), None))
     state = initial_state()

@@ -121,32 +121,7 @@ KNOWN: dict[str, tuple[str, ...]] = {
         "referee.rules",
         "referee.rules.harem_master.decks",
     ),
-    "referee.tournament.tables": (
-        "projections.harem_master.state",
-        "projections.harem_master.views",
-    ),
-    "referee.web.app": (
-        "projections.harem_master.views",
-        "referee.rules",
-    ),
-    "referee.web.board": (
-        "projections.harem_master.state",
-        "projections.harem_master.transcript",
-        "projections.harem_master.views",
-        "referee.rules.harem_master.views",
-    ),
-    "referee.web.console": (
-        "projections.harem_master.state",
-        "referee.rules",
-        "referee.rules.harem_master.describe",
-        "referee.rules.harem_master.hidden",
-        "referee.rules.harem_master.notation",
-    ),
-    "referee.web.seen": (
-        "projections.harem_master.state",
-        "projections.harem_master.transcript",
-        "referee.rules.harem_master.views",
-    ),
+    "referee.tournament.tables": ("projections.harem_master.views",),
 }
 
 

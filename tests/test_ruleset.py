@@ -18,7 +18,7 @@ from referee.actions import IllegalAction
 from referee.rules.harem_master import views
 from referee.rules.harem_master.pool import bundled_pool
 from referee.rules.harem_master.ruleset import HAREM_MASTER
-from referee.ruleset import Decision, RewindRules, Ruleset
+from referee.ruleset import BoardParts, Decision, RewindRules, Ruleset
 from referee.simulate import random_action, random_deck, vanilla
 
 
@@ -29,6 +29,7 @@ def test_every_registered_game_answers_the_whole_interface(game: str) -> None:
     assert isinstance(found, Ruleset)
     assert found.id == game
     assert found.rewinds is None or isinstance(found.rewinds, RewindRules)
+    assert found.board is None or isinstance(found.board, BoardParts)
 
 
 @pytest.mark.parametrize("game", registry.games())

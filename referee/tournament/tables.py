@@ -44,8 +44,8 @@ COLUMNS = "match_id TEXT PRIMARY KEY, seq BIGINT NOT NULL, tournament TEXT, doc 
 def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], known: Any) -> dict[str, dict[str, Any]]:
     """The rows of the matches ``notes`` touched, after them. ``known(ids)``
     gives the stored rows of matches not in ``rows`` yet."""
-    from projections.harem_master.state import evolve
     from projections.harem_master.views import result_json
+    from referee.store.statecodec import ruleset_of_state
     from referee.web.board import decision_of, log_row
 
     app = store.application
@@ -92,17 +92,19 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
         version = note.originator_version
         event = app.mapper.to_domain_event(note).event
         before = store.state_at(key, version - 1)
-        state = evolve(before, event)
+        game = ruleset_of_state(before)  # each match folded with its own game's rules
+        state = game.evolve(before, event)
         row.update(
             version=version,
-            turn=state.turn,
-            step=state.step,
-            result=result_json(state),
+            game=game.id,
+            turn=getattr(state, "turn", None),
+            step=getattr(state, "step", None),
+            result=result_json(state) if game.id == "harem-master" else None,
             decision=decision_of(state, "public"),
             violations=len(state.violations),
             rules=[v.rule for v in state.violations],
             judge_calls=row.get("judge_calls", 0) + calls.get(key, 0),
-            judge_call=state.judge_call,  # an open call (None once a judge answered)
+            judge_call=getattr(state, "judge_call", None),  # an open call (None once a judge answered)
             last=log_row(version, event, before, "public", frozenset()),
         )
         out[key] = row

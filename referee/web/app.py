@@ -53,15 +53,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from projections.harem_master.views import SHOWN_PER_PILE, VIEWERS
+from referee import ruleset as registry
 from referee.actions import Action, IllegalAction
 from referee.commands.matches import _grouped as action_lines  # the CLI's `legal` lines
 from referee.store import MatchNotFound, MatchStore, PositionError, StoreError
 from referee.tournament.store import TournamentNotFound
-from referee.web import tournament_pages
+from referee.web import anygame, tournament_pages
 from referee.web.auth import REALM, Guard, Role, check_csrf, covers, csrf_token, event_of
-from referee.web.board import CHARACTER_KEYS, VIEW_KEYS, VIOLATION_EVENTS, BoardReader
-from referee.web.console import Console, Outcome, controls, entry_menus
+from referee.web.board import VIOLATION_EVENTS, BoardReader
+from referee.web.console import Console, Outcome
 from referee.web.live import POLL_SECONDS, Watcher
 from referee.web.tokens import session_secret
 
@@ -128,6 +128,10 @@ class Board:
         )
 
     # --- who may see and do what -----------------------------------------------------
+
+    def viewers(self, match: str) -> tuple[str, ...]:
+        """Who may look at ``match`` (its game's viewers: ``MatchNotFound`` if there is no such match)."""
+        return tuple(self.reader.ruleset(match).viewers)
 
     def is_judge(self, request: Request) -> bool:
         return self.guard.is_judge(request)
@@ -286,7 +290,7 @@ def _match_key(request: Request) -> str:
     return str(request.path_params["match"]).strip().lower()
 
 
-def _viewer(request: Request, role: Role, params: Any = None) -> str:
+def _viewer(request: Request, role: Role, params: Any = None, viewers: tuple[str, ...] = ()) -> str:
     params = params if params is not None else request.query_params
     if role.kind in ("judge", "scorekeeper"):
         default = "judge"
@@ -295,8 +299,8 @@ def _viewer(request: Request, role: Role, params: Any = None) -> str:
     else:
         default = "public"
     viewer = params.get("as") or default
-    if viewer not in VIEWERS:
-        raise HTTPException(400, f"Unknown viewer {viewer!r}: expected one of {', '.join(VIEWERS)}.")
+    if viewer not in viewers:
+        raise HTTPException(400, f"Unknown viewer {viewer!r}: expected one of {', '.join(viewers)}.")
     return viewer
 
 
@@ -350,14 +354,11 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     reads = tournament_pages.Reads(board.store)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     env = templates.env
-    env.globals.update(
-        VIEWERS=VIEWERS,
-        VIEW_KEYS=VIEW_KEYS,
-        CHARACTER_KEYS=CHARACTER_KEYS,
-        VIOLATION_EVENTS=VIOLATION_EVENTS,
-        SHOWN_PER_PILE=SHOWN_PER_PILE,
-        action_lines=action_lines,
-    )
+    env.globals.update(VIOLATION_EVENTS=VIOLATION_EVENTS, action_lines=action_lines)
+    for game_id in registry.games():  # the names a game's own board template uses
+        parts = registry.get(game_id).board
+        if parts is not None:
+            env.globals.update(parts.TEMPLATE_GLOBALS)
 
     @pass_context
     def link(context: Any, path: str, **params: Any) -> str:
@@ -369,6 +370,8 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         return path + ("?" + urlencode(query) if query else "")
 
     env.globals["link"] = link
+    env.globals["game_name"] = game_name
+    env.globals["default_game"] = registry.DEFAULT_GAME
     env.filters["cite"] = lambda row: row["rule"] + (f" ruling:{row['ruling']}" if row.get("ruling") else "")
     env.filters["tojson_attr"] = lambda value: json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
@@ -393,26 +396,39 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         params = params if params is not None else request.query_params
         match = _match_key(request)
         role = role or board.role(request, match, params if params is not request.query_params else None)
-        viewer = _viewer(request, role, params)
+        viewer = _viewer(request, role, params, board.viewers(match))
         board.require(request, match, viewer, role)
         at = None if notice is not None else _position(request)
         page = board.reader.page(match, at, viewer)
-        token = params.get("token") if viewer in ("A", "B") else None
-        tabs = [v for v in VIEWERS if board.may_see(request, match, v, role)]
+        game = page["game"]
+        token = params.get("token") if viewer in game.seats else None
+        tabs = [v for v in game.viewers if board.may_see(request, match, v, role)]
         console = None
         decision = page["decision"]
-        shows_actions = viewer == "judge" or (decision is not None and viewer == decision["player"])
-        if page["live"] and board.may_log(role, match) and (role.kind != "player" or viewer == role.seat):
+        logs = page["live"] and board.may_log(role, match) and (role.kind != "player" or viewer == role.seat)
+        if logs and game.board is None:
+            seat = role.seat if role.kind == "player" else None
+            actions = decision["actions"] if decision else None
+            console = {
+                "forms": anygame.controls(game, actions, page["view"], seat) if actions else None,
+                "entry": secrets.token_urlsafe(12),
+                "record": False,
+                "menus": None,
+                "judge": role.kind == "judge",
+                "call": True,
+            }
+        elif logs:
+            shows_actions = viewer == "judge" or (decision is not None and viewer == decision["player"])
             state = page["state"]
             console = {
-                "controls": controls(
+                "controls": game.board.controls(
                     state, role.seat if role.kind == "player" else None, decision["actions"] if decision else None
                 )
                 if shows_actions
                 else None,
                 "entry": secrets.token_urlsafe(12),  # one per board shown: a second tap is the same entry
                 "record": state.mode == "record" and role.kind != "player",
-                "menus": entry_menus(state) if state.mode == "record" and role.kind != "player" else None,
+                "menus": game.board.entry_menus(state) if state.mode == "record" and role.kind != "player" else None,
                 "judge": role.kind == "judge",
                 "call": True,
             }
@@ -430,12 +446,13 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         return render(request, "match.html", match_context(request))
 
     def board_fragment(request: Request) -> Response:
-        return render(request, "board.html", match_context(request))
+        context = match_context(request)
+        return render(request, context["board_template"], context)
 
     def full_log(request: Request) -> Response:
         match = _match_key(request)
         role = board.role(request, match)
-        viewer = _viewer(request, role)
+        viewer = _viewer(request, role, None, board.viewers(match))
         board.require(request, match, viewer, role)
         page = board.reader.full_log(match, viewer, _position(request, "from"))
         token = request.query_params.get("token") if viewer in ("A", "B") else None
@@ -455,8 +472,11 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             raise HTTPException(400, "to: expected the event to rewind to (1 or more).")
         preview = board.reader.rewind_preview(match, to)
         may = not settings.read_only
+        rules = rewind_rules(board.reader.ruleset(match))
         return render(
-            request, "rewind.html", {**preview, "version": board.reader.logs.get(match).version, "may_rewind": may}
+            request,
+            "rewind.html",
+            {**preview, "version": board.reader.logs.get(match).version, "may_rewind": may, "rules": rules},
         )
 
     # Tournament pages read the read models (referee.web.tournament_pages).
@@ -548,7 +568,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         """The new board with the outcome's notice: the fragment for the page's
         script, else the whole page (a phone without JavaScript still logs)."""
         context = match_context(request, form, role, outcome)
-        name = "board.html" if fragment(request) else "match.html"
+        name = context["board_template"] if fragment(request) else "match.html"
         response = render(request, name, context, status=outcome.http)
         response.headers["X-Outcome"] = outcome.status
         return response
@@ -570,7 +590,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
                 if role.kind == "player"
                 else "You may not log this match.",
             )
-        viewer = _viewer(request, role, form)
+        viewer = _viewer(request, role, form, board.viewers(match))
         board.require(request, match, viewer, role)
         return match, form, role, viewer, int(_number(form, "version") or 0), str(form.get("entry") or "")[:40]
 
@@ -579,13 +599,20 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         mode what the table did (``do`` with its cards: ``player``, ``card``,
         ``cards``, ``target``, ``targets``, ``n``, ``option``, ``order``, ``ability``)."""
         match, form, role, viewer, version, entry = await writer(request)
+        game = await asyncio.to_thread(board.reader.ruleset, match)
         line = str(form.get("line") or "")
-        if line:
+        if game.board is None:
+            try:
+                data = anygame.action_data(game, form)
+            except anygame.BadForm as exc:
+                raise HTTPException(400, str(exc)) from None
+            outcome = await asyncio.to_thread(board.console.act_any, match, version, data, role, entry, viewer)
+        elif line:
             outcome = await asyncio.to_thread(board.console.act_line, match, version, line, role, entry, viewer)
         else:
             if role.kind == "player":
                 raise HTTPException(403, "Players log from their legal actions only.")
-            raw = _free_action(form)
+            raw = _free_action(form, game)
             outcome = await asyncio.to_thread(
                 board.console.act_free, match, version, raw, role, entry, viewer, form.get("confirm") == "yes"
             )
@@ -621,7 +648,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         role = board.role(request, match, form)
         if role.kind == "public" or settings.read_only:
             raise HTTPException(403, "Calling a judge from the board needs a player's link or the scorekeeper's.")
-        viewer = _viewer(request, role, form)
+        viewer = _viewer(request, role, form, board.viewers(match))
         board.require(request, match, viewer, role)
         version, entry, reason = (
             int(_number(form, "version") or 0),
@@ -674,10 +701,9 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         def change(form: Any, role: Role) -> Any:
             to = int(_number(form, "to") or 0)
             rule = str(form.get("rule") or "")
-            if rule not in ("410.1", "410.2"):
-                raise HTTPException(
-                    400, "rule: expected 410.1 (an action that was impossible) or 410.2 (a forgotten step)."
-                )
+            rules = rewind_rules(board.reader.ruleset(_match_key(request)))
+            if rule not in dict(rules):
+                raise HTTPException(400, "rule: expected " + " or ".join(f"{r} ({w})" for r, w in rules) + ".")
             reason, replay = _text(form, "reason"), form.get("replay") == "yes"
             return lambda s, log: corrections.rewind(
                 s, log, to, rule=rule, reason=reason, judge=role.name, replay=replay
@@ -910,15 +936,39 @@ def _store_message(exc: Exception) -> str:
     return str(exc) if isinstance(exc, StoreError) else "The match store is not answering: try again in a moment."
 
 
-def _free_action(form: Any) -> Action:
-    """A record-mode entry: whatever the table did, from the form's menus."""
-    from referee.rules import ACTIONS
+# What each rewind rule is for, in the rewind form's words (the rules
+# themselves are the game's: ``RewindRules.rules``).
+REWIND_WORDS = {
+    "410.1": "an action that was impossible",
+    "410.2": "a forgotten mandatory step",
+    "4": "an instruction no process gave: chapter 4 has no correction rule of its own (ruling:S13)",
+}
 
+
+def rewind_rules(game: Any) -> list[tuple[str, str]]:
+    """The rules a judge's rewind of a match of ``game`` may cite, each with
+    what it is for (none: the game has no corrections, and the form says so)."""
+    rules = game.rewinds.rules if game.rewinds is not None else ()
+    return [(r, REWIND_WORDS.get(r, "")) for r in rules]
+
+
+def game_name(game: str | None) -> str:
+    """A game's name for people, from its id (Harem Master for rows written before matches named one)."""
+    try:
+        return registry.get(game).name
+    except registry.UnknownGame:
+        return str(game)
+
+
+def _free_action(form: Any, game: Any) -> Action:
+    """A record-mode entry: whatever the table did, from the form's menus."""
     player, do = str(form.get("player") or ""), str(form.get("do") or "")
-    if player not in ("A", "B"):
-        raise HTTPException(400, "player: expected A or B.")
-    if do not in ACTIONS:
-        raise HTTPException(400, f"do: {do[:30]!r} is not an action; expected one of {', '.join(sorted(ACTIONS))}.")
+    if player not in game.seats:
+        raise HTTPException(400, f"player: expected {' or '.join(game.seats)}.")
+    if do not in game.actions:
+        raise HTTPException(
+            400, f"do: {do[:30]!r} is not an action; expected one of {', '.join(sorted(game.actions))}."
+        )
 
     def one(name: str) -> str | None:
         value = _text(form, name, 120)

@@ -1,11 +1,13 @@
 """What the board pages show, read from the match store: plain data for the templates.
 
-Every hiding decision is made by ``projections.harem_master.visibility`` (rule 215): the
-board is ``referee.rules.harem_master.views.state_view`` for the chosen viewer, the log is
-``projections.harem_master.transcript.log_rows`` for that viewer, and the decision is
-``referee.rules.harem_master.views.decision_view`` (the legal actions go to the judge and to the
-player whose decision it is, each card named as they may know it). The
-rewind preview is the judge's; the tables page uses the public view.
+Every hiding decision is the game's (Harem Master's rule 215, SCP-TCG's
+402.2): the board, the log and the decision come from the match's ruleset
+for the chosen viewer, through the game's own page parts where it has them
+(``Ruleset.board``: Harem Master's ``referee.rules.harem_master.board``),
+else from the interface alone (``anygame``: ``view``, ``describe``,
+``decision``, ``legal_actions``). The legal actions go to the judge and to
+whoever must decide, each card named as they may know it. The rewind
+preview is the judge's; the tables page uses the public view.
 
 Speed: a match page at event N of a long match costs one snapshot load
 (``MatchStore.state_at`` of the first event of the log window, which folds
@@ -28,45 +30,33 @@ from datetime import datetime
 from typing import Any
 
 from events.kernel import Event, Rewound, StepSkipped, ViolationRecorded
-from projections.harem_master.state import GameState, evolve
-from projections.harem_master.transcript import describe, log_rows
-from projections.harem_master.views import check_viewer
-from referee.rules.harem_master.views import decision_view
+from referee.ruleset import Ruleset
 from referee.store import MatchStore, PositionError
-from referee.web.seen import board_view, card_texts_of
+from referee.store.statecodec import ruleset_of_state
+from referee.web import anygame
 
 LOG_BEFORE = 30  # log rows shown up to the position: what happened just before
 LOG_AFTER = 10  # and after it, greyed: what comes next on the timeline
 LOG_PAGE = 200  # rows of one page of the log page
 CACHED_MATCHES = 32  # match logs kept in memory
 
-# The keys of ``state_view`` the board draws in its own place; any other key
-# (value explanations, an agenda, open windows: whatever the view grows) is
-# shown as it comes, never dropped.
-VIEW_KEYS = frozenset(
-    {
-        "match",
-        "event",
-        "turn",
-        "active",
-        "step",
-        "result",
-        "zones",
-        "characters",
-        "violations",
-        "mode",
-        "draw_offer",
-        "judge_call",
-        "deal",
-        "unaccounted",
-    }
-)
-CHARACTER_KEYS = frozenset({"card", "id", "controller", "ready", "face_down", "items", "physical", "mental"})
 VIOLATION_EVENTS = frozenset({ViolationRecorded.__name__, StepSkipped.__name__})  # flagged in the log
 
 
 REWOUND_TOPIC = f"{Rewound.__module__}:{Rewound.__name__}"
-LOOK_AHEAD = 200  # events read past a page, to see where its last action ends (projections.harem_master.visibility)
+
+ANY_BOARD = "zones.html"  # the template of a game drawn from its ruleset alone
+
+
+def board_template(game: Ruleset) -> str:
+    """The template that draws a match of ``game``: its own (``board.TEMPLATE``), else ``ANY_BOARD``."""
+    return game.board.TEMPLATE if game.board is not None else ANY_BOARD
+
+
+def check_viewer_of(game: Ruleset, viewer: str) -> None:
+    """Refuse a viewer the game does not know: showing the judge's view to a typo would leak."""
+    if viewer not in game.viewers:
+        raise ValueError(f"unknown viewer {viewer!r}: expected one of {', '.join(game.viewers)}")
 
 
 @dataclass(frozen=True)
@@ -154,21 +144,25 @@ class LogCache:
             return [r.event for r in self.store.application.events.get(log.key, gt=first, lte=last)]
 
 
-def log_row(position: int, event: Event, before: GameState, viewer: str, retracted: frozenset[int]) -> dict[str, Any]:
-    """One row of the log as ``referee log --json`` has it."""
+def log_row(position: int, event: Event, before: Any, viewer: str, retracted: frozenset[int]) -> dict[str, Any]:
+    """One row of the log as ``referee log --json`` has it, in the sentence
+    of the game ``before`` is a state of."""
     return {
         "position": position,
         "type": type(event).__name__,
         "rule": event.rule,
-        "ruling": event.ruling,
-        "text": describe(event, before, viewer),
+        "ruling": getattr(event, "ruling", None),
+        "text": ruleset_of_state(before).describe(event, before, viewer),
         "retracted": position in retracted,
     }
 
 
-def decision_of(state: GameState, viewer: str) -> dict[str, Any] | None:
+def decision_of(state: Any, viewer: str) -> dict[str, Any] | None:
     """Whose decision it is, and the legal actions for those who may read them."""
-    return decision_view(state, viewer)
+    game = ruleset_of_state(state)
+    if game.board is not None:
+        return game.board.decision(state, viewer)
+    return anygame.decision(game, state, viewer)
 
 
 class BoardReader:
@@ -177,11 +171,24 @@ class BoardReader:
     def __init__(self, store: MatchStore) -> None:
         self.store = store
         self.logs = LogCache(store)
+        self._games: dict[str, Ruleset] = {}  # a match's game never changes: its first event names it
+
+    def ruleset(self, match_id: str) -> Ruleset:
+        """The ruleset of ``match_id`` (``MatchNotFound`` if there is no such match), read once per match."""
+        key = match_id.strip().lower()
+        found = self._games.get(key)
+        if found is None:
+            found = self._games[key] = self.store.ruleset(key)
+        return found
 
     def page(self, match_id: str, at: int | None, viewer: str) -> dict[str, Any]:
-        """Everything the match page shows at event ``at`` (None: the latest)."""
-        check_viewer(viewer)
+        """Everything the match page shows at event ``at`` (None: the latest):
+        drawn with the game's own page parts (``Ruleset.board``) where it has
+        them, else from its ruleset alone (``anygame``)."""
         log = self.logs.get(match_id)
+        game = self.ruleset(log.key)
+        parts = game.board
+        check_viewer_of(game, viewer)
         version = log.version
         position = version if at is None else at
         if not 0 <= position <= version:
@@ -189,17 +196,18 @@ class BoardReader:
         first = max(0, position - LOG_BEFORE)
         state = self.store.state_at(log.key, first)
         last = min(version, position + LOG_AFTER)
-        events = self.logs.events(log, first, min(version, last + LOOK_AHEAD))
-        rows = log_rows(events, state, viewer, 0, last - first, log.retracted)
+        if parts is not None:
+            events = self.logs.events(log, first, min(version, last + parts.LOOK_AHEAD))
+            rows = parts.log_rows(events, state, viewer, 0, last - first, log.retracted)
+        else:
+            events = self.logs.events(log, first, last)
+            rows = anygame.log_rows(game, events, state, viewer, None, log.retracted)
         board = state
         for event in events[: position - first]:
-            board = evolve(board, event)
-        view = board_view(board, viewer)
+            board = game.evolve(board, event)
+        view = parts.view(board, viewer) if parts is not None else game.view(board, viewer)
         view["match"] = log.key
-        decision = decision_of(board, viewer)
-        reveal_names = []
-        if decision is not None and decision["kind"] == "reveal" and decision["actions"]:
-            reveal_names = [a["card"] for a in decision["actions"] if a["do"] == "reveal"]
+        decision = parts.decision(board, viewer) if parts is not None else anygame.decision(game, board, viewer)
         return {
             "match": log.key,
             "title": log.name,
@@ -213,7 +221,9 @@ class BoardReader:
             "log": rows,
             "log_starts": first + 1,
             "state": board,
-            "card_text": card_texts_of(board, view, decision["actions"] if decision else None, reveal_names),
+            "card_text": parts.page_card_texts(board, view, decision) if parts is not None else {},
+            "game": game,
+            "board_template": board_template(game),
         }
 
     def full_log(self, match_id: str, viewer: str, start: int | None = None) -> dict[str, Any]:
@@ -221,8 +231,10 @@ class BoardReader:
         ``start`` (default: the latest page), with the first event of the
         pages before and after it (None at either end). One snapshot load,
         the page's events read and folded, however long the match."""
-        check_viewer(viewer)
         log = self.logs.get(match_id)
+        game = self.ruleset(log.key)
+        parts = game.board
+        check_viewer_of(game, viewer)
         version = log.version
         if start is None:
             start = max(1, version - LOG_PAGE + 1)
@@ -231,8 +243,11 @@ class BoardReader:
         first = start - 1
         state = self.store.state_at(log.key, first)
         last = min(version, first + LOG_PAGE)
-        events = self.logs.events(log, first, min(version, last + LOOK_AHEAD))
-        rows = log_rows(events, state, viewer, 0, last - first, log.retracted)
+        if parts is not None:
+            events = self.logs.events(log, first, min(version, last + parts.LOOK_AHEAD))
+            rows = parts.log_rows(events, state, viewer, 0, last - first, log.retracted)
+        else:
+            rows = anygame.log_rows(game, self.logs.events(log, first, last), state, viewer, None, log.retracted)
         return {
             "match": log.key,
             "title": log.name,

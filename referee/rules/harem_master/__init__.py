@@ -27,6 +27,7 @@ owns), so a rule's code is found from its number in one step:
 | ``pool`` | | card pools: the card definitions a deck's names are read against, the bundled rules-test pool |
 | ``notation`` | | actions as players write them (card names), read into instance ids and written back |
 | ``views`` | | what the rules say about a position, as the command line and the board show it |
+| ``board`` | | its own parts of the board's pages (``Ruleset.board``): the position, log, decision and card texts a page shows, the console's lines and record mode's menus |
 | ``ruleset`` | | Harem Master as a ``referee.ruleset.Ruleset`` |
 
 One part lives outside the package until each game's code moves into its

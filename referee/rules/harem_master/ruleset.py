@@ -204,6 +204,15 @@ class HaremMasterRuleset:
     def describe(self, event: Event, state_before: GameState, viewer: str = "judge") -> str:
         return transcript.describe(event, state_before, viewer)
 
+    @property
+    def board(self) -> Any:
+        """Its own parts of the board's pages (castles, harems, stacks, the
+        console's lines): ``referee.rules.harem_master.board``, imported when
+        a board first asks (a command never does)."""
+        from referee.rules.harem_master import board
+
+        return board
+
     # --- scenarios --------------------------------------------------------------
 
     def load_scenario(self, doc: Document) -> Any:

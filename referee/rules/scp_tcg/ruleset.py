@@ -45,6 +45,7 @@ class ScpTcgZones:
     card_type: type = ScpCard
     state_type: type = ZoneState
     rewinds = REWINDS  # a judge's rewinds (``rewinds``, ruling:S13)
+    board = None  # drawn from this interface alone (referee.web.anygame: its zones, forms from ``actions``)
     playout_skips: frozenset[str] = frozenset()
 
     def parse_cards(self, entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[str, ScpCard]:

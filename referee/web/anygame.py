@@ -1,0 +1,230 @@
+"""The board of any game, read through its ruleset alone: the log, the decision and the controls.
+
+A game whose ruleset brings no page parts of its own (SCP-TCG chapter 4
+today) is shown from what the ``Ruleset`` interface gives: the zones of its
+``view`` for the viewer (what the rules hide stays hidden: the view decides
+it), one ``describe`` sentence per event for the viewer, who must act
+(``decision``) and, to the judge and to a seat that may act, its legal
+actions (``legal_actions`` through ``describe_action``). The controls are
+one form per kind of action (``ActionSpec``) that the legal list holds now,
+a field per declared argument (``ArgSpec``), its choices the values the
+legal list uses; what a form sends is read back against the same
+declarations (``action_data``) before the ruleset decides it, as
+``referee act --arg NAME=VALUE`` is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Collection, Mapping, Sequence
+
+from referee.ruleset import ActionSpec, ArgSpec, Ruleset
+
+MAX_LISTED = 60  # values a list argument takes at most (a zone's cards)
+MAX_COUNT = 999  # a count argument's largest value
+
+
+class BadForm(ValueError):
+    """A form that does not fit the game's declarations (a 400, nothing decided)."""
+
+
+def log_rows(
+    game: Ruleset,
+    events: Sequence[Any],
+    state: Any,
+    viewer: str,
+    stop: int | None = None,
+    retracted: Collection[int] = (),
+) -> list[dict[str, Any]]:
+    """The rows of ``referee log --json`` for ``events[:stop]``, folded from
+    ``state`` (the state before the first of them), each in the ruleset's
+    sentence as ``viewer`` may know it."""
+    rows = []
+    for event in events[:stop]:
+        position = state.position + 1
+        rows.append(
+            {
+                "position": position,
+                "type": type(event).__name__,
+                "rule": event.rule,
+                "ruling": getattr(event, "ruling", None),
+                "text": game.describe(event, state, viewer),
+                "retracted": position in retracted,
+            }
+        )
+        state = game.evolve(state, event)
+    return rows
+
+
+def shows_actions(game: Ruleset, player: str | None, viewer: str) -> bool:
+    """The judge reads the legal actions, and so does a seat that may act
+    (any seat, when the decision is nobody's in particular); the public does not."""
+    return viewer == "judge" or (viewer in game.seats and player in (None, viewer))
+
+
+def decision(game: Ruleset, state: Any, viewer: str) -> dict[str, Any] | None:
+    """Who must act and on what, as ``referee legal --json`` says it, with the
+    legal actions described for those who may read them (None: nobody must act)."""
+    d = game.decision(state) if state.position else None
+    if d is None:
+        return None
+    shown = shows_actions(game, d.player, viewer)
+    return {
+        "player": d.player,
+        "kind": d.kind,
+        "rule": d.rule,
+        "text": d.text,
+        "actions": [game.describe_action(state, a) for a in game.legal_actions(state)] if shown else None,
+    }
+
+
+@dataclass
+class Field:
+    """One argument of a form: its declaration and the values offered."""
+
+    name: str
+    kind: str
+    required: bool
+    help: str
+    options: list[tuple[str, str]] = field(default_factory=list)  # (value sent, label)
+
+
+@dataclass
+class Form:
+    """One kind of action the table may log now: its rule, who may send it, its fields."""
+
+    do: str
+    rule: str
+    help: str
+    players: list[str]
+    fields: list[Field]
+    count: int  # legal actions of this kind now
+
+
+def _label(ident: str, name: str | None, known: Mapping[str, str]) -> str:
+    shown = known.get(ident) or (name if name and name != "face-down" else None)
+    return f"{shown} ({ident})" if shown else f"{ident} (face down)"
+
+
+def known_names(view: Mapping[str, Any]) -> dict[str, str]:
+    """Card id -> name, for the cards the view both names and gives the id of
+    (the judge's view gives ids): a label never tells more than the view."""
+    out: dict[str, str] = {}
+    for zone in (view.get("zones") or {}).values():
+        for ident, name in zip(zone.get("ids") or (), zone.get("cards") or ()):
+            if name:
+                out[ident] = name
+    return out
+
+
+def _options(arg: ArgSpec, actions: list[dict[str, Any]], known: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The values the legal actions give ``arg``, in the order first met."""
+    if arg.choices:
+        return [(c, c) for c in arg.choices]
+    found: dict[str, str] = {}
+    for a in actions:
+        if arg.kind == "card" and a.get(arg.name + "_id"):
+            ident = str(a[arg.name + "_id"])
+            found.setdefault(ident, _label(ident, a.get(arg.name), known))
+        elif arg.kind == "cards":
+            for ident, name in zip(a.get(arg.name + "_ids") or (), a.get(arg.name) or ()):
+                found.setdefault(str(ident), _label(str(ident), name, known))
+        elif arg.kind in ("zone", "choice") and a.get(arg.name) is not None:
+            found.setdefault(str(a[arg.name]), str(a[arg.name]))
+    return list(found.items())
+
+
+def controls(
+    game: Ruleset, described: list[dict[str, Any]], view: Mapping[str, Any], seat: str | None = None
+) -> list[Form]:
+    """One form per kind of action the legal list holds (a player's own
+    console: only that seat's), in the order the ruleset declares them."""
+    mine = [a for a in described if seat is None or a["player"] == seat]
+    known = known_names(view)
+    forms = []
+    for do, spec in game.actions.items():
+        actions = [a for a in mine if a["do"] == do]
+        if not actions:
+            continue
+        players = list(dict.fromkeys(a["player"] for a in actions))
+        fields = [
+            Field(arg.name, arg.kind, arg.required, arg.help, _options(arg, actions, known)) for arg in spec.args or ()
+        ]
+        forms.append(Form(do, spec.rule, spec.help, players, fields, len(actions)))
+    return forms
+
+
+def _one(form: Any, name: str) -> str:
+    values = [str(v).strip() for v in form.getlist(name)]
+    values = [v for v in values if v]
+    if len(values) > 1:
+        raise BadForm(f"{name}: give one value.")
+    value = values[0] if values else ""
+    if len(value) > 200 or not value.isprintable():
+        raise BadForm(f"{name}: plain text, at most 200 characters.")
+    return value
+
+
+def _value(arg: ArgSpec, form: Any) -> Any:
+    """The argument from the form, checked against its declaration (None: not given)."""
+    if arg.kind in ("cards", "names"):
+        raw = [str(v) for v in form.getlist(arg.name)]
+        values = [v.strip() for text in raw for v in text.split(",") if v.strip()]
+        if len(values) > MAX_LISTED:
+            raise BadForm(f"{arg.name}: at most {MAX_LISTED} values.")
+        if any(len(v) > 200 or not v.isprintable() for v in values):
+            raise BadForm(f"{arg.name}: plain text, at most 200 characters each.")
+        return values or None
+    value = _one(form, arg.name)
+    if not value:
+        return None
+    if arg.choices and value not in arg.choices:
+        raise BadForm(f"{arg.name}: expected one of {', '.join(arg.choices)}.")
+    if arg.kind == "count":
+        if not (value.isascii() and value.isdigit()) or not 0 < int(value) <= MAX_COUNT:
+            raise BadForm(f"{arg.name}: expected a whole number from 1 to {MAX_COUNT}.")
+        return int(value)
+    if arg.kind == "flag":
+        if value not in ("true", "false"):
+            raise BadForm(f"{arg.name}: expected true or false.")
+        return value == "true"
+    return value
+
+
+def action_data(game: Ruleset, form: Any) -> dict[str, Any]:
+    """The action a form sends, as the notation writes it (``{player, do,
+    ...}``), checked against its ``ActionSpec``: an unknown kind, a seat the
+    game has not, a bad value or a missing required argument is ``BadForm``."""
+    do = _one(form, "do")
+    spec: ActionSpec | None = game.actions.get(do)
+    if spec is None:
+        raise BadForm(f"do: {do[:30]!r} is not an action of {game.name}; expected one of {', '.join(game.actions)}.")
+    player = _one(form, "player")
+    if player not in game.seats:
+        raise BadForm(f"player: expected one of {', '.join(game.seats)}.")
+    data: dict[str, Any] = {"player": player, "do": do}
+    missing = []
+    for arg in spec.args or ():
+        value = _value(arg, form)
+        if value is not None:
+            data[arg.name] = value
+        elif arg.required:
+            missing.append(arg.name)
+    if missing:
+        raise BadForm(f"{do} needs {', '.join(missing)}.")
+    return data
+
+
+def cards_named(game: Ruleset, data: Mapping[str, Any]) -> list[str]:
+    """Every card the action's arguments name (to check they are the match's)."""
+    out: list[str] = []
+    for arg in game.actions[data["do"]].args or ():
+        value = data.get(arg.name)
+        if arg.kind == "card" and value:
+            out.append(value)
+        elif arg.kind == "cards" and value:
+            out += list(value)
+    return out
+
+
+__all__ = ["BadForm", "Field", "Form", "action_data", "cards_named", "controls", "decision", "log_rows"]

@@ -1,0 +1,98 @@
+"""An SCP-TCG chapter-4 match on the board in a real browser (Debian's
+chromium, Playwright) at phone size, against `referee serve` as its own
+process: a judge signed in on a phone logs two instructions from the forms
+the ruleset's ActionSpecs generate, sees a refusal with its rule, rewinds
+citing 4, and a player's link never shows the cards in a sandbox (402.2).
+Waits have generous timeouts; nothing here reads the clock."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from referee.store import MatchStore
+from referee.web import tokens
+from tests.browser.conftest import PHONE
+from tests.test_web_rulesets import HIDDEN, POSITION, SHOWN
+
+ROOT = Path(__file__).resolve().parents[2]
+PASSWORD = "judge's passphrase"
+LIVE = 10_000  # ms
+
+
+def version(page) -> int:
+    return int(page.locator("#board .position").get_attribute("data-version"))
+
+
+def test_a_judge_logs_and_rewinds_an_scp_tcg_match_on_a_phone(
+    serve, cli, device, store_url: str, tmp_path: Path, artifacts: Path
+) -> None:
+    position = tmp_path / "zones.yaml"
+    position.write_text(POSITION.format(pool=ROOT / "scenarios/scp-tcg/pools/cards.yaml"))
+    cli(store_url, "new", "--position", str(position), "--id", "s1")
+    a_link = f"/matches/s1?as=A&token={tokens.player_token(tokens.load_key(store_url.removeprefix('sqlite:///')), 's1', 'A')}"
+    with serve(store_url, REFEREE_JUDGE_PASSWORD=PASSWORD) as base:
+        judge = device(PHONE)
+        judge.goto(f"{base}login?next=/matches/s1")
+        judge.fill("input[name=password]", PASSWORD)
+        judge.fill("input[name=name]", "Kim")
+        judge.locator("form.signin-form button[type=submit]").tap()
+        expect(judge).to_have_url(re.compile(r"/matches/s1"))
+        board = judge.locator("#board")
+        expect(board.locator('[data-zone="B.keter"] .count')).to_have_text("2")
+        expect(board.locator(".decision .who")).to_contain_text("Either player must enter")
+        # Nothing wider than the phone: the forms wrap.
+        width = judge.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, width
+
+        # damage 3 to B's Keter sandbox (402.5), from its form.
+        damage = board.locator("details[data-do=damage]")
+        damage.locator("summary").tap()
+        form = damage.locator("form")
+        form.locator("select[name=player]").select_option("A")
+        form.locator("select[name=zone]").select_option("B.keter")
+        form.locator("input[name=n]").fill("3")
+        before = version(judge)
+        judge.screenshot(path=str(artifacts / "zones-phone-form.png"))
+        form.locator("button[type=submit]").tap()
+        expect(board.locator("[data-logged]")).to_be_visible(timeout=LIVE)
+        expect(board.locator('[data-zone="B.keter"] .protection')).to_contain_text("9/12")
+        damaged = version(judge)
+        assert damaged == before + 2
+
+        # 402.2: looking into a sandbox without a process saying so is refused, with its rule.
+        look = board.locator("details[data-do=look]")
+        look.locator("summary").tap()
+        form = look.locator("form")
+        form.locator("select[name=zone]").select_option("B.keter")
+        form.locator("button[type=submit]").tap()
+        expect(board.locator("[data-refusal]")).to_contain_text("Refused (402.2)", timeout=LIVE)
+        assert version(judge) == damaged
+
+        # The judge rewinds to before the damage, citing 4 (ruling:S13).
+        judge.locator('.log .row[data-position="1"] .preview-btn').tap()
+        preview = judge.locator("#preview")
+        expect(preview).to_contain_text("back to just after event 1")
+        expect(preview.locator("input[name=rule][value='4']")).to_be_checked()
+        preview.locator("input[name=reason]").fill("no process dealt that damage")
+        judge.screenshot(path=str(artifacts / "zones-phone-rewind.png"))
+        preview.locator("[data-confirm]").tap()
+        expect(board.locator('[data-zone="B.keter"] .protection')).to_contain_text("12/12", timeout=LIVE)
+        expect(board.locator(".row.retracted").first).to_be_visible()
+
+        # Player A's link: A's own view, no sandbox card named, the public zones shown.
+        player = device(PHONE)
+        player.goto(base.rstrip("/") + a_link)
+        expect(player.locator('#board [data-zone="B.keter"] .count')).to_have_text("2")
+        text = player.locator("body").inner_text()
+        for name in HIDDEN:
+            assert name not in text
+        for name in SHOWN:
+            assert name in text
+    with MatchStore(store_url, read_only=True) as store:
+        records = store.records("s1")
+    rewinds = [r for r in records if type(r.event).__name__ == "Rewound"]
+    assert len(rewinds) == 1 and rewinds[0].event.rule == "4" and rewinds[0].by == "judge Kim"
+    assert {r.by for r in records[1:]} == {"judge Kim"}
