@@ -121,10 +121,6 @@ KNOWN: dict[str, tuple[str, ...]] = {
         "referee.rules",
         "referee.rules.harem_master.decks",
     ),
-    "referee.tournament.tables": (
-        "projections.harem_master.state",
-        "projections.harem_master.views",
-    ),
     "referee.web.app": (
         "projections.harem_master.views",
         "referee.rules",

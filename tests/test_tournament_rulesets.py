@@ -1,0 +1,81 @@
+"""Self-play, tournaments and their read models through the ruleset: a store
+may hold matches of several games, and each is folded, decided and described
+by its own (docs/rulesets.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from referee.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+SCP_POSITION = ROOT / "scenarios" / "scp-tcg" / "402.6-a-sandbox-at-zero-protection-is-restored-and-breached.yaml"
+DECKS = ROOT / "scenarios" / "decks"
+
+
+def runner(db: Path) -> Any:
+    def run(*args: str, code: int = 0) -> Any:
+        result = CliRunner().invoke(cli, [*args, "--db", f"sqlite:///{db}"])
+        assert result.exit_code == code, (args, result.output)
+        assert "Traceback" not in result.output
+        return result
+
+    return run
+
+
+def test_the_table_summaries_fold_each_match_with_its_own_ruleset(tmp_path: Path) -> None:
+    """A store holding a corrected SCP-TCG match (a Rewound among its events)
+    next to a Harem Master match: `event new` catches the table summaries up
+    without a traceback, and each summary speaks its own game."""
+    run = runner(tmp_path / "m.db")
+    run("new", "--position", str(SCP_POSITION), "--id", "s1")
+    run("act", "s1", "B", "damage", "--arg", "zone=A.safe", "--arg", "n=1")
+    run("act", "s1", "A", "move", "Safe object", "--arg", "to=A.decommissioned")
+    run("rewind", "s1", "--to", "5", "--rule", "4", "--reason", "not instructed", "--by", "Kim")
+    run("new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}", "--seed", "3", "--id", "h1")
+    tid = run("event", "new", "Mixed Store Cup").output.split()[0]
+    assert tid.startswith("e-")
+
+    from referee.store.matches import MatchStore
+    from referee.tournament.tables import summaries
+
+    with MatchStore(f"sqlite:///{tmp_path / 'm.db'}") as store:
+        rows = summaries(store, ["s1", "h1"])
+    scp, hm = rows["s1"], rows["h1"]
+    assert scp["version"] == 8 and scp["last"]["type"] == "Rewound" and scp["judge_calls"] == 1
+    assert scp["result"] is None and scp["decision"]["player"] is None and scp["decision"]["actions"] is None
+    assert "400.1" not in scp["decision"]["text"] and "process" in scp["decision"]["text"]
+    assert hm["turn"] == 0 and hm["decision"]["player"] in ("A", "B") and hm["decision"]["actions"] is None
+    # Harem Master's summary is what the board's public view says, as before.
+    from referee.web.board import decision_of, log_row
+
+    with MatchStore(f"sqlite:///{tmp_path / 'm.db'}") as store:
+        version = hm["version"]
+        before, after = store.state_at("h1", version - 1), store.state_at("h1", version)
+        event = store.events("h1")[-1]
+    assert hm["decision"] == decision_of(after, "public")
+    assert hm["last"] == log_row(version, event, before, "public", frozenset())
+    assert hm["result"] is None
+
+
+def test_a_read_only_reader_folds_the_same_summaries(tmp_path: Path) -> None:
+    """The spectator's path (a reader that may not write) folds the very same rows in memory."""
+    run = runner(tmp_path / "m.db")
+    run("new", "--position", str(SCP_POSITION), "--id", "s1")
+    run("act", "s1", "B", "damage", "--arg", "zone=A.safe", "--arg", "n=1")
+    from referee.store.matches import MatchStore
+    from referee.tournament.tables import Tables, summaries
+
+    with MatchStore(f"sqlite:///{tmp_path / 'm.db'}") as store:
+        tables = Tables(store, writable=False)
+        tables.refresh()
+        folded = tables.get(["s1"])
+        tables.close()
+    with MatchStore(f"sqlite:///{tmp_path / 'm.db'}") as store:
+        stored = summaries(store, ["s1"])
+    assert json.dumps(folded, sort_keys=True) == json.dumps(stored, sort_keys=True)
+    assert folded["s1"]["last"]["rule"] == "402.6b"
