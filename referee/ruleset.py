@@ -24,6 +24,7 @@ import importlib
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -217,6 +218,19 @@ class Ruleset(Protocol):
 
     def random_deck(self, rng: random.Random, cards: Mapping[str, Card]) -> list[Card]:
         """A legal deck drawn from ``cards`` (self-play, the bench)."""
+        ...
+
+    def load_pool(self, file: str | Path) -> dict[str, Card]:
+        """A card pool file of this game (``--pool``): its cards by name;
+        ``InputError`` naming the file and the place for a bad one."""
+        ...
+
+    def load_deck(self, file: str | Path, pools: Sequence[Mapping[str, Card]]) -> list[Card]:
+        """A deck file of this game (``--deck``), its cards looked up in
+        ``pools`` in order (the caller adds ``bundled_cards()`` where it
+        searches them), checked by the deck rules (``deck_problems``);
+        ``InputError`` placed in the file otherwise. Tournaments freeze what
+        it returns at registration."""
         ...
 
     # --- starting ---------------------------------------------------------------

@@ -84,10 +84,6 @@ KNOWN: dict[str, tuple[str, ...]] = {
         "referee.rules.harem_master.pool",
         "referee.rules.harem_master.views",
     ),
-    "referee.commands.simulate": (
-        "referee.rules.harem_master.decks",
-        "referee.rules.harem_master.pool",
-    ),
     "referee.records": (
         "events.harem_master.cards",
         "events.harem_master.game",
@@ -106,13 +102,6 @@ KNOWN: dict[str, tuple[str, ...]] = {
         "referee.rules.harem_master.notation",
         "referee.rules.harem_master.pool",
         "referee.rules.harem_master.views",
-    ),
-    "referee.simulate": (
-        "events.harem_master.cards",
-        "projections.harem_master.state",
-        "referee.rules",
-        "referee.rules.harem_master.decks",
-        "referee.rules.harem_master.hidden",
     ),
     "referee.tournament.bench": ("referee.rules.harem_master.pool",),
     "referee.tournament.pairing": ("referee.rules.harem_master.decks",),

@@ -79,3 +79,37 @@ def test_a_read_only_reader_folds_the_same_summaries(tmp_path: Path) -> None:
         stored = summaries(store, ["s1"])
     assert json.dumps(folded, sort_keys=True) == json.dumps(stored, sort_keys=True)
     assert folded["s1"]["last"]["rule"] == "402.6b"
+
+
+def test_self_play_of_a_fragment_is_refused_in_one_line(tmp_path: Path) -> None:
+    """SCP-TCG's chapter 4 ends no game: `referee simulate --game` refuses it (exit 2), and so does the API."""
+    import pytest
+
+    from referee.simulate import SelfPlayRefused, complete_ruleset, play_game
+
+    result = CliRunner().invoke(cli, ["simulate", "--game", "scp-tcg-s4", "-n", "1"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert (
+        "is a fragment of a game" in result.output
+        and "self-play and tournaments need a complete ruleset" in result.output
+    )
+    with pytest.raises(SelfPlayRefused, match="fragment"):
+        play_game(1, {}, game="scp-tcg-s4")
+    assert complete_ruleset().id == "harem-master"
+
+
+def test_self_play_goes_through_the_ruleset_and_plays_as_before() -> None:
+    """A table-dealt game through the ruleset: a legal random deck, the
+    table's reveals drawn from the ruleset's chance outcomes, the game ended."""
+    import random
+
+    from referee import ruleset as registry
+    from referee.simulate import decks_for, play_game, random_deck, vanilla
+
+    hm = registry.get("harem-master")
+    pool = vanilla(dict(hm.bundled_cards()))
+    deck = random_deck(random.Random(5), pool)
+    assert hm.deck_problems(deck) == []
+    record = play_game(7, decks_for(7, pool, None), deal_mode="table")
+    assert record.result["rule"] and hm.result(record.state) is not None
+    assert any(a.do == "reveal" for a in record.actions)  # the table's chance outcomes
