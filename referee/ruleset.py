@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from events.tournament import use_card_types
+
 if TYPE_CHECKING:
     from referee.actions import Applied, Refusal
     from referee.inputs import Document
@@ -414,6 +416,13 @@ def get(game: str | None = None) -> Ruleset:
     found = getattr(importlib.import_module(module), attribute)
     _loaded[key] = found
     return found
+
+
+def _card_type(game: str | None) -> type:
+    return get(game).card_type
+
+
+use_card_types(_card_type)  # a tournament's registrations read their cards as their game's
 
 
 def game_of(first_event: Any) -> str:
