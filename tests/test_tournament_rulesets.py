@@ -113,3 +113,91 @@ def test_self_play_goes_through_the_ruleset_and_plays_as_before() -> None:
     record = play_game(7, decks_for(7, pool, None), deal_mode="table")
     assert record.result["rule"] and hm.result(record.state) is not None
     assert any(a.do == "reveal" for a in record.actions)  # the table's chance outcomes
+
+
+def _stored(db: Path, key: str) -> list[dict[str, Any]]:
+    """The stored JSON bodies of an aggregate's events (what the log keeps)."""
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute(
+            "SELECT topic, state FROM stored_events WHERE originator_id = ? ORDER BY originator_version", (key,)
+        ).fetchall()
+    return [{"topic": t, **json.loads(bytes(s))} for t, s in rows]
+
+
+def test_a_tournament_names_its_game_and_harem_master_s_reads_and_writes_as_before(tmp_path: Path) -> None:
+    """`event new` names no game for Harem Master (its events' JSON as before);
+    a registration's cards are read back as the game's card model and its
+    tables are started by the game's ruleset."""
+    db = tmp_path / "m.db"
+    run = runner(db)
+    tid = json.loads(run("event", "new", "Cup", "--json").output)["event"]
+    run("event", "register", tid, "--player", "Alice", "--deck", str(DECKS / "alice.yaml"))
+    run("event", "register", tid, "--player", "Bob", "--deck", str(DECKS / "bob.yaml"))
+    run("event", "round", tid)
+    created, alice, _bob, paired = _stored(db, tid)[:4]
+    assert created["topic"] == "events.tournament:TournamentCreated" and "game" not in created
+    assert "game" not in alice and alice["deck"][0]["name"] and "type" in alice["deck"][0]
+
+    from events.harem_master.cards import CardDef
+    from referee import ruleset as registry
+    from referee.store.matches import MatchStore
+    from referee.tournament.store import Tournaments
+
+    with MatchStore(f"sqlite:///{db}") as store:
+        state = Tournaments(store).load(tid)
+        pairing = state.rounds[0].pairings[0]
+        match = pairing.match
+        assert state.game is None and all(isinstance(c, CardDef) for c in state.players["Alice"].deck)
+        assert store.ruleset(match) is registry.get("harem-master")
+        first = store.events(match)[0]
+        dealt = sorted(card.name for cid, card in first.cards.items() if cid.startswith("A:"))
+        assert dealt == sorted(c.name for c in state.players[pairing.A].deck)
+
+
+def test_a_tournament_of_a_fragment_is_refused(tmp_path: Path) -> None:
+    """`event new --game scp-tcg-s4` exits 2 and writes nothing; a stored
+    tournament naming a fragment refuses registrations in one line (exit 1)."""
+    db = tmp_path / "m.db"
+    result = CliRunner().invoke(cli, ["event", "new", "Zones Cup", "--game", "scp-tcg-s4", "--db", f"sqlite:///{db}"])
+    assert result.exit_code == 2 and "is a fragment of a game" in result.output and "Traceback" not in result.output
+    assert not db.exists()
+
+    from referee.store.matches import MatchStore
+    from referee.tournament.store import Tournaments
+
+    with MatchStore(f"sqlite:///{db}", create=True) as store:
+        tid = Tournaments(store).create("Zones Cup", game="scp-tcg-s4")
+    out = runner(db)("event", "register", tid, "--player", "Alice", "--deck", str(DECKS / "alice.yaml"), code=1)
+    assert "refused: Zones Cup: SCP-TCG" in out.output and "is a fragment of a game" in out.output
+    assert "Nothing was recorded." in out.output
+
+
+def test_a_registration_naming_its_game_reads_its_cards_through_that_game(tmp_path: Path) -> None:
+    """A tournament that names its game (as every new game's will) freezes
+    decks with it: the event carries ``game`` and its cards come back as that
+    game's ``card_type``."""
+    from events.harem_master.cards import CardDef
+    from events.tournament import PlayerRegistered
+    from referee import ruleset as registry
+    from referee.store.matches import MatchStore
+    from referee.tournament.service import Station, register
+    from referee.tournament.store import Tournaments
+
+    hm = registry.get("harem-master")
+    deck = hm.load_deck(DECKS / "alice.yaml", [hm.bundled_cards()])
+    db = tmp_path / "m.db"
+    with MatchStore(f"sqlite:///{db}", create=True) as store:
+        tid = Tournaments(store).create("Named Cup", game="harem-master")
+        station = Station(store)
+        try:
+            register(station, tid, "Alice", deck, None)
+        finally:
+            station.close()
+        log = [r.event for r in store.application.events.get(tid)]
+        state = Tournaments(store).load(tid)
+    assert state.game == "harem-master"
+    reg = next(e for e in log if isinstance(e, PlayerRegistered))
+    assert reg.game == "harem-master" and reg.deck == deck and all(isinstance(c, CardDef) for c in reg.deck)
+    assert _stored(db, tid)[1]["game"] == "harem-master"

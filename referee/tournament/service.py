@@ -50,7 +50,7 @@ from projections.tournament import (
     table_outcome,
 )
 from referee.ruleset import Ruleset
-from referee.simulate import complete_ruleset
+from referee.simulate import SelfPlayRefused, complete_ruleset
 from referee.store.errors import MatchExists
 from referee.tournament.policy import INFRACTIONS, PENALTIES, PENALTY, TIME
 from referee.tournament.projection import Reader
@@ -254,8 +254,12 @@ def current_game(station: Station, state: TournamentState, p: Pairing, round_no:
 
 
 def tournament_ruleset(state: TournamentState) -> Ruleset:
-    """The ruleset of the tournament's game (Harem Master when it names none)."""
-    return complete_ruleset(state.game)
+    """The ruleset of the tournament's game (Harem Master when it names none);
+    refused for a fragment of a game, which ends no game to score."""
+    try:
+        return complete_ruleset(state.game)
+    except SelfPlayRefused as exc:
+        raise Refused(f"{state.name}: {exc}") from None
 
 
 def register(station: Station, tid: str, player: str, deck: list[Any], by: str | None) -> PlayerRegistered:
