@@ -175,7 +175,8 @@ def _create_game(station: Station, state: TournamentState, paired: RoundPaired, 
     gid = game_id(p.match, k)
     if station.store.exists(gid):
         return False
-    decks = {"A": state.players[p.A].deck, "B": state.players[p.B].deck}
+    first, second = tournament_ruleset(state).seats  # a table seats its pairing's A and B in the game's two seats
+    decks = {first: state.players[p.A].deck, second: state.players[p.B].deck}
     title = f"{state.name}, round {paired.round}, table {p.table}" + (
         f", game {k}" if state.best_of > 1 or k > 1 else ""
     )
@@ -183,7 +184,7 @@ def _create_game(station: Station, state: TournamentState, paired: RoundPaired, 
         station.store,
         gid,
         decks,
-        {"A": p.A, "B": p.B},
+        {first: p.A, second: p.B},
         match_seed(paired.seed, p.table, k),
         state.deal,
         title,
