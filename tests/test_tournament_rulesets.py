@@ -201,3 +201,26 @@ def test_a_registration_naming_its_game_reads_its_cards_through_that_game(tmp_pa
     reg = next(e for e in log if isinstance(e, PlayerRegistered))
     assert reg.game == "harem-master" and reg.deck == deck and all(isinstance(c, CardDef) for c in reg.deck)
     assert _stored(db, tid)[1]["game"] == "harem-master"
+
+
+def test_a_match_of_a_game_this_referee_does_not_know_has_no_summary(tmp_path: Path, monkeypatch: Any) -> None:
+    """A match whose first event names an unregistered game (a store written
+    by a newer referee) is left out of the summaries; the others are made."""
+    run = runner(tmp_path / "m.db")
+    run("new", "--position", str(SCP_POSITION), "--id", "s1")
+    run("new", "--position", str(SCP_POSITION), "--id", "s2")
+    from referee.ruleset import UnknownGame
+    from referee.store.matches import MatchStore
+    from referee.tournament.tables import summaries
+
+    known = MatchStore.ruleset
+
+    def ruleset(self: Any, match_id: str) -> Any:
+        if match_id == "s2":
+            raise UnknownGame("no game 'later-game'")
+        return known(self, match_id)
+
+    monkeypatch.setattr(MatchStore, "ruleset", ruleset)
+    with MatchStore(f"sqlite:///{tmp_path / 'm.db'}") as store:
+        rows = summaries(store, ["s1", "s2"])
+    assert list(rows) == ["s1"]

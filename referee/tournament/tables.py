@@ -31,7 +31,7 @@ from typing import Any
 
 from eventsourcing.persistence import OperationalError, ProgrammingError, Tracking
 
-from referee.ruleset import Outcome, Ruleset
+from referee.ruleset import Outcome, Ruleset, UnknownGame
 from referee.store.errors import StoreError
 from referee.tournament.projection import tournament_of_match, tracking_key
 
@@ -91,7 +91,10 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
                 row["seq"] = note.id
         version = note.originator_version
         event = app.mapper.to_domain_event(note).event
-        ruleset = store.ruleset(key)
+        try:
+            ruleset = store.ruleset(key)
+        except (StoreError, UnknownGame):
+            continue  # a game this referee does not know: no summary rather than no tables page
         before = store.state_at(key, version - 1)
         state = ruleset.evolve(before, event)
         violations = list(getattr(state, "violations", ()))
