@@ -10,17 +10,41 @@ the tournament, and it names that judge.
 Stored logs name these classes by ``events.tournament:ClassName``: never
 rename or move one without registering the old name in
 ``events.TOPIC_ALIASES``.
+
+A tournament is of one game (``TournamentCreated.game``; none named: Harem
+Master, as every tournament before games were named). A registration freezes
+the deck as that game's cards, validated through the game's ``card_type``,
+which the registry (``referee.ruleset``) makes known here
+(``use_card_types``), so this module names no game and a stored deck's JSON
+is the card model's own, as it always was.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
-from events.harem_master.cards import CardDef
+from pydantic import BaseModel, ConfigDict, model_serializer, model_validator
 
 Deal = Literal["seeded", "table"]
+
+# A game's id (None: Harem Master) -> the pydantic model of its cards; set by
+# the registry when it is imported (``referee.ruleset``).
+_card_type_of: Callable[[str | None], type] | None = None
+
+
+def use_card_types(resolve: Callable[[str | None], type]) -> None:
+    """Where registrations find each game's card model (the registry calls this)."""
+    global _card_type_of
+    _card_type_of = resolve
+
+
+def _omit_none(data: Any, key: str) -> Any:
+    """A field left out of the stored JSON while it is None, so logs written
+    before it existed stay byte for byte what they were."""
+    if isinstance(data, dict) and data.get(key, 0) is None:
+        del data[key]
+    return data
 
 
 class TournamentEvent(BaseModel):
@@ -48,17 +72,42 @@ class TournamentCreated(TournamentEvent):
     # Players may log their own decisions at the board from their player link
     # (off: only scorekeepers and judges log).
     players_log: bool = False
+    # The game its matches are of (a ruleset's id); None: Harem Master, and left
+    # out of the JSON then.
+    game: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_default_game(self, handler: Any) -> Any:
+        return _omit_none(handler(self), "game")
 
 
 class PlayerRegistered(TournamentEvent):
-    """A player's decklist, checked against 100.2 and frozen here with every
-    card's definition (deck order, top first). A second registration of the
-    same player replaces the first and names who changed it (``by``)."""
+    """A player's decklist, checked against the game's deck rules (Harem
+    Master's 100.2) and frozen here with every card's definition (deck order,
+    top first), each a card of the tournament's game (``game``; None: Harem
+    Master, left out of the JSON). A second registration of the same player
+    replaces the first and names who changed it (``by``)."""
 
     player: str
-    deck: list[CardDef]
+    deck: list[Any]
     by: str | None = None
     replaces: bool = False
+    game: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cards_of_the_game(cls, data: Any) -> Any:
+        """A stored deck's cards (mappings) read as the game's card model."""
+        if not isinstance(data, Mapping) or not any(isinstance(c, Mapping) for c in data.get("deck") or ()):
+            return data
+        if _card_type_of is None:
+            raise ValueError("no game's cards are known yet: import referee.ruleset before reading registrations")
+        card_type = _card_type_of(data.get("game"))
+        return {**data, "deck": [card_type.model_validate(c) if isinstance(c, Mapping) else c for c in data["deck"]]}
+
+    @model_serializer(mode="wrap")
+    def _omit_default_game(self, handler: Any) -> Any:
+        return _omit_none(handler(self), "game")
 
 
 class Pairing(BaseModel):

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterable
 
-from events.harem_master.cards import CardDef
 from events.tournament import (
     Pairing,
     PenaltyApplied,
@@ -71,10 +70,11 @@ def table_of(match_id: str) -> tuple[str, int]:
 
 @dataclass
 class Player:
-    """A registered player: the deck frozen at their latest registration."""
+    """A registered player: the deck frozen at their latest registration
+    (cards of the tournament's game)."""
 
     name: str
-    deck: list[CardDef]
+    deck: list[Any]
     registrations: int = 1
     dropped: bool = False
     drop_reason: str | None = None
@@ -90,6 +90,7 @@ class TournamentState:
 
     id: str = ""
     name: str = ""
+    game: str | None = None  # the ruleset its matches are of (None: Harem Master)
     deal: str = "seeded"
     best_of: int = 1
     round_minutes: int | None = None
@@ -185,7 +186,7 @@ def evolve(state: TournamentState, event: Any) -> TournamentState:
     """One event applied (in place: a tournament's state is small and never shared)."""
     state.version += 1
     if isinstance(event, TournamentCreated):
-        state.name, state.deal = event.name, event.deal
+        state.name, state.deal, state.game = event.name, event.deal, event.game
         state.best_of, state.round_minutes = event.best_of, event.round_minutes
         state.at_time, state.late, state.check_in = event.at_time, event.late, event.check_in
         state.players_log = event.players_log

@@ -24,7 +24,10 @@ import importlib
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from events.tournament import use_card_types
 
 if TYPE_CHECKING:
     from referee.actions import Applied, Refusal
@@ -266,6 +269,19 @@ class Ruleset(Protocol):
         """A legal deck drawn from ``cards`` (self-play, the bench)."""
         ...
 
+    def load_pool(self, file: str | Path) -> dict[str, Card]:
+        """A card pool file of this game (``--pool``): its cards by name;
+        ``InputError`` naming the file and the place for a bad one."""
+        ...
+
+    def load_deck(self, file: str | Path, pools: Sequence[Mapping[str, Card]]) -> list[Card]:
+        """A deck file of this game (``--deck``), its cards looked up in
+        ``pools`` in order (the caller adds ``bundled_cards()`` where it
+        searches them), checked by the deck rules (``deck_problems``);
+        ``InputError`` placed in the file otherwise. Tournaments freeze what
+        it returns at registration."""
+        ...
+
     # --- starting ---------------------------------------------------------------
     def start(
         self,
@@ -449,6 +465,13 @@ def get(game: str | None = None) -> Ruleset:
     found = getattr(importlib.import_module(module), attribute)
     _loaded[key] = found
     return found
+
+
+def _card_type(game: str | None) -> type:
+    return get(game).card_type
+
+
+use_card_types(_card_type)  # a tournament's registrations read their cards as their game's
 
 
 def game_of(first_event: Any) -> str:

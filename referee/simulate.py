@@ -1,4 +1,4 @@
-"""Random self-play: whole games played by picking random legal actions.
+"""Random self-play: whole games of a complete ruleset played by picking random legal actions.
 
 Self-play is the engine's broadest test (OpenSpiel-style random playouts):
 every game must end with a result, every listed action must be accepted, and
@@ -6,9 +6,12 @@ the projection of the events must equal the live state. ``play_game`` can
 check those invariants after every event; ``referee simulate`` and
 ``referee bench`` use it without the checks.
 
-The any-time actions of 102.7/102.8 (concede, propose or accept a draw) are
-legal at every decision but are not chosen at random, or most games would
-end in a concession within a few turns.
+Everything here goes through the game's ruleset (``referee.ruleset``): its
+random legal decks, its start, its legal actions and result, the ``do``s a
+playout never picks (``playout_skips``: Harem Master's concessions and draws
+of 102.7/102.8, or most games would end in a concession within a few turns)
+and, at a table-dealt match, the table's reveals as chance outcomes. A
+fragment of a game (SCP-TCG's chapter 4) ends no game, so it is refused.
 """
 
 from __future__ import annotations
@@ -16,17 +19,38 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable, Mapping, Sequence
 
-from events.harem_master.cards import CardDef
 from events.kernel import Event
-from projections.harem_master.state import PILES, GameState
+from referee import ruleset as registry
 from referee.actions import Action
-from referee.rules import ACTIONS, ANY_TIME, apply, legal_actions, start
-from referee.rules.harem_master.decks import deal
+from referee.ruleset import Ruleset
 
-NOT_RANDOM = frozenset(ANY_TIME)  # 102.7, 102.8: conceding and draws are never picked at random
-DECK_SIZE = 51
+
+class SelfPlayRefused(ValueError):
+    """The game is a fragment whose rules end no game: it cannot be played out
+    (self-play, tournaments)."""
+
+
+def complete_ruleset(game: str | None = None) -> Ruleset:
+    """The ruleset of ``game`` (Harem Master when None), refused with a
+    sentence unless it is a whole game."""
+    found = registry.get(game)
+    if not found.complete:
+        raise SelfPlayRefused(
+            f"{found.name} ({found.id}) is a fragment of a game ({found.rules_document}): its rules end no game, "
+            "so it cannot be played out; self-play and tournaments need a complete ruleset "
+            f"(the referee knows {', '.join(g for g in registry.games() if registry.get(g).complete)})"
+        )
+    return found
+
+
+def __getattr__(name: str) -> Any:
+    # ``NOT_RANDOM``: Harem Master's playout_skips (102.7, 102.8), read from its
+    # ruleset when first asked for, so importing this module imports no game.
+    if name == "NOT_RANDOM":
+        return registry.get(registry.DEFAULT_GAME).playout_skips
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -34,110 +58,100 @@ class GameRecord:
     seed: int
     events: list[Event]
     actions: list[Action]
-    state: GameState
+    state: Any
+    game: str = registry.DEFAULT_GAME
 
     @property
     def result(self) -> dict[str, object]:
-        r = self.state.result
+        r = registry.get(self.game).result(self.state)
         assert r is not None
         return {"winner": r.winner, "draw": r.draw, "rule": r.rule, "ruling": r.ruling, "scores": r.scores}
 
 
-def random_deck(rng: random.Random, pool: dict[str, CardDef]) -> list[CardDef]:
-    """A legal deck (100.2): at least one cost-1 character, at most three of a
-    name, exactly 51 cards, drawn from ``pool`` with vanilla fillers if the
-    pool is too small."""
-    from events.harem_master.cards import filler
-
-    cards = sorted(pool.values(), key=lambda c: c.name)
-    openers = [c for c in cards if c.type == "character" and c.cost == 1]
-    if not openers:
-        raise ValueError("the pool has no cost-1 character, so no deck can be legal (100.2)")
-    deck = [rng.choice(openers)]
-    counts = Counter(c.name for c in deck)
-    slots = [c for c in cards for _ in range(3)]
-    rng.shuffle(slots)
-    for c in slots:
-        if len(deck) >= DECK_SIZE:
-            break
-        if counts[c.name] < 3:
-            deck.append(c)
-            counts[c.name] += 1
-    while len(deck) < DECK_SIZE:
-        deck.append(filler(rng.randint(-4, 3)))
-    rng.shuffle(deck)
-    return deck
+def random_deck(rng: random.Random, pool: Mapping[str, Any], game: str | None = None) -> list[Any]:
+    """A legal deck of ``game`` drawn from ``pool`` (its ``random_deck``)."""
+    return complete_ruleset(game).random_deck(rng, pool)
 
 
-def conservation_errors(state: GameState, deck_size: int = DECK_SIZE) -> list[str]:
-    """Each player's cards each in exactly one zone (digest 1.10)."""
-    seen: Counter[str] = Counter()
-    for ch in state.field:
-        seen[ch.card] += 1
-        seen.update(ch.items)
-    seen.update(state.orphans)
-    for z in state.zones.values():
-        for pile in PILES:
-            seen.update(getattr(z, pile))
-    errors = [f"{c} is in {n} places" for c, n in seen.items() if n > 1]
-    for p in ("A", "B"):
-        owned = [c for c in state.cards if c.startswith(p + ":")]
-        missing = [c for c in owned if seen[c] == 0]
-        if missing:
-            errors.append(f"{p}: {len(missing)} cards are nowhere: {missing[:5]}")
-        if len(owned) != deck_size:
-            errors.append(f"{p} owns {len(owned)} cards, not {deck_size}")
-    return errors
+# Each ruleset's ``do``s that name what the table saw (a reveal): where a
+# random playout picks one, the simulated table draws a chance outcome.
+_TOLD_BY_TABLE: dict[str, frozenset[str]] = {}
 
 
-def random_action(state: GameState, legal: list[Action], rng: random.Random) -> Action:
-    """A random legal action, never conceding or offering a draw. Where a
-    table-dealt match asks what a hidden card was, the simulated table turns
-    over a card drawn at random from what the deck list has left (the true
-    card of a shuffled paper castle), not the copy ``legal`` happens to name."""
-    action = rng.choice([a for a in legal if a.do not in NOT_RANDOM])
-    if ACTIONS[action.do].names_cards:  # the table says what it saw
-        from referee.rules.harem_master.hidden import pending, unknown_of
+def _told_by_table(rules: Ruleset) -> frozenset[str]:
+    found = _TOLD_BY_TABLE.get(rules.id)
+    if found is None:
+        found = _TOLD_BY_TABLE[rules.id] = frozenset(
+            do
+            for do, spec in rules.actions.items()
+            if spec.args is not None and any(a.kind in ("name", "names") for a in spec.args)
+        )
+    return found
 
-        owner_ = pending(state).player  # type: ignore[union-attr]
-        action = Action(action.player, "reveal", card=rng.choice(sorted(unknown_of(state, owner_))))
+
+def _ruleset_of(state: Any) -> Ruleset:
+    from referee.store.statecodec import ruleset_of_state
+
+    return ruleset_of_state(state)
+
+
+def random_action(state: Any, legal: Sequence[Action], rng: random.Random, ruleset: Ruleset | None = None) -> Action:
+    """A random legal action, never one of the ruleset's ``playout_skips``
+    (conceding, offering a draw). Where a table-dealt match asks what a hidden
+    card was, the simulated table draws one of the ruleset's
+    ``chance_outcomes`` (the true card of a shuffled paper castle), not the
+    copy ``legal`` happens to name."""
+    rules = ruleset if ruleset is not None else _ruleset_of(state)
+    skips = rules.playout_skips
+    action = rng.choice([a for a in legal if a.do not in skips])
+    if action.do in _told_by_table(rules):
+        outcomes = rules.chance_outcomes(state)
+        if outcomes:
+            weights = [w for _, w in outcomes]
+            if all(w == weights[0] for w in weights):
+                action = rng.choice([a for a, _ in outcomes])
+            else:
+                action = rng.choices([a for a, _ in outcomes], weights)[0]
     return action
 
 
 def play_game(
     seed: int,
-    decks: dict[str, list[CardDef]],
+    decks: Mapping[str, Sequence[Any]],
     *,
-    check: Callable[[GameState, list[Event], list[Action]], None] | None = None,
+    check: Callable[[Any, list[Event], list[Action]], None] | None = None,
     max_actions: int = 100_000,
     rulings: dict[str, str] | None = None,
     deal_mode: str = "seeded",
+    game: str | None = None,
 ) -> GameRecord:
     """One game of random legal actions from ``seed``. ``check`` (for tests)
     is called after every action with the state, the log and the legal list.
 
     ``deal_mode="table"`` plays a table-dealt match: where the referee asks
-    for a reveal, the simulated table turns over a card drawn at random from
-    what the deck list has left (the true card of a shuffled paper castle)."""
+    for a reveal, the simulated table draws a chance outcome (the true card
+    of a shuffled paper castle). ``rulings`` are Harem Master's match option."""
+    rules = complete_ruleset(game)
     rng = random.Random(seed)
-    cards, castles = deal(decks)
-    applied = start(cards, castles, seed=seed, rulings=rulings, deal=deal_mode)
+    applied = rules.start(decks, seed=seed, deal=deal_mode, options={"rulings": rulings} if rulings else None)
     state, events = applied.state, list(applied.events)
     actions: list[Action] = []
-    while state.result is None:
+    result, legal_actions, apply = rules.result, rules.legal_actions, rules.apply
+    while result(state) is None:
         legal = legal_actions(state)
         if check is not None:
             check(state, events, legal)
-        action = random_action(state, legal, rng)
+        action = random_action(state, legal, rng, rules)
         applied = apply(state, action)
         state = applied.state
         events.extend(applied.events)
         actions.append(action)
         if len(actions) > max_actions:
-            raise RuntimeError(f"game {seed} did not end within {max_actions} actions (step {state.step})")
+            at = getattr(state, "step", None)
+            raise RuntimeError(f"game {seed} did not end within {max_actions} actions (step {at})")
     if check is not None:
         check(state, events, legal_actions(state))
-    return GameRecord(seed, events, actions, state)
+    return GameRecord(seed, events, actions, state, rules.id)
 
 
 @dataclass
@@ -169,27 +183,31 @@ def game_seeds(games: int, seed: int) -> list[int]:
     return [rng.randrange(2**31) for _ in range(games)]
 
 
-def vanilla(pool: dict[str, CardDef]) -> dict[str, CardDef]:
+def vanilla(pool: Mapping[str, Any]) -> dict[str, Any]:
     """The cards of ``pool`` without abilities: what the referee played before
     card text was read, so that measures and logs kept from then (the bench's
     baselines, format-1 logs) stay comparable now that the bundled pool also
     holds cards with abilities."""
-    return {name: card for name, card in pool.items() if not card.abilities}
+    return {name: card for name, card in pool.items() if not getattr(card, "abilities", None)}
 
 
 def decks_for(
-    game_seed: int, pool: dict[str, CardDef], fixed: dict[str, list[CardDef]] | None
-) -> dict[str, list[CardDef]]:
+    game_seed: int, pool: Mapping[str, Any], fixed: dict[str, list[Any]] | None, game: str | None = None
+) -> dict[str, list[Any]]:
+    """The decks of game ``game_seed``: ``fixed`` if given, else a random
+    legal deck for each seat, in seat order, from a seed of its own."""
     if fixed is not None:
         return fixed
+    rules = complete_ruleset(game)
     rng = random.Random(game_seed ^ 0x5EED)
-    return {"A": random_deck(rng, pool), "B": random_deck(rng, pool)}
+    return {seat: rules.random_deck(rng, pool) for seat in rules.seats}
 
 
 __all__ = [
     "GameRecord",
+    "SelfPlayRefused",
     "SimulationSummary",
-    "conservation_errors",
+    "complete_ruleset",
     "decks_for",
     "game_seeds",
     "play_game",

@@ -68,12 +68,6 @@ def game_imports() -> dict[str, tuple[str, ...]]:
 
 
 KNOWN: dict[str, tuple[str, ...]] = {
-    "events.tournament": ("events.harem_master.cards",),
-    "projections.tournament": ("events.harem_master.cards",),
-    "referee.commands.event": (
-        "referee.rules.harem_master.decks",
-        "referee.rules.harem_master.pool",
-    ),
     "referee.commands.matches": (
         "projections.harem_master.transcript",
         "projections.harem_master.views",
@@ -83,10 +77,6 @@ KNOWN: dict[str, tuple[str, ...]] = {
         "referee.rules.harem_master.notation",
         "referee.rules.harem_master.pool",
         "referee.rules.harem_master.views",
-    ),
-    "referee.commands.simulate": (
-        "referee.rules.harem_master.decks",
-        "referee.rules.harem_master.pool",
     ),
     "referee.records": (
         "events.harem_master.cards",
@@ -107,21 +97,6 @@ KNOWN: dict[str, tuple[str, ...]] = {
         "referee.rules.harem_master.pool",
         "referee.rules.harem_master.views",
     ),
-    "referee.simulate": (
-        "events.harem_master.cards",
-        "projections.harem_master.state",
-        "referee.rules",
-        "referee.rules.harem_master.decks",
-        "referee.rules.harem_master.hidden",
-    ),
-    "referee.tournament.bench": ("referee.rules.harem_master.pool",),
-    "referee.tournament.pairing": ("referee.rules.harem_master.decks",),
-    "referee.tournament.service": (
-        "events.harem_master.cards",
-        "referee.rules",
-        "referee.rules.harem_master.decks",
-    ),
-    "referee.tournament.tables": ("projections.harem_master.views",),
 }
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from referee.commands.records import audit_one
-from referee.simulate import conservation_errors
+from referee.rules.harem_master.decks import conservation_errors
 from referee.store import MatchStore, NoSuchDatabase, StoreError, parse_url
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,9 +22,10 @@ from projections.harem_master.state import HIDDEN_PILES, fold
 from referee.cli import cli
 from referee.records import dump_record, export_record, record_from_dict, replay
 from referee.rules import is_legal
+from referee.rules.harem_master.decks import conservation_errors
 from referee.rules.harem_master.hidden import pending
 from referee.rules.harem_master.pool import bundled_pool
-from referee.simulate import NOT_RANDOM, conservation_errors, decks_for, play_game
+from referee.simulate import NOT_RANDOM, decks_for, play_game
 from referee.store import MatchStore
 
 DECKS = "scenarios/decks"

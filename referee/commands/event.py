@@ -22,6 +22,7 @@ import click
 
 from referee.commands.params import EVENT_NAME, FILE, JUDGE, MATCH, PLAYER_NAME, REASON, db_option, json_option
 from referee.inputs import printable
+from referee.ruleset import DEFAULT_GAME, games
 
 
 def _one_line(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -138,6 +139,13 @@ def event() -> None:
     help="Players may log their own decisions at the board from their player links "
     "(otherwise only scorekeepers and judges log).",
 )
+@click.option(
+    "--game",
+    type=click.Choice(games()),
+    default=DEFAULT_GAME,
+    show_default=True,
+    help="The game its matches are of (a complete ruleset: a fragment such as scp-tcg-s4 ends no game).",
+)
 @db_option
 @json_option
 @_one_line
@@ -150,6 +158,7 @@ def new(
     late: str,
     check_in: bool,
     players_log: bool,
+    game: str,
     db: str | None,
     as_json: bool,
 ) -> None:
@@ -161,6 +170,14 @@ def new(
 
     Example: referee event new "Spring Cup 2026" --best-of 3 --round-minutes 50
     """
+    from referee.simulate import SelfPlayRefused, complete_ruleset
+
+    try:
+        complete_ruleset(game)
+    except SelfPlayRefused as exc:
+        raise click.BadParameter(str(exc), param_hint="--game") from None
+    # Harem Master's tournaments name no game, as every one before games were named.
+    named = {"game": game} if game != DEFAULT_GAME else {}
     with _station(db, create=True) as st:
         tid = st.tournaments.create(
             name,
@@ -171,6 +188,7 @@ def new(
             late=late,
             check_in=check_in,
             players_log=players_log,
+            **named,
         )
     if as_json:
         _echo_json({"event": tid})
@@ -220,23 +238,24 @@ def register(
 
     Example: referee event register e-1a2b3c4d --player Alice --deck alice.yaml
     """
-    from referee.rules.harem_master.decks import load_deck
-    from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
-    from referee.tournament.service import register_many
+    from referee.tournament.service import register_many, tournament_ruleset
 
     if (csv_file is None) == (player is None and deck is None) or (
         csv_file is None and (player is None or deck is None)
     ):
         raise click.UsageError("give --player NAME --deck FILE, or --csv FILE")
-    catalog = CardCatalog(*([load_pool(pool)] if pool else []), bundled_pool())
-    if csv_file is not None:
-        from referee.tournament.pairing import read_registrations
-
-        entries = read_registrations(csv_file, catalog)  # bad line: exit 2 before anything is written
-    else:
-        assert player is not None and deck is not None
-        entries = [(player, load_deck(deck, catalog))]  # bad deck: exit 2 before anything is written
     with _station(db) as st:
+        # The decks are the tournament's game's (its deck file format and deck rules).
+        rules = tournament_ruleset(st.tournaments.load(event_id))
+        pools = [*([rules.load_pool(pool)] if pool else []), rules.bundled_cards()]
+        if csv_file is not None:
+            from referee.tournament.pairing import read_registrations
+
+            # A bad line: exit 2 before anything is written.
+            entries = read_registrations(csv_file, lambda path: rules.load_deck(path, pools))
+        else:
+            assert player is not None and deck is not None
+            entries = [(player, rules.load_deck(deck, pools))]  # bad deck: exit 2 before anything is written
         done = register_many(st, event_id, entries, by)
         state = st.tournaments.load(event_id)
     late = [e.player for e in done if state.players[e.player].joined]

@@ -9,6 +9,7 @@ import time
 import click
 
 from referee.commands.params import DECK, FILE, db_option, once_each
+from referee.ruleset import DEFAULT_GAME, games
 
 
 @click.command()
@@ -46,6 +47,13 @@ from referee.commands.params import DECK, FILE, db_option, once_each
     metavar="EVENT",
     help="Instead: play the open matches of this tournament's current round, stored (several stations may run this at once).",
 )
+@click.option(
+    "--game",
+    type=click.Choice(games()),
+    default=DEFAULT_GAME,
+    show_default=True,
+    help="The game to play (a complete ruleset: a fragment such as scp-tcg-s4 ends no game).",
+)
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def simulate(
@@ -55,6 +63,7 @@ def simulate(
     pool: str | None,
     deal_mode: str,
     event_id: str | None,
+    game: str,
     db: str | None,
     as_json: bool,
 ) -> None:
@@ -74,17 +83,19 @@ def simulate(
     if event_id is not None:
         _simulate_event(event_id, seed, db, as_json)
         return
-    from referee.rules.harem_master.decks import load_deck
-    from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
-    from referee.simulate import SimulationSummary, decks_for, game_seeds, play_game
+    from referee.simulate import SelfPlayRefused, SimulationSummary, complete_ruleset, decks_for, game_seeds, play_game
 
-    if decks and set(decks) != {"A", "B"}:
-        raise click.BadParameter("give both decks (A=FILE and B=FILE) or neither", param_hint="--deck")
-    card_pool = load_pool(pool) if pool else bundled_pool()
+    try:
+        rules = complete_ruleset(game)
+    except SelfPlayRefused as exc:
+        raise click.BadParameter(str(exc), param_hint="--game") from None
+    if decks and set(decks) != set(rules.seats):
+        seats = " and ".join(f"{seat}=FILE" for seat in rules.seats)
+        raise click.BadParameter(f"give both decks ({seats}) or neither", param_hint="--deck")
+    card_pool = rules.load_pool(pool) if pool else rules.bundled_cards()
     fixed = None
     if decks:
-        catalog = CardCatalog(card_pool) if pool else CardCatalog(bundled_pool())
-        fixed = {p: load_deck(f, catalog) for p, f in decks.items()}
+        fixed = {p: rules.load_deck(f, [card_pool]) for p, f in decks.items()}
     summary = SimulationSummary()
     seeds = game_seeds(games, seed)
     show_bar = not as_json and sys.stderr.isatty()
@@ -93,11 +104,11 @@ def simulate(
     iterator = bar.__enter__() if bar is not None else seeds
     try:
         for game_seed in iterator:
-            record = play_game(game_seed, decks_for(game_seed, card_pool, fixed), deal_mode=deal_mode)
+            record = play_game(game_seed, decks_for(game_seed, card_pool, fixed, game), deal_mode=deal_mode, game=game)
             summary.games += 1
             summary.events += len(record.events)
             summary.actions += len(record.actions)
-            r = record.state.result
+            r = rules.result(record.state)
             assert r is not None
             summary.results["draw" if r.draw else f"{r.winner} wins"] += 1
             summary.rules[r.rule] += 1

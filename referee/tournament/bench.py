@@ -68,15 +68,15 @@ def build_event(url: str, tables: int, seed: int = 1) -> dict[str, Any]:
     entered (``corrections.enter_result``, as ``event result`` writes them),
     and the read models left current as every command leaves them."""
     from referee import corrections
-    from referee.rules.harem_master.pool import bundled_pool
-    from referee.simulate import random_deck
+    from referee.simulate import complete_ruleset
     from referee.store import MatchStore
     from referee.tournament.service import Station, pair_round, register_many
 
     players, rounds = event_shape(tables)
     rng = random.Random(seed)
-    pool = bundled_pool()
-    decks = [random_deck(rng, pool) for _ in range(min(players, 16))]  # legal (100.2) decks of the bundled pool
+    rules = complete_ruleset()  # Harem Master, the reference game
+    pool = rules.bundled_cards()
+    decks = [rules.random_deck(rng, pool) for _ in range(min(players, 16))]  # legal (100.2) decks of the bundled pool
     with MatchStore(url, create=True) as store:
         station = Station(store)
         try:
@@ -202,8 +202,7 @@ def register_bench(
     directory: str | None = None, runs: int = 5, many: int = REGISTER_MANY, few: int = REGISTER_FEW, seed: int = 1
 ) -> tuple[list[Figure], dict[str, Any]]:
     """``referee event register EVENT --csv FILE``: ``many`` players against ``few``, fresh processes."""
-    from referee.rules.harem_master.pool import bundled_pool
-    from referee.simulate import random_deck
+    from referee.simulate import complete_ruleset
 
     referee = referee_command()
     env = dict(os.environ)
@@ -224,10 +223,11 @@ def register_bench(
         with sqlite3.connect(template) as conn:  # everything in the main file: the copies are whole
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         rng = random.Random(seed)
-        pool = bundled_pool()
+        rules = complete_ruleset()  # Harem Master, the reference game
+        pool = rules.bundled_cards()
         (workdir / "decks").mkdir()
         for i in range(many):
-            _deck_file(workdir / "decks" / f"player{i:03d}.yaml", random_deck(rng, pool))
+            _deck_file(workdir / "decks" / f"player{i:03d}.yaml", rules.random_deck(rng, pool))
         lists = {}
         for label, n in (("many", many), ("few", few)):
             lists[label] = workdir / f"players-{n}.csv"

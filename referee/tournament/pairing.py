@@ -21,7 +21,7 @@ import csv
 import io
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from events.tournament import Pairing
 from projections.tournament import TournamentState
@@ -171,15 +171,14 @@ def read_pairings(file: str | Path, state: TournamentState) -> list[Pairing]:
     return sorted(out, key=lambda p: p.table)
 
 
-def read_registrations(file: str | Path, catalog: Any) -> list[tuple[str, list[Any]]]:
+def read_registrations(file: str | Path, load_deck: Callable[[Path], list[Any]]) -> list[tuple[str, list[Any]]]:
     """Players and their decks from a CSV file: ``name, deck file`` per line
     (a header line is allowed; a deck path is relative to the CSV's folder).
-    Every deck is read and checked against 100.2 before anything is written;
+    Every deck is read with ``load_deck`` (the tournament's game's deck file,
+    checked by its deck rules: Harem Master's 100.2) before anything is written;
     ``InputError`` naming the CSV, the line and what was expected otherwise
     (for a bad deck, the deck file's own problem too). Decks named by several
     lines are read once."""
-    from referee.rules.harem_master.decks import load_deck
-
     path = Path(file)
     text = read_text(file).lstrip("\ufeff")
     try:
@@ -213,7 +212,7 @@ def read_registrations(file: str | Path, catalog: Any) -> list[tuple[str, list[A
                     file, "column 2 (deck file)", f"expected a deck file: no such file {str(deck_path)!r}", line
                 )
             try:
-                decks[deck_path] = load_deck(deck_path, catalog)
+                decks[deck_path] = load_deck(deck_path)
             except InputError as exc:
                 raise InputError(
                     file, "column 2 (deck file)", f"the deck {deck!r} is not a legal deck: {exc.describe()}", line

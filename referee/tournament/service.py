@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from events.harem_master.cards import CardDef
 from events.tournament import (
     Pairing,
     PenaltyApplied,
@@ -50,6 +49,8 @@ from projections.tournament import (
     table_of,
     table_outcome,
 )
+from referee.ruleset import Ruleset
+from referee.simulate import SelfPlayRefused, complete_ruleset
 from referee.store.errors import MatchExists
 from referee.tournament.policy import INFRACTIONS, PENALTIES, PENALTY, TIME
 from referee.tournament.projection import Reader
@@ -140,24 +141,22 @@ def after_match_write(store: Any, match: str) -> None:
 def create_table_match(
     store: Any,
     match_id: str,
-    decks: dict[str, list[CardDef]],
+    decks: dict[str, list[Any]],
     names: dict[str, str],
     seed: int,
     deal: str,
     title: str | None,
+    game: str | None = None,
 ) -> bool:
     """Create one game's match (False if it already exists). The one place
     a tournament makes a match, so the deal setting goes through here: an
     event played on paper gets table-dealt matches (hidden cards unknown
     until the table reveals them, bounded by the registered deck lists) in
     record mode, since the log is the record of what the table did,
-    mistakes included."""
-    from referee.rules import start
-    from referee.rules.harem_master.decks import deal as deal_cards
-
-    cards, castles = deal_cards(decks)
+    mistakes included. The match is of the tournament's ``game`` (its
+    ruleset's ``start``; a fragment of a game is refused)."""
     mode = "record" if deal == "table" else "strict"
-    applied = start(cards, castles, seed=seed, names=names, mode=mode, deal=deal)
+    applied = complete_ruleset(game).start(decks, seed=seed, names=names, mode=mode, deal=deal)
     try:
         store.create(applied.events, name=title, match_id=match_id)
     except MatchExists:
@@ -176,12 +175,20 @@ def _create_game(station: Station, state: TournamentState, paired: RoundPaired, 
     gid = game_id(p.match, k)
     if station.store.exists(gid):
         return False
-    decks = {"A": state.players[p.A].deck, "B": state.players[p.B].deck}
+    first, second = tournament_ruleset(state).seats  # a table seats its pairing's A and B in the game's two seats
+    decks = {first: state.players[p.A].deck, second: state.players[p.B].deck}
     title = f"{state.name}, round {paired.round}, table {p.table}" + (
         f", game {k}" if state.best_of > 1 or k > 1 else ""
     )
     return create_table_match(
-        station.store, gid, decks, {"A": p.A, "B": p.B}, match_seed(paired.seed, p.table, k), state.deal, title
+        station.store,
+        gid,
+        decks,
+        {first: p.A, second: p.B},
+        match_seed(paired.seed, p.table, k),
+        state.deal,
+        title,
+        state.game,
     )
 
 
@@ -247,12 +254,21 @@ def current_game(station: Station, state: TournamentState, p: Pairing, round_no:
 # --- registration, check-in, drops ---------------------------------------------------------
 
 
-def register(station: Station, tid: str, player: str, deck: list[CardDef], by: str | None) -> PlayerRegistered:
+def tournament_ruleset(state: TournamentState) -> Ruleset:
+    """The ruleset of the tournament's game (Harem Master when it names none);
+    refused for a fragment of a game, which ends no game to score."""
+    try:
+        return complete_ruleset(state.game)
+    except SelfPlayRefused as exc:
+        raise Refused(f"{state.name}: {exc}") from None
+
+
+def register(station: Station, tid: str, player: str, deck: list[Any], by: str | None) -> PlayerRegistered:
     return register_many(station, tid, [(player, deck)], by)[0]
 
 
 def register_many(
-    station: Station, tid: str, entries: list[tuple[str, list[CardDef]]], by: str | None
+    station: Station, tid: str, entries: list[tuple[str, list[Any]]], by: str | None
 ) -> list[PlayerRegistered]:
     """Register several players in one write (one transaction): all or none."""
     names = [n for n, _ in entries]
@@ -271,7 +287,7 @@ def register_many(
                 )
             if known is not None and known.dropped:
                 raise Refused(f"{player} has dropped from {state.name}")
-            out.append(PlayerRegistered(player=player, deck=deck, by=by, replaces=known is not None))
+            out.append(PlayerRegistered(player=player, deck=deck, by=by, replaces=known is not None, game=state.game))
         return out
 
     _, new = station.tournaments.update(tid, decide)
@@ -475,7 +491,7 @@ def repair_table(
             raise Refused("a table needs two different players")
         if here.match and station.store.exists(here.match):
             game, _ = station.store.load(here.match)
-            if game.result is not None:
+            if station.store.ruleset(here.match).result(game) is not None:
                 raise Refused(f"table {table}'s match already has a result: re-pairing would void it")
         n = sum(1 for x in state.repairs if x.round == r.round and x.table == table) + 2
         match = None if b is None else f"{state.id}.r{r.round}.t{table}.p{n}"
@@ -640,7 +656,7 @@ def call_time(station: Station, tid: str, judge: str, table: int | None = None) 
         if not station.store.exists(game) or state.at_time == "judge":
             continue  # no game in progress (none is started after time), or the judge decides
         game_state, _ = station.store.load(game)
-        if game_state.result is not None:
+        if station.store.ruleset(game).result(game_state) is not None:
             continue
         winner: str | None = None
         if state.at_time == "score":
@@ -902,7 +918,6 @@ def play_round(station: Station, tid: str, rng: random.Random, progress: Any = N
     made stale is decided again on the new state. A game whose result a
     judge entered is over: it is never played (TP1)."""
     from referee.actions import IllegalAction
-    from referee.rules import legal_actions
     from referee.simulate import random_action
     from referee.store.errors import StaleVersion
 
@@ -923,11 +938,12 @@ def play_round(station: Station, tid: str, rng: random.Random, progress: Any = N
             if game is None:
                 break
             g, _ = store.load(game)
-            if g.result is not None:
+            rules = store.ruleset(game)
+            if rules.result(g) is not None:
                 station.catch_up()
                 continue
-            while g.result is None:
-                action = random_action(g, legal_actions(g), rng)
+            while rules.result(g) is None:
+                action = random_action(g, rules.legal_actions(g), rng, rules)
                 try:
                     applied = store.act(game, action)
                     g = applied.state

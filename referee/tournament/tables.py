@@ -31,23 +31,23 @@ from typing import Any
 
 from eventsourcing.persistence import OperationalError, ProgrammingError, Tracking
 
+from referee.ruleset import Outcome, Ruleset, UnknownGame
 from referee.store.errors import StoreError
 from referee.tournament.projection import tournament_of_match, tracking_key
 
 PAGE = 500
 NAME = "tables"
 JUDGE_EVENTS = ("Rewound", "NoteAdded", "ViolationsAccepted", "StepSkipped", "JudgeCalled")
-FIRST = ("MatchStarted", "PositionSetUp")
 COLUMNS = "match_id TEXT PRIMARY KEY, seq BIGINT NOT NULL, tournament TEXT, doc TEXT NOT NULL"
 
 
 def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], known: Any) -> dict[str, dict[str, Any]]:
     """The rows of the matches ``notes`` touched, after them. ``known(ids)``
-    gives the stored rows of matches not in ``rows`` yet."""
-    from projections.harem_master.views import result_json
-    from referee.store.statecodec import ruleset_of_state
-    from referee.web.board import decision_of, log_row
+    gives the stored rows of matches not in ``rows`` yet.
 
+    Each match is folded, decided and described by its own ruleset (its first
+    event's game, ``MatchStore.ruleset``): a store may hold matches of several
+    games, and one game's fold knows nothing of another's events."""
     app = store.application
     last: dict[str, Any] = {}
     calls: dict[str, int] = {}
@@ -60,7 +60,7 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
         last[key] = note
         if topic in JUDGE_EVENTS:
             calls[key] = calls.get(key, 0) + 1
-        if note.originator_version == 1 and topic in FIRST:
+        if note.originator_version == 1:  # a match's first event, whatever its game
             first[key] = note
     missing = [k for k in last if k not in rows]
     rows.update(known(missing))
@@ -91,24 +91,58 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
                 row["seq"] = note.id
         version = note.originator_version
         event = app.mapper.to_domain_event(note).event
+        try:
+            ruleset = store.ruleset(key)
+        except (StoreError, UnknownGame):
+            continue  # a game this referee does not know: no summary rather than no tables page
         before = store.state_at(key, version - 1)
-        game = ruleset_of_state(before)  # each match folded with its own game's rules
-        state = game.evolve(before, event)
+        state = ruleset.evolve(before, event)
+        violations = list(getattr(state, "violations", ()))
         row.update(
             version=version,
-            game=game.id,
+            game=ruleset.id,
             turn=getattr(state, "turn", None),
             step=getattr(state, "step", None),
-            result=result_json(state) if game.id == "harem-master" else None,
-            decision=decision_of(state, "public"),
-            violations=len(state.violations),
-            rules=[v.rule for v in state.violations],
+            result=_outcome(ruleset.result(state)),
+            decision=_decision(ruleset, state),
+            violations=len(violations),
+            rules=[v.rule for v in violations],
             judge_calls=row.get("judge_calls", 0) + calls.get(key, 0),
             judge_call=getattr(state, "judge_call", None),  # an open call (None once a judge answered)
-            last=log_row(version, event, before, "public", frozenset()),
+            last={
+                "position": version,
+                "type": type(event).__name__,
+                "rule": event.rule,
+                "ruling": event.ruling,
+                "text": ruleset.describe(event, before, "public"),
+                "retracted": False,
+            },
         )
         out[key] = row
     return out
+
+
+def _outcome(outcome: Outcome | None) -> dict[str, Any] | None:
+    """A game's result as data (null while the game goes on), as every --json prints it."""
+    if outcome is None:
+        return None
+    return {
+        "winner": outcome.winner,
+        "draw": outcome.draw,
+        "rule": outcome.rule,
+        "ruling": outcome.ruling,
+        "scores": dict(outcome.scores) if outcome.scores is not None else None,
+        "reason": outcome.reason,
+    }
+
+
+def _decision(ruleset: Ruleset, state: Any) -> dict[str, Any] | None:
+    """Whose decision it is, as the public sees it: who and what, never the
+    legal actions (a summary is public, 215)."""
+    decision = ruleset.decision(state) if state.position else None
+    if decision is None:
+        return None
+    return {"player": decision.player, "kind": decision.kind, "text": decision.text, "actions": None}
 
 
 class TablesView:

@@ -10,11 +10,13 @@ engine assumes legal decks (101.1 needs a cost-1 character to open with).
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from events.harem_master.cards import CardDef, filler
+from projections.harem_master.state import PILES, GameState
 from referee.inputs import MAX_CARDS, Document, InputError, card_number_problem, format_path, kind_of, load_document
 from referee.rules.harem_master.pool import CardCatalog
 
@@ -162,12 +164,60 @@ def deal(decks: Mapping[str, Sequence[CardDef]]) -> tuple[dict[str, CardDef], di
     return cards, castles
 
 
+def random_deck(rng: random.Random, pool: Mapping[str, CardDef]) -> list[CardDef]:
+    """A legal deck (100.2) for self-play and the bench: at least one cost-1
+    character, at most three of a name, exactly 51 cards, drawn from ``pool``
+    with vanilla fillers if the pool is too small."""
+    cards = sorted(pool.values(), key=lambda c: c.name)
+    openers = [c for c in cards if c.type == "character" and c.cost == 1]
+    if not openers:
+        raise ValueError("the pool has no cost-1 character, so no deck can be legal (100.2)")
+    deck = [rng.choice(openers)]
+    counts = Counter(c.name for c in deck)
+    slots = [c for c in cards for _ in range(SAME_NAME_LIMIT)]
+    rng.shuffle(slots)
+    for c in slots:
+        if len(deck) >= DECK_SIZE:
+            break
+        if counts[c.name] < SAME_NAME_LIMIT:
+            deck.append(c)
+            counts[c.name] += 1
+    while len(deck) < DECK_SIZE:
+        deck.append(filler(rng.randint(-4, 3)))
+    rng.shuffle(deck)
+    return deck
+
+
+def conservation_errors(state: GameState, deck_size: int = DECK_SIZE) -> list[str]:
+    """Each player's cards each in exactly one zone (digest 1.10): the
+    invariant self-play tests hold every Harem Master game to."""
+    seen: Counter[str] = Counter()
+    for ch in state.field:
+        seen[ch.card] += 1
+        seen.update(ch.items)
+    seen.update(state.orphans)
+    for z in state.zones.values():
+        for pile in PILES:
+            seen.update(getattr(z, pile))
+    errors = [f"{c} is in {n} places" for c, n in seen.items() if n > 1]
+    for p in ("A", "B"):
+        owned = [c for c in state.cards if c.startswith(p + ":")]
+        missing = [c for c in owned if seen[c] == 0]
+        if missing:
+            errors.append(f"{p}: {len(missing)} cards are nowhere: {missing[:5]}")
+        if len(owned) != deck_size:
+            errors.append(f"{p} owns {len(owned)} cards, not {deck_size}")
+    return errors
+
+
 __all__ = [
     "DECK_SIZE",
     "SAME_NAME_LIMIT",
     "check_deck",
+    "conservation_errors",
     "deal",
     "deck_problems",
     "load_deck",
     "parse_deck",
+    "random_deck",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from events.harem_master.cards import CardDef
@@ -61,9 +62,17 @@ class HaremMasterRuleset:
         return bundled_pool()
 
     def random_deck(self, rng: random.Random, cards: Mapping[str, CardDef]) -> list[CardDef]:
-        from referee.simulate import random_deck
+        return deck_rules.random_deck(rng, cards)
 
-        return random_deck(rng, dict(cards))
+    def load_pool(self, file: str | Path) -> dict[str, CardDef]:
+        from referee.rules.harem_master.pool import load_pool
+
+        return load_pool(file)
+
+    def load_deck(self, file: str | Path, pools: Sequence[Mapping[str, CardDef]]) -> list[CardDef]:
+        from referee.rules.harem_master.pool import CardCatalog
+
+        return deck_rules.load_deck(file, CardCatalog(*pools))
 
     # --- starting ---------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from events.kernel import Event
@@ -22,7 +23,7 @@ from events.scp_tcg.zones import GAME, ZonesSetUp
 from projections.scp_tcg import sentences, state as zone_state, views
 from projections.scp_tcg.state import ZoneState
 from referee.actions import Applied, Refusal
-from referee.inputs import Document
+from referee.inputs import Document, InputError, load_document
 from referee.rules.scp_tcg import engine, position, resolve as resolving, scenario as scenarios
 from referee.rules.scp_tcg.common import KINDS, OUTSIDE, OUTSIDE_WORDS, Instruction, outside as refuse_outside
 from referee.rules.scp_tcg.rewinds import REWINDS
@@ -60,6 +61,15 @@ class ScpTcgZones:
 
     def random_deck(self, rng: random.Random, cards: Mapping[str, ScpCard]) -> list[ScpCard]:
         raise refuse_outside("what makes a legal deck is for other chapters.")
+
+    def load_pool(self, file: str | Path) -> dict[str, ScpCard]:
+        """A list of cards in the position format's ``cards:`` shape (docs/scp-tcg.md)."""
+        doc = load_document(file)
+        return position.parse_cards(doc.data, doc, ())
+
+    def load_deck(self, file: str | Path, pools: Sequence[Mapping[str, ScpCard]]) -> list[ScpCard]:
+        """Chapter 4 says nothing of decks, so no deck file can be read."""
+        raise InputError(file, "", f"what makes a legal deck is {OUTSIDE_WORDS} (start from a position instead)")
 
     def start(
         self,
