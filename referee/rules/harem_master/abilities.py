@@ -181,6 +181,25 @@ def event_uses(state: GameState, card: str) -> list[Any]:
     return [a for a in state.cards[card].abilities if a.kind == "use"]
 
 
+_takes_n: dict[int, tuple[Any, bool]] = {}
+
+
+def event_takes_n(state: GameState, card: str) -> bool:
+    """503.2: does the event card's text have an [n]? Read from its printed
+    text, which never changes, so the answer is kept per card text (the
+    search goes through every effect's JSON)."""
+    printed = state.cards[card].abilities
+    found = _takes_n.get(id(printed))
+    if found is not None and found[0] is printed:
+        return found[1]
+    uses = [a for a in printed if a.kind == "use"]
+    value = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
+    if len(_takes_n) > 4096:
+        _takes_n.clear()
+    _takes_n[id(printed)] = (printed, value)
+    return value
+
+
 def check_event(
     state: GameState,
     player: str,
@@ -212,7 +231,7 @@ def check_event(
             )
     elif moment.kind in ("response", "battle_type"):
         raise refuse("406.1", f"{cd.name} has no text that can be used now.")
-    takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
+    takes_n = event_takes_n(state, card)
     if n is not None and not takes_n:
         raise refuse("503.2", f"{cd.name} has no [n] in its text, so no n is chosen for it.")
     if takes_n and n is None and not probing:
@@ -347,7 +366,7 @@ def declare_event(
     about, it = _responding(moment)
     if uses and a.targets:
         _check_targets(state, p, card, [e for u in uses for e in u.effects], a.targets)
-    takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
+    takes_n = event_takes_n(state, card)
     return lambda: [
         EventPlayed.trusted(
             player=p,
@@ -457,6 +476,51 @@ def _could(moment: Moment, f: Flags) -> bool:
     return moment.kind != "battle_type" or f.battle_type
 
 
+_answers: dict[int, tuple[Any, tuple[str | None, str | None, bool]]] = {}
+
+
+def _answers_to(text: Any, event: bool) -> tuple[str | None, str | None, bool]:
+    """What ``_timing`` reads of a text in a response chance: the situations
+    its "only usable when ~" and "also usable when ~" name, and whether it
+    is a counter with neither (which answers any use or trigger, 411.1a).
+    ``text``: an event card's abilities (its ``use`` ones count, the first
+    only/also of them, as ``check_event`` reads them) or one activated
+    ability. Read once per text."""
+    found = _answers.get(id(text))
+    if found is not None and found[0] is text:
+        return found[1]
+    if event:
+        uses = [a for a in text if a.kind == "use"]
+        only = next((u.only for u in uses if u.only is not None), None)
+        also = next((u.also for u in uses if u.also is not None), None)
+        effects = [e for u in uses for e in u.effects]
+    else:
+        only, also, effects = text.only, text.also, list(text.effects)
+    counter = any(isinstance(e, CounterEffect) for e in walk(effects))
+    value = (
+        only.event if only is not None else None,
+        also.event if also is not None else None,
+        counter and only is None and also is None,
+    )
+    if len(_answers) > 4096:
+        _answers.clear()
+    _answers[id(text)] = (text, value)
+    return value
+
+
+def _may_answer(moment: Moment, text: Any, event: bool) -> bool:
+    """In a response chance, a use whose timing cannot answer this situation
+    (``_timing`` would refuse it citing 406.1, whatever else holds) is no
+    candidate: a necessary condition, read without the checks before it."""
+    if moment.kind != "response":
+        return True
+    sit = moment.sit
+    if sit is None:
+        return False
+    only, also, counter = _answers_to(text, event)
+    return sit.event == only or sit.event == also or (counter and sit.event in ("use", "trigger"))
+
+
 def _candidates(
     state: GameState, player: str, moment: Moment, cards_: bool = True, activations: bool = True
 ) -> Iterator[tuple[str, int | None, Any]]:
@@ -471,7 +535,7 @@ def _candidates(
         if theirs and "OT" not in cd.icons:
             continue
         if cd.abilities:
-            if not _could(moment, flags(cd.abilities)):
+            if not _could(moment, flags(cd.abilities)) or not _may_answer(moment, cd.abilities, True):
                 continue
         elif moment.kind in ("response", "battle_type"):
             continue
@@ -487,6 +551,8 @@ def _candidates(
         for card in _ability_cards(state, player):
             for index, ability in activated(state, card):
                 if (theirs and not ability.ot) or not _could(moment, flags(ability)):
+                    continue
+                if not _may_answer(moment, ability, False):
                     continue
                 yield (
                     card,
@@ -508,8 +574,7 @@ def use_candidates(state: GameState, player: str, moment: Moment, do: str) -> li
         state, player, moment, cards_=do == "play_event", activations=do == "activate"
     ):
         if index is None:
-            uses = event_uses(state, card)
-            takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
+            takes_n = event_takes_n(state, card)
         else:
             takes_n = find_ability(state, card, index)[1].parsed_cost.n
         if takes_n:
