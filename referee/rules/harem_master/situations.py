@@ -300,12 +300,31 @@ def sources(state: GameState, kind: str) -> list[Source]:
         if found is None:
             found = m["src:" + kind] = _sources(state, kind)
         return found
-    off_field = match(state).off_field
-    key = (state.cards, state.field, state.effects, state.zones if off_field else None)
+    where = _off_field_zones(state, kind)
+    key = (state.cards, state.field, state.effects, *where) if where else (state.cards, state.field, state.effects)
     found = carried("src:" + kind, key)
     if found is MISSING:
         found = carry("src:" + kind, key, _sources(state, kind))
     return found
+
+
+_working_off_field: list[Any] = [None, {}]
+
+
+def _off_field_zones(state: GameState, kind: str) -> tuple[str | None, ...]:
+    """The zones of the cards with an ability of ``kind`` that works off the
+    field (401.4), each card's in turn: all ``_sources`` reads of the zones
+    (which change with nearly every event)."""
+    known = match(state)
+    kept = _working_off_field
+    if kept[0] is not known:
+        kept[0], kept[1] = known, {}
+    cards = kept[1].get(kind)
+    if cards is None:
+        cards = kept[1][kind] = tuple(
+            card for card, found in known.off_field.items() if any(ab.kind == kind for _, ab in found)
+        )
+    return tuple(zone_of(state, card) for card in cards)
 
 
 def _sources(state: GameState, kind: str) -> list[Source]:
