@@ -291,21 +291,29 @@ def sources(state: GameState, kind: str) -> list[Source]:
     (401.4a), or from the zone its ``zone:`` names (401.4). Unless statics
     give abilities, they change only with the field, the effects and (for
     the few cards whose text works from another zone) the zones, so they are
-    carried from state to state while those stay the same."""
+    carried from state to state while those stay the same. A state is asked
+    several times (``cares`` alone asks for three kinds, then again), so the
+    answer is also kept with the state."""
     if not has_text(state):
         return []
+    m = memo(state)
+    name = _SOURCES_KEY.get(kind) or "src:" + kind
+    found = m.get(name)
+    if found is not None:
+        return found
     if statics_give(state):
-        m = memo(state)
-        found = m.get("src:" + kind)
-        if found is None:
-            found = m["src:" + kind] = _sources(state, kind)
+        found = m[name] = _sources(state, kind)
         return found
     where = _off_field_zones(state, kind)
     key = (state.cards, state.field, state.effects, *where) if where else (state.cards, state.field, state.effects)
-    found = carried("src:" + kind, key)
+    found = carried(name, key)
     if found is MISSING:
-        found = carry("src:" + kind, key, _sources(state, kind))
+        found = carry(name, key, _sources(state, kind))
+    m[name] = found
     return found
+
+
+_SOURCES_KEY = {kind: "src:" + kind for kind in ("triggered", "replacement", "activated", "static", "use")}
 
 
 _working_off_field: list[Any] = [None, {}]
