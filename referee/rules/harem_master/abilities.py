@@ -51,6 +51,7 @@ from referee.rules.harem_master.characteristics import (
     has_text,
     holds,
     match,
+    memo,
     on_field,
     players,
     select,
@@ -636,9 +637,47 @@ def _responses_exist(state: GameState) -> bool:
     return found
 
 
+def answerable(state: GameState) -> frozenset[str] | None:
+    """The situations any use in either hand or in play could answer in a
+    response chance (the only/also its text names; use and trigger for a
+    pure counter): a superset of what ``_candidates`` lets through to the
+    check, so a situation not in it has no response. Kept with the state,
+    and carried while the hands, the field and the effects are the same
+    objects (unless statics give abilities). None in a table-dealt match
+    with unknown hand cards (their copies are not read here)."""
+    if state.unknown:
+        return None
+    m = memo(state)
+    found = m.get("answerable")
+    if found is not None:
+        return found
+    zones = state.zones
+    key = (state.cards, zones["A"].hand, zones["B"].hand, state.field, state.effects)
+    given = statics_give(state)
+    found = MISSING if given else carried("answerable", key)
+    if found is MISSING:
+        names: set[str] = set()
+        for p in ("A", "B"):
+            texts = [(cd.abilities, True) for cd in (state.cards[c] for c in zones[p].hand) if cd.type == "event"]
+            texts += [(a, False) for card in _ability_cards(state, p) for _, a in activated(state, card)]
+            for text, event in texts:
+                only, also, counter = _answers_to(text, event)
+                names.update(n for n in (only, also) if n is not None)
+                if counter:
+                    names.update(("use", "trigger"))
+        found = frozenset(names) if given else carry("answerable", key, frozenset(names))
+    m["answerable"] = found
+    return found
+
+
 def anyone_can_respond(state: GameState, sit: Sit, about: int | None) -> bool:
     """Is there any use either player could make in a response chance about ``sit``?"""
     if not has_text(state) or not _responses_exist(state):
+        return False
+    if sit is None:
+        return False  # no use answers a chance about nothing (``_may_answer``)
+    cared = answerable(state)
+    if cared is not None and sit.event not in cared:
         return False
     moment = Moment("response", sit, about)
     return any(can_use(state, p, moment) for p in ((other(state.active), state.active) if state.active else ("A", "B")))
