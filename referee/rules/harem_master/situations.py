@@ -359,10 +359,8 @@ def fire(sits: Iterable[tuple[Sit, GameState]], timing: str = "after") -> list[E
     out: list[Event] = []
     seen: set[tuple[str, int, str]] = set()
     for sit, state in sits:
-        for src in sources(state, "triggered"):
+        for src in _on_event(sources(state, "triggered"), timing).get(sit.event, ()):
             ab = src.ability
-            if ab.timing != timing:
-                continue
             reader = Reader(src.card, src.controller, sit.card)
             if not meets(state, reader, ab.on, sit) or not holds(state, reader, ab.if_):
                 continue
@@ -383,6 +381,32 @@ def fire(sits: Iterable[tuple[Sit, GameState]], timing: str = "after") -> list[E
                 )
             )
     return out
+
+
+_indexed: dict[tuple[int, str], tuple[list[Source], dict[str, list[Source]]]] = {}
+
+
+def _on_event(found: list[Source], timing: str) -> dict[str, list[Source]]:
+    """``found`` (a list ``sources`` returned) by the situation each waits
+    for: the triggers of this ``timing`` by their ``on`` event, or (timing
+    ``instead``) the replacements by their ``instead_of`` event, each in the
+    order of ``found``. ``meets`` refuses any other situation first thing,
+    so only these are read. Kept per list (``sources`` carries its lists)."""
+    key = (id(found), timing)
+    kept = _indexed.get(key)
+    if kept is not None and kept[0] is found:
+        return kept[1]
+    index: dict[str, list[Source]] = {}
+    for src in found:
+        ab = src.ability
+        if timing == "instead":
+            index.setdefault(ab.instead_of.event, []).append(src)
+        elif ab.timing == timing:
+            index.setdefault(ab.on.event, []).append(src)
+    if len(_indexed) > 256:
+        _indexed.clear()
+    _indexed[key] = (found, index)
+    return index
 
 
 def _last_known(state: GameState, sit: Sit) -> dict[str, LastKnown]:
@@ -421,7 +445,7 @@ def replacements(state: GameState, sit: Sit, exempt: Iterable[str] = ()) -> list
     """409.1: the replacement abilities that would apply to ``sit``."""
     skip = set(exempt)
     out = []
-    for src in sources(state, "replacement"):
+    for src in _on_event(sources(state, "replacement"), "instead").get(sit.event, ()):
         if f"{src.card}#{src.index}" in skip:
             continue
         reader = Reader(src.card, src.controller, sit.card)
