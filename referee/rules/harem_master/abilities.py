@@ -672,12 +672,14 @@ def answerable(state: GameState) -> frozenset[str] | None:
 
 def anyone_can_respond(state: GameState, sit: Sit, about: int | None) -> bool:
     """Is there any use either player could make in a response chance about ``sit``?"""
-    if not has_text(state) or not _responses_exist(state):
+    if not has_text(state):
         return False
     if sit is None:
         return False  # no use answers a chance about nothing (``_may_answer``)
     cared = answerable(state)
     if cared is not None and sit.event not in cared:
+        return False
+    if not _responses_exist(state):
         return False
     moment = Moment("response", sit, about)
     return any(can_use(state, p, moment) for p in ((other(state.active), state.active) if state.active else ("A", "B")))
