@@ -641,10 +641,11 @@ def answerable(state: GameState) -> frozenset[str] | None:
     """The situations any use in either hand or in play could answer in a
     response chance (the only/also its text names; use and trigger for a
     pure counter): a superset of what ``_candidates`` lets through to the
-    check, so a situation not in it has no response. Kept with the state,
-    and carried while the hands, the field and the effects are the same
-    objects (unless statics give abilities). None in a table-dealt match
-    with unknown hand cards (their copies are not read here)."""
+    check, so a situation not in it has no response. Kept with the state;
+    the hands' part is carried while the hands are the same objects, the
+    part in play while the field and the effects are (unless statics give
+    abilities). None in a table-dealt match with unknown hand cards (their
+    copies are not read here)."""
     if state.unknown:
         return None
     m = memo(state)
@@ -652,22 +653,35 @@ def answerable(state: GameState) -> frozenset[str] | None:
     if found is not None:
         return found
     zones = state.zones
-    key = (state.cards, zones["A"].hand, zones["B"].hand, state.field, state.effects)
+    key = (state.cards, zones["A"].hand, zones["B"].hand)
+    in_hands = carried("answerable:hands", key)
+    if in_hands is MISSING:
+        texts = [
+            (cd.abilities, True)
+            for cd in (state.cards[c] for p in ("A", "B") for c in zones[p].hand)
+            if cd.type == "event"
+        ]
+        in_hands = carry("answerable:hands", key, _names_answered(texts))
     given = statics_give(state)
-    found = MISSING if given else carried("answerable", key)
-    if found is MISSING:
-        names: set[str] = set()
-        for p in ("A", "B"):
-            texts = [(cd.abilities, True) for cd in (state.cards[c] for c in zones[p].hand) if cd.type == "event"]
-            texts += [(a, False) for card in _ability_cards(state, p) for _, a in activated(state, card)]
-            for text, event in texts:
-                only, also, counter = _answers_to(text, event)
-                names.update(n for n in (only, also) if n is not None)
-                if counter:
-                    names.update(("use", "trigger"))
-        found = frozenset(names) if given else carry("answerable", key, frozenset(names))
-    m["answerable"] = found
+    key = (state.cards, state.field, state.effects)
+    in_play = MISSING if given else carried("answerable:play", key)
+    if in_play is MISSING:
+        texts = [(a, False) for p in ("A", "B") for card in _ability_cards(state, p) for _, a in activated(state, card)]
+        in_play = _names_answered(texts)
+        if not given:
+            carry("answerable:play", key, in_play)
+    found = m["answerable"] = in_hands | in_play
     return found
+
+
+def _names_answered(texts: list[tuple[Any, bool]]) -> frozenset[str]:
+    names: set[str] = set()
+    for text, event in texts:
+        only, also, counter = _answers_to(text, event)
+        names.update(n for n in (only, also) if n is not None)
+        if counter:
+            names.update(("use", "trigger"))
+    return frozenset(names)
 
 
 def anyone_can_respond(state: GameState, sit: Sit, about: int | None) -> bool:

@@ -153,9 +153,14 @@ def _names_clear(state: GameState) -> bool:
     characters away) or whoever is active: the question most steps ask,
     answered from the names alone and carried while the field and its names
     are the very same objects (``field_names`` keeps them)."""
+    m = memo(state)
+    found = m.get("names_clear")
+    if found is not None:
+        return found
     names = field_names(state)
     kept = _clear_kept
     if kept[0] is names and kept[1] is state.field:
+        m["names_clear"] = kept[2]
         return kept[2]
     clear = True
     for player in ("A", "B"):
@@ -164,6 +169,7 @@ def _names_clear(state: GameState) -> bool:
             clear = False
             break
     kept[:] = [names, state.field, clear]
+    m["names_clear"] = clear
     return clear
 
 
