@@ -616,24 +616,25 @@ def _responses_exist(state: GameState) -> bool:
     state to state while those stay the same (unless statics give abilities)."""
     zones = state.zones
     key = (state.cards, zones["A"].hand, zones["B"].hand, state.field, state.effects)
-    found = carried("responses", key)
-    if found is MISSING or statics_give(state):
-        found = carry(
-            "responses",
-            key,
-            any(
-                state.cards[c].abilities and _could(Moment("response"), flags(state.cards[c].abilities))
-                for p in ("A", "B")
-                for c in zones[p].hand
-                if state.cards[c].type == "event"
-            )
-            or any(
-                _could(Moment("response"), flags(a))
-                for p in ("A", "B")
-                for card in _ability_cards(state, p)
-                for _, a in activated(state, card)
-            ),
+    # Not carried while statics give abilities: what they give depends on more
+    # than the key (a later state with the same hands, field and effects but
+    # no such static would read an answer worked out with them).
+    given = statics_give(state)
+    found = MISSING if given else carried("responses", key)
+    if found is MISSING:
+        found = any(
+            state.cards[c].abilities and _could(Moment("response"), flags(state.cards[c].abilities))
+            for p in ("A", "B")
+            for c in zones[p].hand
+            if state.cards[c].type == "event"
+        ) or any(
+            _could(Moment("response"), flags(a))
+            for p in ("A", "B")
+            for card in _ability_cards(state, p)
+            for _, a in activated(state, card)
         )
+        if not given:
+            carry("responses", key, found)
     return found
 
 
