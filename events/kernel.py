@@ -52,27 +52,31 @@ class Event(BaseModel):
             plan = _PLANS[cls] = _plan(cls)
         names, defaults, fresh, required = plan
         given = fields.keys()
-        if not given <= names or not required <= given:
+        if not (given <= names and required <= given):
             unknown = sorted(given - names)
             raise TypeError(
                 f"{cls.__name__}: no field {unknown[0]!r}"
                 if unknown
                 else f"{cls.__name__} needs {sorted(required - given)[0]!r}"
             )
-        values = defaults.copy()
-        values.update(fields)
+        values = {**defaults, **fields}
         for name, make in fresh:
-            if name not in given:
+            if name not in fields:
                 values[name] = make()
-        event = cls.__new__(cls)
+        event = _new(cls)
         _set(event, "__dict__", values)
-        _set(event, "__pydantic_fields_set__", set(given))
-        _set(event, "__pydantic_extra__", None)
-        _set(event, "__pydantic_private__", None)
+        _set_fields_set(event, set(given))
+        _set_extra(event, None)
+        _set_private(event, None)
         return event
 
 
+_new = object.__new__
 _set = object.__setattr__
+# pydantic's slots, set through their descriptors (what ``object.__setattr__`` looks up each time)
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _Plan = tuple[frozenset[str], dict[str, Any], tuple[tuple[str, Any], ...], frozenset[str]]
 _PLANS: dict[type, _Plan] = {}
 

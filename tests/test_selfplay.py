@@ -232,3 +232,55 @@ def test_games_of_the_ability_sample_decks_keep_every_invariant(seed: int) -> No
     assert record.state.result is not None
     kinds = {type(e).__name__ for e in record.events}
     assert {"TriggerFired", "UseResolved"} <= kinds
+
+
+def _forget() -> None:
+    """Drop every value the engine keeps with a state or carries from state
+    to state, so what follows is worked out afresh."""
+    from referee.rules.harem_master import characteristics, checks, engine, situations
+
+    characteristics._carried.clear()
+    characteristics._memos.clear()
+    characteristics._memo[:] = [None, -1, {}]
+    checks._clear_kept[:] = [None, None, False]
+    situations._indexed.clear()
+    engine._listed[:] = [None, -1, [], []]
+
+
+def _derived(state) -> tuple:
+    from referee.rules.harem_master.abilities import answerable
+    from referee.rules.harem_master.checks import same_name_pending
+    from referee.rules.harem_master.engine import current_decision, legal_actions
+    from referee.rules.harem_master.situations import sources
+
+    return (
+        [sources(state, kind) for kind in ("triggered", "replacement", "activated")],
+        answerable(state),
+        same_name_pending(state),
+        current_decision(state),
+        legal_actions(state),
+    )
+
+
+@pytest.mark.parametrize("pool_name", ["fuzz", "bundled"])
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_values_carried_from_state_to_state_are_those_worked_out_afresh(pool_name: str, seed: int) -> None:
+    """The engine carries what it derives (the abilities working, the
+    situations anyone could answer, 214.2e, the decision and the legal list)
+    from event to event while what they read stays the same object: after
+    every event of whole games, each equals what it is with nothing kept."""
+    pool = load_pool(FUZZ_POOL) if pool_name == "fuzz" else bundled_pool()
+    rng = random.Random(seed)
+    decks = {p: random_deck(rng, pool) for p in "AB"}
+    record = play_game(seed, decks)
+    state = initial_state()
+    checked = 0
+    for event in record.events:
+        state = evolve(state, event)
+        if state.step in ("new", "over"):
+            continue
+        warm = _derived(state)
+        _forget()
+        assert _derived(state) == warm, (state.position, type(event).__name__)
+        checked += 1
+    assert checked > 100

@@ -51,6 +51,7 @@ from referee.rules.harem_master.characteristics import (
     has_text,
     holds,
     match,
+    memo,
     on_field,
     players,
     select,
@@ -181,6 +182,25 @@ def event_uses(state: GameState, card: str) -> list[Any]:
     return [a for a in state.cards[card].abilities if a.kind == "use"]
 
 
+_takes_n: dict[int, tuple[Any, bool]] = {}
+
+
+def event_takes_n(state: GameState, card: str) -> bool:
+    """503.2: does the event card's text have an [n]? Read from its printed
+    text, which never changes, so the answer is kept per card text (the
+    search goes through every effect's JSON)."""
+    printed = state.cards[card].abilities
+    found = _takes_n.get(id(printed))
+    if found is not None and found[0] is printed:
+        return found[1]
+    uses = [a for a in printed if a.kind == "use"]
+    value = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
+    if len(_takes_n) > 4096:
+        _takes_n.clear()
+    _takes_n[id(printed)] = (printed, value)
+    return value
+
+
 def check_event(
     state: GameState,
     player: str,
@@ -212,7 +232,7 @@ def check_event(
             )
     elif moment.kind in ("response", "battle_type"):
         raise refuse("406.1", f"{cd.name} has no text that can be used now.")
-    takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
+    takes_n = event_takes_n(state, card)
     if n is not None and not takes_n:
         raise refuse("503.2", f"{cd.name} has no [n] in its text, so no n is chosen for it.")
     if takes_n and n is None and not probing:
@@ -347,7 +367,7 @@ def declare_event(
     about, it = _responding(moment)
     if uses and a.targets:
         _check_targets(state, p, card, [e for u in uses for e in u.effects], a.targets)
-    takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
+    takes_n = event_takes_n(state, card)
     return lambda: [
         EventPlayed.trusted(
             player=p,
@@ -457,6 +477,51 @@ def _could(moment: Moment, f: Flags) -> bool:
     return moment.kind != "battle_type" or f.battle_type
 
 
+_answers: dict[int, tuple[Any, tuple[str | None, str | None, bool]]] = {}
+
+
+def _answers_to(text: Any, event: bool) -> tuple[str | None, str | None, bool]:
+    """What ``_timing`` reads of a text in a response chance: the situations
+    its "only usable when ~" and "also usable when ~" name, and whether it
+    is a counter with neither (which answers any use or trigger, 411.1a).
+    ``text``: an event card's abilities (its ``use`` ones count, the first
+    only/also of them, as ``check_event`` reads them) or one activated
+    ability. Read once per text."""
+    found = _answers.get(id(text))
+    if found is not None and found[0] is text:
+        return found[1]
+    if event:
+        uses = [a for a in text if a.kind == "use"]
+        only = next((u.only for u in uses if u.only is not None), None)
+        also = next((u.also for u in uses if u.also is not None), None)
+        effects = [e for u in uses for e in u.effects]
+    else:
+        only, also, effects = text.only, text.also, list(text.effects)
+    counter = any(isinstance(e, CounterEffect) for e in walk(effects))
+    value = (
+        only.event if only is not None else None,
+        also.event if also is not None else None,
+        counter and only is None and also is None,
+    )
+    if len(_answers) > 4096:
+        _answers.clear()
+    _answers[id(text)] = (text, value)
+    return value
+
+
+def _may_answer(moment: Moment, text: Any, event: bool) -> bool:
+    """In a response chance, a use whose timing cannot answer this situation
+    (``_timing`` would refuse it citing 406.1, whatever else holds) is no
+    candidate: a necessary condition, read without the checks before it."""
+    if moment.kind != "response":
+        return True
+    sit = moment.sit
+    if sit is None:
+        return False
+    only, also, counter = _answers_to(text, event)
+    return sit.event == only or sit.event == also or (counter and sit.event in ("use", "trigger"))
+
+
 def _candidates(
     state: GameState, player: str, moment: Moment, cards_: bool = True, activations: bool = True
 ) -> Iterator[tuple[str, int | None, Any]]:
@@ -471,7 +536,7 @@ def _candidates(
         if theirs and "OT" not in cd.icons:
             continue
         if cd.abilities:
-            if not _could(moment, flags(cd.abilities)):
+            if not _could(moment, flags(cd.abilities)) or not _may_answer(moment, cd.abilities, True):
                 continue
         elif moment.kind in ("response", "battle_type"):
             continue
@@ -487,6 +552,8 @@ def _candidates(
         for card in _ability_cards(state, player):
             for index, ability in activated(state, card):
                 if (theirs and not ability.ot) or not _could(moment, flags(ability)):
+                    continue
+                if not _may_answer(moment, ability, False):
                     continue
                 yield (
                     card,
@@ -508,8 +575,7 @@ def use_candidates(state: GameState, player: str, moment: Moment, do: str) -> li
         state, player, moment, cards_=do == "play_event", activations=do == "activate"
     ):
         if index is None:
-            uses = event_uses(state, card)
-            takes_n = bool(uses) and _mentions_n(e for u in uses for e in u.effects)
+            takes_n = event_takes_n(state, card)
         else:
             takes_n = find_ability(state, card, index)[1].parsed_cost.n
         if takes_n:
@@ -550,30 +616,85 @@ def _responses_exist(state: GameState) -> bool:
     state to state while those stay the same (unless statics give abilities)."""
     zones = state.zones
     key = (state.cards, zones["A"].hand, zones["B"].hand, state.field, state.effects)
-    found = carried("responses", key)
-    if found is MISSING or statics_give(state):
-        found = carry(
-            "responses",
-            key,
-            any(
-                state.cards[c].abilities and _could(Moment("response"), flags(state.cards[c].abilities))
-                for p in ("A", "B")
-                for c in zones[p].hand
-                if state.cards[c].type == "event"
-            )
-            or any(
-                _could(Moment("response"), flags(a))
-                for p in ("A", "B")
-                for card in _ability_cards(state, p)
-                for _, a in activated(state, card)
-            ),
+    # Not carried while statics give abilities: what they give depends on more
+    # than the key (a later state with the same hands, field and effects but
+    # no such static would read an answer worked out with them).
+    given = statics_give(state)
+    found = MISSING if given else carried("responses", key)
+    if found is MISSING:
+        found = any(
+            state.cards[c].abilities and _could(Moment("response"), flags(state.cards[c].abilities))
+            for p in ("A", "B")
+            for c in zones[p].hand
+            if state.cards[c].type == "event"
+        ) or any(
+            _could(Moment("response"), flags(a))
+            for p in ("A", "B")
+            for card in _ability_cards(state, p)
+            for _, a in activated(state, card)
         )
+        if not given:
+            carry("responses", key, found)
     return found
+
+
+def answerable(state: GameState) -> frozenset[str] | None:
+    """The situations any use in either hand or in play could answer in a
+    response chance (the only/also its text names; use and trigger for a
+    pure counter): a superset of what ``_candidates`` lets through to the
+    check, so a situation not in it has no response. Kept with the state;
+    the hands' part is carried while the hands are the same objects, the
+    part in play while the field and the effects are (unless statics give
+    abilities). None in a table-dealt match with unknown hand cards (their
+    copies are not read here)."""
+    if state.unknown:
+        return None
+    m = memo(state)
+    found = m.get("answerable")
+    if found is not None:
+        return found
+    zones = state.zones
+    key = (state.cards, zones["A"].hand, zones["B"].hand)
+    in_hands = carried("answerable:hands", key)
+    if in_hands is MISSING:
+        texts = [
+            (cd.abilities, True)
+            for cd in (state.cards[c] for p in ("A", "B") for c in zones[p].hand)
+            if cd.type == "event"
+        ]
+        in_hands = carry("answerable:hands", key, _names_answered(texts))
+    given = statics_give(state)
+    key = (state.cards, state.field, state.effects)
+    in_play = MISSING if given else carried("answerable:play", key)
+    if in_play is MISSING:
+        texts = [(a, False) for p in ("A", "B") for card in _ability_cards(state, p) for _, a in activated(state, card)]
+        in_play = _names_answered(texts)
+        if not given:
+            carry("answerable:play", key, in_play)
+    found = m["answerable"] = in_hands | in_play
+    return found
+
+
+def _names_answered(texts: list[tuple[Any, bool]]) -> frozenset[str]:
+    names: set[str] = set()
+    for text, event in texts:
+        only, also, counter = _answers_to(text, event)
+        names.update(n for n in (only, also) if n is not None)
+        if counter:
+            names.update(("use", "trigger"))
+    return frozenset(names)
 
 
 def anyone_can_respond(state: GameState, sit: Sit, about: int | None) -> bool:
     """Is there any use either player could make in a response chance about ``sit``?"""
-    if not has_text(state) or not _responses_exist(state):
+    if not has_text(state):
+        return False
+    if sit is None:
+        return False  # no use answers a chance about nothing (``_may_answer``)
+    cared = answerable(state)
+    if cared is not None and sit.event not in cared:
+        return False
+    if not _responses_exist(state):
         return False
     moment = Moment("response", sit, about)
     return any(can_use(state, p, moment) for p in ((other(state.active), state.active) if state.active else ("A", "B")))

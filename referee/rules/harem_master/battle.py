@@ -47,9 +47,13 @@ from referee.rules.harem_master.registry import (
 from referee.rules.harem_master.situations import Sit
 
 
-def _own_characters(do: str) -> Candidates:
+def _own_characters(do: str, tapped_rule: str) -> Candidates:
+    """Each character ``p`` controls, untapped unless ``tapped_rule`` is
+    waived (``_combatant`` refuses a tapped one whatever else holds)."""
+
     def candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
-        return [Action(p, do, card=ch.card) for ch in state.field if ch.controller == p]
+        tapped_too = tapped_rule in ctx.waive
+        return [Action(p, do, card=ch.card) for ch in state.field if ch.controller == p and (ch.ready or tapped_too)]
 
     return candidates
 
@@ -60,7 +64,7 @@ def _own_characters(do: str) -> Candidates:
     args=(CARD,),
     card_from="own_field",
     missing_rule="306.5b",
-    candidates=_own_characters("attack"),
+    candidates=_own_characters("attack", "306.5b"),
     side="active",
     side_rule="306.5a",
     side_text="Only the active player can declare an attack.",
@@ -120,7 +124,7 @@ def combatant_gone(state: GameState) -> Event | None:
 # --- 306.5c-d interception -----------------------------------------------------------
 
 
-_INTERCEPTS = _own_characters("intercept")
+_INTERCEPTS = _own_characters("intercept", "306.5d")
 
 
 @action(

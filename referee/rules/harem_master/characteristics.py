@@ -217,11 +217,30 @@ def candidates(state: GameState, reader: Reader, f: Filter) -> list[str]:
     if want in (None, "field"):
         out += [c for c in field_cards(state) if matches(state, reader, c, f, "field")]
     if want != "field":
+        # A filter of the piles by owner alone (a count of the castle, 206.1
+        # conditions read it often): ``matches`` reads nothing else of a card.
+        simple = (
+            f.type is None
+            and f.gender is None
+            and f.faction is None
+            and f.name is None
+            and f.cost_at_most is None
+            and f.controller is None
+            and f.ready is None
+        )
+        owners = players(state, reader, f.owner) if simple and f.owner is not None else None
         for p in PLAYERS:
             z = state.zones[p]
             for pile in PILES:
                 if want is None or pile == want:
-                    out += [c for c in getattr(z, pile) if matches(state, reader, c, f, pile)]
+                    if simple:
+                        out += [
+                            c
+                            for c in getattr(z, pile)
+                            if (owners is None or c[0] in owners) and not (f.other and c == reader.card)
+                        ]
+                    else:
+                        out += [c for c in getattr(z, pile) if matches(state, reader, c, f, pile)]
     return out
 
 
@@ -861,6 +880,20 @@ def equip_fits(state: GameState, item: str, host: str) -> bool:
     restriction: Filter | None = state.cards[item].equip
     if restriction is None:
         return True
-    return matches(
-        state, Reader(item, item[0]), host, restriction.model_copy(update={"zone": None}), zone_of(state, host)
-    )
+    return matches(state, Reader(item, item[0]), host, _anywhere(restriction), zone_of(state, host))
+
+
+_anywhere_kept: dict[int, tuple[Filter, Filter]] = {}
+
+
+def _anywhere(restriction: Filter) -> Filter:
+    """The restriction without its zone, made once per restriction (214.4f
+    asks after every event)."""
+    kept = _anywhere_kept.get(id(restriction))
+    if kept is not None and kept[0] is restriction:
+        return kept[1]
+    if len(_anywhere_kept) > 1024:
+        _anywhere_kept.clear()
+    found = restriction.model_copy(update={"zone": None})
+    _anywhere_kept[id(restriction)] = (restriction, found)
+    return found

@@ -10,6 +10,7 @@ other rules that happen at the same moments: a combatant gone (306.5,
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from events.harem_master.game import CharactersDiscarded, ItemDiscarded
 from events.kernel import Event, GameEnded
@@ -124,6 +125,8 @@ def same_name_pending(state: GameState) -> Decision | None:
     ruling A7), checked before anything else happens."""
     if state.step in SETUP_STEPS or len(state.field) < 2:
         return None
+    if _names_clear(state):
+        return None
     # It reads the field, the names (the effects, and the text of the few
     # cards that name themselves, read anew each time), the agenda (moves
     # under way), whose turn it is and the open violations: carried from
@@ -139,6 +142,35 @@ def same_name_pending(state: GameState) -> Decision | None:
     if found is MISSING:
         found = carry("same_name", key, _same_name_pending(state))
     return found
+
+
+_clear_kept: list[Any] = [None, None, False]
+
+
+def _names_clear(state: GameState) -> bool:
+    """Has each player at most six characters, no two of a name? Then no
+    214.2e choice is pending, whatever the agenda holds back (it only takes
+    characters away) or whoever is active: the question most steps ask,
+    answered from the names alone and carried while the field and its names
+    are the very same objects (``field_names`` keeps them)."""
+    m = memo(state)
+    found = m.get("names_clear")
+    if found is not None:
+        return found
+    names = field_names(state)
+    kept = _clear_kept
+    if kept[0] is names and kept[1] is state.field:
+        m["names_clear"] = kept[2]
+        return kept[2]
+    clear = True
+    for player in ("A", "B"):
+        mine = [names[ch.card] for ch in state.field if ch.controller == player and not ch.face_down]
+        if len(mine) > CHARACTER_LIMIT or len(set(mine)) != len(mine):
+            clear = False
+            break
+    kept[:] = [names, state.field, clear]
+    m["names_clear"] = clear
+    return clear
 
 
 def _same_name_pending(state: GameState) -> Decision | None:

@@ -161,11 +161,16 @@ def legal_actions(state: GameState) -> list[Action]:
     out: list[Action] = []
     found: list[Events] = []
     hand_kinds = 0
+    listing = state.step != "new" and p in ("A", "B")
     for do in KINDS[d.kind].actions:
         kind = ACTIONS[do]
         hand_kinds += kind.card_from == "hand"
+        check = _in_context(kind.check, ctx)
         for candidate in kind.candidates(state, p, ctx):
-            _accept(state, candidate, out, found)
+            if listing and candidate.player == p and candidate.do == do and do != "intercept":
+                _accept_listed(state, candidate, d, check, out, found)
+            else:
+                _accept(state, candidate, out, found)
     if hand_kinds > 1 and out:
         order = {c: i for i, c in enumerate(hidden.hand_candidates(state, p))}
         last = len(order)
@@ -186,6 +191,29 @@ def _accept(state: GameState, action: Action, out: list[Action], found: list[Eve
     kept for the ``decide`` that usually follows a listing (self-play, the board)."""
     try:
         events = _decide(state, action, frozenset())
+    except IllegalAction:
+        return
+    out.append(action)
+    found.append(events)
+
+
+def _in_context(check: Any, ctx: Context) -> Any:
+    return lambda st, a: check(st, a, ctx)
+
+
+def _accept_listed(
+    state: GameState, action: Action, d: Decision, check: Any, out: list[Action], found: list[Events]
+) -> None:
+    """``_accept`` for a candidate of the decision in front of the table, by
+    the player who makes it, of one of its actions: what ``_decide`` checks
+    before an action's own check (the player, the game not over, whose
+    decision it is, a late interception) holds for every such candidate, so
+    only the rest of ``_decide`` is done, as it does it."""
+    named: list[str] = []
+    if state.unknown and action.do == "discard" and d.kind == "hand_limit" and action.cards:
+        named = list(action.cards)
+    try:
+        events = _revealing(state, action, named, frozenset(), check)
     except IllegalAction:
         return
     out.append(action)

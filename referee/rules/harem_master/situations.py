@@ -291,21 +291,48 @@ def sources(state: GameState, kind: str) -> list[Source]:
     (401.4a), or from the zone its ``zone:`` names (401.4). Unless statics
     give abilities, they change only with the field, the effects and (for
     the few cards whose text works from another zone) the zones, so they are
-    carried from state to state while those stay the same."""
+    carried from state to state while those stay the same. A state is asked
+    several times (``cares`` alone asks for three kinds, then again), so the
+    answer is also kept with the state."""
     if not has_text(state):
         return []
-    if statics_give(state):
-        m = memo(state)
-        found = m.get("src:" + kind)
-        if found is None:
-            found = m["src:" + kind] = _sources(state, kind)
+    m = memo(state)
+    name = _SOURCES_KEY.get(kind) or "src:" + kind
+    found = m.get(name)
+    if found is not None:
         return found
-    off_field = match(state).off_field
-    key = (state.cards, state.field, state.effects, state.zones if off_field else None)
-    found = carried("src:" + kind, key)
+    if statics_give(state):
+        found = m[name] = _sources(state, kind)
+        return found
+    where = _off_field_zones(state, kind)
+    key = (state.cards, state.field, state.effects, *where) if where else (state.cards, state.field, state.effects)
+    found = carried(name, key)
     if found is MISSING:
-        found = carry("src:" + kind, key, _sources(state, kind))
+        found = carry(name, key, _sources(state, kind))
+    m[name] = found
     return found
+
+
+_SOURCES_KEY = {kind: "src:" + kind for kind in ("triggered", "replacement", "activated", "static", "use")}
+
+
+_working_off_field: list[Any] = [None, {}]
+
+
+def _off_field_zones(state: GameState, kind: str) -> tuple[str | None, ...]:
+    """The zones of the cards with an ability of ``kind`` that works off the
+    field (401.4), each card's in turn: all ``_sources`` reads of the zones
+    (which change with nearly every event)."""
+    known = match(state)
+    kept = _working_off_field
+    if kept[0] is not known:
+        kept[0], kept[1] = known, {}
+    cards = kept[1].get(kind)
+    if cards is None:
+        cards = kept[1][kind] = tuple(
+            card for card, found in known.off_field.items() if any(ab.kind == kind for _, ab in found)
+        )
+    return tuple(zone_of(state, card) for card in cards)
 
 
 def _sources(state: GameState, kind: str) -> list[Source]:
@@ -332,10 +359,8 @@ def fire(sits: Iterable[tuple[Sit, GameState]], timing: str = "after") -> list[E
     out: list[Event] = []
     seen: set[tuple[str, int, str]] = set()
     for sit, state in sits:
-        for src in sources(state, "triggered"):
+        for src in _on_event(sources(state, "triggered"), timing).get(sit.event, ()):
             ab = src.ability
-            if ab.timing != timing:
-                continue
             reader = Reader(src.card, src.controller, sit.card)
             if not meets(state, reader, ab.on, sit) or not holds(state, reader, ab.if_):
                 continue
@@ -356,6 +381,32 @@ def fire(sits: Iterable[tuple[Sit, GameState]], timing: str = "after") -> list[E
                 )
             )
     return out
+
+
+_indexed: dict[tuple[int, str], tuple[list[Source], dict[str, list[Source]]]] = {}
+
+
+def _on_event(found: list[Source], timing: str) -> dict[str, list[Source]]:
+    """``found`` (a list ``sources`` returned) by the situation each waits
+    for: the triggers of this ``timing`` by their ``on`` event, or (timing
+    ``instead``) the replacements by their ``instead_of`` event, each in the
+    order of ``found``. ``meets`` refuses any other situation first thing,
+    so only these are read. Kept per list (``sources`` carries its lists)."""
+    key = (id(found), timing)
+    kept = _indexed.get(key)
+    if kept is not None and kept[0] is found:
+        return kept[1]
+    index: dict[str, list[Source]] = {}
+    for src in found:
+        ab = src.ability
+        if timing == "instead":
+            index.setdefault(ab.instead_of.event, []).append(src)
+        elif ab.timing == timing:
+            index.setdefault(ab.on.event, []).append(src)
+    if len(_indexed) > 256:
+        _indexed.clear()
+    _indexed[key] = (found, index)
+    return index
 
 
 def _last_known(state: GameState, sit: Sit) -> dict[str, LastKnown]:
@@ -394,7 +445,7 @@ def replacements(state: GameState, sit: Sit, exempt: Iterable[str] = ()) -> list
     """409.1: the replacement abilities that would apply to ``sit``."""
     skip = set(exempt)
     out = []
-    for src in sources(state, "replacement"):
+    for src in _on_event(sources(state, "replacement"), "instead").get(sit.event, ()):
         if f"{src.card}#{src.index}" in skip:
             continue
         reader = Reader(src.card, src.controller, sit.card)

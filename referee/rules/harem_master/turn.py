@@ -201,6 +201,8 @@ OUT_OF_TURN = "out_of_turn"
 
 
 def _character_candidates(state: GameState, p: str, ctx: Context) -> Iterable[Action]:
+    if state.characters_played >= 1 and "306.1a" not in ctx.waive:
+        return []  # 306.1a refuses every one of them (the check says so when asked)
     cards = state.cards
     return [Action(p, "play_character", card=c) for c in hand_candidates(state, p) if cards[c].type == "character"]
 
@@ -461,8 +463,14 @@ def _decide_discard(state: GameState, a: Action, ctx: Context) -> Events:
     done = len(hand) - len(cards) <= limit
     # Through the pipeline of every move (409: a replacement of a discard
     # from the hand applies to each card, 403.1a).
-    discarded = HandLimitDiscarded.trusted(player=p, cards=cards, step="310" if done else "309")
-    return lambda: pipeline(state, [discarded], "discard", cards[0] if len(cards) == 1 else None, p)
+    # Made only for the discard chosen (the legal list checks every card).
+    return lambda: pipeline(
+        state,
+        [HandLimitDiscarded.trusted(player=p, cards=cards, step="310" if done else "309")],
+        "discard",
+        cards[0] if len(cards) == 1 else None,
+        p,
+    )
 
 
 decision_kind("hand_limit", "309", "discard down to the hand maximum (309)", ("discard",))
