@@ -74,16 +74,6 @@ KNOWN: dict[str, tuple[str, ...]] = {
         "referee.rules.harem_master.decks",
         "referee.rules.harem_master.pool",
     ),
-    "referee.commands.matches": (
-        "projections.harem_master.transcript",
-        "projections.harem_master.views",
-        "referee.rules",
-        "referee.rules.harem_master.decks",
-        "referee.rules.harem_master.hidden",
-        "referee.rules.harem_master.notation",
-        "referee.rules.harem_master.pool",
-        "referee.rules.harem_master.views",
-    ),
     "referee.commands.simulate": (
         "referee.rules.harem_master.decks",
         "referee.rules.harem_master.pool",
