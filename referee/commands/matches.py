@@ -591,8 +591,8 @@ def _check_zones(game: Any, state: Any, data: dict[str, Any], specs: Any) -> Non
             import difflib
 
             close = difflib.get_close_matches(str(zone), zones, n=3)
-            hint = f"; did you mean {', '.join(repr(z) for z in close)}?" if close else ""
-            raise click.BadParameter(f"{name}: no zone {zone!r} in this game{hint}", param_hint="--arg")
+            hint = f"did you mean {', '.join(repr(z) for z in close)}?" if close else f"the zones: {', '.join(zones)}"
+            raise click.BadParameter(f"{name}: no zone {zone!r} in this game; {hint}", param_hint="--arg")
 
 
 def _check_cards(game: Any, state: Any, refs: list[str], match: str, pool: str | None = None) -> list[Any]:
