@@ -375,7 +375,7 @@ def action_arguments(
     bad input (exit 2), not a refusal."""
     if do not in game.actions:
         raise click.BadParameter(
-            f"{do!r} is not an action of {game.name}; expected one of: {', '.join(game.actions)}", param_hint="DO"
+            f"{do!r} is not an action; expected one of: {', '.join(game.actions)}", param_hint="DO"
         )
     spec = game.actions[do]
     args = {a.name: a for a in spec.args or ()}
@@ -525,8 +525,9 @@ def act(
         data = {"player": player, "do": do, **action_arguments(game, do, cards, targets, own, given)}
         require(game, data)
         specs = game.actions[do].args or ()
-        refs = [data[a.name] for a in specs if a.kind == "card" and a.name in data]
-        refs += [c for a in specs if a.kind == "cards" for c in data.get(a.name, [])]
+        # Every card named, by a card of the match or (a reveal) by what the table saw.
+        refs = [data[a.name] for a in specs if a.kind in ("card", "name") and a.name in data]
+        refs += [c for a in specs if a.kind in ("cards", "names") for c in data.get(a.name, [])]
         now = store.load(match)[0]
         _check_zones(game, now, data, specs)
         unlisted = _check_cards(game, now, refs, match, pool)
