@@ -357,9 +357,10 @@ class Ruleset(Protocol):
         its id (``card_id``, ``cards_ids``; None where hidden), what it costs."""
         ...
 
-    def list_actions(self, described: Sequence[Mapping[str, Any]]) -> list[str]:
-        """Described actions (``describe_action``) as ``referee legal`` lists
-        them on a terminal, one line each, without their numbers."""
+    def list_actions(self, described: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
+        """Described actions (``describe_action``) as ``referee legal`` and
+        the board list them: one line per distinct action, with the ids of
+        the copies of a card it stands for (``[""]``: none to show)."""
         ...
 
     def unlisted_cards(self, state: State, pool: str | None) -> Mapping[str, Card]:

@@ -706,8 +706,9 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
     if actions is None:
         click.echo(f"(the legal actions are shown to {d.player if d else 'the player who must act'} and to the judge)")
         return
-    for i, line in enumerate(game.list_actions(actions), start=1):
-        click.echo(printable(f"{i:>3}. {line}"))
+    for i, (line, ids) in enumerate(game.list_actions(actions), start=1):
+        listed = ids[0] if len(ids) == 1 else f"{len(ids)} copies: {', '.join(ids)}"
+        click.echo(printable(f"{i:>3}. {line}" + (f"   [{listed}]" if ids and ids[0] else "")))
     _say_card_text(cards or {})
 
 
@@ -723,6 +724,12 @@ def _say_card_text(cards: dict[str, dict[str, Any]]) -> None:
             click.echo(printable(f"  {name}: {t['text']}"))
         for words in t["abilities"]:
             click.echo(printable(f"    referee reads: {words}"))
+
+
+def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """The board's list of a Harem Master decision (``referee.web.app``):
+    the lines ``legal`` prints, with their ids."""
+    return registry.get(DEFAULT_GAME).list_actions(actions)
 
 
 # --- state and log ---------------------------------------------------------------------

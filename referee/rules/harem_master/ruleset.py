@@ -218,7 +218,7 @@ class HaremMasterRuleset:
     def describe_action(self, state: GameState, action: Action, viewer: str = "judge") -> dict[str, Any]:
         return notation.describe_action(state, action, viewer)
 
-    def list_actions(self, described: Sequence[Mapping[str, Any]]) -> list[str]:
+    def list_actions(self, described: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
         """As ``referee act`` takes them (``notation.action_line``): copies of
         one card are one line, listing their ids."""
         lines: dict[str, list[str]] = {}
@@ -230,11 +230,7 @@ class HaremMasterRuleset:
                 ids.append(a["card_id"] + (f" on {a['target_id']}" if a.get("target_id") else ""))
             elif a.get("cards_ids") and all(a["cards_ids"]):
                 ids.append("+".join(a["cards_ids"]))
-        out = []
-        for line, ids in lines.items():
-            listed = ids[0] if len(ids) == 1 else f"{len(ids)} copies: {', '.join(ids)}"
-            out.append(line + (f"   [{listed}]" if ids else ""))
-        return out
+        return [(line, ids or [""]) for line, ids in lines.items()]
 
     def unlisted_cards(self, state: GameState, pool: str | None) -> Mapping[str, CardDef]:
         """At a table-dealt match, the pool's cards (the file's, then the

@@ -142,8 +142,8 @@ class ScpTcgZones:
         """A card the viewer may not see is named as hidden to anyone (402.2), the judge included."""
         return resolving.describe(state, action)
 
-    def list_actions(self, described: Sequence[Mapping[str, Any]]) -> list[str]:
-        """Each argument as NAME=VALUE, a card's id beside its name."""
+    def list_actions(self, described: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
+        """Each argument as NAME=VALUE, a card's id beside its name (so no ids after the line)."""
         lines = []
         for a in described:
             words = " ".join(
@@ -156,7 +156,7 @@ class ScpTcgZones:
                 for k, v in a.items()
                 if k not in ("player", "do") and not k.endswith(("_id", "_ids"))
             )
-            lines.append(f"{a['player']} {a['do']} {words}".rstrip())
+            lines.append((f"{a['player']} {a['do']} {words}".rstrip(), [""]))
         return lines
 
     def unlisted_cards(self, state: ZoneState, pool: str | None) -> Mapping[str, ScpCard]:
