@@ -90,6 +90,10 @@ class Decision:
     rule: str
     text: str  # completes "A must ..."
     chance: bool = False
+    # What `referee legal --json` says of it beside who and what kind (Harem
+    # Master's ``reveal`` at a table-dealt match: who turns, which rule, why,
+    # at most how many; SCP-TCG's ``rule``).
+    extra: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +119,22 @@ class ActionSpec:
     rule: str
     args: tuple[ArgSpec, ...] | None = None
     help: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StartOption:
+    """One of a game's own match settings (``Ruleset.start``'s ``options``),
+    as ``referee new`` takes it. ``kind`` ``pairs``: a repeated
+    ``--flag KEY=CHOICE``, each key once, read as a mapping (``choices``:
+    each key's values); ``off``: a flag that turns the option (True unless
+    given) off."""
+
+    name: str  # the key in ``options``
+    flag: str  # the command line's option: ``--ruling``, ``--no-auto-pass``
+    kind: str  # pairs | off
+    help: str
+    choices: Mapping[str, tuple[str, ...]] | None = None
+    metavar: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +320,15 @@ class Ruleset(Protocol):
         ``rulings`` and ``auto_pass``)."""
         ...
 
+    start_options: tuple[StartOption, ...]  # the game's own settings ``referee new`` takes
+
+    def load_decks(self, files: Mapping[str, str], pool: str | None) -> dict[str, list[Card]]:
+        """Each seat's deck file, its cards found in the pool file ``pool``
+        and then the bundled cards, checked against the deck rules
+        (``InputError`` placed in the file); a fragment without decks
+        refuses, saying how its matches start."""
+        ...
+
     def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
         """A position written by hand (a scenario's ``setup`` and ``cards``),
         checked, as the events that set it up and the state after them."""
@@ -385,9 +414,24 @@ class Ruleset(Protocol):
         """The action with every card named by name or label given as an instance id."""
         ...
 
-    def describe_action(self, state: State, action: Action) -> dict[str, Any]:
-        """The action as people read it (``legal --json``, the board's
-        controls): card names beside the ids, what it costs."""
+    def describe_action(self, state: State, action: Action, viewer: str = "judge") -> dict[str, Any]:
+        """The action as ``viewer`` may read it (``legal --json``, the board's
+        controls): each card argument's name (``card``, ``cards``, ...) beside
+        its id (``card_id``, ``cards_ids``; None where hidden), what it costs."""
+        ...
+
+    def list_actions(self, described: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
+        """Described actions (``describe_action``) as ``referee legal`` and
+        the board list them: one line per distinct action, with the ids of
+        the copies of a card it stands for (``[""]``: none to show)."""
+        ...
+
+    def unlisted_cards(self, state: State, pool: str | None) -> Mapping[str, Card]:
+        """Cards an action at ``state`` may name that are no card of the match
+        (Harem Master's table-dealt match: the pool file's, then the bundled
+        ones), by name; the action carries their definitions
+        (``definitions`` in its mapping) so the rules can refuse them or
+        record mode record them. Empty where only the match's cards exist."""
         ...
 
     def result(self, state: State) -> Outcome | None:
@@ -411,6 +455,23 @@ class Ruleset(Protocol):
 
     board: BoardParts | None  # its own parts of the board's pages; None: drawn from this interface alone
 
+    def describe_log(
+        self, events: Sequence[Event], state: State, viewer: str = "judge", retracted: Iterable[int] = ()
+    ) -> list[dict[str, Any]]:
+        """The rows of ``referee log --json`` for ``events`` folded from
+        ``state`` (positions continue from it): ``position``, ``type``,
+        ``rule``, ``ruling``, ``text`` (as ``viewer`` may know it) and
+        ``retracted`` (its position in ``retracted``)."""
+        ...
+
+    def card_texts(
+        self, state: State, view: Mapping[str, Any] | None = None, actions: Sequence[Mapping[str, Any]] | None = None
+    ) -> dict[str, Any] | None:
+        """The printed text (and the referee's reading) of each card a view or
+        the described actions name, as ``state --json``, ``legal --json`` and
+        the board show it; None: the game shows no card text."""
+        ...
+
     # --- corrections and scenarios --------------------------------------------
     rewinds: RewindRules | None  # None: the game has no corrections yet
 
@@ -421,6 +482,29 @@ class Ruleset(Protocol):
     def run_scenario(self, scenario: Any) -> Any:
         """Run a loaded scenario: a ``referee.scenario.ScenarioReport``."""
         ...
+
+
+def rows_by_event(
+    ruleset: Ruleset, events: Sequence[Event], state: State, viewer: str = "judge", retracted: Iterable[int] = ()
+) -> list[dict[str, Any]]:
+    """``describe_log`` for a game whose sentences each read one event and the
+    state before it (``describe``)."""
+    out = set(retracted)
+    rows = []
+    for event in events:
+        pos = state.position + 1
+        rows.append(
+            {
+                "position": pos,
+                "type": type(event).__name__,
+                "rule": event.rule,
+                "ruling": getattr(event, "ruling", None),
+                "text": ruleset.describe(event, state, viewer),
+                "retracted": pos in out,
+            }
+        )
+        state = ruleset.evolve(state, event)
+    return rows
 
 
 # --- the registry -----------------------------------------------------------------------
@@ -516,6 +600,7 @@ __all__ = [
     "RewindRules",
     "Ruleset",
     "Setup",
+    "StartOption",
     "Started",
     "StateLike",
     "UnknownGame",
@@ -524,5 +609,6 @@ __all__ = [
     "get",
     "of_first_event",
     "register",
+    "rows_by_event",
     "ruleset_fits",
 ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+import click
 import pytest
 from click.testing import CliRunner
 from test_contract_vocabulary import format_vocabulary
@@ -24,6 +25,7 @@ from referee.commands.matches import action_arguments
 from referee.rules import ACTIONS, ANY_TIME, KINDS, current_decision, decide, legal_actions
 from referee.rules.harem_master.pool import bundled_pool
 from referee.rules.harem_master.registry import Context
+from referee.rules.harem_master.ruleset import HAREM_MASTER
 from referee.simulate import decks_for, play_game
 
 
@@ -57,21 +59,42 @@ def test_the_help_of_act_lists_every_action_with_its_rule() -> None:
 
 @pytest.mark.parametrize("do", list(ACTIONS))
 def test_act_gives_each_argument_the_shape_its_declaration_takes(do: str) -> None:
+    """`act`'s CARD... and --target become the arguments the action declares
+    (through the ruleset's ActionSpec, as for any game); one it does not
+    take is bad input (exit 2), not left for the rules to refuse."""
     kind = ACTIONS[do]
-    one = action_arguments(do, ("Iron Knight",), ())
-    several = action_arguments(do, ("Iron Knight", "Court Lady"), ())
-    if kind.takes("card") or not kind.takes("cards"):
-        assert one["card"] == "Iron Knight" and one["cards"] is None
+
+    def given(cards: tuple[str, ...] = (), targets: tuple[str, ...] = (), **own: object) -> dict:
+        return action_arguments(HAREM_MASTER, do, cards, targets, own)
+
+    one, several = ("Iron Knight",), ("Iron Knight", "Court Lady")
+    if kind.takes("card"):
+        assert given(one) == {"card": "Iron Knight"}
+    elif kind.takes("cards"):
+        assert given(one) == {"cards": ["Iron Knight"]}
     else:
-        assert one["card"] is None and one["cards"] == ("Iron Knight",)
-    assert several["card"] is None and several["cards"] == ("Iron Knight", "Court Lady")
-    targets = ("Iron Knight", "Court Lady")
+        with pytest.raises(click.BadParameter, match="takes no card"):
+            given(one)
+    if kind.takes("cards"):
+        assert given(several) == {"cards": list(several)}
+    else:
+        with pytest.raises(click.BadParameter, match="takes (one|no) card"):
+            given(several)
     if kind.takes("target"):
-        assert action_arguments(do, (), targets[:1])["target"] == "Iron Knight"
-        with pytest.raises(Exception, match="one target"):
-            action_arguments(do, (), targets)
+        assert given(targets=one) == {"target": "Iron Knight"}
+        with pytest.raises(click.BadParameter, match="one target"):
+            given(targets=several)
+    elif kind.takes("targets"):
+        assert given(targets=several) == {"targets": list(several)}
     else:
-        assert action_arguments(do, (), targets)["targets"] == targets
+        with pytest.raises(click.BadParameter, match="takes no target"):
+            given(targets=one)
+    for name, value in {"order": "first", "n": 2, "ability": 1, "option": "yes"}.items():
+        if kind.takes(name):
+            assert given(**{name: value}) == {name: value}
+        else:
+            with pytest.raises(click.BadParameter, match=f"takes no {name}"):
+                given(**{name: value})
 
 
 def test_the_legal_list_is_the_candidates_the_checks_accept() -> None:

@@ -266,3 +266,60 @@ def test_a_late_interception_after_the_referee_resolved_the_castle_attack(run, t
     # The log is consistent: its rewind restores exactly the state its target had.
     with MatchStore(f"sqlite:///{tmp_path / 'matches.db'}") as store:
         assert corrections.rewinds_consistent(store.events(match)) == []
+
+
+def _invoke(tmp_path: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, [*args, "--db", f"sqlite:///{tmp_path / 'matches.db'}"])
+    return result.exit_code, result.output
+
+
+def test_every_match_goes_through_its_ruleset(run, tmp_path: Path) -> None:
+    """The game's own options and arguments come from what its ruleset
+    declares: Harem Master's --ruling and --no-auto-pass (StartOption), an
+    action's CARD, --target, --order... (ActionSpec.args); one an action does
+    not take is bad input (exit 2), as is a rule a game's corrections do not
+    know, and nothing is written."""
+    match = j(run("new", *DECKS, "--seed", "7", "--ruling", "A1=felled", "--no-auto-pass", "--json"))["match"]
+    # --ruling and --no-auto-pass reached the start (the first event records both).
+    from referee.commands.matches import open_store
+
+    with open_store(f"sqlite:///{tmp_path / 'matches.db'}", read_only=True) as store:
+        first = store.events(match)[0]
+    assert first.rulings["A1"] == "felled" and first.auto_pass is False
+    code, out = _invoke(tmp_path, "act", match, "A", "choose_opening", "Little Page", "--order", "first")
+    assert code == 2 and "choose_opening takes no order" in out
+    code, out = _invoke(tmp_path, "act", match, "A", "choose_order")
+    assert code == 2 and "choose_order needs order (--order)" in out
+    code, out = _invoke(tmp_path, "act", match, "A", "choose_opening", "Little Page", "--arg", "card=Little Page")
+    assert code == 2 and "card is given once" in out
+    code, out = _invoke(tmp_path, "skip-step", match, "306")
+    assert code == 2 and "'306' is not one of '301', '302', '303', '309', '214.2e'" in out
+    assert j(run("legal", match, "--json"))["version"] == 1  # nothing was written
+    # --arg names any declared argument, for Harem Master too.
+    assert "101.1" in run("act", match, "A", "choose_opening", "--arg", "card=Little Page")
+
+
+def test_a_fragment_of_a_game_starts_only_from_a_position(tmp_path: Path) -> None:
+    """SCP-TCG's chapter 4 has no decks: `new --game scp-tcg-s4` without
+    --position says so (exit 2); a position of another game than --game is
+    refused too; a zone that no zone of the game is bad input, not a refusal."""
+    code, out = _invoke(tmp_path, "new", "--game", "scp-tcg-s4")
+    assert code == 2 and "fragment of a game and has no decks" in out and "--position" in out
+    position = ROOT / "scenarios/scp-tcg/402.6-a-sandbox-at-zero-protection-is-restored-and-breached.yaml"
+    code, out = _invoke(tmp_path, "new", "--position", str(position), "--game", "harem-master")
+    assert code == 2 and "is a position of scp-tcg-s4, not of harem-master" in out
+    assert _invoke(tmp_path, "new", "--position", str(position), "--game", "scp-tcg-s4", "--id", "s1")[0] == 0
+    code, out = _invoke(tmp_path, "act", "s1", "A", "look", "--arg", "zone=A.kter")
+    assert code == 2 and "no zone 'A.kter'" in out and "did you mean 'A.keter'" in out
+    code, out = _invoke(tmp_path, "act", "s1", "B", "damage", "--arg", "zone=A.safe", "--n", "1", "--json")
+    assert code == 0 and [r["rule"] for r in json.loads(out)["events"]][:2] == ["402.5", "402.5"]
+
+
+def test_the_help_names_each_games_rules_and_actions() -> None:
+    rewind_help = CliRunner().invoke(cli, ["rewind", "--help"]).output
+    assert "--rule RULE" in rewind_help and "410.1" in rewind_help and "410.2" in rewind_help
+    assert "SCP-TCG chapter 4: 4" in rewind_help
+    act_help = CliRunner().invoke(cli, ["act", "--help"]).output
+    assert "damage" in act_help and "--arg zone=ZONE" in act_help
+    new_help = CliRunner().invoke(cli, ["new", "--help"]).output
+    assert "--ruling ID=CHOICE" in new_help and "--no-auto-pass" in new_help and "--game" in new_help

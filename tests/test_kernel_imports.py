@@ -68,16 +68,6 @@ def game_imports() -> dict[str, tuple[str, ...]]:
 
 
 KNOWN: dict[str, tuple[str, ...]] = {
-    "referee.commands.matches": (
-        "projections.harem_master.transcript",
-        "projections.harem_master.views",
-        "referee.rules",
-        "referee.rules.harem_master.decks",
-        "referee.rules.harem_master.hidden",
-        "referee.rules.harem_master.notation",
-        "referee.rules.harem_master.pool",
-        "referee.rules.harem_master.views",
-    ),
     "referee.records": (
         "events.harem_master.cards",
         "events.harem_master.game",

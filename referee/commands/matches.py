@@ -6,16 +6,23 @@ Every command opens the store named by ``--db`` (else ``REFEREE_DB``, else
 prints for people or, with ``--json``, one JSON document in the shape of
 ``docs/cli.md``. A refused action exits 1 citing its rule; bad input
 and store problems exit 2 with one line.
+
+Every command works a match through the ruleset of its game
+(``referee.ruleset``, ``MatchStore.ruleset``): its decision, legal actions,
+views, sentences and corrections; a game's own ``new`` options and the
+arguments of its actions are read from what the ruleset declares
+(``StartOption``, ``ActionSpec``/``ArgSpec``), so no game is named here.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 import click
 
+from referee import ruleset as registry
 from referee.commands.params import (
     CARD,
     DECK,
@@ -25,18 +32,15 @@ from referee.commands.params import (
     NAME,
     NOTE,
     REASON,
-    RULING,
     SEED,
     TITLE,
+    KeyChoice,
     db_option,
     json_option,
     once_each,
 )
 from referee.inputs import MAX_CARDS, printable
 from referee.ruleset import DEFAULT_GAME
-
-if TYPE_CHECKING:
-    from projections.harem_master.state import GameState
 
 VIEWERS = ("judge", "A", "B", "public")
 
@@ -90,8 +94,60 @@ def stale(exc: Any, as_json: bool) -> None:
 
 # --- new ---------------------------------------------------------------------------
 
+GAME_OPTION = "game_"  # the prefix of the parameters made from the games' StartOptions
 
-@click.command()
+
+class NewCommand(click.Command):
+    """``new``, whose games' own options (Harem Master's ``--ruling``,
+    ``--no-auto-pass``) are made from each registered ruleset's
+    ``start_options`` when the command's parameters are first needed (to
+    parse or to show the help), after ``--mode``."""
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        if not any(p.name and p.name.startswith(GAME_OPTION) for p in self.params):
+            at = next(i for i, p in enumerate(self.params) if p.name == "mode") + 1
+            self.params[at:at] = _start_option_params()
+        return super().get_params(ctx)
+
+
+def _start_option_params() -> list[click.Parameter]:
+    """One click option per distinct ``StartOption`` of every registered game."""
+    made: dict[str, click.Parameter] = {}
+    for game in registry.games():
+        for spec in registry.get(game).start_options:
+            if spec.flag in made:
+                continue
+            name = GAME_OPTION + spec.name
+            if spec.kind == "pairs":
+                made[spec.flag] = click.Option(
+                    [spec.flag, name],
+                    type=KeyChoice(spec.choices or {}, spec.metavar or "KEY=CHOICE"),
+                    multiple=True,
+                    callback=once_each,
+                    help=spec.help,
+                )
+            else:  # off: a flag that turns the option off
+                made[spec.flag] = click.Option([spec.flag, name], is_flag=True, help=spec.help)
+    return list(made.values())
+
+
+def _start_options(game: Any, given: dict[str, Any]) -> dict[str, Any]:
+    """The ``options`` of ``game.start`` from the game options given; one of
+    another game's options is bad input."""
+    mine = {GAME_OPTION + spec.name: spec for spec in game.start_options}
+    options: dict[str, Any] = {}
+    for key, value in given.items():
+        spec = mine.get(key)
+        if spec is None:
+            if value:
+                flag = "--" + key.removeprefix(GAME_OPTION).replace("_", "-")
+                raise click.BadParameter(f"it is not an option of {game.name}", param_hint=flag)
+            continue
+        options[spec.name] = dict(value) if spec.kind == "pairs" else not value
+    return options
+
+
+@click.command(cls=NewCommand)
 @click.option(
     "--deck",
     "decks",
@@ -120,21 +176,19 @@ def stale(exc: Any, as_json: bool) -> None:
     help="strict refuses illegal actions; record logs a paper match as it happened, violations included.",
 )
 @click.option(
-    "--ruling",
-    "rulings",
-    type=RULING,
-    multiple=True,
-    callback=once_each,
-    help="A selectable ruling: A1=not_fallen|felled, A4=bottom|top.",
-)
-@click.option("--no-auto-pass", is_flag=True, help="The non-active player must pass every window explicitly.")
-@click.option(
     "--deal",
     "deal_mode",
     type=click.Choice(["seeded", "table"]),
     default="seeded",
     show_default=True,
     help="seeded: the referee shuffles from the seed; table: a paper match, hidden cards unknown until the table reveals them.",
+)
+@click.option(
+    "--game",
+    type=click.Choice(registry.games()),
+    default=None,
+    help=f"The game of the decks (default: {DEFAULT_GAME}); a position names its own. "
+    "A fragment of a game (scp-tcg-s4) has no decks: its matches start from a position.",
 )
 @click.option("--title", type=TITLE, help="A name for the match, e.g. 'Round 3, table 4'.")
 @click.option(
@@ -152,33 +206,39 @@ def new(
     seed: int | None,
     names: dict[str, str],
     mode: str,
-    rulings: dict[str, str],
-    no_auto_pass: bool,
     deal_mode: str,
+    game: str | None,
     title: str | None,
     match_id: str | None,
     db: str | None,
     as_json: bool,
+    **given: Any,
 ) -> None:
     """Start a stored match from two decks; prints its id.
 
-    The decks are checked against 100.2 first. The match then waits at 101.1
-    for A to choose an opening character. With --position, the match starts
-    from a scenario's setup instead (its mode, rulings and names included).
+    The decks are checked against the game's deck rules first (Harem
+    Master's 100.2). A Harem Master match then waits at 101.1 for A to
+    choose an opening character. With --position, the match starts from a
+    scenario's setup instead (its game, mode, rulings and names included).
 
     Example: referee new --deck A=scenarios/decks/alice.yaml --deck B=scenarios/decks/bob.yaml --name A=Alice --name B=Bob
     """
     import random
 
     if position is not None:
-        if decks or names or rulings or pool or seed is not None:
+        if decks or names or pool or seed is not None or any(given.values()):
+            flags = [p.opts[0] for p in _start_option_params() if p.name in given and p.multiple]
             raise click.BadParameter(
-                "give decks (with --pool, --seed, --name, --ruling) or a position (which has its own), not both",
+                f"give decks (with {', '.join(['--pool', '--seed', '--name', *flags])}) "
+                "or a position (which has its own), not both",
                 param_hint="--position",
             )
         from referee.scenario import load_scenario
 
         setup = load_scenario(position)  # any registered game's (its ``game:`` key)
+        found = registry.game_of(setup.events[0])
+        if game is not None and found != game:
+            raise click.BadParameter(f"{position} is a position of {found}, not of {game}", param_hint="--game")
         with open_store(db, create=True) as store:
             mid = store.create(setup.events, name=title or setup.name, match_id=match_id)
         links = _player_links(db, mid)
@@ -188,32 +248,23 @@ def new(
             click.echo(mid)
             _say_links(links)
         return
+    rules = registry.get(game)
+    if not rules.complete:
+        raise click.UsageError(
+            f"{rules.name} ({rules.id}) is a fragment of a game and has no decks: "
+            "start its match from a position (--position SCENARIO, docs/scp-tcg.md)"
+        )
+    seats = rules.seats
     if not decks:
-        raise click.UsageError("give --deck A=FILE and --deck B=FILE, or --position SCENARIO")
-
-    from referee.rules import start
-    from referee.rules.harem_master.decks import deal, load_deck
-    from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
-
-    if set(decks) != {"A", "B"}:
-        raise click.BadParameter("give one deck for A and one for B", param_hint="--deck")
-    player_names = {"A": "A", "B": "B", **names}
-    pools = [load_pool(pool)] if pool else []
-    catalog = CardCatalog(*pools, bundled_pool())
-    built = {p: load_deck(decks[p], catalog) for p in ("A", "B")}
+        raise click.UsageError(f"give {' and '.join(f'--deck {s}=FILE' for s in seats)}, or --position SCENARIO")
+    options = _start_options(rules, given)
+    if set(decks) != set(seats):
+        raise click.BadParameter(f"give one deck for {' and one for '.join(seats)}", param_hint="--deck")
+    player_names = {**{s: s for s in seats}, **names}
+    built = rules.load_decks(decks, pool)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    cards, castles = deal(built)
-    applied = start(
-        cards,
-        castles,
-        seed=seed,
-        names=player_names,
-        mode=mode,
-        rulings=rulings,
-        auto_pass=not no_auto_pass,
-        deal=deal_mode,
-    )
+    applied = rules.start(built, seed=seed, deal=deal_mode, names=player_names, mode=mode, options=options)
     with open_store(db, create=True) as store:
         mid = store.create(applied.events, name=title, match_id=match_id)
     links = _player_links(db, mid)
@@ -222,11 +273,8 @@ def new(
         return
     click.echo(mid)
     dealt = "; dealt at the table (reveals are entered as the referee asks)" if deal_mode == "table" else ""
-    click.echo(
-        f"seed {seed}; {player_names['A']} (A) against {player_names['B']} (B); {mode} mode{dealt}. "
-        f"Next: referee legal {mid}",
-        err=True,
-    )
+    players = " against ".join(f"{player_names[s]} ({s})" for s in seats)
+    click.echo(f"seed {seed}; {players}; {mode} mode{dealt}. Next: referee legal {mid}", err=True)
     _say_links(links)
 
 
@@ -259,62 +307,136 @@ expect_version_option = click.option(
     "if anything was recorded since, nothing is recorded and the command exits 1.",
 )
 
+# The arguments the command line gives by an option of their own (``--target``,
+# ``--order``, ...), in the order a listed action writes them; one CARD... is
+# ``card``/``cards``; every other argument of a game is ``--arg NAME=VALUE``.
+OWN_OPTIONS = ("ability", "n", "option", "order")
+
 
 class ActCommand(click.Command):
-    """``act``, whose help lists the actions as the rules declare them (``referee.rules.ACTIONS``:
-    each ``do`` with what it does and the arguments it takes), read only when the help is shown."""
+    """``act``, whose help lists every game's actions as its ruleset declares
+    them (``ActionSpec``: each ``do`` with what it does, its rule and the
+    arguments it takes), read only when the help is shown."""
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_help_text(ctx, formatter)
-        from referee.rules import ACTIONS
-
         with formatter.section("Actions (DO)"):
-            formatter.write_dl([(do, _action_help(kind)) for do, kind in ACTIONS.items()])
+            formatter.write_dl([(do, _action_help(spec)) for do, spec in registry.get(DEFAULT_GAME).actions.items()])
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """Other games' actions, after the options (which are Harem Master's but for --arg)."""
+        """Other games' actions, after the options."""
         super().format_epilog(ctx, formatter)
-        from referee import ruleset as registry
-
         for game in registry.games():
             if game == DEFAULT_GAME:
                 continue
             other = registry.get(game)
-            with formatter.section(f"Actions of {other.name} (a match of {game}; arguments by --arg NAME=VALUE)"):
-                formatter.write_dl([(do, _spec_help(spec)) for do, spec in other.actions.items()])
+            with formatter.section(f"Actions of {other.name} (a match of {game})"):
+                formatter.write_dl([(do, _action_help(spec)) for do, spec in other.actions.items()])
 
 
-def _action_help(kind: Any) -> str:
-    """What an action does and, from its declaration, how the command line gives its arguments."""
+def _action_help(spec: Any) -> str:
+    """What an action does, its rule and, from its declaration, how the
+    command line gives each of its arguments."""
+    args = spec.args or ()
     given = []
-    for arg in kind.args:
-        if arg.name in ("card", "cards"):
-            given.append("CARD..." if kind.takes("cards") else "CARD")
-        elif arg.name in ("target", "targets"):
-            given.append("--target" + ("..." if arg.name == "targets" else ""))
-        else:
-            given.append(f"--{arg.name}")
+    for arg in args:
+        how = _how(arg, args)
+        given.append(how if arg.required or not how.startswith("--arg") else f"[{how}]")
     words = " ".join(dict.fromkeys(given))
-    return f"{kind.help} [{kind.rule}]" + (f"; {words}" if words else "")
+    return f"{spec.help} [{spec.rule}]" + (f"; {words}" if words else "")
 
 
-def action_arguments(do: str, cards: tuple[str, ...], targets: tuple[str, ...]) -> dict[str, Any]:
-    """The ``card``/``cards`` and ``target``/``targets`` of an action from the
-    command line's CARD... and ``--target``, as its declaration takes them:
-    one CARD is its ``card`` unless it takes ``cards`` only; a ``target`` is
-    one card."""
-    from referee.rules import ACTIONS
+def _how(arg: Any, args: Any) -> str:
+    """How the command line gives the argument ``arg`` of an action taking ``args``."""
+    if arg.name in ("card", "cards"):
+        return "CARD..." if any(a.name == "cards" for a in args) else "CARD"
+    if arg.name in ("target", "targets"):
+        return "--target" + ("..." if arg.name == "targets" else "")
+    if arg.name in OWN_OPTIONS:
+        return f"--{arg.name}"
+    shown = f"{arg.name}={'|'.join(arg.choices)}" if arg.choices else f"{arg.name}={arg.kind.upper()}"
+    return f"--arg {shown}"
 
-    kind = ACTIONS[do]
-    card = cards[0] if len(cards) == 1 and (kind.takes("card") or not kind.takes("cards")) else None
-    out: dict[str, Any] = {"card": card, "cards": tuple(cards) if cards and card is None else None}
-    if kind.takes("target"):
-        if len(targets) > 1:
-            raise click.BadParameter(f"{do} takes one target (an item goes on one character)", param_hint="--target")
-        out["target"] = targets[0] if targets else None
-    else:
-        out["targets"] = tuple(targets) if targets else None
+
+def action_arguments(
+    game: Any,
+    do: str,
+    cards: tuple[str, ...],
+    targets: tuple[str, ...],
+    own: dict[str, Any],
+    given: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """The notation mapping of an action's arguments from the command line,
+    checked against its ``ActionSpec.args``: CARD... is its ``card`` (one
+    card, unless it takes ``cards`` only) or ``cards``; ``--target`` its
+    ``target`` or ``targets``; ``--order``, ``--n``, ``--ability``,
+    ``--option`` and every ``--arg NAME=VALUE`` the argument of that name.
+    An argument it does not take, a bad value or a missing required one is
+    bad input (exit 2), not a refusal."""
+    if do not in game.actions:
+        raise click.BadParameter(
+            f"{do!r} is not an action; expected one of: {', '.join(game.actions)}", param_hint="DO"
+        )
+    spec = game.actions[do]
+    args = {a.name: a for a in spec.args or ()}
+    takes = ", ".join(args) or "none"
+    out: dict[str, Any] = {}
+    if cards:
+        one = len(cards) == 1 and ("card" in args or "cards" not in args)
+        name = "card" if one and "card" in args else "cards" if "cards" in args else None
+        if name is None:
+            many = "one card" if "card" in args else "no card"
+            raise click.BadParameter(f"{do} takes {many} (its arguments: {takes})", param_hint="CARD")
+        out[name] = cards[0] if name == "card" else list(cards)
+    if targets:
+        if "target" in args:
+            if len(targets) > 1:
+                raise click.BadParameter(f"{do} takes one target ({args['target'].help})", param_hint="--target")
+            out["target"] = targets[0]
+        elif "targets" in args:
+            out["targets"] = list(targets)
+        else:
+            raise click.BadParameter(f"{do} takes no target (its arguments: {takes})", param_hint="--target")
+    for name, value in own.items():
+        if value is None:
+            continue
+        if name not in args:
+            raise click.BadParameter(f"{do} takes no {name} (its arguments: {takes})", param_hint=f"--{name}")
+        out[name] = value
+    for item in given:
+        name, eq, value = item.partition("=")
+        arg = args.get(name)
+        if not eq or arg is None:
+            raise click.BadParameter(
+                f"{item!r}: expected NAME=VALUE with NAME one of {', '.join(args) or '(none: ' + do + ' takes none)'}",
+                param_hint="--arg",
+            )
+        if arg.choices and value not in arg.choices:
+            raise click.BadParameter(f"{name} is one of {', '.join(arg.choices)}, not {value!r}", param_hint="--arg")
+        if arg.kind == "count":
+            if not value.isdigit() or not 0 < int(value) <= MAX_CARDS:
+                raise click.BadParameter(f"{name} is a whole number from 1 to {MAX_CARDS}, not {value!r}", "--arg")
+            value = int(value)
+        elif arg.kind == "flag":
+            if value not in ("true", "false"):
+                raise click.BadParameter(f"{name} is true or false, not {value!r}", param_hint="--arg")
+            value = value == "true"
+        if arg.kind in ("cards", "names"):
+            out.setdefault(name, []).append(value)
+        elif name in out:
+            raise click.BadParameter(f"{name} is given once", param_hint="--arg")
+        else:
+            out[name] = value
     return out
+
+
+def require(game: Any, data: dict[str, Any]) -> None:
+    """A required argument missing from an action's mapping is bad input (exit 2)."""
+    spec = game.actions[data["do"]]
+    missing = [a for a in spec.args or () if a.required and a.name not in data]
+    if missing:
+        words = ", ".join(f"{a.name} ({_how(a, spec.args)})" for a in missing)
+        raise click.BadParameter(f"{spec.do} needs {words}", param_hint=_how(missing[0], spec.args).split()[0])
 
 
 @click.command(cls=ActCommand)
@@ -351,8 +473,8 @@ def action_arguments(do: str, cards: tuple[str, ...], targets: tuple[str, ...]) 
     "given",
     metavar="NAME=VALUE",
     multiple=True,
-    help="Another game's argument, as its actions declare them (listed below for SCP-TCG): "
-    "--arg to=A.decommissioned; repeat a list's name for each value (--arg cards=X --arg cards=Y).",
+    help="Any argument by its name, as the actions below declare them (SCP-TCG's: "
+    "--arg to=A.decommissioned); repeat a list's name for each value (--arg cards=X --arg cards=Y).",
 )
 @expect_version_option
 @click.option(
@@ -384,7 +506,7 @@ def act(
 ) -> None:
     """Apply one player action (refused actions exit 1 with the rule).
 
-    DO is an action of the scenario notation (listed below, as the rules
+    DO is an action of the match's game (listed below, as its rules
     declare them). Cards are named by name, or by id (A:12) where names
     repeat.
 
@@ -392,37 +514,32 @@ def act(
     referee act m-1a2b3c4d A activate "Fencing Master" --target "Iron Knight";
     referee act m-1a2b3c4d B choose "Court Lady"; referee act m-1a2b3c4d A choose --option yes
     """
+    from referee.actions import IllegalAction
     from referee.store.errors import StaleVersion
 
     with open_store(db) as store:  # opened once: the game is read from it first
         game = store.ruleset(match)
-        if game.id != DEFAULT_GAME:
-            extra = {"target": targets, "order": order, "n": n, "ability": ability, "option": option, "pool": pool}
-            _act_other(store, game, match, player, do, cards, given, extra, expect_version, viewer, as_json)
-            return
-        if given:
-            raise click.BadParameter("Harem Master's actions take CARD... and the options above", param_hint="--arg")
-        from projections.harem_master.transcript import rows_for
-        from projections.harem_master.views import result_json
-        from referee.actions import Action, IllegalAction
-        from referee.rules import ACTIONS, current_decision
-
-        if do not in ACTIONS:
-            raise click.BadParameter(f"{do!r} is not an action; expected one of: {', '.join(ACTIONS)}", param_hint="DO")
-        raw = Action(
-            player, do, **action_arguments(do, cards, targets), order=order, n=n, ability=ability, option=option
-        )
-        before: list[GameState] = []
-
-        def decide(state: GameState) -> Any:
-            before[:] = [state]  # the last attempt's state is the one written on
-            return _apply(state, raw)
-
-        unlisted = _check_cards(store.load(match)[0], [*cards, *targets], match, pool)
+        if player not in game.seats:
+            raise click.BadParameter(f"{game.id}'s seats are {', '.join(game.seats)}", param_hint="PLAYER")
+        own = {"order": order, "n": n, "ability": ability, "option": option}
+        data = {"player": player, "do": do, **action_arguments(game, do, cards, targets, own, given)}
+        require(game, data)
+        specs = game.actions[do].args or ()
+        # Every card named, by a card of the match or (a reveal) by what the table saw.
+        refs = [data[a.name] for a in specs if a.kind in ("card", "name") and a.name in data]
+        refs += [c for a in specs if a.kind in ("cards", "names") for c in data.get(a.name, [])]
+        now = store.load(match)[0]
+        _check_zones(game, now, data, specs)
+        unlisted = _check_cards(game, now, refs, match, pool)
         if unlisted:
-            from dataclasses import replace
+            data["definitions"] = unlisted
+        raw = game.action_from_mapping(data)
+        before: list[Any] = []
 
-            raw = replace(raw, definitions=unlisted)
+        def decide(state: Any) -> Any:
+            before[:] = [state]  # the last attempt's state is the one written on
+            return game.apply(state, game.resolve(state, raw))
+
         try:
             applied = store.update(match, decide, expected_version=expect_version)
         except IllegalAction as exc:
@@ -431,217 +548,85 @@ def act(
             stale(exc, as_json)
         _written(store, match)
     state = applied.state
-    rows = rows_for(applied.events, before[0], viewer)
-    d = current_decision(state)
+    rows = game.describe_log(applied.events, before[0], viewer)
+    d = game.decision(state)
     if as_json:
         echo_json(
             {
                 "match": match,
                 "events": rows,
                 "next": d.player if d else None,
-                "result": result_json(state),
+                "result": outcome_json(game.result(state)),
                 "violations": [v.rule for v in state.violations],
             }
         )
         return
     for row in rows:
         click.echo(_line(row))
-    _say_next(state)
+    _say_next(game, state)
 
 
-def _spec_help(spec: Any) -> str:
-    """An action of another game as its ``ActionSpec`` declares it: what it
-    does, its rule, and each argument (one CARD may stand for ``card``)."""
-    words = []
-    for arg in spec.args or ():
-        shown = f"{arg.name}={'|'.join(arg.choices)}" if arg.choices else f"{arg.name}={arg.kind.upper()}"
-        words.append(shown if arg.required else f"[{shown}]")
-    return f"{spec.help} [{spec.rule}]" + (f"; {' '.join(words)}" if words else "")
+def outcome_json(outcome: Any) -> dict[str, Any] | None:
+    """A result as every ``--json`` prints it (null while the game goes on)."""
+    if outcome is None:
+        return None
+    return {
+        "winner": outcome.winner,
+        "draw": outcome.draw,
+        "rule": outcome.rule,
+        "ruling": outcome.ruling,
+        "scores": dict(outcome.scores) if outcome.scores is not None else None,
+        "reason": outcome.reason,
+    }
 
 
-def other_arguments(
-    game: Any, do: str, cards: tuple[str, ...], given: tuple[str, ...], extra: dict[str, Any]
-) -> dict[str, Any]:
-    """The notation mapping of another game's action from the command line,
-    checked against its ``ActionSpec.args``: an unknown name, a bad value or
-    a missing required argument is bad input (exit 2), not a refusal."""
-    if do not in game.actions:
-        raise click.BadParameter(
-            f"{do!r} is not an action of {game.id}; expected one of: {', '.join(game.actions)}", param_hint="DO"
-        )
-    for name, value in extra.items():
-        if value not in (None, ()):
-            raise click.BadParameter(f"{game.id} actions take --arg NAME=VALUE", param_hint=f"--{name}")
-    spec = game.actions[do]
-    args = {a.name: a for a in spec.args or ()}
-    out: dict[str, Any] = {}
-    if cards:
-        name = "card" if len(cards) == 1 and "card" in args else "cards" if "cards" in args else None
-        if name is None:
-            raise click.BadParameter(f"{do} takes no card (its arguments: {', '.join(args) or 'none'})", "CARD")
-        out[name] = cards[0] if name == "card" else list(cards)
-    for item in given:
-        name, eq, value = item.partition("=")
-        arg = args.get(name)
-        if not eq or arg is None:
-            raise click.BadParameter(
-                f"{item!r}: expected NAME=VALUE with NAME one of {', '.join(args) or '(none: ' + do + ' takes none)'}",
-                param_hint="--arg",
-            )
-        if arg.choices and value not in arg.choices:
-            raise click.BadParameter(f"{name} is one of {', '.join(arg.choices)}, not {value!r}", param_hint="--arg")
-        if arg.kind == "count":
-            if not value.isdigit() or not 0 < int(value) <= MAX_CARDS:
-                raise click.BadParameter(f"{name} is a whole number from 1 to {MAX_CARDS}, not {value!r}", "--arg")
-            out[name] = int(value)
-        elif arg.kind == "flag":
-            if value not in ("true", "false"):
-                raise click.BadParameter(f"{name} is true or false, not {value!r}", param_hint="--arg")
-            out[name] = value == "true"
-        elif arg.kind in ("cards", "names"):
-            out.setdefault(name, []).append(value)
-        elif name in out:
-            raise click.BadParameter(f"{name} is given once", param_hint="--arg")
-        else:
-            out[name] = value
-    missing = [a.name for a in spec.args or () if a.required and a.name not in out]
-    if missing:
-        raise click.BadParameter(f"{do} needs {', '.join(missing)} (--arg {missing[0]}=...)", param_hint="--arg")
-    return out
-
-
-def _act_other(
-    store: Any,
-    game: Any,
-    match: str,
-    player: str,
-    do: str,
-    cards: tuple[str, ...],
-    given: tuple[str, ...],
-    extra: dict[str, Any],
-    expect_version: int | None,
-    viewer: str,
-    as_json: bool,
-) -> None:
-    """``act`` for a game other than Harem Master, wholly through its ruleset."""
-    from referee.actions import IllegalAction
-    from referee.store.errors import StaleVersion
-
-    if player not in game.seats:
-        raise click.BadParameter(f"{game.id}'s seats are {', '.join(game.seats)}", param_hint="PLAYER")
-    data = {"player": player, "do": do, **other_arguments(game, do, cards, given, extra)}
-    specs = game.actions[do].args or ()
-    refs = [data[a.name] for a in specs if a.kind == "card" and a.name in data]
-    refs += [c for a in specs if a.kind == "cards" for c in data.get(a.name, [])]
-    raw = game.action_from_mapping(data)
-    before: list[Any] = []
-
-    def decide(state: Any) -> Any:
-        before[:] = [state]
-        return game.apply(state, game.resolve(state, raw))
-
-    _known_cards(store.load(match)[0], refs, match)
-    try:
-        applied = store.update(match, decide, expected_version=expect_version)
-    except IllegalAction as exc:
-        refused(exc, as_json)
-    except StaleVersion as exc:
-        stale(exc, as_json)
-    _written(store, match)
-    rows = _other_rows(game, applied.events, before[0], viewer)
-    d = game.decision(applied.state)
-    if as_json:
-        echo_json({"match": match, "events": rows, "next": d.player if d else None, "result": None, "violations": []})
+def _check_zones(game: Any, state: Any, data: dict[str, Any], specs: Any) -> None:
+    """A zone named that is no zone of the game is a typo (exit 2), as a
+    card's name is: the zones are those its view lists."""
+    named = [(a.name, data[a.name]) for a in specs if a.kind == "zone" and a.name in data]
+    if not named:
         return
-    for row in rows:
-        click.echo(_line(row))
-    _say_next_other(game, applied.state)
-
-
-def _known_cards(state: Any, refs: list[str], match: str) -> None:
-    """A card named that is no card of the match is a typo: exit 2."""
-    names = {cd.name for cd in state.cards.values()}
-    for ref in refs:
-        if ref not in names and ref not in state.cards:
+    zones = list(game.view(state, "judge").get("zones") or ())
+    for name, zone in named:
+        if zones and zone not in zones:
             import difflib
 
-            close = difflib.get_close_matches(ref, sorted(names), n=3)
-            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-            raise click.BadParameter(f"no card {ref!r} in match {match}{hint}", param_hint="CARD")
+            close = difflib.get_close_matches(str(zone), zones, n=3)
+            hint = f"did you mean {', '.join(repr(z) for z in close)}?" if close else f"the zones: {', '.join(zones)}"
+            raise click.BadParameter(f"{name}: no zone {zone!r} in this game; {hint}", param_hint="--arg")
 
 
-def _other_rows(
-    game: Any, events: list[Any], state: Any, viewer: str, retracted: set[int] | frozenset[int] = frozenset()
-) -> list[dict[str, Any]]:
-    """Log rows of another game's events from ``state`` on, each in the
-    ruleset's sentence as ``viewer`` may know it."""
-    rows = []
-    for event in events:
-        pos = state.position + 1
-        rows.append(
-            {
-                "position": pos,
-                "type": type(event).__name__,
-                "rule": event.rule,
-                "ruling": getattr(event, "ruling", None),
-                "text": game.describe(event, state, viewer),
-                "retracted": pos in retracted,
-            }
-        )
-        state = game.evolve(state, event)
-    return rows
-
-
-def _say_next_other(game: Any, state: Any) -> None:
-    """Who must act now in another game, in its own decision's words."""
-    d = game.decision(state)
-    if d is not None:
-        who = d.player if d.player is not None else "the table (any seat)"
-        click.echo(f"Next: {who} must {d.text} ({d.rule}).")
-
-
-def _check_cards(state: GameState, refs: list[str], match: str, pool: str | None = None) -> tuple[Any, ...]:
+def _check_cards(game: Any, state: Any, refs: list[str], match: str, pool: str | None = None) -> list[Any]:
     """A name that is no card of this match at all is a typo (bad input, exit
     2); a card that exists but cannot be used so is for the rules to refuse.
-    In a table-dealt match a name that is on neither deck list but in the
-    pool (``--pool``, then the bundled one) is a deck-list problem at the
-    table: its definition goes to the rules, which refuse it citing 100.2
-    or, in record mode, record it with that violation."""
-    from referee.rules.harem_master.notation import INSTANCE_ID
-
+    A card the ruleset lets an action name beyond the match's own
+    (``unlisted_cards``: Harem Master's table-dealt match, the pool's) goes to
+    the rules with its definition, which refuse it citing 100.2 or, in
+    record mode, record it with that violation."""
     names = {cd.name for cd in state.cards.values()}
     found: list[Any] = []
-    catalog = None
+    extra: Any = None
     for ref in refs:
-        if ref in names or (INSTANCE_ID.match(ref) and ref in state.cards):
+        if ref in names or ref in state.cards:
             continue
         known = sorted(names)
-        if state.deal == "table":
-            from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
-
-            if catalog is None:
-                catalog = CardCatalog(*([load_pool(pool)] if pool else []), bundled_pool())
-            cd = catalog.get(ref)
+        if extra is None:
+            extra = game.unlisted_cards(state, pool)
+        if extra:
+            cd = extra.get(ref)
             if cd is not None:
                 found.append(cd)
                 continue
-            known = sorted(set(known) | set(catalog.names()))
+            known = sorted(set(known) | set(extra))
         close = sorted(n for n in known if n.lower() == ref.lower() or ref.lower() in n.lower())[:3]
         if not close:
             import difflib
 
             close = difflib.get_close_matches(ref, known, n=3)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        where = " or its pool" if state.deal == "table" else ""
+        where = " or its pool" if extra else ""
         raise click.BadParameter(f"no card {ref!r} in match {match}{where}{hint}", param_hint="CARD")
-    return tuple(found)
-
-
-def _apply(state: GameState, raw: Any) -> Any:
-    from referee.rules import apply
-    from referee.rules.harem_master.notation import resolve
-
-    return apply(state, resolve(state, raw))
+    return found
 
 
 def _line(row: dict[str, Any]) -> str:
@@ -652,21 +637,19 @@ def _line(row: dict[str, Any]) -> str:
     )
 
 
-def _say_next(state: GameState) -> None:
-    from referee.rules import KINDS, current_decision
-
-    if state.result is not None:
-        r = state.result
-        who = "a draw" if r.draw else f"{r.winner} wins"
-        click.echo(f"Game over: {who} ({r.rule}).")
+def _say_next(game: Any, state: Any) -> None:
+    """How the game ended, or who must act now in its decision's words
+    (citing its rule once), then the open violations."""
+    outcome = game.result(state)
+    if outcome is not None:
+        who = "a draw" if outcome.draw else f"{outcome.winner} wins"
+        click.echo(f"Game over: {who} ({outcome.rule}).")
     else:
-        d = current_decision(state)
+        d = game.decision(state)
         if d is not None:
-            from referee.rules.harem_master.hidden import pending
-
-            found = pending(state) if d.kind == "reveal" else None
-            why = f": {found.why}" if found is not None else ""
-            click.echo(f"Next: {d.player} must {KINDS[d.kind].text}{why}.")
+            who = d.player if d.player is not None else "the table (any seat)"
+            cite = "" if f"({d.rule})" in d.text else f" ({d.rule})"
+            click.echo(f"Next: {who} must {d.text}{cite}.")
     for v in state.violations:
         click.echo(f"OPEN VIOLATION ({v.rule}) at event {v.position}: {printable(v.reason)}")
 
@@ -695,79 +678,38 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
     with open_store(db, read_only=True) as store:
         state, version = store.load(match)
         game = store.ruleset(match)
-    if game.id != DEFAULT_GAME:
-        _legal_other(game, state, version, viewer, as_json)
-        return
-    from referee.rules import legal_actions
-    from referee.rules.harem_master.notation import describe_action
-    from referee.rules.harem_master.views import action_names, card_texts, decision_view
-
-    d = decision_view(state, viewer)
-    if d is not None:
-        actions = d["actions"]
-    else:  # nobody's decision (the game is over): whatever the rules still list
-        actions = [describe_action(state, a, viewer) for a in legal_actions(state)] if viewer == "judge" else []
-    cards = card_texts(state, action_names(actions or []))  # only names this viewer's actions may show
-    if as_json:
-        reveal = {"reveal": d["reveal"]} if d is not None and "reveal" in d else {}
-        echo_json(
-            {
-                "player": d["player"] if d else None,
-                "kind": d["kind"] if d else None,
-                **reveal,
-                "actions": actions,
-                "violations": [v.rule for v in state.violations],
-                "version": version,
-                "cards": cards,
-            }
-        )
-        return
-    _say_next(state)
-    if actions is None:
-        click.echo(
-            f"(the legal actions are shown to {d['player'] if d else 'the player who must act'} and to the judge)"
-        )
-        return
-    for i, (line, ids) in enumerate(_grouped(actions), start=1):
-        shown = ids[0] if len(ids) == 1 else f"{len(ids)} copies: {', '.join(ids)}"
-        click.echo(f"{i:>3}. {line}" + (f"   [{shown}]" if ids and ids[0] else ""))
-    _say_card_text(cards)
-
-
-def _legal_other(game: Any, state: Any, version: int, viewer: str, as_json: bool) -> None:
-    """``legal`` for another game: its decision and its legal actions, listed
-    to the judge and to the seat that must act (to anyone when any seat may)."""
     d = game.decision(state)
-    shown = viewer == "judge" or d is None or d.player in (None, viewer)
-    actions = [game.describe_action(state, a) for a in game.legal_actions(state)] if shown else None
+    if d is None:  # nobody's decision (the game is over): whatever the rules still list, to the judge
+        shown: bool | None = viewer == "judge"
+    else:  # the judge and the seat that must act (anyone, when any seat may)
+        shown = viewer == "judge" or d.player in (None, viewer)
+    actions: list[dict[str, Any]] | None = None
+    if shown:
+        actions = [game.describe_action(state, a, viewer) for a in game.legal_actions(state)]
+    elif d is None:
+        actions = []
+    cards = game.card_texts(state, actions=actions or [])  # only names this viewer's actions may show
     if as_json:
         echo_json(
             {
                 "player": d.player if d else None,
                 "kind": d.kind if d else None,
-                "rule": d.rule if d else None,
+                **((d.extra or {}) if d else {}),
                 "actions": actions,
-                "violations": [],
+                "violations": [v.rule for v in state.violations],
                 "version": version,
+                **({"cards": cards} if cards is not None else {}),
             }
         )
         return
-    _say_next_other(game, state)
+    _say_next(game, state)
     if actions is None:
         click.echo(f"(the legal actions are shown to {d.player if d else 'the player who must act'} and to the judge)")
         return
-    for i, a in enumerate(actions, start=1):
-        words = " ".join(
-            f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}"
-            + (
-                f" [{','.join(map(str, a[k + '_ids'])) if k + '_ids' in a else a.get(k + '_id', '')}]"
-                if k + "_id" in a or k + "_ids" in a
-                else ""
-            )
-            for k, v in a.items()
-            if k not in ("player", "do") and not k.endswith(("_id", "_ids"))
-        )
-        click.echo(printable(f"{i:>3}. {a['player']} {a['do']} {words}".rstrip()))
+    for i, (line, ids) in enumerate(game.list_actions(actions), start=1):
+        listed = ids[0] if len(ids) == 1 else f"{len(ids)} copies: {', '.join(ids)}"
+        click.echo(printable(f"{i:>3}. {line}" + (f"   [{listed}]" if ids and ids[0] else "")))
+    _say_card_text(cards or {})
 
 
 def _say_card_text(cards: dict[str, dict[str, Any]]) -> None:
@@ -785,21 +727,9 @@ def _say_card_text(cards: dict[str, dict[str, Any]]) -> None:
 
 
 def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
-    """Actions as people type them, one line per distinct action: copies of
-    the same card are one line listing their ids."""
-    from referee.rules import ACTIONS
-    from referee.rules.harem_master.notation import action_line
-
-    lines: dict[str, list[str]] = {}
-    for a in actions:
-        ids = lines.setdefault(action_line(a), [])
-        if ACTIONS[a["do"]].names_cards:
-            continue  # a reveal: a name the deck list has left, not yet any one card
-        if a.get("card_id"):
-            ids.append(a["card_id"] + (f" on {a['target_id']}" if a.get("target_id") else ""))
-        elif a.get("cards_ids") and all(a["cards_ids"]):
-            ids.append("+".join(a["cards_ids"]))
-    return [(line, ids or [""]) for line, ids in lines.items()]
+    """The board's list of a Harem Master decision (``referee.web.app``):
+    the lines ``legal`` prints, with their ids."""
+    return registry.get(DEFAULT_GAME).list_actions(actions)
 
 
 # --- state and log ---------------------------------------------------------------------
@@ -831,27 +761,15 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
         else:
             current = store.state_at(match, at)
         game = store.ruleset(match)
-    if game.id != DEFAULT_GAME:
-        seen = {**game.view(current, viewer), "match": match}
-        if as_json:
-            echo_json(seen)
-            return
-        for line in game.render_view(seen).splitlines():
-            click.echo(printable(line))
-        if at is None:
-            _say_next_other(game, current)
-        return
-    from referee.rules.harem_master.views import card_texts, names_in_view, render_state, state_view
-
-    view = state_view(current, viewer)
-    view["match"] = match
+    seen = {**game.view(current, viewer), "match": match}
     if as_json:
-        echo_json({**view, "cards": card_texts(current, names_in_view(view))})
+        cards = game.card_texts(current, view=seen)
+        echo_json({**seen, **({"cards": cards} if cards is not None else {})})
         return
-    for line in render_state(view).splitlines():  # each line escaped, as stored text may be old
+    for line in game.render_view(seen).splitlines():  # each line escaped, as stored text may be old
         click.echo(printable(line))
     if at is None:
-        _say_next(current)
+        _say_next(game, current)
 
 
 @click.command()
@@ -874,17 +792,12 @@ def log(match: str, viewer: str, start: int, db: str | None, as_json: bool) -> N
 
     Example: referee log m-1a2b3c4d --from 100
     """
+    from projections.lineage import retracted_positions
+
     with open_store(db, read_only=True) as store:
         events = store.events(match)
         game = store.ruleset(match)
-    if game.id != DEFAULT_GAME:
-        from projections.lineage import retracted_positions
-
-        rows = _other_rows(game, events, game.initial_state(), viewer, retracted_positions(events))
-    else:
-        from projections.harem_master.transcript import transcript
-
-        rows = transcript(events, viewer)
+    rows = game.describe_log(events, game.initial_state(), viewer, retracted_positions(events))
     rows = [r for r in rows if r["position"] >= start]
     if as_json:
         echo_json({"match": match, "events": rows})
@@ -922,10 +835,18 @@ def matches_(db: str | None, as_json: bool) -> None:
         )
         return
     for m in found:
-        players = f"{m.players.get('A', 'A')} v {m.players.get('B', 'B')}"
+        players = " v ".join(m.players.get(s, s) for s in _seats(m.game))
         line = f"{m.id}  {m.created:%Y-%m-%d %H:%M}  {players}  {m.mode}"
         line += (f"  {m.game}" if m.game != DEFAULT_GAME else "") + (f"  {m.name}" if m.name else "")
         click.echo(printable(line))  # names from a store written before they were checked
+
+
+def _seats(game: str) -> tuple[str, ...]:
+    """A game's seats; a game this referee does not know keeps the usual two."""
+    try:
+        return registry.get(game).seats
+    except registry.UnknownGame:
+        return ("A", "B")
 
 
 # --- the judge's commands ----------------------------------------------------------------
@@ -943,8 +864,9 @@ def matches_(db: str | None, as_json: bool) -> None:
 @click.option(
     "--rule",
     required=True,
-    help="Harem Master: 410.1, an action that was impossible; 410.2, a forgotten mandatory step. "
-    "Another game: the rule its corrections cite (SCP-TCG chapter 4: 4, ruling:S13).",
+    metavar="RULE",
+    help="The rule the correction cites, one of its game's: Harem Master 410.1 (an action that was impossible) "
+    "or 410.2 (a forgotten mandatory step); SCP-TCG chapter 4: 4 (ruling:S13).",
 )
 @click.option("--reason", type=REASON, required=True, help="Why, for the log.")
 @click.option("--by", "judge", type=JUDGE, help="The judge's name, for the log.")
@@ -1058,26 +980,31 @@ def rewind(
             s = report["stopped_at"]
             line += f"; stopped at {s['action']['player']} {s['action']['do']}: refused ({s['rule']}): {s['message']}"
         click.echo(line + ".")
-    if game.id != DEFAULT_GAME:
-        _say_next_other(game, state)
-        return
-    _say_next(state)
+    _say_next(game, state)
 
 
 def _judge_update(
-    match: str, db: str | None, as_json: bool, decide: Callable[[Any, list], Any], expect_version: int | None = None
+    match: str,
+    db: str | None,
+    as_json: bool,
+    decide: Callable[[Any, list], Any],
+    expect_version: int | None = None,
+    check: Callable[[Any], None] | None = None,
 ) -> None:
-    from projections.harem_master.transcript import rows_for
+    """A judge's entry through the match's ruleset: ``check`` (bad input,
+    exit 2) sees the game first; a refusal exits 1 citing its rule."""
     from referee.actions import IllegalAction
     from referee.store.errors import StaleVersion
 
-    before: list[GameState] = []
+    before: list[Any] = []
 
-    def decided(state: GameState) -> Any:
+    def decided(state: Any) -> Any:
         before[:] = [state]  # the last attempt's state is the one written on
         return decide(state, store.events(match))
 
     with open_store(db) as store:
+        if check is not None:
+            check(store.ruleset(match))
         try:
             done = store.update(match, decided, expected_version=expect_version)
         except IllegalAction as exc:
@@ -1090,14 +1017,9 @@ def _judge_update(
     if as_json:
         echo_json({"match": match, "event": state.position, "violations": [v.rule for v in state.violations]})
         return
-    if game.id != DEFAULT_GAME:
-        for row in _other_rows(game, done.events, before[0], "judge"):
-            click.echo(_line(row))
-        _say_next_other(game, state)
-        return
-    for row in rows_for(done.events, before[0]):
+    for row in game.describe_log(done.events, before[0], "judge"):
         click.echo(_line(row))
-    _say_next(state)
+    _say_next(game, state)
 
 
 @click.command()
@@ -1138,7 +1060,7 @@ def accept(
 
 @click.command("skip-step")
 @click.argument("match", type=MATCH)
-@click.argument("rule", type=click.Choice(["301", "302", "303", "309", "214.2e"]))
+@click.argument("rule", metavar="RULE")
 @click.option("--reason", type=REASON, default="", help="What happened at the table.")
 @expect_version_option
 @db_option
@@ -1146,11 +1068,17 @@ def accept(
 def skip_step(match: str, rule: str, reason: str, expect_version: int | None, db: str | None, as_json: bool) -> None:
     """Record mode: the table skipped a mandatory step (an open violation).
 
-    Record it when it happens, before the next action; a judge later rewinds
-    to the step (410.2) or accepts it.
+    RULE is a step the game's corrections let a table skip (Harem Master:
+    301, 302, 303, 309, 214.2e). Record it when it happens, before the next
+    action; a judge later rewinds to the step (410.2) or accepts it.
 
     Example: referee skip-step m-1a2b3c4d 303 --reason "B forgot to fill the stack"
     """
     from referee import corrections
 
-    _judge_update(match, db, as_json, lambda s, log: corrections.skip_step(s, log, rule, reason), expect_version)
+    def check(game: Any) -> None:
+        skippable = corrections.rewinds_of(game).skippable
+        if skippable and rule not in skippable:  # a game with none refuses, citing its rule
+            raise click.BadParameter(f"{rule!r} is not one of {', '.join(map(repr, skippable))}.", param_hint="'RULE'")
+
+    _judge_update(match, db, as_json, lambda s, log: corrections.skip_step(s, log, rule, reason), expect_version, check)

@@ -12,7 +12,7 @@ given twice instead of letting the last one win silently.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import click
 
@@ -115,20 +115,20 @@ class Seed(click.ParamType):
         return number
 
 
-class RulingChoice(click.ParamType):
-    """``ID=CHOICE`` for a selectable ruling (``A1=felled``), from the rulings
-    the scenario format declares."""
+class KeyChoice(click.ParamType):
+    """``KEY=CHOICE`` with each key's choices given (a game's selectable
+    rulings, ``A1=felled``, as its ``StartOption`` declares them)."""
 
-    name = "ID=CHOICE"
+    def __init__(self, choices: Mapping[str, tuple[str, ...]], metavar: str = "KEY=CHOICE") -> None:
+        self.choices = choices
+        self.name = metavar
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, str]:
         if isinstance(value, tuple):
             return value
-        from referee.scenario import RULING_OPTIONS
-
         key, _, choice = str(value).partition("=")
-        if choice not in RULING_OPTIONS.get(key, ()):
-            expected = ", ".join(f"{k}={'|'.join(v)}" for k, v in RULING_OPTIONS.items())
+        if choice not in self.choices.get(key, ()):
+            expected = ", ".join(f"{k}={'|'.join(v)}" for k, v in self.choices.items())
             self.fail(f"{shown(value)}: expected one of {expected}", param, ctx)
         return key, choice
 
@@ -176,7 +176,6 @@ DATABASE_URL = DatabaseUrl()
 FILE = click.Path(dir_okay=False)
 DECK = Pair(PLAYERS, FILE, "P=FILE")
 NAME = Pair(PLAYERS, PLAYER_NAME, "P=NAME")
-RULING = RulingChoice()
 SEED = Seed()
 
 __all__ = [
@@ -193,13 +192,12 @@ __all__ = [
     "PLAYERS",
     "PLAYER_NAME",
     "REASON",
-    "RULING",
     "SEED",
     "TITLE",
     "DatabaseUrl",
+    "KeyChoice",
     "MatchId",
     "Pair",
-    "RulingChoice",
     "Seed",
     "Text",
     "db_option",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from referee.inputs import Document
 from referee.rules.harem_master import decks as deck_rules, engine, notation, views as referee_views
 from referee.rules.harem_master.registry import ACTIONS, KINDS
 from referee.rules.harem_master.rewinds import REWINDS
-from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started
+from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started, StartOption
 
 
 class HaremMasterRuleset:
@@ -99,6 +100,30 @@ class HaremMasterRuleset:
             deal=deal,
         )
 
+    @property
+    def start_options(self) -> tuple[StartOption, ...]:
+        """The selectable rulings (docs/rulings.md) and whether the referee
+        passes the non-active player's windows (``auto_pass``)."""
+        from referee.scenario import RULING_OPTIONS
+
+        rulings = ", ".join(f"{k}={'|'.join(v)}" for k, v in RULING_OPTIONS.items())
+        return (
+            StartOption(
+                "rulings", "--ruling", "pairs", f"A selectable ruling: {rulings}.", RULING_OPTIONS, "ID=CHOICE"
+            ),
+            StartOption(
+                "auto_pass", "--no-auto-pass", "off", "The non-active player must pass every window explicitly."
+            ),
+        )
+
+    def load_decks(self, files: Mapping[str, str], pool: str | None) -> dict[str, list[CardDef]]:
+        """Deck files (``docs/deck-format.md``) read with the pool file's cards,
+        then the bundled pool's, each checked against 100.2."""
+        from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
+
+        catalog = CardCatalog(*([load_pool(pool)] if pool else []), bundled_pool())
+        return {seat: deck_rules.load_deck(files[seat], catalog) for seat in self.seats}
+
     def setup_of(self, first_event: Event) -> Setup | None:
         if not isinstance(first_event, MatchStarted):
             return None
@@ -147,9 +172,11 @@ class HaremMasterRuleset:
             from referee.rules.harem_master.hidden import pending
 
             why = pending(state)
-            rule = why.rule if why is not None else kind.rule
-            text = kind.text + (f": {why.why}" if why is not None else "")
-            return Decision(found.player, found.kind, rule, text, chance=True)
+            if why is None:
+                return Decision(found.player, found.kind, kind.rule, kind.text, chance=True)
+            reveal = {"player": why.player, "rule": why.rule, "why": why.why, "at_most": why.count}
+            text = f"{kind.text}: {why.why}"
+            return Decision(found.player, found.kind, why.rule, text, chance=True, extra={"reveal": reveal})
         return Decision(found.player, found.kind, kind.rule, kind.text)
 
     def legal_actions(self, state: GameState) -> list[Action]:
@@ -188,13 +215,42 @@ class HaremMasterRuleset:
         return engine.apply(state, action, strict=strict)
 
     def action_from_mapping(self, data: Mapping[str, Any]) -> Action:
-        return notation.action_from_mapping(dict(data))
+        """The notation's action; ``definitions`` (cards on no deck list of a
+        table-dealt match, ``unlisted_cards``) go with it to the rules (100.2)."""
+        action = notation.action_from_mapping(dict(data))
+        definitions = data.get("definitions")
+        return replace(action, definitions=tuple(definitions)) if definitions else action
 
     def resolve(self, state: GameState, action: Action, labels: Mapping[str, str] | None = None) -> Action:
         return notation.resolve(state, action, dict(labels) if labels is not None else None)
 
-    def describe_action(self, state: GameState, action: Action) -> dict[str, Any]:
-        return notation.describe_action(state, action)
+    def describe_action(self, state: GameState, action: Action, viewer: str = "judge") -> dict[str, Any]:
+        return notation.describe_action(state, action, viewer)
+
+    def list_actions(self, described: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
+        """As ``referee act`` takes them (``notation.action_line``): copies of
+        one card are one line, listing their ids."""
+        lines: dict[str, list[str]] = {}
+        for a in described:
+            ids = lines.setdefault(notation.action_line(dict(a)), [])
+            if ACTIONS[a["do"]].names_cards:
+                continue  # a reveal: a name the deck list has left, not yet any one card
+            if a.get("card_id"):
+                ids.append(a["card_id"] + (f" on {a['target_id']}" if a.get("target_id") else ""))
+            elif a.get("cards_ids") and all(a["cards_ids"]):
+                ids.append("+".join(a["cards_ids"]))
+        return [(line, ids or [""]) for line, ids in lines.items()]
+
+    def unlisted_cards(self, state: GameState, pool: str | None) -> Mapping[str, CardDef]:
+        """At a table-dealt match, the pool's cards (the file's, then the
+        bundled ones): a card on neither deck list is the table's deck-list
+        problem, refused citing 100.2 or, in record mode, recorded with it."""
+        if state.deal != "table":
+            return {}
+        from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
+
+        catalog = CardCatalog(*([load_pool(pool)] if pool else []), bundled_pool())
+        return {name: catalog.get(name) for name in catalog.names()}
 
     def result(self, state: GameState) -> Outcome | None:
         r = state.result
@@ -221,6 +277,26 @@ class HaremMasterRuleset:
         from referee.rules.harem_master import board
 
         return board
+
+    def describe_log(
+        self, events: Sequence[Event], state: GameState, viewer: str = "judge", retracted: Iterable[int] = ()
+    ) -> list[dict[str, Any]]:
+        """Each action's events read to its end (what it reveals, 215)."""
+        return transcript.log_rows(list(events), state, viewer, retracted=frozenset(retracted))
+
+    def card_texts(
+        self,
+        state: GameState,
+        view: Mapping[str, Any] | None = None,
+        actions: Sequence[Mapping[str, Any]] | None = None,
+    ) -> dict[str, Any] | None:
+        """Only names the viewer's view or actions show (215)."""
+        names = (
+            referee_views.names_in_view(dict(view))
+            if view is not None
+            else referee_views.action_names([dict(a) for a in actions or ()])
+        )
+        return referee_views.card_texts(state, names)
 
     # --- scenarios --------------------------------------------------------------
 

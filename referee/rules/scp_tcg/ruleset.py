@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from referee.inputs import Document, InputError, load_document
 from referee.rules.scp_tcg import engine, position, resolve as resolving, scenario as scenarios
 from referee.rules.scp_tcg.common import KINDS, OUTSIDE, OUTSIDE_WORDS, Instruction, outside as refuse_outside
 from referee.rules.scp_tcg.rewinds import REWINDS
-from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started
+from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started, StartOption, rows_by_event
 
 
 class ScpTcgZones:
@@ -48,6 +49,7 @@ class ScpTcgZones:
     rewinds = REWINDS  # a judge's rewinds (``rewinds``, ruling:S13)
     board = None  # drawn from this interface alone (referee.web.anygame: its zones, forms from ``actions``)
     playout_skips: frozenset[str] = frozenset()
+    start_options: tuple[StartOption, ...] = ()  # its matches start from a position, which has its own
 
     def parse_cards(self, entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[str, ScpCard]:
         return position.parse_cards(entries, doc, tuple(path))
@@ -85,6 +87,9 @@ class ScpTcgZones:
             "how a game starts from decks is for other chapters; start from a position (docs/scp-tcg.md)."
         )
 
+    def load_decks(self, files: Mapping[str, str], pool: str | None) -> dict[str, list[ScpCard]]:
+        raise refuse_outside("what makes a legal deck is for other chapters; start from a position (docs/scp-tcg.md).")
+
     def setup_of(self, first_event: Event) -> Setup | None:
         return None  # every match of this ruleset starts from a position
 
@@ -111,7 +116,8 @@ class ScpTcgZones:
         return {do: kind.spec for do, kind in KINDS.items()}
 
     def decision(self, state: ZoneState) -> Decision | None:
-        return engine.decision(state)
+        found = engine.decision(state)
+        return replace(found, extra={"rule": found.rule})  # `legal --json` cites it
 
     def legal_actions(self, state: ZoneState) -> list[Instruction]:
         return engine.legal_actions(state)
@@ -143,8 +149,42 @@ class ScpTcgZones:
     def resolve(self, state: ZoneState, action: Instruction, labels: Mapping[str, str] | None = None) -> Instruction:
         return resolving.resolve(state, action, labels)
 
-    def describe_action(self, state: ZoneState, action: Instruction) -> dict[str, Any]:
+    def describe_action(self, state: ZoneState, action: Instruction, viewer: str = "judge") -> dict[str, Any]:
+        """A card the viewer may not see is named as hidden to anyone (402.2), the judge included."""
         return resolving.describe(state, action)
+
+    def list_actions(self, described: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
+        """Each argument as NAME=VALUE, a card's id beside its name (so no ids after the line)."""
+        lines = []
+        for a in described:
+            words = " ".join(
+                f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}"
+                + (
+                    f" [{','.join(map(str, a[k + '_ids'])) if k + '_ids' in a else a.get(k + '_id', '')}]"
+                    if k + "_id" in a or k + "_ids" in a
+                    else ""
+                )
+                for k, v in a.items()
+                if k not in ("player", "do") and not k.endswith(("_id", "_ids"))
+            )
+            lines.append((f"{a['player']} {a['do']} {words}".rstrip(), [""]))
+        return lines
+
+    def unlisted_cards(self, state: ZoneState, pool: str | None) -> Mapping[str, ScpCard]:
+        return {}  # a position defines every card of its match
+
+    def describe_log(
+        self, events: Sequence[Event], state: ZoneState, viewer: str = "judge", retracted: Iterable[int] = ()
+    ) -> list[dict[str, Any]]:
+        return rows_by_event(self, events, state, viewer, retracted)
+
+    def card_texts(
+        self,
+        state: ZoneState,
+        view: Mapping[str, Any] | None = None,
+        actions: Sequence[Mapping[str, Any]] | None = None,
+    ) -> dict[str, Any] | None:
+        return None  # a position's cards have no text the referee reads
 
     def result(self, state: ZoneState) -> Outcome | None:
         """Chapter 4 ends no game."""
