@@ -726,12 +726,6 @@ def _say_card_text(cards: dict[str, dict[str, Any]]) -> None:
             click.echo(printable(f"    referee reads: {words}"))
 
 
-def _grouped(actions: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
-    """The board's list of a Harem Master decision (``referee.web.app``):
-    the lines ``legal`` prints, with their ids."""
-    return registry.get(DEFAULT_GAME).list_actions(actions)
-
-
 # --- state and log ---------------------------------------------------------------------
 
 

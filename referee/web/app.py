@@ -55,7 +55,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from referee import ruleset as registry
 from referee.actions import Action, IllegalAction
-from referee.commands.matches import _grouped as action_lines  # the CLI's `legal` lines
 from referee.store import MatchNotFound, MatchStore, PositionError, StoreError
 from referee.tournament.store import TournamentNotFound
 from referee.web import anygame, tournament_pages
@@ -354,7 +353,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     reads = tournament_pages.Reads(board.store)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     env = templates.env
-    env.globals.update(VIOLATION_EVENTS=VIOLATION_EVENTS, action_lines=action_lines)
+    env.globals.update(VIOLATION_EVENTS=VIOLATION_EVENTS)
     for game_id in registry.games():  # the names a game's own board template uses
         parts = registry.get(game_id).board
         if parts is not None:

@@ -26,7 +26,7 @@ from projections.harem_master.state import GameState
 from projections.harem_master.transcript import log_rows as _log_rows
 from projections.harem_master.views import SHOWN_PER_PILE
 from referee.actions import Action
-from referee.rules.harem_master.notation import action_line, action_of_line, describe_action
+from referee.rules.harem_master.notation import action_line, action_lines, action_of_line, describe_action
 from referee.rules.harem_master.rewinds import SKIPPABLE  # steps a table can skip (referee skip-step)
 from referee.rules.harem_master.views import action_names, card_texts, decision_view, names_in_view, state_view
 
@@ -55,7 +55,14 @@ VIEW_KEYS = frozenset(
     }
 )
 CHARACTER_KEYS = frozenset({"card", "id", "controller", "ready", "face_down", "items", "physical", "mental"})
-TEMPLATE_GLOBALS = {"VIEW_KEYS": VIEW_KEYS, "CHARACTER_KEYS": CHARACTER_KEYS, "SHOWN_PER_PILE": SHOWN_PER_PILE}
+
+
+TEMPLATE_GLOBALS = {
+    "VIEW_KEYS": VIEW_KEYS,
+    "CHARACTER_KEYS": CHARACTER_KEYS,
+    "SHOWN_PER_PILE": SHOWN_PER_PILE,
+    "action_lines": action_lines,  # the lines `referee legal` prints
+}
 
 
 def view(state: GameState, viewer: str) -> dict[str, Any]:

@@ -322,3 +322,19 @@ def describe_action(state: GameState, action: Action, viewer: str = "judge") -> 
     if cost:
         out["cost"] = cost
     return out
+
+
+def action_lines(described: Iterable[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """One line per action as ``referee act`` takes it (``action_line``), with
+    the ids of the copies of one card it stands for: ``referee legal`` and the
+    board's list."""
+    lines: dict[str, list[str]] = {}
+    for a in described:
+        ids = lines.setdefault(action_line(dict(a)), [])
+        if ACTIONS[a["do"]].names_cards:
+            continue  # a reveal: a name the deck list has left, not yet any one card
+        if a.get("card_id"):
+            ids.append(a["card_id"] + (f" on {a['target_id']}" if a.get("target_id") else ""))
+        elif a.get("cards_ids") and all(a["cards_ids"]):
+            ids.append("+".join(a["cards_ids"]))
+    return [(line, ids or [""]) for line, ids in lines.items()]

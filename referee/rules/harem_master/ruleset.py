@@ -230,16 +230,7 @@ class HaremMasterRuleset:
     def list_actions(self, described: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
         """As ``referee act`` takes them (``notation.action_line``): copies of
         one card are one line, listing their ids."""
-        lines: dict[str, list[str]] = {}
-        for a in described:
-            ids = lines.setdefault(notation.action_line(dict(a)), [])
-            if ACTIONS[a["do"]].names_cards:
-                continue  # a reveal: a name the deck list has left, not yet any one card
-            if a.get("card_id"):
-                ids.append(a["card_id"] + (f" on {a['target_id']}" if a.get("target_id") else ""))
-            elif a.get("cards_ids") and all(a["cards_ids"]):
-                ids.append("+".join(a["cards_ids"]))
-        return [(line, ids or [""]) for line, ids in lines.items()]
+        return notation.action_lines(described)
 
     def unlisted_cards(self, state: GameState, pool: str | None) -> Mapping[str, CardDef]:
         """At a table-dealt match, the pool's cards (the file's, then the
