@@ -151,6 +151,32 @@ class Setup:
     options: Mapping[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class RecordHeader:
+    """What a match record's header says besides its format, seed, mode and
+    deal, as its game reads it: each seat's player and deck (checked against
+    the game's deck rules), the game's own settings (``Setup.options``) and
+    where the record's card names get their definitions (``get(name)``, for a
+    card the table showed that no deck lists), or None."""
+
+    names: Mapping[str, str]
+    decks: Mapping[str, Sequence[Any]]  # seat -> cards, top first
+    options: Mapping[str, Any]
+    catalog: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordDecks:
+    """A match's decks as its record writes them: the card definitions it
+    carries (``cards:`` entries), each seat's deck entries in their exact
+    order, and the cards shown that no deck lists, by name (a replay finds
+    their definitions there)."""
+
+    cards: list[dict[str, Any]]
+    decks: Mapping[str, list[Any]]
+    unlisted: Mapping[str, Any]
+
+
 @runtime_checkable
 class RewindRules(Protocol):
     """What the game tells rule-410-style corrections: the rules a rewind may
@@ -195,6 +221,7 @@ class Ruleset(Protocol):
     seats: tuple[str, ...]  # the players' seats, in order ("A", "B")
     viewers: tuple[str, ...]  # who may look: "judge", each seat, "public"
     record_format: str | None  # a match record's ``format``, None if it has none yet
+    rulings: Mapping[str, tuple[str, ...]]  # the rulings a match may select: id -> its choices (``--ruling``)
     first_events: tuple[type, ...]  # the classes a match of this game may start with
     event_modules: tuple[str, ...]  # where its stored event classes live (module names)
     outside: str  # the rule a refusal cites for what its rules do not decide
@@ -346,6 +373,33 @@ class Ruleset(Protocol):
         """One sentence for ``event`` as ``viewer`` may know it."""
         ...
 
+    # --- match records --------------------------------------------------------
+    # ``record_format`` names the format; ``referee.records`` reads and writes
+    # what every format shares (seed, mode, deal, players, actions, chain).
+    record_keys: tuple[str, ...]  # the header's keys that are the game's own, in the format's order
+
+    def read_record_header(self, reader: Any, data: Mapping[str, Any]) -> RecordHeader:
+        """A record's players, decks and the game's own header keys, checked
+        with ``reader`` (a ``referee.scenario.Reader``): ``InputError`` placed
+        in the file for a bad one."""
+        ...
+
+    def record_decks(self, setup: Setup, log: Sequence[Event]) -> RecordDecks:
+        """The decks of a match that started with ``setup`` as its record
+        writes them; ``ValueError`` saying why when a record cannot."""
+        ...
+
+    def read_action(self, reader: Any, raw: Any, path: tuple[Any, ...]) -> tuple[dict[str, Any], dict | None]:
+        """One action of a scenario or record, a player's or a judge's, checked
+        (``referee.scenario.read_judge_action`` checks a judge's), with the
+        expectation a scenario may attach to it (None if none)."""
+        ...
+
+    def with_unlisted(self, state: State, action: Action, lookup: Any) -> Action:
+        """``action`` with the definition of a card it shows that no deck
+        lists, found with ``lookup(name)`` (record mode); else unchanged."""
+        ...
+
     # --- corrections and scenarios --------------------------------------------
     rewinds: RewindRules | None  # None: the game has no corrections yet
 
@@ -437,6 +491,8 @@ __all__ = [
     "ArgSpec",
     "Decision",
     "Outcome",
+    "RecordDecks",
+    "RecordHeader",
     "RewindRules",
     "Ruleset",
     "Setup",

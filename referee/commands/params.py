@@ -124,7 +124,9 @@ class RulingChoice(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, str]:
         if isinstance(value, tuple):
             return value
-        from referee.scenario import RULING_OPTIONS
+        from referee.ruleset import get
+
+        RULING_OPTIONS = get().rulings
 
         key, _, choice = str(value).partition("=")
         if choice not in RULING_OPTIONS.get(key, ()):

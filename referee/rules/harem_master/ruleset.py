@@ -21,10 +21,19 @@ from projections.harem_master import codec, state as fold_module, transcript, vi
 from projections.harem_master.state import GameState
 from referee.actions import Action, Applied, Refusal
 from referee.inputs import Document
-from referee.rules.harem_master import decks as deck_rules, engine, notation, views as referee_views
+from referee.rules.harem_master import (
+    decks as deck_rules,
+    engine,
+    notation,
+    records,
+    scenario as scenarios,
+    views as referee_views,
+)
+from referee.rules.harem_master.records import RECORD_KEYS
 from referee.rules.harem_master.registry import ACTIONS, KINDS
 from referee.rules.harem_master.rewinds import REWINDS
-from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started
+from referee.rules.harem_master.scenario import RULING_OPTIONS
+from referee.ruleset import ActionSpec, Decision, Outcome, RecordDecks, RecordHeader, Setup, Started
 
 
 class HaremMasterRuleset:
@@ -37,6 +46,7 @@ class HaremMasterRuleset:
     seats: tuple[str, ...] = ("A", "B")
     viewers: tuple[str, ...] = projection_views.VIEWERS
     record_format: str | None = "harem-master-record/1"
+    rulings: Mapping[str, tuple[str, ...]] = RULING_OPTIONS  # docs/rulings.md
     first_events: tuple[type, ...] = (MatchStarted, PositionSetUp)
     event_modules: tuple[str, ...] = ("events.harem_master.game",)
     outside = "100.1"  # nothing is outside: the referee knows every rule of the game
@@ -98,11 +108,11 @@ class HaremMasterRuleset:
         return Setup(decks, first_event.seed, first_event.deal, dict(first_event.names), first_event.mode, options)
 
     def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
-        from referee import scenario
+        from referee.scenario import Reader
 
-        reader = scenario.Reader(doc)
-        catalog = scenario._catalog(reader, dict(data))
-        events, state, labels = scenario.build_setup(reader, dict(data), catalog, data.get("format", 1))
+        reader = Reader(doc)
+        catalog = scenarios._catalog(reader, dict(data))
+        events, state, labels = scenarios.build_setup(reader, dict(data), catalog)
         return Started(events, state, labels)
 
     # --- the state and its fold -----------------------------------------------
@@ -204,17 +214,29 @@ class HaremMasterRuleset:
     def describe(self, event: Event, state_before: GameState, viewer: str = "judge") -> str:
         return transcript.describe(event, state_before, viewer)
 
+    # --- match records ----------------------------------------------------------
+
+    record_keys: tuple[str, ...] = RECORD_KEYS
+
+    def read_record_header(self, reader: Any, data: Mapping[str, Any]) -> RecordHeader:
+        return records.read_header(reader, dict(data))
+
+    def record_decks(self, setup: Setup, log: Sequence[Event]) -> RecordDecks:
+        return records.record_decks(setup, log)
+
+    def read_action(self, reader: Any, raw: Any, path: tuple[Any, ...]) -> tuple[dict[str, Any], dict | None]:
+        return scenarios.read_action(reader, raw, path)
+
+    def with_unlisted(self, state: GameState, action: Action, lookup: Any) -> Action:
+        return notation.with_unlisted(state, action, lookup)
+
     # --- scenarios --------------------------------------------------------------
 
     def load_scenario(self, doc: Document) -> Any:
-        from referee.scenario import load_scenario
-
-        return load_scenario(doc.file)
+        return scenarios.load(doc)
 
     def run_scenario(self, scenario: Any) -> Any:
-        from referee.scenario import run_scenario
-
-        return run_scenario(scenario)
+        return scenarios.run(scenario)
 
 
 HAREM_MASTER = HaremMasterRuleset()

@@ -26,7 +26,7 @@ from referee.inputs import Document
 from referee.rules.scp_tcg import engine, position, resolve as resolving, scenario as scenarios
 from referee.rules.scp_tcg.common import KINDS, OUTSIDE, OUTSIDE_WORDS, Instruction, outside as refuse_outside
 from referee.rules.scp_tcg.rewinds import REWINDS
-from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started
+from referee.ruleset import ActionSpec, Decision, Outcome, RecordDecks, RecordHeader, Setup, Started
 
 
 class ScpTcgZones:
@@ -39,6 +39,7 @@ class ScpTcgZones:
     seats: tuple[str, ...] = zone_state.SEATS
     viewers: tuple[str, ...] = views.VIEWERS
     record_format: str | None = None
+    rulings: Mapping[str, tuple[str, ...]] = {}  # chapter 4 has no selectable rulings
     first_events: tuple[type, ...] = (ZonesSetUp,)
     event_modules: tuple[str, ...] = ("events.scp_tcg.zones",)
     outside = OUTSIDE
@@ -147,6 +148,25 @@ class ScpTcgZones:
 
     def describe(self, event: Event, state_before: ZoneState, viewer: str = "judge") -> str:
         return sentences.describe(event, state_before, viewer)
+
+    # --- match records: chapter 4 has no record format (``record_format`` None) ---
+
+    record_keys: tuple[str, ...] = ()
+
+    def read_record_header(self, reader: Any, data: Mapping[str, Any]) -> RecordHeader:
+        """Never reached: no record names this game's format, as it has none."""
+        raise reader.err(("format",), f"{self.name} has no match-record format: its matches start from a position")
+
+    def record_decks(self, setup: Setup, log: Sequence[Event]) -> RecordDecks:
+        """Chapter 4's matches start from a set-up position, not from decks."""
+        raise ValueError(f"{self.name} ({self.id}) starts its matches from a position, not from decks")
+
+    def read_action(self, reader: Any, raw: Any, path: tuple[Any, ...]) -> tuple[dict[str, Any], dict | None]:
+        return scenarios._read_action(reader, raw, path)
+
+    def with_unlisted(self, state: ZoneState, action: Any, lookup: Any) -> Any:
+        """Chapter 4 has no deck lists, so no card is shown that one lacks."""
+        return action
 
     def load_scenario(self, doc: Document) -> scenarios.ScpScenario:
         return scenarios.load(doc)
