@@ -2,11 +2,18 @@
 
 A record's ``format`` names its game: the ruleset whose ``record_format`` it
 is (``harem-master-record/1``, Harem Master's, is the only one so far, and
-every record written before games had ids is in it). The header is written
-from the match's ``Ruleset.setup_of`` and replayed with its ``start``; each
-action is read with its ``action_from_mapping``/``resolve`` and applied with
-its ``apply``. A game whose ruleset has no record format (SCP-TCG's chapter
-4, which starts from a position) cannot be exported: ``ExportError`` says so.
+every record written before games had ids is in it). This module reads and
+writes what every game's records share (``format``, ``seed``, ``mode``,
+``deal``, ``players``, ``actions``, the chain) and the judges' actions; the
+rest of the header is the game's (``Ruleset.record_keys``, read with its
+``read_record_header``: for Harem Master the rulings, automatic passing,
+``cards:``/``pool:`` and both decks checked against 100.2; written with its
+``record_decks``). The header is written from the match's
+``Ruleset.setup_of`` and replayed with its ``start``; each action is read
+with its ``read_action``, resolved and applied with its
+``action_from_mapping``/``resolve``/``apply``. A game whose ruleset has no
+record format (SCP-TCG's chapter 4, which starts from a position) cannot be
+exported: ``ExportError`` says so.
 
 A match record (docs/scenario-format.md, section 5) names the seed,
 the two decks and every action in the scenario notation, player actions and

@@ -21,7 +21,7 @@ from events.kernel import Event
 from projections.harem_master.state import PILES, GameState, evolve, initial_state
 from referee.actions import IllegalAction, Refusal
 from referee.inputs import MAX_ACTIONS, MAX_CARDS, NAME_LENGTH, TITLE_LENGTH, Document, card_number_problem
-from referee.rules.harem_master.engine import advance, apply, current_decision, start
+from referee.rules.harem_master.engine import advance, apply, current_decision, current_player, start
 from referee.rules.harem_master.notation import PLAYER_DOS, action_from_mapping, matches, resolve, with_unlisted
 from referee.scenario import (
     JUDGE_ACTION_KEYS,
@@ -463,7 +463,6 @@ def check_expect(
     expect: dict, state: GameState, log: list[Event], refusal: Refusal | None, labels: dict[str, str]
 ) -> list[str]:
     """Every way the state differs from the expectation, as sentences."""
-    from referee.rules import current_player
     from referee.rules.harem_master.characteristics import chars
 
     fails: list[str] = []
