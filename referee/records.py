@@ -58,7 +58,7 @@ from events.kernel import (
     StepSkipped,
     ViolationsAccepted,
 )
-from referee.actions import Action, IllegalAction
+from referee.actions import IllegalAction
 from referee.inputs import MAX_ACTIONS, NAME_LENGTH, TEXT_LENGTH, Document, InputError, load_document
 from referee.ruleset import DEFAULT_GAME, Outcome, Ruleset, State, games, get, of_first_event
 from referee.scenario import JUDGE_ACTION_KEYS as JUDGES_KEYS, Reader
@@ -73,9 +73,6 @@ DEALS = ("seeded", "table")
 HASH = re.compile(r"^[0-9a-f]{16,64}$")
 MODES = ("strict", "record")
 # The keys each kind of record action may carry (read_action checks their values).
-# A player's action's arguments are ``referee.actions.Action``'s fields.
-ARG_KEYS = ("card", "cards", "target", "targets", "order", "n", "option", "ability")
-PLAYER_ACTION_KEYS = ("player", "judge", "do", *ARG_KEYS)
 JUDGE_ACTION_KEYS = ("judge", "do", *JUDGES_KEYS)
 
 
@@ -105,6 +102,7 @@ class Record:
     head: str | None = None
     catalog: Any = field(default=None, repr=False)  # cards:, pool:, bundled: for cards on neither deck list (100.2)
     game: str = DEFAULT_GAME  # the ruleset whose ``record_format`` the record's ``format`` is
+    started: Any = field(default=None, repr=False)  # a record starting from a position: the match it sets up
 
     @property
     def ruleset(self) -> Ruleset:
@@ -173,6 +171,7 @@ def parse_record(doc: Document) -> Record:
         head,
         header.catalog,
         game,
+        header.started,
     )
 
 
@@ -262,7 +261,7 @@ def add_chain(record: dict[str, Any], events: Sequence[Event]) -> dict[str, Any]
 def _action(reader: Any, ruleset: Ruleset, raw: Any, path: tuple[Any, ...]) -> dict[str, Any]:
     if isinstance(raw, dict):
         judge = raw.get("judge") is True
-        allowed = JUDGE_ACTION_KEYS if judge else PLAYER_ACTION_KEYS
+        allowed = JUDGE_ACTION_KEYS if judge else ("player", "judge", "do", *ruleset.action_args)
         for key in raw:
             if key not in allowed:
                 if key == "expect":
@@ -373,6 +372,7 @@ def _replay(record: Record) -> Replay:
     ruleset = record.ruleset
     started = _started(record)
     state, log = started.state, list(started.events)
+    labels = (dict(record.started.labels) or None) if record.started is not None else None
     states = states_along(log)
     ends = [len(log)]
     before: list[int] = []
@@ -386,7 +386,7 @@ def _replay(record: Record) -> Replay:
                 action = ruleset.action_from_mapping(raw)
                 if record.catalog is not None:
                     action = ruleset.with_unlisted(state, action, record.catalog.get)
-                applied = ruleset.apply(state, ruleset.resolve(state, action))
+                applied = ruleset.apply(state, ruleset.resolve(state, action, labels))
         except IllegalAction as exc:
             violation = {"action": k, "rule": exc.refusal.rule, "message": exc.refusal.reason}
             break
@@ -446,7 +446,10 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
     }
     if cards:
         out["cards"] = cards
-    out["players"] = {p: {"name": setup.names.get(p, p), "deck": decks[p]} for p in ruleset.seats}
+    out.update(written.more)
+    out["players"] = {
+        p: {"name": setup.names.get(p, p), **({"deck": decks[p]} if p in decks else {})} for p in ruleset.seats
+    }
     if not verify:
         out["actions"] = _actions(log, by_name, None, unlisted.get)
         return out
@@ -567,8 +570,10 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
 
 
 def _started(record: Record) -> Any:
-    """The first events of a record's replay: the match its ruleset starts
-    from the record's decks, seed and settings (``Ruleset.start``)."""
+    """The first events of a record's replay: the position it sets up, or
+    the match its ruleset starts from its decks, seed and settings (``Ruleset.start``)."""
+    if record.started is not None:
+        return record.started
     return record.ruleset.start(
         record.decks,
         seed=record.seed,
@@ -597,16 +602,14 @@ def _parsed(record: dict[str, Any]) -> Record:
         raise ExportError(f"the match cannot be written as a valid record: {exc.message}") from None
 
 
-def _action_of(ev: ActionTaken) -> Action:
-    args = {k: v for k, v in ev.args.items() if k in ARG_KEYS}
-    for key in ("cards", "targets"):
-        if args.get(key) is not None:
-            args[key] = tuple(args[key])
-    return Action(player=ev.player, do=ev.do, **args)
+def _action_of(ruleset: Ruleset, ev: ActionTaken) -> Any:
+    """The action an ``ActionTaken`` records, as its game reads the notation."""
+    args = {k: v for k, v in ev.args.items() if k in ruleset.action_args and v is not None}
+    return ruleset.action_from_mapping({"player": ev.player, "do": ev.do, **args})
 
 
 def _player_action(ruleset: Ruleset, state: State, ev: ActionTaken, by_name: bool) -> dict[str, Any]:
-    action = _action_of(ev)
+    action = _action_of(ruleset, ev)
     entry = action.to_dict()
     spec = ruleset.actions.get(ev.do)
     if spec is not None and any(a.kind in ("name", "names") for a in spec.args or ()):
@@ -614,7 +617,7 @@ def _player_action(ruleset: Ruleset, state: State, ev: ActionTaken, by_name: boo
         # deck list, not one instance; an id given stands for its name).
         def shown(ref: Any) -> Any:
             cd = state.cards.get(ref)
-            return cd.name if cd is not None and not cd.filler else ref
+            return cd.name if cd is not None and not getattr(cd, "filler", False) else ref
 
         if "card" in entry:
             entry["card"] = shown(entry["card"])
@@ -626,7 +629,7 @@ def _player_action(ruleset: Ruleset, state: State, ev: ActionTaken, by_name: boo
 
     def name(cid: Any) -> Any:
         cd = state.cards.get(cid)
-        return cd.name if cd is not None and not cd.filler else cid
+        return cd.name if cd is not None and not getattr(cd, "filler", False) else cid
 
     named = dict(entry)
     for key in ("card", "target"):
@@ -695,6 +698,7 @@ ORDER = (
     "pool",
     "auto_pass",
     "cards",
+    "setup",
     "players",
     "actions",
     "chain",
@@ -717,6 +721,10 @@ def dump_record(record: dict[str, Any], comment: str | None = None) -> str:
                 continue
             lines.append(f"{key}:")
             lines += [f"  - {_flow(item)}" for item in value]
+        elif key == "setup" and isinstance(value, dict):  # a position, as a position file writes it
+            lines.append("setup:")
+            block = yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=None, width=10**9)
+            lines += ["  " + line for line in block.splitlines()]
         elif key == "players" and isinstance(value, dict):
             lines.append("players:")
             for p, entry in value.items():

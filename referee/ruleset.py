@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -163,6 +163,7 @@ class RecordHeader:
     decks: Mapping[str, Sequence[Any]]  # seat -> cards, top first
     options: Mapping[str, Any]
     catalog: Any = None
+    started: Started | None = None  # a record that starts from a position: the match it sets up
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +176,9 @@ class RecordDecks:
     cards: list[dict[str, Any]]
     decks: Mapping[str, list[Any]]
     unlisted: Mapping[str, Any]
+    more: Mapping[str, Any] = field(
+        default_factory=dict
+    )  # the header's other keys of the game (a position's ``setup``)
 
 
 @runtime_checkable
@@ -270,8 +274,10 @@ class Ruleset(Protocol):
         ...
 
     def setup_of(self, first_event: Event) -> Setup | None:
-        """What ``start`` was given for the match that begins with
-        ``first_event``; None for a match started from a position."""
+        """What the match that begins with ``first_event`` was started with,
+        as its record writes it (``start``'s arguments, or for a game whose
+        records start from a position, its seed, names and mode); None for a
+        match no record of the game can start (Harem Master's scenario positions)."""
         ...
 
     # --- the state and its fold -----------------------------------------------
@@ -377,6 +383,7 @@ class Ruleset(Protocol):
     # ``record_format`` names the format; ``referee.records`` reads and writes
     # what every format shares (seed, mode, deal, players, actions, chain).
     record_keys: tuple[str, ...]  # the header's keys that are the game's own, in the format's order
+    action_args: tuple[str, ...]  # the keys of a player's action beside ``player`` and ``do``, in the notation's order
 
     def read_record_header(self, reader: Any, data: Mapping[str, Any]) -> RecordHeader:
         """A record's players, decks and the game's own header keys, checked

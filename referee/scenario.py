@@ -110,10 +110,18 @@ JUDGE_DOS = tuple(JUDGE_REQUIRED)
 JUDGE_ACTION_KEYS = ("to", "rule", "reason", "text", "replay", "by", "winner")
 
 
-def read_judge_action(reader: Reader, a: dict[str, Any], do: str, path: Path_, player_keys: tuple[str, ...]) -> None:
+def read_judge_action(
+    reader: Reader,
+    a: dict[str, Any],
+    do: str,
+    path: Path_,
+    player_keys: tuple[str, ...],
+    rewind_rules: tuple[str, ...],
+) -> None:
     """Check a judge's action (``judge: true``) whose keys the game's reader
     has checked already; ``player_keys`` are the keys only a player's action of
-    that game has, which a judge's may not carry."""
+    that game has, which a judge's may not carry, and ``rewind_rules`` the
+    rules a rewind of that game may cite (``RewindRules.rules``)."""
     if do not in JUDGE_DOS:
         raise reader.err(path + ("do",), f"expected a judge action ({', '.join(JUDGE_DOS)}), got {do!r}")
     if "player" in a:
@@ -136,7 +144,7 @@ def read_judge_action(reader: Reader, a: dict[str, Any], do: str, path: Path_, p
         if "step" in to:
             reader.str_(to["step"], path + ("to", "step"))
     if do == "rewind":
-        reader.choice(str(a["rule"]), path + ("rule",), ("410.1", "410.2"))
+        reader.choice(str(a["rule"]), path + ("rule",), rewind_rules)
     if "winner" in a:
         reader.choice(a["winner"], path + ("winner",), (*reader.seats, "draw"))
     if "replay" in a:

@@ -97,11 +97,14 @@ def test_an_unknown_game_is_refused_naming_every_game(tmp_path: Path) -> None:
 def test_judges_actions_are_the_kernels_for_every_game(tmp_path: Path) -> None:
     doc = Document(tmp_path / "x.yaml", {})
     reader = Reader(doc, ("N", "S"))
-    read_judge_action(reader, {"do": "result", "winner": "S", "by": "Jo"}, "result", ("actions", 0), ())
+    read_judge_action(reader, {"do": "result", "winner": "S", "by": "Jo"}, "result", ("actions", 0), (), ("1",))
     with pytest.raises(InputError, match="expected one of N, S, draw"):
-        read_judge_action(reader, {"do": "result", "winner": "A", "by": "Jo"}, "result", ("actions", 0), ())
+        read_judge_action(reader, {"do": "result", "winner": "A", "by": "Jo"}, "result", ("actions", 0), (), ("1",))
     with pytest.raises(InputError, match="belongs to a player's action"):
-        read_judge_action(reader, {"do": "note", "text": "hi", "card": "x"}, "note", ("actions", 0), ("card",))
+        read_judge_action(reader, {"do": "note", "text": "hi", "card": "x"}, "note", ("actions", 0), ("card",), ("1",))
+    with pytest.raises(InputError, match="expected one of 1, got '410.1'"):
+        rewind = {"do": "rewind", "to": {"event": 3}, "rule": "410.1", "reason": "x"}
+        read_judge_action(reader, rewind, "rewind", ("actions", 0), (), ("1",))
     assert JUDGE_DOS == ("rewind", "note", "skip_step", "accept", "result", "call")
 
 

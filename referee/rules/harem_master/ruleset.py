@@ -217,6 +217,7 @@ class HaremMasterRuleset:
     # --- match records ----------------------------------------------------------
 
     record_keys: tuple[str, ...] = RECORD_KEYS
+    action_args: tuple[str, ...] = ("card", "cards", "target", "targets", "order", "n", "option", "ability")
 
     def read_record_header(self, reader: Any, data: Mapping[str, Any]) -> RecordHeader:
         return records.read_header(reader, dict(data))

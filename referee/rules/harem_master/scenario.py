@@ -23,6 +23,7 @@ from referee.actions import IllegalAction, Refusal
 from referee.inputs import MAX_ACTIONS, MAX_CARDS, NAME_LENGTH, TITLE_LENGTH, Document, card_number_problem
 from referee.rules.harem_master.engine import advance, apply, current_decision, current_player, start
 from referee.rules.harem_master.notation import PLAYER_DOS, action_from_mapping, matches, resolve, with_unlisted
+from referee.rules.harem_master.rewinds import REWINDS
 from referee.scenario import (
     JUDGE_ACTION_KEYS,
     Reader,
@@ -279,7 +280,7 @@ def read_action(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], 
     a = reader.mapping(raw, path, ACTION_KEYS, ("do",))
     do = reader.str_(a["do"], path + ("do",))
     if a.get("judge") is True:
-        read_judge_action(reader, a, do, path, PLAYER_KEYS_ONLY)
+        read_judge_action(reader, a, do, path, PLAYER_KEYS_ONLY, REWINDS.rules)
     else:
         if "judge" in a:
             reader.bool_(a["judge"], path + ("judge",))

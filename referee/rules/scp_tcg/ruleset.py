@@ -23,10 +23,18 @@ from projections.scp_tcg import sentences, state as zone_state, views
 from projections.scp_tcg.state import ZoneState
 from referee.actions import Applied, Refusal
 from referee.inputs import Document
-from referee.rules.scp_tcg import engine, position, resolve as resolving, scenario as scenarios
-from referee.rules.scp_tcg.common import KINDS, OUTSIDE, OUTSIDE_WORDS, Instruction, outside as refuse_outside
+from referee.rules.scp_tcg import engine, position, records, resolve as resolving, scenario as scenarios
+from referee.rules.scp_tcg.common import (
+    ARGUMENTS,
+    KINDS,
+    OUTSIDE,
+    OUTSIDE_WORDS,
+    Instruction,
+    outside as refuse_outside,
+)
 from referee.rules.scp_tcg.rewinds import REWINDS
 from referee.ruleset import ActionSpec, Decision, Outcome, RecordDecks, RecordHeader, Setup, Started
+from referee.scenario import JUDGE_ACTION_KEYS, read_judge_action
 
 
 class ScpTcgZones:
@@ -38,7 +46,7 @@ class ScpTcgZones:
     complete = False
     seats: tuple[str, ...] = zone_state.SEATS
     viewers: tuple[str, ...] = views.VIEWERS
-    record_format: str | None = None
+    record_format: str | None = records.FORMAT
     rulings: Mapping[str, tuple[str, ...]] = {}  # chapter 4 has no selectable rulings
     first_events: tuple[type, ...] = (ZonesSetUp,)
     event_modules: tuple[str, ...] = ("events.scp_tcg.zones",)
@@ -76,7 +84,8 @@ class ScpTcgZones:
         )
 
     def setup_of(self, first_event: Event) -> Setup | None:
-        return None  # every match of this ruleset starts from a position
+        """Every match of this ruleset starts from a position, which its record writes."""
+        return records.setup_of(first_event) if isinstance(first_event, ZonesSetUp) else None
 
     def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
         return position.start_from_position(data, doc)
@@ -149,19 +158,25 @@ class ScpTcgZones:
     def describe(self, event: Event, state_before: ZoneState, viewer: str = "judge") -> str:
         return sentences.describe(event, state_before, viewer)
 
-    # --- match records: chapter 4 has no record format (``record_format`` None) ---
+    # --- match records: the position, then the instructions (``records``) ------
 
-    record_keys: tuple[str, ...] = ()
+    record_keys: tuple[str, ...] = records.RECORD_KEYS
+    action_args: tuple[str, ...] = ARGUMENTS
 
     def read_record_header(self, reader: Any, data: Mapping[str, Any]) -> RecordHeader:
-        """Never reached: no record names this game's format, as it has none."""
-        raise reader.err(("format",), f"{self.name} has no match-record format: its matches start from a position")
+        return records.read_header(reader, dict(data))
 
     def record_decks(self, setup: Setup, log: Sequence[Event]) -> RecordDecks:
-        """Chapter 4's matches start from a set-up position, not from decks."""
-        raise ValueError(f"{self.name} ({self.id}) starts its matches from a position, not from decks")
+        return records.record_decks(setup, log)
 
     def read_action(self, reader: Any, raw: Any, path: tuple[Any, ...]) -> tuple[dict[str, Any], dict | None]:
+        """A player's instruction as a scenario has it, or a judge's action (``judge: true``)."""
+        if isinstance(raw, dict) and raw.get("judge") is True:
+            a = reader.mapping(raw, path, ("judge", "do", *JUDGE_ACTION_KEYS), ("do",))
+            do = reader.str_(a["do"], path + ("do",))
+            only_players = tuple(k for k in ARGUMENTS if k not in JUDGE_ACTION_KEYS)  # ``to`` is both's
+            read_judge_action(reader, a, do, path, only_players, REWINDS.rules)
+            return a, None
         return scenarios._read_action(reader, raw, path)
 
     def with_unlisted(self, state: ZoneState, action: Any, lookup: Any) -> Any:
