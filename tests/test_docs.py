@@ -13,7 +13,7 @@ from referee import records
 from referee.cli import COMMANDS
 from referee.rules.harem_master import scenario
 from referee.rules.harem_master.notation import PLAYER_DOS
-from referee.rules.harem_master.records import RECORD_KEYS
+from referee.rules.harem_master.settings import RECORD_KEYS
 from referee.scenario import JUDGE_DOS
 
 ROOT = Path(__file__).resolve().parent.parent

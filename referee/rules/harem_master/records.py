@@ -20,13 +20,10 @@ from events.harem_master.cards import CardDef, filler
 from events.harem_master.game import CardRevealed
 from events.kernel import Event
 from referee.inputs import NAME_LENGTH
-from referee.rules.harem_master.scenario import RULING_OPTIONS
+from referee.rules.harem_master.settings import RULING_OPTIONS
 from referee.ruleset import RecordDecks, RecordHeader, Setup
 from referee.scenario import Reader
 
-# The keys of a record's header that are Harem Master's, in the format's order
-# (after ``deal``, before ``players``).
-RECORD_KEYS = ("rulings", "pool", "cards", "auto_pass")
 SEATS = ("A", "B")
 PLAYER_KEYS = ("name", "deck")
 

@@ -25,14 +25,11 @@ from referee.rules.harem_master import (
     decks as deck_rules,
     engine,
     notation,
-    records,
-    scenario as scenarios,
     views as referee_views,
 )
-from referee.rules.harem_master.records import RECORD_KEYS
 from referee.rules.harem_master.registry import ACTIONS, KINDS
 from referee.rules.harem_master.rewinds import REWINDS
-from referee.rules.harem_master.scenario import RULING_OPTIONS
+from referee.rules.harem_master.settings import RECORD_KEYS, RULING_OPTIONS
 from referee.ruleset import ActionSpec, Decision, Outcome, RecordDecks, RecordHeader, Setup, Started
 
 
@@ -108,11 +105,12 @@ class HaremMasterRuleset:
         return Setup(decks, first_event.seed, first_event.deal, dict(first_event.names), first_event.mode, options)
 
     def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
+        from referee.rules.harem_master import scenario
         from referee.scenario import Reader
 
         reader = Reader(doc)
-        catalog = scenarios._catalog(reader, dict(data))
-        events, state, labels = scenarios.build_setup(reader, dict(data), catalog)
+        catalog = scenario._catalog(reader, dict(data))
+        events, state, labels = scenario.build_setup(reader, dict(data), catalog)
         return Started(events, state, labels)
 
     # --- the state and its fold -----------------------------------------------
@@ -220,13 +218,19 @@ class HaremMasterRuleset:
     action_args: tuple[str, ...] = ("card", "cards", "target", "targets", "order", "n", "option", "ability")
 
     def read_record_header(self, reader: Any, data: Mapping[str, Any]) -> RecordHeader:
+        from referee.rules.harem_master import records
+
         return records.read_header(reader, dict(data))
 
     def record_decks(self, setup: Setup, log: Sequence[Event]) -> RecordDecks:
+        from referee.rules.harem_master import records
+
         return records.record_decks(setup, log)
 
     def read_action(self, reader: Any, raw: Any, path: tuple[Any, ...]) -> tuple[dict[str, Any], dict | None]:
-        return scenarios.read_action(reader, raw, path)
+        from referee.rules.harem_master import scenario
+
+        return scenario.read_action(reader, raw, path)
 
     def with_unlisted(self, state: GameState, action: Action, lookup: Any) -> Action:
         return notation.with_unlisted(state, action, lookup)
@@ -234,10 +238,14 @@ class HaremMasterRuleset:
     # --- scenarios --------------------------------------------------------------
 
     def load_scenario(self, doc: Document) -> Any:
-        return scenarios.load(doc)
+        from referee.rules.harem_master import scenario
+
+        return scenario.load(doc)
 
     def run_scenario(self, scenario: Any) -> Any:
-        return scenarios.run(scenario)
+        from referee.rules.harem_master.scenario import run
+
+        return run(scenario)
 
 
 HAREM_MASTER = HaremMasterRuleset()

@@ -24,6 +24,7 @@ from referee.inputs import MAX_ACTIONS, MAX_CARDS, NAME_LENGTH, TITLE_LENGTH, Do
 from referee.rules.harem_master.engine import advance, apply, current_decision, current_player, start
 from referee.rules.harem_master.notation import PLAYER_DOS, action_from_mapping, matches, resolve, with_unlisted
 from referee.rules.harem_master.rewinds import REWINDS
+from referee.rules.harem_master.settings import RULING_OPTIONS
 from referee.scenario import (
     JUDGE_ACTION_KEYS,
     Reader,
@@ -142,7 +143,6 @@ SETUP_KEYS = (
     "deal",
 )
 PLAYER_KEYS = ("field", "hand", "action_stack", "castle", "discard", "harem", "execution", "side")
-RULING_OPTIONS = {"A1": ("not_fallen", "felled"), "A4": ("bottom", "top")}
 # Where a position stands: `main` at 306 with 301-305 done (the active player
 # acts), `"305"` with the 305 window open (the non-active player first),
 # `start` at 301 (the referee runs the turn up to its first decision).
