@@ -159,6 +159,8 @@ def read_judge_action(
 
 @dataclass
 class ScenarioReport:
+    """What one scenario answered, whatever its game: passed, or each way it failed, as sentences."""
+
     file: str
     name: str
     rules: list[str]
