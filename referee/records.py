@@ -2,11 +2,18 @@
 
 A record's ``format`` names its game: the ruleset whose ``record_format`` it
 is (``harem-master-record/1``, Harem Master's, is the only one so far, and
-every record written before games had ids is in it). The header is written
-from the match's ``Ruleset.setup_of`` and replayed with its ``start``; each
-action is read with its ``action_from_mapping``/``resolve`` and applied with
-its ``apply``. A game whose ruleset has no record format (SCP-TCG's chapter
-4, which starts from a position) cannot be exported: ``ExportError`` says so.
+every record written before games had ids is in it). This module reads and
+writes what every game's records share (``format``, ``seed``, ``mode``,
+``deal``, ``players``, ``actions``, the chain) and the judges' actions; the
+rest of the header is the game's (``Ruleset.record_keys``, read with its
+``read_record_header``: for Harem Master the rulings, automatic passing,
+``cards:``/``pool:`` and both decks checked against 100.2; written with its
+``record_decks``). The header is written from the match's
+``Ruleset.setup_of`` and replayed with its ``start``; each action is read
+with its ``read_action``, resolved and applied with its
+``action_from_mapping``/``resolve``/``apply``. A game whose ruleset has no
+record format (SCP-TCG's chapter 4, which starts from a position) cannot be
+exported: ``ExportError`` says so.
 
 A match record (docs/scenario-format.md, section 5) names the seed,
 the two decks and every action in the scenario notation, player actions and
@@ -41,8 +48,6 @@ from typing import Any, Mapping, Sequence
 
 import yaml
 
-from events.harem_master.cards import CardDef, filler
-from events.harem_master.game import CardRevealed
 from events.kernel import (
     ActionTaken,
     Event,
@@ -53,33 +58,22 @@ from events.kernel import (
     StepSkipped,
     ViolationsAccepted,
 )
-from referee.actions import Action, IllegalAction
+from referee.actions import IllegalAction
 from referee.inputs import MAX_ACTIONS, NAME_LENGTH, TEXT_LENGTH, Document, InputError, load_document
-from referee.ruleset import DEFAULT_GAME, Outcome, Ruleset, Setup, State, games, get, of_first_event
+from referee.ruleset import DEFAULT_GAME, Outcome, Ruleset, State, games, get, of_first_event
+from referee.scenario import JUDGE_ACTION_KEYS as JUDGES_KEYS, Reader
 
 FORMAT = "harem-master-record/1"  # Harem Master's ``record_format``, what every record so far is in
-TOP_KEYS = (
-    "format",
-    "seed",
-    "mode",
-    "deal",
-    "rulings",
-    "pool",
-    "cards",
-    "auto_pass",
-    "players",
-    "actions",
-    "chain",
-    "head",
-)
+# The header's keys every game's records share; a game's own
+# (``Ruleset.record_keys``) go between ``deal`` and ``players``.
+HEAD_KEYS = ("format", "seed", "mode", "deal")
+TAIL_KEYS = ("players", "actions", "chain", "head")
+TOP_KEYS = (*HEAD_KEYS, *TAIL_KEYS)
 DEALS = ("seeded", "table")
 HASH = re.compile(r"^[0-9a-f]{16,64}$")
-PLAYER_KEYS = ("name", "deck")
 MODES = ("strict", "record")
 # The keys each kind of record action may carry (read_action checks their values).
-PLAYER_ACTION_KEYS = ("player", "judge", "do", "card", "cards", "target", "targets", "order", "n", "option", "ability")
-JUDGE_ACTION_KEYS = ("judge", "do", "to", "rule", "reason", "text", "replay", "by", "winner")
-ARG_KEYS = ("card", "cards", "target", "targets", "order", "n", "option", "ability")
+JUDGE_ACTION_KEYS = ("judge", "do", *JUDGES_KEYS)
 
 
 class ExportError(Exception):
@@ -96,10 +90,9 @@ class Record:
     file: Path
     seed: int
     mode: str
-    rulings: dict[str, str]
-    auto_pass: bool
+    options: dict[str, Any]  # the game's own settings (``Setup.options``: Harem Master's rulings, auto_pass)
     names: dict[str, str]
-    decks: dict[str, list[CardDef]]  # each in deck order, top first (before 101.2)
+    decks: dict[str, list[Any]]  # each in deck order, top first (before 101.2)
     actions: list[dict[str, Any]]  # checked notation mappings, in order
     doc: Document = field(repr=False)
     deal: str = "seeded"  # table: a paper match; the record's reveal actions say what was turned face up
@@ -109,10 +102,18 @@ class Record:
     head: str | None = None
     catalog: Any = field(default=None, repr=False)  # cards:, pool:, bundled: for cards on neither deck list (100.2)
     game: str = DEFAULT_GAME  # the ruleset whose ``record_format`` the record's ``format`` is
+    started: Any = field(default=None, repr=False)  # a record starting from a position: the match it sets up
 
     @property
     def ruleset(self) -> Ruleset:
         return get(self.game)
+
+    def __getattr__(self, name: str) -> Any:
+        """A game's own setting by its name (``record.rulings``)."""
+        options = self.__dict__.get("options")
+        if options is not None and name in options:
+            return options[name]
+        raise AttributeError(name)
 
     def line_of_action(self, k: int) -> int | None:
         """The line of record action ``k`` (from 1), if known."""
@@ -131,33 +132,24 @@ def record_from_dict(data: dict[str, Any], file: str | Path = "<record>") -> Rec
 
 
 def parse_record(doc: Document) -> Record:
-    from referee.scenario import RULING_OPTIONS, Reader
-
     reader = Reader(doc)
-    data = reader.mapping(doc.data, (), TOP_KEYS, ("format", "seed", "players"))
+    # The header's keys are the format's and its game's own (Harem Master's
+    # when the format names no game, so the keys a mistake is told are those).
+    named = doc.data.get("format") if isinstance(doc.data, dict) else None
+    keys = _top_keys(get(_known_format(named) or DEFAULT_GAME))
+    data = reader.mapping(doc.data, (), keys, ("format", "seed", "players"))
     game = _game_of_format(reader, data["format"])
+    ruleset = get(game)
+    reader.seats = ruleset.seats
     seed = reader.int_(data["seed"], ("seed",), -(2**63), 2**63 - 1)  # as `new --seed`: fits in 64 bits
     mode = reader.choice(data.get("mode", "strict"), ("mode",), MODES)
     deal_mode = reader.choice(data.get("deal", "seeded"), ("deal",), DEALS)
-    rulings_given = data.get("rulings")
-    rulings_raw = reader.mapping({} if rulings_given is None else rulings_given, ("rulings",), tuple(RULING_OPTIONS))
-    rulings = {k: reader.choice(v, ("rulings", k), RULING_OPTIONS[k]) for k, v in rulings_raw.items()}
-    auto_pass = reader.bool_(data.get("auto_pass", True), ("auto_pass",))
-    catalog = _catalog(reader, data)
-    # The decks, checked against 100.2 before any action is read (section 4).
-    players = reader.mapping(data["players"], ("players",), ("A", "B"), ("A", "B"))
-    names: dict[str, str] = {}
-    decks: dict[str, list[CardDef]] = {}
-    for p in ("A", "B"):
-        ppath = ("players", p)
-        entry = reader.mapping(players[p], ppath, PLAYER_KEYS, ("deck",))
-        names[p] = reader.text(entry["name"], ppath + ("name",), NAME_LENGTH) if "name" in entry else p
-        decks[p] = _deck(reader, entry["deck"], ppath + ("deck",), catalog)
+    header = ruleset.read_record_header(reader, data)  # the decks are checked before any action is read
     actions: list[dict[str, Any]] = []
     raw_actions = data.get("actions")
     listed = reader.seq(raw_actions if raw_actions is not None else [], ("actions",), MAX_ACTIONS, "actions")
     for i, raw in enumerate(listed):
-        actions.append(_action(reader, raw, ("actions", i)))
+        actions.append(_action(reader, ruleset, raw, ("actions", i)))
     chain = None
     if data.get("chain") is not None:
         chain = [
@@ -166,8 +158,32 @@ def parse_record(doc: Document) -> Record:
         ]
     head = _hash(reader, data["head"], ("head",)) if data.get("head") is not None else None
     return Record(
-        doc.file, seed, mode, rulings, auto_pass, names, decks, actions, doc, deal_mode, chain, head, catalog, game
+        doc.file,
+        seed,
+        mode,
+        dict(header.options),
+        dict(header.names),
+        {seat: list(cards) for seat, cards in header.decks.items()},
+        actions,
+        doc,
+        deal_mode,
+        chain,
+        head,
+        header.catalog,
+        game,
+        header.started,
     )
+
+
+def _top_keys(ruleset: Ruleset) -> tuple[str, ...]:
+    return (*HEAD_KEYS, *ruleset.record_keys, *TAIL_KEYS)
+
+
+def _known_format(fmt: Any) -> str | None:
+    """The game whose record format ``fmt`` is, None if none is."""
+    if fmt == get(DEFAULT_GAME).record_format:
+        return DEFAULT_GAME
+    return next((game for game in games() if isinstance(fmt, str) and get(game).record_format == fmt), None)
 
 
 def _game_of_format(reader: Any, fmt: Any) -> str:
@@ -242,47 +258,10 @@ def add_chain(record: dict[str, Any], events: Sequence[Event]) -> dict[str, Any]
     return out
 
 
-def _relative(reader: Any, value: Any, path: tuple[Any, ...], what: str) -> Path:
-    file = Path(reader.str_(value, path))
-    if not file.is_absolute():
-        file = reader.doc.file.parent / file
-    if not file.is_file():
-        raise reader.err(path, f"no such {what} file {str(file)!r}")
-    return file
-
-
-def _catalog(reader: Any, data: dict) -> Any:
-    """Where card names get their definitions: ``cards:``, then ``pool:``, then
-    the bundled rules-test pool (first match wins)."""
-    from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool, parse_cards
-
-    pools: list[dict[str, CardDef]] = []
-    if "cards" in data:
-        pools.append(parse_cards(data["cards"], reader.doc, ("cards",)))
-    if "pool" in data:
-        pools.append(load_pool(_relative(reader, data["pool"], ("pool",), "card pool")))
-    pools.append(bundled_pool())
-    return CardCatalog(*pools)
-
-
-def _deck(reader: Any, value: Any, path: tuple[Any, ...], catalog: Any) -> list[CardDef]:
-    from referee.rules.harem_master.decks import check_deck, load_deck, parse_deck
-
-    if isinstance(value, str):
-        return load_deck(_relative(reader, value, path, "deck"), catalog)
-    if not isinstance(value, list):
-        raise reader.err(path, "expected a deck file name or a list of deck entries")
-    cards = parse_deck(value, catalog, reader.doc, path)
-    check_deck(cards, reader.doc, path)
-    return cards
-
-
-def _action(reader: Any, raw: Any, path: tuple[Any, ...]) -> dict[str, Any]:
-    from referee.scenario import read_action
-
+def _action(reader: Any, ruleset: Ruleset, raw: Any, path: tuple[Any, ...]) -> dict[str, Any]:
     if isinstance(raw, dict):
         judge = raw.get("judge") is True
-        allowed = JUDGE_ACTION_KEYS if judge else PLAYER_ACTION_KEYS
+        allowed = JUDGE_ACTION_KEYS if judge else ("player", "judge", "do", *ruleset.action_args)
         for key in raw:
             if key not in allowed:
                 if key == "expect":
@@ -291,7 +270,7 @@ def _action(reader: Any, raw: Any, path: tuple[Any, ...]) -> dict[str, Any]:
                     kind = "a judge action" if judge else "a player action"
                     why = f"{kind} has only: {', '.join(allowed)}"
                 raise reader.err(path + (key,), f"unknown key {key!r}; {why}")
-    action, _expect = read_action(reader, raw, path)
+    action, _expect = ruleset.read_action(reader, raw, path)
     for key, limit in (("reason", TEXT_LENGTH), ("text", TEXT_LENGTH), ("by", NAME_LENGTH)):
         if key in action:  # stored with the match and printed in its log
             reader.text(action[key], path + (key,), limit)
@@ -388,12 +367,12 @@ def replay(record: Record) -> Replay:
 
 def _replay(record: Record) -> Replay:
     from referee.corrections import states_along
-    from referee.rules.harem_master.notation import with_unlisted
     from referee.scenario import judge_action
 
     ruleset = record.ruleset
     started = _started(record)
     state, log = started.state, list(started.events)
+    labels = (dict(record.started.labels) or None) if record.started is not None else None
     states = states_along(log)
     ends = [len(log)]
     before: list[int] = []
@@ -406,8 +385,8 @@ def _replay(record: Record) -> Replay:
             else:
                 action = ruleset.action_from_mapping(raw)
                 if record.catalog is not None:
-                    action = with_unlisted(state, action, record.catalog.get)
-                applied = ruleset.apply(state, ruleset.resolve(state, action))
+                    action = ruleset.with_unlisted(state, action, record.catalog.get)
+                applied = ruleset.apply(state, ruleset.resolve(state, action, labels))
         except IllegalAction as exc:
             violation = {"action": k, "rule": exc.refusal.rule, "message": exc.refusal.reason}
             break
@@ -453,20 +432,11 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
             "the match was started from a set-up position (a scenario), not from two decks; "
             "a match record starts from the shuffle (101), so this match cannot be exported as one"
         )
-    cards, decks = _decks(setup, ruleset)
-    # Cards the table showed that neither deck list has (100.2, record mode):
-    # their definitions go with the record, so that it replays.
-    unlisted = {
-        ev.definition.name: ev.definition
-        for ev in log
-        if isinstance(ev, CardRevealed) and ev.unlisted is not None and ev.definition is not None
-    }
-    listed = {c["name"] for c in cards}
-    cards += [
-        {"name": cd.name, **cd.model_dump(mode="json", exclude_defaults=True, exclude={"name"})}
-        for name, cd in unlisted.items()
-        if name not in listed
-    ]
+    try:
+        written = ruleset.record_decks(setup, log)
+    except ValueError as exc:
+        raise ExportError(str(exc)) from None
+    cards, decks, unlisted = list(written.cards), written.decks, written.unlisted
     out: dict[str, Any] = {
         "format": ruleset.record_format,
         "seed": setup.seed,
@@ -476,7 +446,10 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
     }
     if cards:
         out["cards"] = cards
-    out["players"] = {p: {"name": setup.names.get(p, p), "deck": decks[p]} for p in ruleset.seats}
+    out.update(written.more)
+    out["players"] = {
+        p: {"name": setup.names.get(p, p), **({"deck": decks[p]} if p in decks else {})} for p in ruleset.seats
+    }
     if not verify:
         out["actions"] = _actions(log, by_name, None, unlisted.get)
         return out
@@ -495,43 +468,6 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
 def _plain(value: Any) -> Any:
     """A setting as the record writes it (a mapping as a plain dict)."""
     return dict(value) if isinstance(value, Mapping) else value
-
-
-def _decks(setup: Setup, ruleset: Ruleset) -> tuple[list[dict[str, Any]], dict[str, list[Any]]]:
-    """The non-filler definitions used (as ``cards:`` entries, each the
-    ruleset's ``card_type``) and each deck in its exact order, consecutive
-    copies written once with a count."""
-    by_name: dict[str, CardDef] = {}
-    decks: dict[str, list[Any]] = {}
-    for p in ruleset.seats:
-        deck = setup.decks.get(p)
-        if deck is None:
-            raise ExportError(f"the match has no deck for player {p}")
-        entries: list[dict[str, Any]] = []
-        for cd in deck:
-            if not isinstance(cd, ruleset.card_type):
-                raise ExportError(f"a card of {p}'s deck is a {type(cd).__name__}, not a {ruleset.card_type.__name__}")
-            if cd.filler:
-                if cd != filler(cd.random):
-                    raise ExportError(f"a card of {p}'s deck is a filler unlike {{random: {cd.random}}}")
-                key: dict[str, Any] = {"random": cd.random}
-            else:
-                known = by_name.setdefault(cd.name, cd)
-                if known != cd:
-                    raise ExportError(
-                        f"two different cards are named {cd.name!r}; a record names cards, so it cannot tell them apart"
-                    )
-                key = {"card": cd.name}
-            if entries and {k: v for k, v in entries[-1].items() if k != "count"} == key:
-                entries[-1]["count"] = entries[-1].get("count", 1) + 1
-            else:
-                entries.append(dict(key))
-        decks[p] = [e["card"] if set(e) == {"card"} else e for e in entries]
-    cards = [
-        {"name": cd.name, **cd.model_dump(mode="json", exclude_defaults=True, exclude={"name"})}
-        for cd in by_name.values()
-    ]
-    return cards, decks
 
 
 def _actions(
@@ -553,7 +489,6 @@ def _actions(
 
 def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: Any) -> list[dict[str, Any]]:
     from referee.corrections import states_along
-    from referee.rules.harem_master.notation import with_unlisted
     from referee.scenario import judge_action
 
     ruleset = of_first_event(log[0]) if log else get()
@@ -620,7 +555,7 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
                 if entry.get("judge") is True:
                     made = judge_action(state, log[:i], entry, [], states)
                 else:
-                    action = with_unlisted(state, ruleset.action_from_mapping(entry), unlisted)
+                    action = ruleset.with_unlisted(state, ruleset.action_from_mapping(entry), unlisted)
                     made = ruleset.apply(state, ruleset.resolve(state, action))
             except IllegalAction as exc:
                 raise ExportError(
@@ -635,15 +570,17 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
 
 
 def _started(record: Record) -> Any:
-    """The first events of a record's replay: the match its ruleset starts
-    from the record's decks, seed and settings (``Ruleset.start``)."""
+    """The first events of a record's replay: the position it sets up, or
+    the match its ruleset starts from its decks, seed and settings (``Ruleset.start``)."""
+    if record.started is not None:
+        return record.started
     return record.ruleset.start(
         record.decks,
         seed=record.seed,
         deal=record.deal,
         names=record.names,
         mode=record.mode,
-        options={"rulings": record.rulings, "auto_pass": record.auto_pass},
+        options=record.options,
     )
 
 
@@ -665,16 +602,14 @@ def _parsed(record: dict[str, Any]) -> Record:
         raise ExportError(f"the match cannot be written as a valid record: {exc.message}") from None
 
 
-def _action_of(ev: ActionTaken) -> Action:
-    args = {k: v for k, v in ev.args.items() if k in ARG_KEYS}
-    for key in ("cards", "targets"):
-        if args.get(key) is not None:
-            args[key] = tuple(args[key])
-    return Action(player=ev.player, do=ev.do, **args)
+def _action_of(ruleset: Ruleset, ev: ActionTaken) -> Any:
+    """The action an ``ActionTaken`` records, as its game reads the notation."""
+    args = {k: v for k, v in ev.args.items() if k in ruleset.action_args and v is not None}
+    return ruleset.action_from_mapping({"player": ev.player, "do": ev.do, **args})
 
 
 def _player_action(ruleset: Ruleset, state: State, ev: ActionTaken, by_name: bool) -> dict[str, Any]:
-    action = _action_of(ev)
+    action = _action_of(ruleset, ev)
     entry = action.to_dict()
     spec = ruleset.actions.get(ev.do)
     if spec is not None and any(a.kind in ("name", "names") for a in spec.args or ()):
@@ -682,7 +617,7 @@ def _player_action(ruleset: Ruleset, state: State, ev: ActionTaken, by_name: boo
         # deck list, not one instance; an id given stands for its name).
         def shown(ref: Any) -> Any:
             cd = state.cards.get(ref)
-            return cd.name if cd is not None and not cd.filler else ref
+            return cd.name if cd is not None and not getattr(cd, "filler", False) else ref
 
         if "card" in entry:
             entry["card"] = shown(entry["card"])
@@ -694,7 +629,7 @@ def _player_action(ruleset: Ruleset, state: State, ev: ActionTaken, by_name: boo
 
     def name(cid: Any) -> Any:
         cd = state.cards.get(cid)
-        return cd.name if cd is not None and not cd.filler else cid
+        return cd.name if cd is not None and not getattr(cd, "filler", False) else cid
 
     named = dict(entry)
     for key in ("card", "target"):
@@ -763,6 +698,7 @@ ORDER = (
     "pool",
     "auto_pass",
     "cards",
+    "setup",
     "players",
     "actions",
     "chain",
@@ -785,6 +721,10 @@ def dump_record(record: dict[str, Any], comment: str | None = None) -> str:
                 continue
             lines.append(f"{key}:")
             lines += [f"  - {_flow(item)}" for item in value]
+        elif key == "setup" and isinstance(value, dict):  # a position, as a position file writes it
+            lines.append("setup:")
+            block = yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=None, width=10**9)
+            lines += ["  " + line for line in block.splitlines()]
         elif key == "players" and isinstance(value, dict):
             lines.append("players:")
             for p, entry in value.items():

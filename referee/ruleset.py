@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -174,6 +174,36 @@ class Setup:
     options: Mapping[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class RecordHeader:
+    """What a match record's header says besides its format, seed, mode and
+    deal, as its game reads it: each seat's player and deck (checked against
+    the game's deck rules), the game's own settings (``Setup.options``) and
+    where the record's card names get their definitions (``get(name)``, for a
+    card the table showed that no deck lists), or None."""
+
+    names: Mapping[str, str]
+    decks: Mapping[str, Sequence[Any]]  # seat -> cards, top first
+    options: Mapping[str, Any]
+    catalog: Any = None
+    started: Started | None = None  # a record that starts from a position: the match it sets up
+
+
+@dataclass(frozen=True, slots=True)
+class RecordDecks:
+    """A match's decks as its record writes them: the card definitions it
+    carries (``cards:`` entries), each seat's deck entries in their exact
+    order, and the cards shown that no deck lists, by name (a replay finds
+    their definitions there)."""
+
+    cards: list[dict[str, Any]]
+    decks: Mapping[str, list[Any]]
+    unlisted: Mapping[str, Any]
+    more: Mapping[str, Any] = field(
+        default_factory=dict
+    )  # the header's other keys of the game (a position's ``setup``)
+
+
 @runtime_checkable
 class RewindRules(Protocol):
     """What the game tells rule-410-style corrections: the rules a rewind may
@@ -265,6 +295,7 @@ class Ruleset(Protocol):
     seats: tuple[str, ...]  # the players' seats, in order ("A", "B")
     viewers: tuple[str, ...]  # who may look: "judge", each seat, "public"
     record_format: str | None  # a match record's ``format``, None if it has none yet
+    rulings: Mapping[str, tuple[str, ...]]  # the rulings a match may select: id -> its choices (``--ruling``)
     first_events: tuple[type, ...]  # the classes a match of this game may start with
     event_modules: tuple[str, ...]  # where its stored event classes live (module names)
     outside: str  # the rule a refusal cites for what its rules do not decide
@@ -335,8 +366,10 @@ class Ruleset(Protocol):
         ...
 
     def setup_of(self, first_event: Event) -> Setup | None:
-        """What ``start`` was given for the match that begins with
-        ``first_event``; None for a match started from a position."""
+        """What the match that begins with ``first_event`` was started with,
+        as its record writes it (``start``'s arguments, or for a game whose
+        records start from a position, its seed, names and mode); None for a
+        match no record of the game can start (Harem Master's scenario positions)."""
         ...
 
     # --- the state and its fold -----------------------------------------------
@@ -470,6 +503,33 @@ class Ruleset(Protocol):
         """The printed text (and the referee's reading) of each card a view or
         the described actions name, as ``state --json``, ``legal --json`` and
         the board show it; None: the game shows no card text."""
+
+    # --- match records --------------------------------------------------------
+    # ``record_format`` names the format; ``referee.records`` reads and writes
+    # what every format shares (seed, mode, deal, players, actions, chain).
+    record_keys: tuple[str, ...]  # the header's keys that are the game's own, in the format's order
+    action_args: tuple[str, ...]  # the keys of a player's action beside ``player`` and ``do``, in the notation's order
+
+    def read_record_header(self, reader: Any, data: Mapping[str, Any]) -> RecordHeader:
+        """A record's players, decks and the game's own header keys, checked
+        with ``reader`` (a ``referee.scenario.Reader``): ``InputError`` placed
+        in the file for a bad one."""
+        ...
+
+    def record_decks(self, setup: Setup, log: Sequence[Event]) -> RecordDecks:
+        """The decks of a match that started with ``setup`` as its record
+        writes them; ``ValueError`` saying why when a record cannot."""
+        ...
+
+    def read_action(self, reader: Any, raw: Any, path: tuple[Any, ...]) -> tuple[dict[str, Any], dict | None]:
+        """One action of a scenario or record, a player's or a judge's, checked
+        (``referee.scenario.read_judge_action`` checks a judge's), with the
+        expectation a scenario may attach to it (None if none)."""
+        ...
+
+    def with_unlisted(self, state: State, action: Action, lookup: Any) -> Action:
+        """``action`` with the definition of a card it shows that no deck
+        lists, found with ``lookup(name)`` (record mode); else unchanged."""
         ...
 
     # --- corrections and scenarios --------------------------------------------
@@ -597,6 +657,8 @@ __all__ = [
     "BoardParts",
     "Decision",
     "Outcome",
+    "RecordDecks",
+    "RecordHeader",
     "RewindRules",
     "Ruleset",
     "Setup",

@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from referee import records, scenario
+from referee import records
 from referee.cli import COMMANDS
-from referee.rules.harem_master.notation import JUDGE_DOS, PLAYER_DOS
+from referee.rules.harem_master import scenario
+from referee.rules.harem_master.notation import PLAYER_DOS
+from referee.rules.harem_master.settings import RECORD_KEYS
+from referee.scenario import JUDGE_DOS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -38,6 +41,7 @@ def test_every_command_has_a_section_in_the_cli_reference() -> None:
         scenario.CHARACTER_KEYS,
         scenario.ACTION_KEYS,
         records.TOP_KEYS,
+        RECORD_KEYS,
         tuple(PLAYER_DOS),
         JUDGE_DOS,
     ],

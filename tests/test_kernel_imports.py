@@ -67,27 +67,7 @@ def game_imports() -> dict[str, tuple[str, ...]]:
     return out
 
 
-KNOWN: dict[str, tuple[str, ...]] = {
-    "referee.records": (
-        "events.harem_master.cards",
-        "events.harem_master.game",
-        "referee.rules.harem_master.decks",
-        "referee.rules.harem_master.notation",
-        "referee.rules.harem_master.pool",
-    ),
-    "referee.scenario": (
-        "events.harem_master.cards",
-        "events.harem_master.game",
-        "projections.harem_master.state",
-        "referee.rules",
-        "referee.rules.harem_master.characteristics",
-        "referee.rules.harem_master.decks",
-        "referee.rules.harem_master.hidden",
-        "referee.rules.harem_master.notation",
-        "referee.rules.harem_master.pool",
-        "referee.rules.harem_master.views",
-    ),
-}
+KNOWN: dict[str, tuple[str, ...]] = {}
 
 
 def test_no_kernel_module_imports_a_game_module_beyond_the_known_list() -> None:

@@ -1,11 +1,12 @@
 """Match records go through the ruleset a record's format names: its
 ``start`` replays the header and its ``action_from_mapping``, ``resolve`` and
-``apply`` play the actions; a game with no record format (SCP-TCG's chapter
-4, which starts from a position) is refused by ``export`` and ``audit`` in
-one line (docs/rulesets.md, ``referee/records.py``)."""
+``apply`` play the actions; SCP-TCG's chapter 4, whose matches start from a
+position, has a format that writes the position, then the instructions
+(docs/rulesets.md, ``referee/records.py``)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,9 @@ from projections.harem_master.views import result_json
 from referee import ruleset as registry
 from referee.cli import cli
 from referee.inputs import InputError
-from referee.records import export_record, load_record, record_from_dict, replay
+from referee.records import dump_record, export_record, load_record, record_from_dict, replay
 from referee.rules.harem_master.ruleset import HAREM_MASTER
+from referee.scenario import load_scenario, scenario_files
 from referee.store import MatchStore
 from tests.test_store_rulesets import scp_match
 
@@ -79,7 +81,10 @@ def test_an_unknown_format_names_every_format_known(variant: Variant) -> None:
     data["format"] = "scp-tcg-record/1"
     with pytest.raises(InputError) as caught:
         record_from_dict(data, RECORD)
-    assert "expected harem-master-record/1 or hm-variant-record/1, got 'scp-tcg-record/1'" in caught.value.describe()
+    assert (
+        "expected harem-master-record/1 or scp-tcg-s4-record/1 or hm-variant-record/1, got 'scp-tcg-record/1'"
+        in caught.value.describe()
+    )
 
 
 def _stored_scp(tmp_path: Path) -> tuple[str, str]:
@@ -92,21 +97,71 @@ def _stored_scp(tmp_path: Path) -> tuple[str, str]:
     return url, match
 
 
-def test_an_scp_tcg_match_is_refused_by_export_and_audit_in_one_line(tmp_path: Path) -> None:
+def test_an_scp_tcg_match_exports_audits_and_imports_as_its_own_record(tmp_path: Path) -> None:
+    """``scp-tcg-s4-record/1``: the position document (``cards:``, ``setup:``),
+    then the instructions; the record replays to the stored log, event for event."""
     url, match = _stored_scp(tmp_path)
     out = tmp_path / "zones.yaml"
-    for args in (["export", match, "-o", str(out)], ["export", match], ["audit", match], ["audit", match, "--json"]):
-        result = CliRunner().invoke(cli, [*args, "--db", url])
-        assert result.exit_code == 2, (args, result.output)
-        assert result.stdout == ""
-        [line] = result.stderr.splitlines()
-        assert line.startswith("error: SCP-TCG") and "(scp-tcg-s4) has no match-record format yet" in line, line
-        assert "record_format" in line and "set-up position" in line
-    assert not out.exists()
+    runner = CliRunner()
+    judged = (
+        ["note", match, "A moved the wrong card", "--by", "Jo"],
+        ["rewind", match, "--to", "4", "--rule", "4", "--reason", "wrong card", "--by", "Jo"],  # 4: chapter 4
+    )
+    for args in judged:
+        done = runner.invoke(cli, [*args, "--db", url])
+        assert done.exit_code == 0, done.output
+    exported = runner.invoke(cli, ["export", match, "-o", str(out), "--db", url])
+    assert exported.exit_code == 0, exported.output
+    data = yaml.safe_load(out.read_text(encoding="utf-8"))
+    assert data["format"] == "scp-tcg-s4-record/1" and set(data["setup"]) == {"players"}
+    assert {c["name"] for c in data["cards"]} and all("deck" not in p for p in data["players"].values())
     with MatchStore(url, read_only=True) as store:
         events = store.events(match)
-    with pytest.raises(Exception, match="has no match-record format yet"):
-        export_record(events)
+    record = load_record(out)
+    assert record.game == "scp-tcg-s4" and len(record.actions) == 6
+    assert [a["do"] for a in record.actions[4:]] == ["note", "rewind"] and record.actions[5]["rule"] == "4"
+    assert replay(record).events == events
+    for target in (match, str(out)):
+        audited = runner.invoke(cli, ["audit", target, "--json", "--db", url])
+        assert audited.exit_code == 0, audited.output
+        report = json.loads(audited.output)
+        assert report["legal"] is True and report["chain"]["status"] == "intact"
+    imported = runner.invoke(cli, ["import", str(out), "--name", "Again", "--db", url])
+    assert imported.exit_code == 0, imported.output
+    with MatchStore(url, read_only=True) as store:
+        again = store.events(imported.output.strip())
+    assert [e.model_dump(mode="json") for e in again] == [e.model_dump(mode="json") for e in events]
+
+
+def test_every_scp_tcg_scenario_position_round_trips_through_a_record() -> None:
+    """Every position of the scenario library, stacks, partners, damage and
+    all, is written so that reading it back deals the very same cards."""
+    found = 0
+    for path in scenario_files([str(ROOT / "scenarios")]):
+        sc = load_scenario(path)
+        if sc.game != "scp-tcg-s4":
+            continue
+        record = export_record(sc.events)  # verifies that the record replays to the log
+        assert replay(record_from_dict(yaml.safe_load(dump_record(record)))).events == sc.events
+        found += 1
+    assert found > 10
+
+
+@pytest.mark.parametrize(
+    ("change", "place", "message"),
+    [
+        ({"mode": "record"}, "mode", "chapter 4's matches are mode strict"),
+        ({"setup": {"seed": 3, "players": {}}}, "setup.seed", "gives the seed once, at its top"),
+        ({"setup": {"players": {"A": {"site": ["Nothing"]}}}}, "setup.players.A.site[0]", "unknown card 'Nothing'"),
+        ({"actions": [{"player": "A", "do": "move", "host": "A:1"}]}, "actions[0].host", "move takes"),
+    ],
+)
+def test_a_bad_scp_tcg_record_names_the_place(change: dict, place: str, message: str) -> None:
+    events, _ = scp_match(0)
+    data = {**export_record(events), **change}
+    with pytest.raises(InputError) as caught:
+        record_from_dict(data, "zones.yaml")
+    assert place in caught.value.describe() and message in caught.value.message, caught.value.describe()
 
 
 def test_every_kept_records_result_reads_as_before() -> None:

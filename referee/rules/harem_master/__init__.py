@@ -29,6 +29,9 @@ owns), so a rule's code is found from its number in one step:
 | ``views`` | | what the rules say about a position, as the command line and the board show it |
 | ``board`` | | its own parts of the board's pages (``Ruleset.board``): the position, log, decision and card texts a page shows, the console's lines and record mode's menus |
 | ``ruleset`` | | Harem Master as a ``referee.ruleset.Ruleset`` |
+| ``scenario`` | | its scenario files: the position, the players' actions and the expectations (``load_scenario``, ``run_scenario``) |
+| ``records`` | | its part of a match record: the rulings, automatic passing, card definitions and the decks (``read_record_header``, ``record_decks``) |
+| ``settings`` | | a match's own settings: the selectable rulings, the record header keys that carry them |
 
 One part lives outside the package until each game's code moves into its
 own (docs/rulesets.md): 100.2's deck check (``referee.rules.harem_master.decks``).

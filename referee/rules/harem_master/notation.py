@@ -19,7 +19,6 @@ from referee.actions import Action, IllegalAction, Refusal
 from referee.rules import ACTIONS, current_decision, is_legal
 
 PLAYER_DOS = tuple(ACTIONS)  # every player action, as the rules declare them (``referee.rules.ACTIONS``)
-JUDGE_DOS = ("rewind", "note", "skip_step", "accept", "result", "call")
 
 INSTANCE_ID = re.compile(r"^[AB]:[0-9]+$")
 

@@ -23,10 +23,16 @@ from projections.harem_master import codec, state as fold_module, transcript, vi
 from projections.harem_master.state import GameState
 from referee.actions import Action, Applied, Refusal
 from referee.inputs import Document
-from referee.rules.harem_master import decks as deck_rules, engine, notation, views as referee_views
+from referee.rules.harem_master import (
+    decks as deck_rules,
+    engine,
+    notation,
+    views as referee_views,
+)
 from referee.rules.harem_master.registry import ACTIONS, KINDS
 from referee.rules.harem_master.rewinds import REWINDS
-from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started, StartOption
+from referee.rules.harem_master.settings import RECORD_KEYS, RULING_OPTIONS
+from referee.ruleset import ActionSpec, Decision, Outcome, RecordDecks, RecordHeader, Setup, Started, StartOption
 
 
 class HaremMasterRuleset:
@@ -39,6 +45,7 @@ class HaremMasterRuleset:
     seats: tuple[str, ...] = ("A", "B")
     viewers: tuple[str, ...] = projection_views.VIEWERS
     record_format: str | None = "harem-master-record/1"
+    rulings: Mapping[str, tuple[str, ...]] = RULING_OPTIONS  # docs/rulings.md
     first_events: tuple[type, ...] = (MatchStarted, PositionSetUp)
     event_modules: tuple[str, ...] = ("events.harem_master.game",)
     outside = "100.1"  # nothing is outside: the referee knows every rule of the game
@@ -104,8 +111,6 @@ class HaremMasterRuleset:
     def start_options(self) -> tuple[StartOption, ...]:
         """The selectable rulings (docs/rulings.md) and whether the referee
         passes the non-active player's windows (``auto_pass``)."""
-        from referee.scenario import RULING_OPTIONS
-
         rulings = ", ".join(f"{k}={'|'.join(v)}" for k, v in RULING_OPTIONS.items())
         return (
             StartOption(
@@ -132,11 +137,12 @@ class HaremMasterRuleset:
         return Setup(decks, first_event.seed, first_event.deal, dict(first_event.names), first_event.mode, options)
 
     def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
-        from referee import scenario
+        from referee.rules.harem_master import scenario
+        from referee.scenario import Reader
 
-        reader = scenario.Reader(doc)
+        reader = Reader(doc)
         catalog = scenario._catalog(reader, dict(data))
-        events, state, labels = scenario.build_setup(reader, dict(data), catalog, data.get("format", 1))
+        events, state, labels = scenario.build_setup(reader, dict(data), catalog)
         return Started(events, state, labels)
 
     # --- the state and its fold -----------------------------------------------
@@ -289,17 +295,40 @@ class HaremMasterRuleset:
         )
         return referee_views.card_texts(state, names)
 
+    # --- match records ----------------------------------------------------------
+
+    record_keys: tuple[str, ...] = RECORD_KEYS
+    action_args: tuple[str, ...] = ("card", "cards", "target", "targets", "order", "n", "option", "ability")
+
+    def read_record_header(self, reader: Any, data: Mapping[str, Any]) -> RecordHeader:
+        from referee.rules.harem_master import records
+
+        return records.read_header(reader, dict(data))
+
+    def record_decks(self, setup: Setup, log: Sequence[Event]) -> RecordDecks:
+        from referee.rules.harem_master import records
+
+        return records.record_decks(setup, log)
+
+    def read_action(self, reader: Any, raw: Any, path: tuple[Any, ...]) -> tuple[dict[str, Any], dict | None]:
+        from referee.rules.harem_master import scenario
+
+        return scenario.read_action(reader, raw, path)
+
+    def with_unlisted(self, state: GameState, action: Action, lookup: Any) -> Action:
+        return notation.with_unlisted(state, action, lookup)
+
     # --- scenarios --------------------------------------------------------------
 
     def load_scenario(self, doc: Document) -> Any:
-        from referee.scenario import load_scenario
+        from referee.rules.harem_master import scenario
 
-        return load_scenario(doc.file)
+        return scenario.load(doc)
 
     def run_scenario(self, scenario: Any) -> Any:
-        from referee.scenario import run_scenario
+        from referee.rules.harem_master.scenario import run
 
-        return run_scenario(scenario)
+        return run(scenario)
 
 
 HAREM_MASTER = HaremMasterRuleset()

@@ -25,10 +25,28 @@ from projections.scp_tcg import sentences, state as zone_state, views
 from projections.scp_tcg.state import ZoneState
 from referee.actions import Applied, Refusal
 from referee.inputs import Document, InputError, load_document
-from referee.rules.scp_tcg import engine, position, resolve as resolving, scenario as scenarios
-from referee.rules.scp_tcg.common import KINDS, OUTSIDE, OUTSIDE_WORDS, Instruction, outside as refuse_outside
+from referee.rules.scp_tcg import engine, position, records, resolve as resolving, scenario as scenarios
+from referee.rules.scp_tcg.common import (
+    ARGUMENTS,
+    KINDS,
+    OUTSIDE,
+    OUTSIDE_WORDS,
+    Instruction,
+    outside as refuse_outside,
+)
 from referee.rules.scp_tcg.rewinds import REWINDS
-from referee.ruleset import ActionSpec, Decision, Outcome, Setup, Started, StartOption, rows_by_event
+from referee.ruleset import (
+    ActionSpec,
+    Decision,
+    Outcome,
+    RecordDecks,
+    RecordHeader,
+    Setup,
+    Started,
+    StartOption,
+    rows_by_event,
+)
+from referee.scenario import JUDGE_ACTION_KEYS, read_judge_action
 
 
 class ScpTcgZones:
@@ -40,7 +58,8 @@ class ScpTcgZones:
     complete = False
     seats: tuple[str, ...] = zone_state.SEATS
     viewers: tuple[str, ...] = views.VIEWERS
-    record_format: str | None = None
+    record_format: str | None = records.FORMAT
+    rulings: Mapping[str, tuple[str, ...]] = {}  # chapter 4 has no selectable rulings
     first_events: tuple[type, ...] = (ZonesSetUp,)
     event_modules: tuple[str, ...] = ("events.scp_tcg.zones",)
     outside = OUTSIDE
@@ -91,7 +110,8 @@ class ScpTcgZones:
         raise refuse_outside("what makes a legal deck is for other chapters; start from a position (docs/scp-tcg.md).")
 
     def setup_of(self, first_event: Event) -> Setup | None:
-        return None  # every match of this ruleset starts from a position
+        """Every match of this ruleset starts from a position, which its record writes."""
+        return records.setup_of(first_event) if isinstance(first_event, ZonesSetUp) else None
 
     def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
         return position.start_from_position(data, doc)
@@ -198,6 +218,31 @@ class ScpTcgZones:
 
     def describe(self, event: Event, state_before: ZoneState, viewer: str = "judge") -> str:
         return sentences.describe(event, state_before, viewer)
+
+    # --- match records: the position, then the instructions (``records``) ------
+
+    record_keys: tuple[str, ...] = records.RECORD_KEYS
+    action_args: tuple[str, ...] = ARGUMENTS
+
+    def read_record_header(self, reader: Any, data: Mapping[str, Any]) -> RecordHeader:
+        return records.read_header(reader, dict(data))
+
+    def record_decks(self, setup: Setup, log: Sequence[Event]) -> RecordDecks:
+        return records.record_decks(setup, log)
+
+    def read_action(self, reader: Any, raw: Any, path: tuple[Any, ...]) -> tuple[dict[str, Any], dict | None]:
+        """A player's instruction as a scenario has it, or a judge's action (``judge: true``)."""
+        if isinstance(raw, dict) and raw.get("judge") is True:
+            a = reader.mapping(raw, path, ("judge", "do", *JUDGE_ACTION_KEYS), ("do",))
+            do = reader.str_(a["do"], path + ("do",))
+            only_players = tuple(k for k in ARGUMENTS if k not in JUDGE_ACTION_KEYS)  # ``to`` is both's
+            read_judge_action(reader, a, do, path, only_players, REWINDS.rules)
+            return a, None
+        return scenarios._read_action(reader, raw, path)
+
+    def with_unlisted(self, state: ZoneState, action: Any, lookup: Any) -> Any:
+        """Chapter 4 has no deck lists, so no card is shown that one lacks."""
+        return action
 
     def load_scenario(self, doc: Document) -> scenarios.ScpScenario:
         return scenarios.load(doc)
