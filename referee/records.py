@@ -60,7 +60,7 @@ from events.kernel import (
 )
 from referee.actions import IllegalAction
 from referee.inputs import MAX_ACTIONS, NAME_LENGTH, TEXT_LENGTH, Document, InputError, load_document
-from referee.ruleset import DEFAULT_GAME, Outcome, Ruleset, State, games, get, of_first_event
+from referee.ruleset import DEFAULT_GAME, Ruleset, State, games, get, of_first_event, outcome_json
 from referee.scenario import JUDGE_ACTION_KEYS as JUDGES_KEYS, Reader
 
 FORMAT = "harem-master-record/1"  # Harem Master's ``record_format``, what every record so far is in
@@ -333,20 +333,6 @@ class Replay:
     @property
     def result(self) -> dict[str, Any] | None:
         return outcome_json(get(self.game).result(self.state))
-
-
-def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
-    """A game's result as data (null while the game goes on), as every --json prints it."""
-    if outcome is None:
-        return None
-    return {
-        "winner": outcome.winner,
-        "draw": outcome.draw,
-        "rule": outcome.rule,
-        "ruling": outcome.ruling,
-        "scores": dict(outcome.scores) if outcome.scores is not None else None,
-        "reason": outcome.reason,
-    }
 
 
 def replay(record: Record) -> Replay:

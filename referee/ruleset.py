@@ -149,6 +149,22 @@ class Outcome:
     scores: Mapping[str, int] | None = None
     reason: str = ""
 
+    def to_json(self) -> dict[str, Any]:
+        """The result as every ``--json`` and read model prints it."""
+        return {
+            "winner": self.winner,
+            "draw": self.draw,
+            "rule": self.rule,
+            "ruling": self.ruling,
+            "scores": dict(self.scores) if self.scores is not None else None,
+            "reason": self.reason,
+        }
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    """A game's result as data: null while the game goes on."""
+    return None if outcome is None else outcome.to_json()
+
 
 @dataclass(frozen=True, slots=True)
 class Started:
@@ -657,6 +673,7 @@ __all__ = [
     "BoardParts",
     "Decision",
     "Outcome",
+    "outcome_json",
     "RecordDecks",
     "RecordHeader",
     "RewindRules",

@@ -556,7 +556,7 @@ def act(
                 "match": match,
                 "events": rows,
                 "next": d.player if d else None,
-                "result": outcome_json(game.result(state)),
+                "result": registry.outcome_json(game.result(state)),
                 "violations": [v.rule for v in state.violations],
             }
         )
@@ -564,20 +564,6 @@ def act(
     for row in rows:
         click.echo(_line(row))
     _say_next(game, state)
-
-
-def outcome_json(outcome: Any) -> dict[str, Any] | None:
-    """A result as every ``--json`` prints it (null while the game goes on)."""
-    if outcome is None:
-        return None
-    return {
-        "winner": outcome.winner,
-        "draw": outcome.draw,
-        "rule": outcome.rule,
-        "ruling": outcome.ruling,
-        "scores": dict(outcome.scores) if outcome.scores is not None else None,
-        "reason": outcome.reason,
-    }
 
 
 def _check_zones(game: Any, state: Any, data: dict[str, Any], specs: Any) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 
 from eventsourcing.persistence import OperationalError, ProgrammingError, Tracking
 
-from referee.ruleset import Outcome, Ruleset, UnknownGame
+from referee.ruleset import Ruleset, UnknownGame, outcome_json
 from referee.store.errors import StoreError
 from referee.tournament.projection import tournament_of_match, tracking_key
 
@@ -103,7 +103,7 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
             game=ruleset.id,
             turn=getattr(state, "turn", None),
             step=getattr(state, "step", None),
-            result=_outcome(ruleset.result(state)),
+            result=outcome_json(ruleset.result(state)),
             decision=_decision(ruleset, state),
             violations=len(violations),
             rules=[v.rule for v in violations],
@@ -120,20 +120,6 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
         )
         out[key] = row
     return out
-
-
-def _outcome(outcome: Outcome | None) -> dict[str, Any] | None:
-    """A game's result as data (null while the game goes on), as every --json prints it."""
-    if outcome is None:
-        return None
-    return {
-        "winner": outcome.winner,
-        "draw": outcome.draw,
-        "rule": outcome.rule,
-        "ruling": outcome.ruling,
-        "scores": dict(outcome.scores) if outcome.scores is not None else None,
-        "reason": outcome.reason,
-    }
 
 
 def _decision(ruleset: Ruleset, state: Any) -> dict[str, Any] | None:
