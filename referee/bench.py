@@ -346,7 +346,7 @@ def _self_play(g: _Game, act: Callable[[Any, Any], Any], first: Callable[[list[A
     """``play_game``'s loop (same random choices from the same seed), with
     each action applied by ``act(state, action) -> Applied`` and the first
     events handed to ``first``. Returns (events, actions)."""
-    from referee import rules
+    from referee.rules import harem_master as rules
     from referee.rules.harem_master.decks import deal
 
     rng = random.Random(g.seed)
@@ -369,7 +369,7 @@ def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[
     fresh SQLite file; then the same actions replayed without choosing them
     (``rules.apply`` alone against ``MatchStore.act``), for the store's cost
     against the engine's own."""
-    from referee import rules
+    from referee.rules import harem_master as rules
     from referee.rules.harem_master.decks import deal
     from referee.store import MatchStore
 
@@ -506,7 +506,7 @@ def _action_rows(played: list[_Game]) -> list[list[tuple[str, int, str, bytes]]]
     """Each game's first events, then each action's events, as the store's rows."""
     from datetime import datetime, timezone
 
-    from referee import rules
+    from referee.rules import harem_master as rules
     from referee.rules.harem_master.decks import deal
     from referee.store.mapper import JSONBytes, PydanticEventMapper
 
@@ -621,7 +621,8 @@ def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> t
     then a judge rewinding (410.1) to an early event with ``replay``, which
     appends the replayed actions again, until the log is long enough.
     Returns (match id, events, rewinds, actions replayed)."""
-    from referee import corrections, rules
+    from referee import corrections
+    from referee.rules import harem_master as rules
     from referee.rules.harem_master.decks import deal
     from referee.store import MatchStore
 
@@ -657,7 +658,7 @@ def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> t
 
 def build_short_match(url: str, events: int = SHORT_MATCH, seed: int = 2) -> tuple[str, int]:
     """A stored match of about ``events`` events, still going."""
-    from referee import rules
+    from referee.rules import harem_master as rules
     from referee.rules.harem_master.decks import deal
     from referee.store import MatchStore
 
@@ -680,8 +681,8 @@ def build_short_match(url: str, events: int = SHORT_MATCH, seed: int = 2) -> tup
 def _act_arguments(state: Any, legal: list[dict[str, Any]]) -> list[str]:
     """``P DO [CARDS] [--target T] [--order O] [--n N]`` of a legal action
     (from ``referee legal --json``) that does not end the game."""
-    from referee import rules
     from referee.actions import Action, IllegalAction
+    from referee.rules import harem_master as rules
 
     simple = ("card", "cards", "target", "order", "n")
     for a in legal:
@@ -824,7 +825,8 @@ def rewound_log(min_events: int, seed: int = 1) -> tuple[list[Any], int]:
     way, then 410.1 rewinds with replay to an early action until the log is
     long enough), the states kept as it grows so that building it is linear.
     Returns the log and its number of rewinds."""
-    from referee import corrections, rules
+    from referee import corrections
+    from referee.rules import harem_master as rules
     from referee.rules.harem_master.decks import deal
 
     for game_seed, decks, whole in _long_games(seed):
@@ -1098,7 +1100,7 @@ def _live_latency(host: str, port: int, url: str, match: str) -> float:
     before the act)."""
     import http.client
 
-    from referee import rules
+    from referee.rules import harem_master as rules
     from referee.store import MatchStore
 
     conn = http.client.HTTPConnection(host, port, timeout=10)

@@ -121,7 +121,7 @@ class Client:
 def _legal_line(url: str, match: str, offered: list[str]) -> str | None:
     """A line the board offers that does not end the game (the engine says
     which: ``_act_arguments`` picks the first such of a shuffled list)."""
-    from referee.rules import legal_actions
+    from referee.rules.harem_master import legal_actions
     from referee.rules.harem_master.notation import action_line, describe_action
     from referee.store import MatchStore
 
@@ -303,7 +303,7 @@ def _table_client(url: str, port: int, match: str, until: float, load: Load, int
 
 
 def _tables(url: str, count: int, seed: int) -> list[str]:
-    from referee import rules
+    from referee.rules import harem_master as rules
     from referee.rules.harem_master.decks import deal
     from referee.rules.harem_master.pool import bundled_pool
     from referee.simulate import decks_for, game_seeds, vanilla

@@ -57,7 +57,7 @@ def argv_of(action: object) -> list[str]:
 
 
 def random_action(url: str, match: str, rng: random.Random) -> tuple[int, list[str]]:
-    from referee.rules import legal_actions
+    from referee.rules.harem_master import legal_actions
     from referee.simulate import random_action as pick
     from referee.store import MatchStore
 

@@ -157,7 +157,7 @@ def leaks(text: str, allowed: frozenset[str]) -> set[str]:
 def random_match(seed: int, deal_mode: str, max_actions: int = 4000) -> tuple[list[Event], list[tuple[int, int]]]:
     """A random legal match with the unique decks; its events and, per
     action, the log range it wrote (first, last+1)."""
-    from referee.rules import apply, legal_actions, start
+    from referee.rules.harem_master import apply, legal_actions, start
     from referee.simulate import random_action
 
     rng = random.Random(seed)

@@ -24,7 +24,7 @@ from events.kernel import Event
 from projections.harem_master.state import PILES, GameState, evolve, initial_state
 from referee.actions import IllegalAction
 from referee.inputs import load_document
-from referee.rules import apply
+from referee.rules.harem_master import apply
 from referee.rules.harem_master.agenda import cares
 from referee.rules.harem_master.notation import action_from_mapping, resolve
 from referee.rules.harem_master.situations import MOVES, events_of, happened, moved

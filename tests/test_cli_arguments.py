@@ -218,7 +218,7 @@ def test_a_record_with_control_characters_in_stored_text_is_refused(tmp_path: Pa
 
 
 def test_text_already_stored_is_printed_escaped(tmp_path: Path) -> None:
-    from referee.rules import start
+    from referee.rules.harem_master import start
     from referee.rules.harem_master.decks import deal, load_deck
     from referee.rules.harem_master.pool import CardCatalog, bundled_pool
     from referee.store import MatchStore

@@ -314,7 +314,7 @@ def test_players_of_an_event_that_allows_it_log_their_own_decisions_only(db: str
     match = f"{event}.r1.t1"
     with MatchStore(db, read_only=True) as store:
         opener = store.load(match)[0]
-    from referee.rules import current_decision
+    from referee.rules.harem_master import current_decision
 
     first = current_decision(opener).player
     other = "B" if first == "A" else "A"
@@ -330,7 +330,7 @@ def test_players_of_an_event_that_allows_it_log_their_own_decisions_only(db: str
         theirs = http.get(f"/matches/{match}?as={other}&token={tokens.player_token(KEY, match, other)}")
         fields = form_of(theirs.text)
         now = version_of(db, match)
-        from referee.rules import legal_actions
+        from referee.rules.harem_master import legal_actions
         from referee.rules.harem_master.notation import action_line, describe_action
 
         with MatchStore(db, read_only=True) as store:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee import chain
 from referee.actions import Action
-from referee.rules import legal_actions
+from referee.rules.harem_master import legal_actions
 from referee.store.errors import StaleVersion
 from tests.test_store import new_game
 

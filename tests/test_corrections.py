@@ -47,7 +47,7 @@ from referee.corrections import (
     rewinds_consistent,
     skip_step,
 )
-from referee.rules import advance, apply, legal_actions, start
+from referee.rules.harem_master import advance, apply, legal_actions, start
 from referee.rules.harem_master.decks import deal
 from referee.rules.harem_master.notation import action_from_mapping, resolve
 from referee.rules.harem_master.pool import bundled_pool

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from events.harem_master.cards import CardDef, filler
-from referee import rules
 from referee.inputs import InputError, load_document
+from referee.rules import harem_master as rules
 from referee.rules.harem_master.decks import DECK_SIZE, check_deck, deal, deck_problems, load_deck, parse_deck
 from referee.rules.harem_master.pool import CardCatalog, bundled_pool
 

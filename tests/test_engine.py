@@ -11,7 +11,7 @@ from events.harem_master.game import FieldCard, PositionSetUp
 from events.kernel import GameEnded
 from projections.harem_master.state import evolve, initial_state
 from referee.actions import Action, IllegalAction, Refusal
-from referee.rules import apply, current_decision, legal_actions
+from referee.rules.harem_master import apply, current_decision, legal_actions
 from referee.rules.harem_master.checks import end_check as _end_check, same_name_choices
 from referee.rules.harem_master.notation import resolve
 
@@ -130,7 +130,7 @@ def test_first_turn_stack_values(turn: int, girls: int, expected: int, rule: str
     s = position(field, turn=turn)
     # Rerun the turn from 301 (as `step: start` does) and read 303's count.
     s.step = "301"
-    from referee.rules import advance
+    from referee.rules.harem_master import advance
 
     events, after = advance(s)
     sized = [e for e in events if type(e).__name__ == "StackSizeSet"]

@@ -137,7 +137,7 @@ def test_a_store_whose_connections_were_cut_recovers_and_closes_them_all(pg) -> 
     connections, each write on a connection it ended fails as one StoreError
     line, with nothing written, and the pool replaces it: a few writes later
     the store works again; closing leaves no connection open."""
-    from referee.rules import legal_actions
+    from referee.rules.harem_master import legal_actions
     from referee.simulate import random_action
     from referee.store import StoreError
 

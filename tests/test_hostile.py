@@ -372,7 +372,7 @@ def test_a_log_of_many_notes_is_read_a_page_at_a_time(tmp_path: Path) -> None:
     """A legal record of thousands of notes: the log page holds 200 rows
     whatever the length, with links to older and newer pages; the server
     keeps the match's length and rewinds, not its events."""
-    from referee.rules import start
+    from referee.rules.harem_master import start
     from referee.rules.harem_master.decks import deal, load_deck
     from referee.rules.harem_master.pool import CardCatalog, bundled_pool
     from referee.web.board import LOG_PAGE

@@ -1,16 +1,16 @@
-"""The kernel knows no game: which kernel modules still import a game's modules.
+"""The kernel knows no game: no kernel module imports a game's modules.
 
-Issue 17's move ("the kernel knows no game", docs/rulesets.md) goes one
-module at a time, so this test is a ratchet: ``KNOWN`` lists every import of
-a game's module that a kernel module still makes (read with ``ast`` as
-``tests/test_import_graph.py`` reads the graph, imports inside functions
-included). A new one fails the test; one that a change removed fails it too,
-until it is taken off the list, so the list always says what is left.
+Issue 17's move ("the kernel knows no game", docs/rulesets.md) went one
+module at a time, with this test as its ratchet: ``KNOWN`` listed every
+import of a game's module that a kernel module still made (read with
+``ast`` as ``tests/test_import_graph.py`` reads the graph, imports inside
+functions included); a new one failed the test, and so did one a change
+removed until it was taken off the list. The list is now empty: any kernel
+module importing a game's package fails.
 
 A game's modules are those under a game's package in each layer
 (``events.harem_master``, ``projections.harem_master``,
-``referee.rules.harem_master``, and SCP-TCG's) and ``referee.rules``, which
-still re-exports Harem Master. The registry (``referee.ruleset``) is the one
+``referee.rules.harem_master``, and SCP-TCG's). The registry (``referee.ruleset``) is the one
 place meant to name games.
 """
 
@@ -26,8 +26,6 @@ GAME_PACKAGES = (
     "referee.rules.harem_master",
     "referee.rules.scp_tcg",
 )
-# Harem Master's re-exports at the top of the rules layer, until the kernel stops using them.
-HAREM_MASTER_AT_THE_TOP = frozenset({"referee.rules"})
 KERNEL = (
     "events.kernel",
     "events.tournament",
@@ -50,7 +48,7 @@ KERNEL = (
 
 
 def is_game(module: str) -> bool:
-    return module in HAREM_MASTER_AT_THE_TOP or any(module == p or module.startswith(p + ".") for p in GAME_PACKAGES)
+    return any(module == p or module.startswith(p + ".") for p in GAME_PACKAGES)
 
 
 def is_kernel(module: str) -> bool:

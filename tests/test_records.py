@@ -27,7 +27,7 @@ from referee.records import (
     record_from_dict,
     replay,
 )
-from referee.rules import legal_actions, start
+from referee.rules.harem_master import legal_actions, start
 from referee.rules.harem_master.decks import deal, load_deck
 from referee.rules.harem_master.pool import CardCatalog, bundled_pool
 from referee.store import MatchStore
@@ -581,7 +581,7 @@ def test_a_late_interception_exports_as_the_players_action_and_replays() -> None
     """306.5c: the referee's own retraction before a late interception is no
     judge's rewind: the record holds only B's interception, whose replay takes
     the same steps back, so the record replays to the very same log."""
-    from referee.rules import apply
+    from referee.rules.harem_master import apply
     from referee.simulate import decks_for, vanilla
 
     cards, castles = deal(decks_for(1, vanilla(bundled_pool()), None))

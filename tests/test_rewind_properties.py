@@ -31,7 +31,7 @@ from projections.harem_master.state import GameState, evolve, fold
 from projections.lineage import live_positions, retracted_positions
 from referee.actions import IllegalAction
 from referee.corrections import action_span, impact, rewind
-from referee.rules import advance, apply, legal_actions, start
+from referee.rules.harem_master import advance, apply, legal_actions, start
 from referee.rules.harem_master.decks import deal
 from referee.rules.harem_master.pool import bundled_pool
 from referee.simulate import NOT_RANDOM, decks_for, vanilla

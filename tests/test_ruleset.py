@@ -13,8 +13,9 @@ import pytest
 
 from projections.harem_master import codec, transcript
 from projections.harem_master.state import fold
-from referee import rules, ruleset as registry
+from referee import ruleset as registry
 from referee.actions import IllegalAction
+from referee.rules import harem_master as rules
 from referee.rules.harem_master import views
 from referee.rules.harem_master.pool import bundled_pool
 from referee.rules.harem_master.ruleset import HAREM_MASTER

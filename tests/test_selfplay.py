@@ -17,7 +17,7 @@ import pytest
 from events.harem_master import EVENT_TYPES
 from projections.harem_master.state import evolve, fold, initial_state
 from referee.actions import Action, IllegalAction
-from referee.rules import apply, canonical, current_player, is_legal
+from referee.rules.harem_master import apply, canonical, current_player, is_legal
 from referee.rules.harem_master.decks import conservation_errors
 from referee.rules.harem_master.pool import bundled_pool, load_pool
 from referee.simulate import decks_for, game_seeds, play_game, random_deck

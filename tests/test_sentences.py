@@ -31,7 +31,7 @@ from projections.harem_master.transcript import DESCRIBERS, describe
 from projections.harem_master.views import VIEWERS
 from referee import corrections
 from referee.actions import Action, IllegalAction, Refusal
-from referee.rules import apply, current_decision, decide
+from referee.rules.harem_master import apply, current_decision, decide
 from referee.rules.harem_master.notation import PLAYER_DOS, action_from_mapping, resolve
 from referee.rules.harem_master.ruleset import HAREM_MASTER
 from referee.scenario import Scenario, judge_action, load_scenario, scenario_files
@@ -514,7 +514,7 @@ def extra_refusals(library: Library) -> list[Any]:
     ]
     # The engine asks nobody for a second mulligan, so 101.5's own refusal of
     # one is reached only by asking the decision itself.
-    from referee.rules import ACTIONS
+    from referee.rules.harem_master import ACTIONS
     from referee.rules.harem_master.registry import Context
 
     mulliganed = next(s for s, _, _ in library.positions if s.mulligans and s.step.startswith("101"))

@@ -21,8 +21,8 @@ from events.harem_master.cards import CardDef
 from events.harem_master.game import CardMovedToStack
 from events.kernel import Event
 from projections.harem_master.state import GameState, evolve, fold, initial_state
-from referee import rules
 from referee.actions import Action, IllegalAction
+from referee.rules import harem_master as rules
 from referee.store import (
     DEFAULT_URL,
     MatchEvent,
@@ -224,7 +224,7 @@ def test_a_state_kept_inside_the_state_round_trips_without_its_cards():
     """306.5c: the state the referee passed an interception over in is kept
     (``passed_over``) until a player acts; a snapshot holds it without a
     second copy of the cards, and a rewind's restored state likewise."""
-    from referee.rules import apply
+    from referee.rules.harem_master import apply
     from referee.rules.harem_master.notation import action_from_mapping, resolve
     from referee.scenario import load_scenario
 

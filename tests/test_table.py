@@ -21,7 +21,7 @@ from projections.harem_master.codec import encode_state
 from projections.harem_master.state import HIDDEN_PILES, fold
 from referee.cli import cli
 from referee.records import dump_record, export_record, record_from_dict, replay
-from referee.rules import is_legal
+from referee.rules.harem_master import is_legal
 from referee.rules.harem_master.decks import conservation_errors
 from referee.rules.harem_master.hidden import pending
 from referee.rules.harem_master.pool import bundled_pool
@@ -150,7 +150,7 @@ def test_card_text_that_turns_a_decks_last_unknown_cards_face_up_lists_their_nam
     names left are those very cards'. (A game from a random run once stopped
     here with no legal action but conceding; the position is now written as
     a scenario, so that it does not depend on which decks a seed draws.)"""
-    from referee.rules import apply, legal_actions
+    from referee.rules.harem_master import apply, legal_actions
     from referee.rules.harem_master.notation import action_from_mapping, resolve
     from referee.scenario import load_scenario
 

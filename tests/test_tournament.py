@@ -431,7 +431,7 @@ def test_an_unknown_event_is_bad_input(run) -> None:
 
 
 def _match_with_actions(url: str) -> str:
-    from referee.rules import start
+    from referee.rules.harem_master import start
     from referee.rules.harem_master.decks import deal, load_deck
     from referee.rules.harem_master.notation import action_from_mapping, resolve
     from referee.rules.harem_master.pool import CardCatalog, bundled_pool
@@ -492,7 +492,7 @@ def test_a_match_stored_before_chains_reads_as_no_chain(tmp_path: Path) -> None:
 
     from eventsourcing.persistence import StoredEvent
 
-    from referee.rules import start
+    from referee.rules.harem_master import start
     from referee.rules.harem_master.decks import deal, load_deck
     from referee.rules.harem_master.pool import CardCatalog, bundled_pool
     from referee.store import MatchStore

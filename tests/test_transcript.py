@@ -25,7 +25,7 @@ from projections.harem_master.state import GameState, evolve, fold, initial_stat
 from projections.harem_master.transcript import DESCRIBERS, describe, render_transcript, transcript
 from projections.harem_master.views import VIEWERS
 from referee.actions import Action
-from referee.rules import apply
+from referee.rules.harem_master import apply
 
 NAMES = [cd.name for cd in POOL + ABILITY_POOL] + [FILLER]
 

@@ -153,7 +153,7 @@ def test_the_command_line_and_the_board_name_no_card_their_viewer_may_not_know(
     from hiddenkit import unique_decks
     from starlette.testclient import TestClient
 
-    from referee.rules import legal_actions, start
+    from referee.rules.harem_master import legal_actions, start
     from referee.rules.harem_master.decks import deal
     from referee.simulate import random_action
     from referee.store import MatchStore

@@ -1,43 +1,7 @@
-"""Game rules behind a small interface (start, legal actions, decide/apply).
+"""Each game's rules, one package per game, found through ``referee.ruleset``'s registry.
 
-Only Harem Master is implemented; the event store, scenario runner and CLI
-reach the rules through this package so that another game can plug in later.
-``ACTIONS`` and ``KINDS`` declare each action kind and decision kind once
-(an action's rule, the arguments it takes, the one check that refuses it
-and the candidates the legal list is filtered from; a decision's rule and
-sentence).
+``harem_master`` is Harem Master's (rules 100 to 506, its rule map in its
+``__init__``), ``scp_tcg`` the zone rules of SCP-TCG's chapter 4. This
+package re-exports neither: the kernel asks a match's ruleset
+(``referee.ruleset.get``), and a game's own modules import their package.
 """
-
-from referee.rules.harem_master import (
-    ACTIONS,
-    ANY_TIME,
-    KINDS,
-    Decision,
-    advance,
-    apply,
-    canonical,
-    current_decision,
-    current_player,
-    decide,
-    is_legal,
-    legal_actions,
-    own_events,
-    start,
-)
-
-__all__ = [
-    "ACTIONS",
-    "ANY_TIME",
-    "KINDS",
-    "Decision",
-    "advance",
-    "apply",
-    "canonical",
-    "current_decision",
-    "current_player",
-    "decide",
-    "is_legal",
-    "legal_actions",
-    "own_events",
-    "start",
-]

@@ -98,7 +98,7 @@ def page_card_texts(
 
 def action_of(state: GameState, line: str) -> Action | None:
     """The legal action whose line (as ``referee legal`` prints it) is ``line``, None if none is."""
-    from referee.rules import legal_actions
+    from referee.rules.harem_master import legal_actions
 
     player, _, rest = line.partition(" ")
     do = rest.split(" ", 1)[0]
@@ -230,7 +230,7 @@ def controls(
     """The controls for the decision in front of the table (None: nobody must
     act). ``seat``: a player's own console shows only that player's lines.
     ``described``: the legal actions already described (the page has them)."""
-    from referee.rules import current_decision, legal_actions
+    from referee.rules.harem_master import current_decision, legal_actions
 
     d = current_decision(state) if state.position else None
     if d is None or (seat is not None and d.player != seat):
@@ -295,7 +295,7 @@ def controls(
 def entry_menus(state: GameState) -> dict[str, Any]:
     """What the record-mode form offers: every kind of action and every card
     name of the match (whatever the table did, legal or not)."""
-    from referee.rules import ACTIONS
+    from referee.rules.harem_master import ACTIONS
     from referee.rules.harem_master.describe import definitions
 
     return {

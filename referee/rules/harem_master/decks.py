@@ -145,7 +145,7 @@ def check_deck(cards: Sequence[CardDef], where: Document | str | Path | None = N
 
 
 def deal(decks: Mapping[str, Sequence[CardDef]]) -> tuple[dict[str, CardDef], dict[str, list[str]]]:
-    """Instance ids for every card, as ``referee.rules.start`` takes them.
+    """Instance ids for every card, as ``referee.rules.harem_master.start`` takes them.
 
     Ids are the owner's letter, a colon and the index from 1 in deck order
     (``A:1`` is A's top card), so a card keeps one id for the whole match and

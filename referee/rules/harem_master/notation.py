@@ -16,9 +16,9 @@ from typing import Any, Callable, Iterable
 
 from projections.harem_master.state import PILES, GameState
 from referee.actions import Action, IllegalAction, Refusal
-from referee.rules import ACTIONS, current_decision, is_legal
+from referee.rules.harem_master import ACTIONS, current_decision, is_legal
 
-PLAYER_DOS = tuple(ACTIONS)  # every player action, as the rules declare them (``referee.rules.ACTIONS``)
+PLAYER_DOS = tuple(ACTIONS)  # every player action, as the rules declare them (``referee.rules.harem_master.ACTIONS``)
 
 INSTANCE_ID = re.compile(r"^[AB]:[0-9]+$")
 

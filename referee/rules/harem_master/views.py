@@ -27,7 +27,7 @@ def decision_view(state: GameState, viewer: str) -> dict[str, Any] | None:
     legal actions for those who may read them: the judge and the deciding
     player, each card named as that viewer may know it (215). A table-dealt
     match's reveal says what the table turned and why (``reveal``)."""
-    from referee.rules import KINDS, current_decision, legal_actions
+    from referee.rules.harem_master import KINDS, current_decision, legal_actions
     from referee.rules.harem_master.hidden import pending
     from referee.rules.harem_master.notation import describe_action
 
