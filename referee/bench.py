@@ -69,9 +69,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from events.harem_master.cards import CardDef
-from projections.harem_master.state import evolve, fold, initial_state
-from referee.rules.harem_master.pool import bundled_pool
+from referee import ruleset as registry
 from referee.simulate import NOT_RANDOM, decks_for, game_seeds, play_game, vanilla
 from referee.store.sqlitefactory import DEFAULT_SYNCHRONOUS as SYNCHRONOUS  # given to plain sqlite3 too
 
@@ -121,6 +119,19 @@ class BenchReport:
 DECK_KINDS = ("vanilla", "ability-heavy")
 
 
+# The reference game every figure measures, reached as any kernel module
+# reaches a game: through its ruleset.
+CardDef = Any  # one card of the reference game (its ``card_type``)
+
+
+def reference_game() -> registry.Ruleset:
+    return registry.get(registry.DEFAULT_GAME)
+
+
+def bundled_pool() -> dict[str, Any]:
+    return dict(reference_game().bundled_cards())
+
+
 def bench_pools(pool: dict[str, CardDef]) -> dict[str, dict[str, CardDef]]:
     """The two kinds of random decks the engine is timed with: cards without
     text only, and cards with abilities only (plus the cost-1 characters a deck
@@ -159,6 +170,9 @@ def engine_bench(games: int = 200, seed: int = 1, runs: int = 3) -> BenchReport:
             for s, d in zip(seeds, decks):
                 play_game(s, d)
             return time.process_time() - t0
+
+        game = reference_game()
+        fold, initial_state, evolve = game.fold, game.initial_state, game.evolve
 
         def replay(_: int) -> float:
             t0 = time.process_time()
@@ -346,12 +360,10 @@ def _self_play(g: _Game, act: Callable[[Any, Any], Any], first: Callable[[list[A
     """``play_game``'s loop (same random choices from the same seed), with
     each action applied by ``act(state, action) -> Applied`` and the first
     events handed to ``first``. Returns (events, actions)."""
-    from referee.rules import harem_master as rules
-    from referee.rules.harem_master.decks import deal
+    rules = reference_game()
 
     rng = random.Random(g.seed)
-    cards, castles = deal(g.decks)
-    applied = rules.start(cards, castles, seed=g.seed)
+    applied = rules.start(g.decks, seed=g.seed)
     first(applied.events)
     state, events, actions = applied.state, len(applied.events), []
     while state.result is None:
@@ -369,8 +381,7 @@ def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[
     fresh SQLite file; then the same actions replayed without choosing them
     (``rules.apply`` alone against ``MatchStore.act``), for the store's cost
     against the engine's own."""
-    from referee.rules import harem_master as rules
-    from referee.rules.harem_master.decks import deal
+    rules = reference_game()
     from referee.store import MatchStore
 
     expected = sum(len(g.events) for g in played)
@@ -408,8 +419,7 @@ def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[
         t0 = time.perf_counter()
         events = 0
         for g in played:
-            cards, castles = deal(g.decks)
-            applied = rules.start(cards, castles, seed=g.seed)
+            applied = rules.start(g.decks, seed=g.seed)
             state, events = applied.state, events + len(applied.events)
             for action in g.actions:
                 applied = rules.apply(state, action)
@@ -423,8 +433,7 @@ def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[
             t0 = time.perf_counter()
             events = 0
             for g in played:
-                cards, castles = deal(g.decks)
-                first = rules.start(cards, castles, seed=g.seed).events
+                first = rules.start(g.decks, seed=g.seed).events
                 match = store.create(first)
                 events += len(first)
                 for action in g.actions:
@@ -506,8 +515,7 @@ def _action_rows(played: list[_Game]) -> list[list[tuple[str, int, str, bytes]]]
     """Each game's first events, then each action's events, as the store's rows."""
     from datetime import datetime, timezone
 
-    from referee.rules import harem_master as rules
-    from referee.rules.harem_master.decks import deal
+    rules = reference_game()
     from referee.store.mapper import JSONBytes, PydanticEventMapper
 
     mapper = PydanticEventMapper(transcoder=JSONBytes())
@@ -515,8 +523,7 @@ def _action_rows(played: list[_Game]) -> list[list[tuple[str, int, str, bytes]]]
     batches = []
     for k, g in enumerate(played):
         match = f"m-{k:08x}"
-        cards, castles = deal(g.decks)
-        applied = rules.start(cards, castles, seed=g.seed)
+        applied = rules.start(g.decks, seed=g.seed)
         state, version = applied.state, len(applied.events)
         batches.append(mapper.to_rows(match, 0, now, applied.events))
         for action in g.actions:
@@ -622,14 +629,13 @@ def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> t
     appends the replayed actions again, until the log is long enough.
     Returns (match id, events, rewinds, actions replayed)."""
     from referee import corrections
-    from referee.rules import harem_master as rules
-    from referee.rules.harem_master.decks import deal
+
+    rules = reference_game()
     from referee.store import MatchStore
 
     with MatchStore(url) as store:
         for game_seed, decks, whole in _long_games(seed):
-            cards, castles = deal(decks)
-            match = store.create(rules.start(cards, castles, seed=game_seed).events, name="bench: long match")
+            match = store.create(rules.start(decks, seed=game_seed).events, name="bench: long match")
             for action in whole.actions[: len(whole.actions) * 2 // 3]:
                 store.act(match, action)
             rewinds = replayed = 0
@@ -658,17 +664,15 @@ def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> t
 
 def build_short_match(url: str, events: int = SHORT_MATCH, seed: int = 2) -> tuple[str, int]:
     """A stored match of about ``events`` events, still going."""
-    from referee.rules import harem_master as rules
-    from referee.rules.harem_master.decks import deal
+    rules = reference_game()
     from referee.store import MatchStore
 
     pool = vanilla(bundled_pool())  # the baselines were measured with vanilla decks
     game_seed = game_seeds(1, seed)[0]
     decks = decks_for(game_seed, pool, None)
     whole = play_game(game_seed, decks)
-    cards, castles = deal(decks)
     with MatchStore(url) as store:
-        match = store.create(rules.start(cards, castles, seed=game_seed).events, name="bench: short match")
+        match = store.create(rules.start(decks, seed=game_seed).events, name="bench: short match")
         version = store.load(match)[1]
         for action in whole.actions:
             if version >= events:
@@ -682,7 +686,8 @@ def _act_arguments(state: Any, legal: list[dict[str, Any]]) -> list[str]:
     """``P DO [CARDS] [--target T] [--order O] [--n N]`` of a legal action
     (from ``referee legal --json``) that does not end the game."""
     from referee.actions import Action, IllegalAction
-    from referee.rules import harem_master as rules
+
+    rules = reference_game()
 
     simple = ("card", "cards", "target", "order", "n")
     for a in legal:
@@ -826,12 +831,11 @@ def rewound_log(min_events: int, seed: int = 1) -> tuple[list[Any], int]:
     long enough), the states kept as it grows so that building it is linear.
     Returns the log and its number of rewinds."""
     from referee import corrections
-    from referee.rules import harem_master as rules
-    from referee.rules.harem_master.decks import deal
+
+    rules = reference_game()
 
     for game_seed, decks, whole in _long_games(seed):
-        cards, castles = deal(decks)
-        applied = rules.start(cards, castles, seed=game_seed)
+        applied = rules.start(decks, seed=game_seed)
         log, state = list(applied.events), applied.state
         for action in whole.actions[: len(whole.actions) * 2 // 3]:
             applied = rules.apply(state, action)
@@ -1100,7 +1104,7 @@ def _live_latency(host: str, port: int, url: str, match: str) -> float:
     before the act)."""
     import http.client
 
-    from referee.rules import harem_master as rules
+    rules = reference_game()
     from referee.store import MatchStore
 
     conn = http.client.HTTPConnection(host, port, timeout=10)

@@ -48,7 +48,9 @@ from referee.bench import (
     _act_arguments,
     _scratch,
     build_long_match,
+    bundled_pool,
     referee_command,
+    reference_game,
 )
 
 CONSOLE_TARGET = 0.25  # p95 of a logged decision at the board / act's median, at most
@@ -121,18 +123,17 @@ class Client:
 def _legal_line(url: str, match: str, offered: list[str]) -> str | None:
     """A line the board offers that does not end the game (the engine says
     which: ``_act_arguments`` picks the first such of a shuffled list)."""
-    from referee.rules.harem_master import legal_actions
-    from referee.rules.harem_master.notation import action_line, describe_action
     from referee.store import MatchStore
 
+    game = reference_game()
     with MatchStore(url, read_only=True) as store:
         state = store.load(match)[0]
-    described = [describe_action(state, a) for a in legal_actions(state)]
+    described = [game.describe_action(state, a) for a in game.legal_actions(state)]
     random.Random(len(offered)).shuffle(described)
     argv = _act_arguments(state, described)
     wanted = [d for d in described if d["do"] == argv[1]]
     for d in wanted:
-        line = action_line(d)
+        line = game.list_actions([d])[0][0]
         if line in offered:
             return line
     return next((x for x in offered if x.split()[1] not in NOT_CHOSEN), None)
@@ -303,18 +304,16 @@ def _table_client(url: str, port: int, match: str, until: float, load: Load, int
 
 
 def _tables(url: str, count: int, seed: int) -> list[str]:
-    from referee.rules import harem_master as rules
-    from referee.rules.harem_master.decks import deal
-    from referee.rules.harem_master.pool import bundled_pool
     from referee.simulate import decks_for, game_seeds, vanilla
     from referee.store import MatchStore
 
+    game = reference_game()
     pool = vanilla(bundled_pool())
     out = []
     with MatchStore(url) as store:
         for game_seed in game_seeds(count, seed):
-            cards, castles = deal(decks_for(game_seed, pool, None))
-            out.append(store.create(rules.start(cards, castles, seed=game_seed).events, name="bench: a table"))
+            decks = decks_for(game_seed, pool, None)
+            out.append(store.create(game.start(decks, seed=game_seed).events, name="bench: a table"))
     return out
 
 
