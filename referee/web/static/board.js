@@ -61,7 +61,27 @@
 
     // Put a board fragment from the server in place and follow its position.
     function place(html) {
+      // A form being filled in (an instruction's <details>) survives the
+      // board being drawn again (a live update, a reconnect): it is reopened
+      // with the values already chosen, so nothing typed is lost.
+      const kept = [];
+      board.querySelectorAll("details[data-do][open]").forEach(function (d) {
+        const values = {};
+        d.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
+          if (f.type !== "hidden") values[f.name] = f.value;
+        });
+        kept.push([d.dataset.do, values]);
+      });
       board.innerHTML = html;
+      kept.forEach(function ([name, values]) {
+        const d = board.querySelector(`details[data-do="${CSS.escape(name)}"]`);
+        if (!d) return;
+        d.open = true;
+        Object.entries(values).forEach(function ([field, value]) {
+          const f = d.querySelector(`[name="${CSS.escape(field)}"]`);
+          if (f && f.type !== "hidden") f.value = value;
+        });
+      });
       const shown = board.querySelector(".position").dataset;
       at = Number(shown.at);
       version = Number(shown.version);
