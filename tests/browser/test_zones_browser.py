@@ -96,3 +96,50 @@ def test_a_judge_logs_and_rewinds_an_scp_tcg_match_on_a_phone(
     rewinds = [r for r in records if type(r.event).__name__ == "Rewound"]
     assert len(rewinds) == 1 and rewinds[0].event.rule == "4" and rewinds[0].by == "judge Kim"
     assert {r.by for r in records[1:]} == {"judge Kim"}
+
+
+def test_a_live_board_fetched_before_a_form_answer_does_not_wipe_its_notice(
+    serve, cli, device, store_url: str, tmp_path: Path
+) -> None:
+    """The race behind a flaky CI run, made to happen every time: a live
+    fetch of the board is on its way when a form's answer ("Logged.") is put
+    in place; the fetch then answers with the board from before. It must not
+    take the board back nor wipe the notice."""
+    position = tmp_path / "zones.yaml"
+    position.write_text(POSITION.format(pool=ROOT / "scenarios/scp-tcg/pools/cards.yaml"))
+    cli(store_url, "new", "--position", str(position), "--id", "s1")
+    with serve(store_url, REFEREE_JUDGE_PASSWORD=PASSWORD) as base:
+        judge = device(PHONE)
+        judge.goto(f"{base}login?next=/matches/s1")
+        judge.fill("input[name=password]", PASSWORD)
+        judge.fill("input[name=name]", "Kim")
+        judge.locator("form.signin-form button[type=submit]").tap()
+        board = judge.locator("#board")
+        expect(board.locator('[data-zone="B.keter"] .protection')).to_contain_text("12/12")
+        held: list = []
+
+        def hold(route) -> None:
+            held.append(route)
+
+        judge.route("**/matches/s1/board?*", hold)
+        with judge.expect_request("**/matches/s1/board?*"):
+            judge.locator("#golive").tap()  # a live fetch of the board, held on its way
+        damage = board.locator("details[data-do=damage]")
+        damage.locator("summary").tap()
+        form = damage.locator("form")
+        form.locator("select[name=player]").select_option("A")
+        form.locator("select[name=zone]").select_option("B.keter")
+        form.locator("input[name=n]").fill("3")
+        form.locator("button[type=submit]").tap()
+        expect(board.locator("[data-logged]")).to_be_visible(timeout=LIVE)
+        assert held, "the live fetch was not held"
+        fetched = judge.locator("#match").get_attribute("data-fetched") or "0"
+        for route in held:
+            route.continue_()
+        judge.unroute("**/matches/s1/board?*", hold)
+        judge.wait_for_function(
+            f"() => Number(document.getElementById('match').dataset.fetched || 0) > {fetched}",
+            timeout=LIVE,
+        )
+        expect(board.locator("[data-logged]")).to_be_visible()
+        expect(board.locator('[data-zone="B.keter"] .protection')).to_contain_text("9/12")

@@ -33,6 +33,7 @@
     let at = Number(slider.value);
     let live = board.querySelector(".position").dataset.live === "yes";
     let wanted = null; // the position the latest request is for
+    let answered = 0; // boards put in place from a form's answer, to tell a live fetch it was overtaken
     let timer = null;
     let sending = false; // a form is on its way: nothing else is sent (a double tap logs once)
     let lastFailed = null; // a submission whose answer never came: "send again" resends it as it was
@@ -100,6 +101,7 @@
     // Show the board at `position` (null: the latest event, following live).
     async function show(position) {
       wanted = position;
+      const before = answered;
       const wait = withTimeout(WAIT_MS);
       let response;
       try {
@@ -117,7 +119,17 @@
         return;
       }
       if (!response.ok) return;
-      place(await response.text());
+      const html = await response.text();
+      // A form's answer placed while this fetch was on its way carries the
+      // notice ("Logged.", "Refused (rule)"): a live board of no later
+      // version must not wipe it (nor take the board back).
+      if (!(answered !== before && position === null && versionOf(html) <= version)) place(html);
+      root.dataset.fetched = String(Number(root.dataset.fetched || 0) + 1); // tests wait on it
+    }
+
+    function versionOf(html) {
+      const found = /data-version="(\d+)"/.exec(html);
+      return found ? Number(found[1]) : Infinity;
     }
 
     function go(position) {
@@ -187,6 +199,7 @@
       if (response.headers.get("X-Outcome")) {
         say("");
         if (preview) preview.hidden = true;
+        answered += 1;
         place(text);
         const notice = board.querySelector(".notice");
         if (notice) notice.scrollIntoView({ block: "nearest" });
