@@ -29,6 +29,12 @@ def call_sentence(e: JudgeCalled) -> str:
     return f"{who[0].upper() + who[1:]} calls a judge" + (f": {e.reason.rstrip('.')}." if e.reason else ".")
 
 
+def open_call(e: JudgeCalled) -> str:
+    """What a state keeps of a call no judge has answered yet (a board's
+    banner): who called, and why."""
+    return (e.by or "the table") + (f": {e.reason}" if e.reason else "")
+
+
 def accepted_sentence(e: ViolationsAccepted) -> str:
     rules = ", ".join(e.rules) if e.rules else "the open violations"
     return f"{judge_words(e.judge, 'The judge')} lets {rules} stand: {e.reason.rstrip('.')}."

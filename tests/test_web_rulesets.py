@@ -254,3 +254,27 @@ def test_a_judge_starts_a_match_of_the_game_from_a_pasted_position(db: str, tmp_
         assert 'data-game="scp-tcg-s4"' in shown.text and "Keter object" in shown.text
     with MatchStore(db, read_only=True) as store:
         assert store.ruleset(match).id == "scp-tcg-s4"
+
+
+def test_a_judge_call_shows_as_a_banner_until_a_judge_answers(db: str, tmp_path: Path) -> None:
+    """A call stays open on the game's page (and in its JSON view) until a
+    judge comes: a note answers it, as on Harem Master's board."""
+    match = new_zones_match(db, tmp_path)
+    with app_for(db) as http:
+        page = http.get(tokens.scorekeeper_link(KEY, match, "Sam"), follow_redirects=True)
+        assert "data-judge-call" not in page.text
+        called = http.post(f"/matches/{match}/call", data={**form_of(page.text), "reason": "B looked into a sandbox"})
+        assert called.headers["x-outcome"] == "logged", called.text
+        assert "JUDGE CALLED by the scorekeeper Sam: B looked into a sandbox" in unescape(called.text)
+    with MatchStore(db, read_only=True) as store:
+        view = store.ruleset(match).view(store.load(match)[0], "public")
+    assert view["judge_call"] == "the scorekeeper Sam: B looked into a sandbox"
+    with app_for(db) as http:
+        judge = http.get(f"/matches/{match}", headers=judge_auth())
+        assert "data-judge-call" in judge.text
+        noted = http.post(
+            f"/matches/{match}/note", headers=judge_auth(), data={**form_of(judge.text), "text": "nobody looked"}
+        )
+        assert noted.headers["x-outcome"] == "logged" and "data-judge-call" not in noted.text
+    with MatchStore(db, read_only=True) as store:
+        assert "judge_call" not in store.ruleset(match).view(store.load(match)[0], "public")

@@ -27,6 +27,7 @@ from events.kernel import Event
 from projections.by_type import ByType
 from projections.encoding import decode_fields
 from projections.harem_master.legacy import LEGACY_STEPS
+from projections.judging import open_call
 
 _new = object.__new__
 
@@ -1139,7 +1140,7 @@ def _violations_accepted(s: GameState, e: ev.ViolationsAccepted) -> None:
 
 @MUTATORS.on(ev.JudgeCalled)
 def _judge_called(s: GameState, e: ev.JudgeCalled) -> None:
-    s.judge_call = (e.by or "the table") + (f": {e.reason}" if e.reason else "")
+    s.judge_call = open_call(e)
 
 
 @MUTATORS.on(ev.StepSkipped)

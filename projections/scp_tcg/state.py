@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from events.kernel import ActionTaken, Event, Rewound
+from events.kernel import ActionTaken, Event, JudgeCalled, NoteAdded, Rewound
 from events.scp_tcg.cards import ScpCard
 from events.scp_tcg.zones import (
     GAME,
@@ -42,6 +42,7 @@ from events.scp_tcg.zones import (
     ZonesSetUp,
 )
 from projections.by_type import ByType
+from projections.judging import open_call
 
 SEATS = ("A", "B")
 KINDS = ("site", "safe", "euclid", "keter", "tale", "personnel", "decommissioned", "outside")  # 400.1
@@ -103,6 +104,7 @@ class ZoneState:
     breaches: tuple[str, ...]  # sandboxes breached, in order (402.6b)
     violations: tuple[Any, ...]  # always empty: chapter 4 has no record mode of its own
     result: None  # chapter 4 ends no game
+    judge_call: str | None  # a judge was called and no judge has answered yet: who called, and why
 
     def copy(self) -> ZoneState:
         new = _new(ZoneState)
@@ -214,6 +216,7 @@ def initial_state() -> ZoneState:
         breaches=(),
         violations=(),
         result=None,
+        judge_call=None,
     )
     return s
 
@@ -396,6 +399,17 @@ def _rewound(s: ZoneState, e: Rewound) -> None:
     position = s.position
     s.__dict__.update(decode_state(e.state, base=s).__dict__)
     s.position = position
+    s.judge_call = None  # the judge who rewound has answered any call
+
+
+@MUTATORS.on(JudgeCalled)
+def _judge_called(s: ZoneState, e: JudgeCalled) -> None:
+    s.judge_call = open_call(e)
+
+
+@MUTATORS.on(NoteAdded)
+def _note_added(s: ZoneState, e: NoteAdded) -> None:
+    s.judge_call = None  # a judge has come to the table
 
 
 def _nothing(s: ZoneState, e: Event) -> None:
@@ -428,13 +442,17 @@ def fold(events: Iterable[Event], state: ZoneState | None = None) -> ZoneState:
 # --- to JSON and back (snapshots, rewinds) ----------------------------------------------
 
 FORMAT = 1
+# Fields added after the format was first written, left out while they hold
+# this default (and read as it when absent), so a state encodes to the same
+# JSON as before they existed: a rewind stored then still audits intact.
+OPTIONAL: dict[str, Any] = {"judge_call": None}
 
 
 def encode_state(state: ZoneState, omit: tuple[str, ...] = ()) -> dict[str, Any]:
     """The state as JSON-ready data: tuples as lists, sets sorted, cards as their JSON."""
     fields: dict[str, Any] = {}
     for key, value in state.__dict__.items():
-        if key in omit:
+        if key in omit or (key in OPTIONAL and value == OPTIONAL[key]):
             continue
         if key == "cards":
             fields[key] = {c: cd.model_dump(mode="json") for c, cd in value.items()}
@@ -457,6 +475,9 @@ def decode_state(data: dict[str, Any], base: ZoneState | None = None) -> ZoneSta
     fields = dict(data["fields"])
     out = _new(ZoneState)
     for key, empty in template.__dict__.items():
+        if key not in fields and key in OPTIONAL:
+            out.__dict__[key] = OPTIONAL[key]
+            continue
         if key not in fields:
             if base is None:
                 raise ValueError(f"the encoded state has no {key!r}")

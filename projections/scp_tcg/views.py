@@ -111,6 +111,7 @@ def state_view(state: ZoneState, viewer: str) -> dict[str, Any]:
         "breaches": list(state.breaches),
         "violations": [],
         "mode": state.mode,
+        **({"judge_call": state.judge_call} if state.judge_call else {}),
     }
 
 
