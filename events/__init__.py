@@ -15,9 +15,12 @@ modules that hold them now, searched in order), so old logs stay readable.
 
 from __future__ import annotations
 
+import importlib
 import inspect
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
-from events import kernel as _kernel, tournament as _tournament
+from events import kernel as _kernel
 from events.kernel import Event
 
 
@@ -31,10 +34,62 @@ def _classes(module: object, base: type) -> dict[str, type]:
 
 
 KERNEL_TYPES: dict[str, type[Event]] = _classes(_kernel, Event)
-TOURNAMENT_TYPES: dict[str, type] = _classes(_tournament, _tournament.TournamentEvent)
 
-# Every module of this package whose classes may be stored, with its classes by name.
-STORED_MODULES: dict[str, dict[str, type]] = {_kernel.__name__: KERNEL_TYPES, _tournament.__name__: TOURNAMENT_TYPES}
+
+class _StoredModules(Mapping[str, dict[str, type]]):
+    """Every module of this package whose classes may be stored, with its
+    classes by name. A module is imported when its classes are first asked
+    for, not with the package: a match command never reads a tournament's
+    events, and building their models is a good part of its start-up."""
+
+    def __init__(self, bases: dict[str, str]) -> None:
+        self._bases = bases  # module -> the name of the base class its stored classes derive from
+        self._loaded: dict[str, dict[str, type]] = {_kernel.__name__: KERNEL_TYPES}
+
+    def __getitem__(self, module: str) -> dict[str, type]:
+        found = self._loaded.get(module)
+        if found is None:
+            base = self._bases[module]  # KeyError: not one of ours
+            loaded = importlib.import_module(module)
+            found = self._loaded[module] = _classes(loaded, getattr(loaded, base))
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._bases)
+
+    def __len__(self) -> int:
+        return len(self._bases)
+
+    def __contains__(self, module: object) -> bool:
+        return module in self._bases
+
+
+STORED_MODULES: Mapping[str, dict[str, type]] = _StoredModules(
+    {_kernel.__name__: "Event", "events.tournament": "TournamentEvent"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TOURNAMENT_TYPES":  # the tournament's classes by name, its module imported on first use
+        return STORED_MODULES["events.tournament"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# A game's id (None: Harem Master) -> the pydantic model of its cards, which a
+# tournament's registrations read their decks as (``events.tournament``). The
+# registry (``referee.ruleset``) makes it known, so no module here names a game.
+_card_types: list[Callable[[str | None], type]] = []
+
+
+def use_card_types(resolve: Callable[[str | None], type]) -> None:
+    """Where registrations find each game's card model (the registry calls this)."""
+    _card_types[:] = [resolve]
+
+
+def card_type_of(game: str | None) -> type | None:
+    """The card model of ``game`` (None until the registry is imported)."""
+    return _card_types[0](game) if _card_types else None
+
 
 # A stored topic whose class was renamed -> its topic now.
 TOPIC_ALIASES: dict[str, str] = {}
@@ -82,5 +137,7 @@ __all__ = [
     "STORED_MODULES",
     "TOPIC_ALIASES",
     "TOURNAMENT_TYPES",
+    "card_type_of",
     "first_topic",
+    "use_card_types",
 ]

@@ -15,28 +15,20 @@ A tournament is of one game (``TournamentCreated.game``; none named: Harem
 Master, as every tournament before games were named). A registration freezes
 the deck as that game's cards, validated through the game's ``card_type``,
 which the registry (``referee.ruleset``) makes known here
-(``use_card_types``), so this module names no game and a stored deck's JSON
+(``events.use_card_types``), so this module names no game and a stored deck's JSON
 is the card model's own, as it always was.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, model_serializer, model_validator
 
+from events import card_type_of
+
 Deal = Literal["seeded", "table"]
-
-# A game's id (None: Harem Master) -> the pydantic model of its cards; set by
-# the registry when it is imported (``referee.ruleset``).
-_card_type_of: Callable[[str | None], type] | None = None
-
-
-def use_card_types(resolve: Callable[[str | None], type]) -> None:
-    """Where registrations find each game's card model (the registry calls this)."""
-    global _card_type_of
-    _card_type_of = resolve
 
 
 def _omit_none(data: Any, key: str) -> Any:
@@ -100,9 +92,9 @@ class PlayerRegistered(TournamentEvent):
         """A stored deck's cards (mappings) read as the game's card model."""
         if not isinstance(data, Mapping) or not any(isinstance(c, Mapping) for c in data.get("deck") or ()):
             return data
-        if _card_type_of is None:
+        card_type = card_type_of(data.get("game"))
+        if card_type is None:
             raise ValueError("no game's cards are known yet: import referee.ruleset before reading registrations")
-        card_type = _card_type_of(data.get("game"))
         return {**data, "deck": [card_type.model_validate(c) if isinstance(c, Mapping) else c for c in data["deck"]]}
 
     @model_serializer(mode="wrap")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from events.tournament import use_card_types
+from events import use_card_types
 
 if TYPE_CHECKING:
     from referee.actions import Applied, Refusal

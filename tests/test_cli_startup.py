@@ -1,8 +1,8 @@
 """Start-up: a command imports only what it needs. `referee --help` lists
 every command from the registry without importing one, `--version` imports
 no command at all, and `act` leaves out what only other commands use (YAML,
-PostgreSQL's driver, the scenario runner). What this saves in time is
-measured by `referee bench`, never here."""
+PostgreSQL's driver, the scenario runner, a tournament's events, other
+games). What this saves in time is measured by `referee bench`, never here."""
 
 from __future__ import annotations
 
@@ -33,6 +33,8 @@ WATCHED = (
     "psycopg",
     "referee.scenario",
     "referee.records",
+    "referee.rules",
+    "referee.tournament",
 )
 
 
@@ -87,6 +89,12 @@ def test_act_leaves_out_what_other_commands_use(tmp_path: Path) -> None:
         m.startswith(("yaml", "psycopg", "referee.scenario", "referee.records", "referee.commands.records"))
         for m in modules
     ), modules
+    # Nor another game's packages, nor a tournament's events (their models
+    # cost start-up to build): a Harem Master match loads Harem Master alone.
+    assert "referee.rules.harem_master.engine" in modules
+    assert not any(m.startswith(("events.tournament", "events.scp_tcg", "referee.rules.scp_tcg")) for m in modules), (
+        modules
+    )
 
 
 def test_event_models_are_built_on_first_use() -> None:

@@ -417,6 +417,17 @@ class PydanticEventMapper(Mapper[str]):
             data = self.compressor.decompress(data)
         return data
 
+    def first_game(self, stored_event: StoredEvent) -> str | None:
+        """The game a match's first stored row names (``registry.game_of``
+        of the event it holds), read from its JSON without building the event."""
+        where = f"event 1 of match {stored_event.originator_id} (topic {stored_event.topic!r})"
+        try:
+            body = self.transcoder.decode(self.unseal(stored_event.state))
+        except Exception as exc:  # noqa: BLE001 - any failure here means an unreadable row
+            raise MapperDeserialisationError(f"cannot read {where}: {exc}") from exc
+        game = body.get("game") if isinstance(body, dict) else None
+        return game if isinstance(game, str) and game else None
+
     def _seal(self, data: bytes) -> bytes:
         if self.compressor:
             data = self.compressor.compress(data)

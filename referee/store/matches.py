@@ -582,10 +582,14 @@ class MatchStore:
         cached = self._cached(key)
         if cached is not None:
             return cached[2]
-        first = list(self.application.events.get(key, limit=1))
+        # The first row's "game" read from its JSON, not the event built: that
+        # would build its class's validator (and its cards'), which a command
+        # such as `act` on a snapshotted match never needs otherwise.
+        first = list(self.application.recorder.select_events(key, limit=1))
         if not first:
             raise MatchNotFound(f"no match {key!r} in {self.url}")
-        return registry.of_first_event(first[0].event)
+        mapper: PydanticEventMapper = self.application.mapper  # type: ignore[assignment]
+        return registry.get(mapper.first_game(first[0]))
 
     def _stored_version(self, key: str) -> int:
         last = list(self.application.events.get(key, desc=True, limit=1))

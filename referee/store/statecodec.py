@@ -31,9 +31,11 @@ def ruleset_of_state(state: Any) -> registry.Ruleset:
     cls = type(state)
     found = _by_type.get(cls)
     if found is None:
-        for game in registry.games():
+        for game in registry.games():  # loading no game past the one it is (each costs start-up)
             candidate = registry.get(game)
             _by_type.setdefault(candidate.state_type, candidate)
+            if candidate.state_type is cls:
+                break
         found = _by_type.get(cls)
         if found is None:
             raise TypeError(f"{cls.__qualname__} is the state of no registered game: it cannot be stored")
