@@ -16,12 +16,14 @@ before they moved here name them ``events.game:ClassName``, which
 
 from __future__ import annotations
 
-from typing import Any, Literal, Self
+from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, model_serializer
+from pydantic import BaseModel, ConfigDict, StringConstraints, model_serializer
 
-# The two seats of every game the referee knows so far.
-Player = Literal["A", "B"]
+# A player's seat, as its game names it (``Ruleset.seats``: "A" and "B" in
+# both games so far): the kernel's events take any game's seats, and each
+# game refuses a seat it has not before any event is made.
+Seat = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$")]
 
 
 class Event(BaseModel):
@@ -114,7 +116,7 @@ class GameEnded(Event):
     (410) reopens it. Left out of the JSON when None, so the games the rules
     end are stored exactly as before."""
 
-    winner: Player | None = None
+    winner: Seat | None = None
     draw: bool = False
     scores: dict[str, int] | None = None
     reason: str = ""
@@ -134,7 +136,7 @@ class ActionTaken(Event):
     before the events it causes: the log then holds the match record that
     ``export`` writes and the actions a 410.2 replay applies again."""
 
-    player: Player
+    player: Seat
     do: str
     args: dict[str, Any] = {}
 
@@ -143,7 +145,7 @@ class ViolationRecorded(Event):
     """Record mode: the action just recorded broke ``rule``; the violation stays
     open until a judge rewinds (410) or accepts it."""
 
-    player: Player | None = None
+    player: Seat | None = None
     reason: str
 
 
@@ -152,7 +154,7 @@ class StepSkipped(Event):
     the ones its automatic moves had put in place and that go back (for 303,
     from the stack top back onto the castle top)."""
 
-    player: Player | None = None
+    player: Seat | None = None
     cards: list[str] = []
     reason: str = ""
     # The skip undoes the game's end: a castle that fell during the step the

@@ -399,8 +399,9 @@ def enter_result(
         raise _refuse(
             RESULT_ENTERED, f"A result entered by hand cites a tournament policy ({', '.join(POLICIES)}), not {rule!r}."
         )
-    if (winner is None) != draw or winner not in (None, "A", "B"):
-        raise _refuse(RESULT_ENTERED, "A result is a winner (A or B) or a draw.")
+    seats = ruleset_of_state(state).seats
+    if (winner is None) != draw or (winner is not None and winner not in seats):
+        raise _refuse(RESULT_ENTERED, f"A result is a winner ({' or '.join(seats)}) or a draw.")
     if state.result is not None:
         r = state.result
         raise _refuse(

@@ -29,9 +29,9 @@ Path_ = tuple[Any, ...]
 class Reader:
     """Small typed accessors that raise InputError at the right place."""
 
-    def __init__(self, doc: Document, seats: tuple[str, ...] = ("A", "B")) -> None:
+    def __init__(self, doc: Document, seats: tuple[str, ...] = ()) -> None:
         self.doc = doc
-        self.seats = seats  # the game's seats, which ``player`` accepts
+        self.seats = seats  # the game's seats, which ``player`` accepts (none until the game is known)
 
     def err(self, path: Path_, message: str) -> InputError:
         return self.doc.error(path, message)

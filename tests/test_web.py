@@ -400,7 +400,7 @@ def test_new_prints_each_players_link_and_keeps_no_secret_in_the_log(db: str, tm
     links = re.findall(r"^  ([AB]): (/matches/\S+)$", result.stderr, re.M)
     assert [p for p, _ in links] == ["A", "B"]
     key = tokens.load_key(db.removeprefix("sqlite:///"))
-    assert dict(links) == tokens.player_links(key, mid)
+    assert dict(links) == tokens.player_links(key, mid, ("A", "B"))
     with MatchStore(db) as store:
         stored = json.dumps([e.model_dump(mode="json") for e in store.events(mid)])
     for _, link in links:

@@ -29,12 +29,14 @@ from events.kernel import (  # the kernel's events are part of every game's log,
     GameEnded as GameEnded,
     JudgeCalled as JudgeCalled,
     NoteAdded as NoteAdded,
-    Player,
     Rewound as Rewound,
     StepSkipped as StepSkipped,
     ViolationRecorded as ViolationRecorded,
     ViolationsAccepted as ViolationsAccepted,
 )
+
+# Harem Master's two seats (100.1).
+Player = Literal["A", "B"]
 
 # --- setting up (100-101) ---------------------------------------------------
 

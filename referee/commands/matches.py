@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import click
 
@@ -31,18 +31,20 @@ from referee.commands.params import (
     MATCH,
     NAME,
     NOTE,
+    PLAYER,
     REASON,
     SEED,
     TITLE,
+    VIEWER,
     KeyChoice,
+    check_seats,
+    check_viewer,
     db_option,
     json_option,
     once_each,
 )
 from referee.inputs import MAX_CARDS, printable
 from referee.ruleset import DEFAULT_GAME
-
-VIEWERS = ("judge", "A", "B", "public")
 
 
 def open_store(db: str | None, *, create: bool = False, read_only: bool = False) -> Any:
@@ -241,7 +243,7 @@ def new(
             raise click.BadParameter(f"{position} is a position of {found}, not of {game}", param_hint="--game")
         with open_store(db, create=True) as store:
             mid = store.create(setup.events, name=title or setup.name, match_id=match_id)
-        links = _player_links(db, mid)
+        links = _player_links(db, mid, registry.get(found).seats)
         if as_json:
             echo_json({"match": mid, **({"links": links} if links else {})})
         else:
@@ -258,6 +260,8 @@ def new(
     if not decks:
         raise click.UsageError(f"give {' and '.join(f'--deck {s}=FILE' for s in seats)}, or --position SCENARIO")
     options = _start_options(rules, given)
+    check_seats(seats, decks, rules.id, "--deck")
+    check_seats(seats, names, rules.id, "--name")
     if set(decks) != set(seats):
         raise click.BadParameter(f"give one deck for {' and one for '.join(seats)}", param_hint="--deck")
     player_names = {**{s: s for s in seats}, **names}
@@ -267,7 +271,7 @@ def new(
     applied = rules.start(built, seed=seed, deal=deal_mode, names=player_names, mode=mode, options=options)
     with open_store(db, create=True) as store:
         mid = store.create(applied.events, name=title, match_id=match_id)
-    links = _player_links(db, mid)
+    links = _player_links(db, mid, seats)
     if as_json:
         echo_json({"match": mid, "seed": seed, **({"links": links} if links else {})})
         return
@@ -278,13 +282,13 @@ def new(
     _say_links(links)
 
 
-def _player_links(db: str | None, mid: str) -> dict[str, str] | None:
-    """Each player's link to their own view on `referee serve` (tokens: see referee.web.tokens)."""
+def _player_links(db: str | None, mid: str, seats: tuple[str, ...]) -> dict[str, str] | None:
+    """Each seat's link to its own view on `referee serve` (tokens: see referee.web.tokens)."""
     from referee.store import database_url, parse_url
     from referee.web.tokens import load_key, player_links
 
     key = load_key(parse_url(database_url(db)).path, create=True)
-    return player_links(key, mid) if key else None
+    return player_links(key, mid, seats) if key else None
 
 
 def _say_links(links: dict[str, str] | None) -> None:
@@ -441,7 +445,7 @@ def require(game: Any, data: dict[str, Any]) -> None:
 
 @click.command(cls=ActCommand)
 @click.argument("match", type=MATCH)
-@click.argument("player", type=click.Choice(["A", "B"]))
+@click.argument("player", type=PLAYER)
 @click.argument("do")
 @click.argument("cards", nargs=-1, type=CARD)
 @click.option(
@@ -480,7 +484,7 @@ def require(game: Any, data: dict[str, Any]) -> None:
 @click.option(
     "--as",
     "viewer",
-    type=click.Choice(VIEWERS),
+    type=VIEWER,
     default="judge",
     show_default=True,
     help="Whose view of the events printed (hidden cards are not named to players, rule 215).",
@@ -521,6 +525,7 @@ def act(
         game = store.ruleset(match)
         if player not in game.seats:
             raise click.BadParameter(f"{game.id}'s seats are {', '.join(game.seats)}", param_hint="PLAYER")
+        check_viewer(game.viewers, viewer, game.id)
         own = {"order": order, "n": n, "ability": ability, "option": option}
         data = {"player": player, "do": do, **action_arguments(game, do, cards, targets, own, given)}
         require(game, data)
@@ -589,6 +594,8 @@ def _check_cards(game: Any, state: Any, refs: list[str], match: str, pool: str |
     (``unlisted_cards``: Harem Master's table-dealt match, the pool's) goes to
     the rules with its definition, which refuse it citing 100.2 or, in
     record mode, record it with that violation."""
+    if not refs:
+        return []  # nothing named (and a game may have no cards at all)
     names = {cd.name for cd in state.cards.values()}
     found: list[Any] = []
     extra: Any = None
@@ -648,7 +655,7 @@ def _say_next(game: Any, state: Any) -> None:
 @click.option(
     "--as",
     "viewer",
-    type=click.Choice(VIEWERS),
+    type=VIEWER,
     default="judge",
     show_default=True,
     help="Whose view: the actions are listed to the judge and to the player who must act, "
@@ -662,8 +669,9 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
     Example: referee legal m-1a2b3c4d --json
     """
     with open_store(db, read_only=True) as store:
-        state, version = store.load(match)
         game = store.ruleset(match)
+        check_viewer(game.viewers, viewer, game.id)
+        state, version = store.load(match)
     d = game.decision(state)
     if d is None:  # nobody's decision (the game is over): whatever the rules still list, to the judge
         shown: bool | None = viewer == "judge"
@@ -723,7 +731,7 @@ def _say_card_text(cards: dict[str, dict[str, Any]]) -> None:
 @click.option(
     "--as",
     "viewer",
-    type=click.Choice(VIEWERS),
+    type=VIEWER,
     default="judge",
     show_default=True,
     help="Whose view: the judge sees everything; A, B and the public see what rule 215 lets them.",
@@ -736,11 +744,12 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
     Example: referee state m-1a2b3c4d --at 120 --as A
     """
     with open_store(db, read_only=True) as store:
+        game = store.ruleset(match)
+        check_viewer(game.viewers, viewer, game.id)
         if at is None:
             current, _ = store.load(match)
         else:
             current = store.state_at(match, at)
-        game = store.ruleset(match)
     seen = {**game.view(current, viewer), "match": match}
     if as_json:
         cards = game.card_texts(current, view=seen)
@@ -757,7 +766,7 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
 @click.option(
     "--as",
     "viewer",
-    type=click.Choice(VIEWERS),
+    type=VIEWER,
     default="judge",
     show_default=True,
     help="Whose view of the log (hidden cards are not named to players).",
@@ -775,8 +784,9 @@ def log(match: str, viewer: str, start: int, db: str | None, as_json: bool) -> N
     from projections.lineage import retracted_positions
 
     with open_store(db, read_only=True) as store:
-        events = store.events(match)
         game = store.ruleset(match)
+        check_viewer(game.viewers, viewer, game.id)
+        events = store.events(match)
     rows = game.describe_log(events, game.initial_state(), viewer, retracted_positions(events))
     rows = [r for r in rows if r["position"] >= start]
     if as_json:
@@ -815,18 +825,18 @@ def matches_(db: str | None, as_json: bool) -> None:
         )
         return
     for m in found:
-        players = " v ".join(m.players.get(s, s) for s in _seats(m.game))
+        players = " v ".join(m.players.get(s, s) for s in _seats(m.game, m.players))
         line = f"{m.id}  {m.created:%Y-%m-%d %H:%M}  {players}  {m.mode}"
         line += (f"  {m.game}" if m.game != DEFAULT_GAME else "") + (f"  {m.name}" if m.name else "")
         click.echo(printable(line))  # names from a store written before they were checked
 
 
-def _seats(game: str) -> tuple[str, ...]:
-    """A game's seats; a game this referee does not know keeps the usual two."""
+def _seats(game: str, players: Mapping[str, str]) -> tuple[str, ...]:
+    """A game's seats; for a game this referee does not know, those its match names."""
     try:
         return registry.get(game).seats
     except registry.UnknownGame:
-        return ("A", "B")
+        return tuple(players)
 
 
 # --- the judge's commands ----------------------------------------------------------------

@@ -12,6 +12,8 @@ given twice instead of letting the last one win silently.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Any, Callable, Mapping
 
 import click
@@ -81,9 +83,11 @@ class DatabaseUrl(click.ParamType):
 
 
 class Pair(click.ParamType):
-    """``KEY=VALUE`` with KEY one of ``keys`` and VALUE converted by ``value``."""
+    """``KEY=VALUE`` with KEY one of ``keys`` (None: a seat, ``SEAT``, which
+    the command checks against its game's seats once it knows the game) and
+    VALUE converted by ``value``."""
 
-    def __init__(self, keys: tuple[str, ...], value: click.ParamType, metavar: str) -> None:
+    def __init__(self, keys: tuple[str, ...] | None, value: click.ParamType, metavar: str) -> None:
         self.keys = keys
         self.value = value
         self.name = metavar
@@ -94,7 +98,12 @@ class Pair(click.ParamType):
         key, sep, rest = str(value).partition("=")
         if not sep or not rest:
             self.fail(f"expected {self.name}, got {shown(value)}", param, ctx)
-        if key not in self.keys:
+        if self.keys is None:
+            if not SEAT.fullmatch(key):
+                self.fail(
+                    f"{shown(key)} is not a seat: a player's seat is a letter or a word (in {shown(value)})", param, ctx
+                )
+        elif key not in self.keys:
             self.fail(f"{shown(key)} is not one of {', '.join(self.keys)} (in {shown(value)})", param, ctx)
         return key, self.value.convert(rest, param, ctx)
 
@@ -133,6 +142,53 @@ class KeyChoice(click.ParamType):
         return key, choice
 
 
+class Viewer(click.ParamType):
+    """Whose view: ``judge``, ``public`` or a seat (``SEAT``); whether the
+    match's game has that seat is checked once the game is known
+    (``check_viewer``)."""
+
+    name = "VIEWER"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        if text not in ("judge", "public") and not SEAT.fullmatch(text):
+            self.fail(f"{shown(value)}: expected judge, public or a player's seat (A, B)", param, ctx)
+        return text
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[judge|A|B|public]"
+
+
+class SeatName(click.ParamType):
+    """A player's seat (``SEAT``), checked against the match's game's seats by the command."""
+
+    name = "PLAYER"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        if not SEAT.fullmatch(text):
+            self.fail(f"{shown(value)} is not a seat: a player's seat is a letter or a word, e.g. A", param, ctx)
+        return text
+
+
+def check_viewer(viewers: tuple[str, ...], viewer: str, game: str) -> None:
+    """``viewer`` one of the match's game's viewers, else a usage error (exit 2)."""
+    if viewer not in viewers:
+        raise click.BadParameter(
+            f"{shown(viewer)} is not a viewer of {game}: its viewers are {', '.join(viewers)}", param_hint="--as"
+        )
+
+
+def check_seats(seats: tuple[str, ...], given: Iterable[str], game: str, param_hint: str) -> None:
+    """Each of ``given`` a seat of the match's game (its ``seats``), else a
+    usage error naming them (exit 2)."""
+    for seat in given:
+        if seat not in seats:
+            raise click.BadParameter(
+                f"{shown(seat)} is not a seat of {game}: its seats are {', '.join(seats)}", param_hint=param_hint
+            )
+
+
 def once_each(ctx: click.Context, param: click.Parameter, pairs: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
     """The pairs of a repeated ``KEY=VALUE`` option as a dict; a key given
     twice is an error, not a silent override."""
@@ -163,7 +219,9 @@ def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")(f)
 
 
-PLAYERS = ("A", "B")
+# A player's seat as a game names it (``Ruleset.seats``); which seats exist
+# is the match's game's to say, checked by ``check_seats``.
+SEAT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}")
 PLAYER_NAME = Text(NAME_LENGTH)
 JUDGE = Text(NAME_LENGTH, blank=False)
 EVENT_NAME = Text(TITLE_LENGTH, blank=False)
@@ -174,8 +232,10 @@ NOTE = Text(TEXT_LENGTH)
 MATCH = MatchId()
 DATABASE_URL = DatabaseUrl()
 FILE = click.Path(dir_okay=False)
-DECK = Pair(PLAYERS, FILE, "P=FILE")
-NAME = Pair(PLAYERS, PLAYER_NAME, "P=NAME")
+VIEWER = Viewer()
+PLAYER = SeatName()
+DECK = Pair(None, FILE, "P=FILE")
+NAME = Pair(None, PLAYER_NAME, "P=NAME")
 SEED = Seed()
 
 __all__ = [
@@ -189,11 +249,17 @@ __all__ = [
     "MATCH",
     "NAME",
     "NOTE",
-    "PLAYERS",
+    "PLAYER",
+    "SEAT",
+    "SeatName",
+    "Viewer",
+    "check_seats",
+    "check_viewer",
     "PLAYER_NAME",
     "REASON",
     "SEED",
     "TITLE",
+    "VIEWER",
     "DatabaseUrl",
     "KeyChoice",
     "MatchId",

@@ -165,8 +165,9 @@ def _print_links(url: str, match: str, key: bytes | None, base: str) -> None:
         raise click.UsageError("no key for player links: set REFEREE_TOKEN_KEY (PostgreSQL stores need it)")
     with open_store(url, read_only=True) as store:
         state, _ = store.load(match)
+        seats = store.ruleset(match).seats
         key_id = match.strip().lower()
-    for player, path in player_links(key, key_id).items():
+    for player, path in player_links(key, key_id, seats).items():
         click.echo(f"{player} ({state.names.get(player, player)}): {base}{path}")
 
 

@@ -91,7 +91,7 @@ def build_event(url: str, tables: int, seed: int = 1) -> dict[str, Any]:
                 for p in paired.pairings:
                     if p.match is None:
                         continue
-                    seat = rng.choice(["A", "B"])
+                    seat = rng.choice(list(store.ruleset(p.match).seats))
                     store.update(
                         p.match,
                         lambda s, seat=seat: corrections.enter_result(

@@ -68,6 +68,7 @@ from events.tournament import (
     TournamentCreated,
 )
 from projections.tournament import Result, TournamentState, state_standings, table_of
+from referee import ruleset as registry
 from referee.store.errors import StoreError
 from referee.store.mapper import MatchEvent, topics_of
 
@@ -155,8 +156,15 @@ class TournamentCache:
         return state
 
 
+def game_seats(state: TournamentState) -> tuple[str, str]:
+    """The seats of the tournament's game: the first is its pairings' A
+    player's, the second its B player's."""
+    seats = registry.get(state.game).seats
+    return seats[0], seats[1]
+
+
 def results_by_name(state: TournamentState, rows: dict[str, dict[str, Any]]) -> dict[str, Result]:
-    """Game results with winners by name (rows hold the seat, A or B), for
+    """Game results with winners by name (rows hold the seat, ``game_seats``), for
     the games of tables the tournament still has (a re-paired table's old
     match is void)."""
     seats: dict[str, tuple[str, str | None]] = {}
@@ -165,12 +173,13 @@ def results_by_name(state: TournamentState, rows: dict[str, dict[str, Any]]) -> 
             if p.match:
                 seats[p.match] = (p.A, p.B)
     out: dict[str, Result] = {}
+    first, second = game_seats(state) if rows else ("A", "B")
     for mid, row in rows.items():
         table, _ = table_of(mid)
         seat = seats.get(table) or seats.get(mid)
         if seat is None:
             continue
-        winner = {"A": seat[0], "B": seat[1]}.get(row["winner"] or "")
+        winner = {first: seat[0], second: seat[1]}.get(row["winner"] or "")
         out[mid] = Result(winner, bool(row["draw"]))
     return out
 
@@ -252,7 +261,8 @@ def _seat_rows(state: TournamentState, rows: dict[str, dict[str, Any]]) -> dict[
     for mid, row in rows.items():
         if row.get("rule") == LEGACY and row["winner"] is not None:
             found = state.pairing_of(mid)
-            seat = None if found is None else ("A" if found[1].A == row["winner"] else "B")
+            first, second = game_seats(state)
+            seat = None if found is None else (first if found[1].A == row["winner"] else second)
             row = {**row, "winner": seat}
         out[mid] = row
     return out

@@ -53,7 +53,7 @@ from referee.ruleset import Ruleset
 from referee.simulate import SelfPlayRefused, complete_ruleset
 from referee.store.errors import MatchExists
 from referee.tournament.policy import INFRACTIONS, PENALTIES, PENALTY, TIME
-from referee.tournament.projection import Reader
+from referee.tournament.projection import Reader, game_seats
 from referee.tournament.store import Refused, Tournaments
 
 
@@ -531,7 +531,8 @@ def _end_game(
     from referee import corrections
     from referee.actions import IllegalAction
 
-    seat = None if winner is None else ("A" if winner == p.A else "B")
+    first, second = game_seats(state)
+    seat = None if winner is None else (first if winner == p.A else second)
 
     def decide(game_state: Any) -> Any:
         if replace is not None:

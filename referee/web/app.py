@@ -137,7 +137,7 @@ class Board:
 
     def role(self, request: Request, match: str | None = None, form: Any = None) -> Role:
         params = form if form is not None else request.query_params
-        seat = params.get("as") if params.get("as") in ("A", "B") else None
+        seat = params.get("as") if params.get("as") not in (None, "judge", "public") else None
         return self.guard.role(request, match, seat, params.get("token"))
 
     def may_see(self, request: Request, match: str, viewer: str, role: Role | None = None) -> bool:
@@ -364,7 +364,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         """A URL on this server keeping the page's player token."""
         token = context.get("token")
         query = {k: v for k, v in params.items() if v is not None}
-        if token and query.get("as") in ("A", "B"):
+        if token and query.get("as") not in (None, "judge", "public"):  # a seat's page
             query["token"] = token
         return path + ("?" + urlencode(query) if query else "")
 
@@ -454,7 +454,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         viewer = _viewer(request, role, None, board.viewers(match))
         board.require(request, match, viewer, role)
         page = board.reader.full_log(match, viewer, _position(request, "from"))
-        token = request.query_params.get("token") if viewer in ("A", "B") else None
+        token = request.query_params.get("token") if viewer in board.reader.ruleset(match).seats else None
         return render(request, "log.html", {**page, "token": token, "judge": viewer == "judge"})
 
     def rewind_preview(request: Request) -> Response:

@@ -274,7 +274,8 @@ class Guard:
         return None
 
     def player(self, match: str, seat: str | None, token: str | None) -> Role | None:
-        if seat in ("A", "B") and check_token(self.token_key, match, seat, token):
+        # Any seat a token was minted for (``tokens``: only a match's own seats' links are made).
+        if seat is not None and check_token(self.token_key, match, seat, token):
             return Role("player", scope=match, seat=seat)
         return None
 

@@ -17,11 +17,15 @@ import base64
 import hashlib
 import hmac
 import os
+import re
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
 
 KEY_ENV = "REFEREE_TOKEN_KEY"
-PLAYERS = ("A", "B")
+# A seat as a game names it (``Ruleset.seats``; the kernel's ``events.kernel.Seat``):
+# which seats a match has is its game's to say, so the caller checks that.
+SEAT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}")
 _CONTEXT = b"referee player token v1\x00"
 _KEEPER = b"referee scorekeeper token v1\x00"
 _SESSION = b"referee session key v1\x00"
@@ -62,23 +66,25 @@ def load_key(database_path: str | None, *, create: bool = False) -> bytes | None
 
 
 def player_token(key: bytes, match_id: str, player: str) -> str:
-    """The token of ``player`` in ``match_id``: 20 URL-safe characters (120 bits)."""
-    if player not in PLAYERS:
-        raise ValueError(f"players are A and B, not {player!r}")
+    """The token of ``player`` (a seat of the match's game) in ``match_id``:
+    20 URL-safe characters (120 bits)."""
+    if not SEAT.fullmatch(player):
+        raise ValueError(f"{player!r} is not a seat")
     digest = hmac.new(key, _CONTEXT + f"{match_id}\x00{player}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:15]).decode()
 
 
 def check_token(key: bytes | None, match_id: str, player: str, token: str | None) -> bool:
     """Does ``token`` open ``player``'s view of ``match_id``? (constant time)"""
-    if not key or not token or player not in PLAYERS:
+    if not key or not token or not SEAT.fullmatch(player):
         return False
     return hmac.compare_digest(player_token(key, match_id, player), token)
 
 
-def player_links(key: bytes, match_id: str) -> dict[str, str]:
-    """Each player's path on the board server (the host is the judge's to add)."""
-    return {p: f"/matches/{match_id}?as={p}&token={player_token(key, match_id, p)}" for p in PLAYERS}
+def player_links(key: bytes, match_id: str, seats: Iterable[str]) -> dict[str, str]:
+    """Each player's path on the board server (the host is the judge's to add),
+    for the seats of the match's game."""
+    return {p: f"/matches/{match_id}?as={p}&token={player_token(key, match_id, p)}" for p in seats}
 
 
 # --- scorekeepers --------------------------------------------------------------------

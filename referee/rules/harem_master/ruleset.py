@@ -140,7 +140,7 @@ class HaremMasterRuleset:
         from referee.rules.harem_master import scenario
         from referee.scenario import Reader
 
-        reader = Reader(doc)
+        reader = Reader(doc, self.seats)
         catalog = scenario._catalog(reader, dict(data))
         events, state, labels = scenario.build_setup(reader, dict(data), catalog)
         return Started(events, state, labels)

@@ -18,7 +18,7 @@ from typing import Any
 from events.harem_master.cards import CardDef, filler
 from events.harem_master.game import FieldCard, PositionSetUp, WindowPassed
 from events.kernel import Event
-from projections.harem_master.state import PILES, GameState, evolve, initial_state
+from projections.harem_master.state import PILES, PLAYERS, GameState, evolve, initial_state
 from referee.actions import IllegalAction, Refusal
 from referee.inputs import MAX_ACTIONS, MAX_CARDS, NAME_LENGTH, TITLE_LENGTH, Document, card_number_problem
 from referee.rules.harem_master.engine import advance, apply, current_decision, current_player, start
@@ -632,7 +632,7 @@ class Scenario(KernelScenario):
 
 def load(doc: Document) -> Scenario:
     """A Harem Master scenario file read and checked (``InputError`` if not)."""
-    reader = Reader(doc)
+    reader = Reader(doc, PLAYERS)
     data = reader.mapping(doc.data, (), TOP_KEYS, ("name", "rules", "setup"))
     name = reader.text(data["name"], ("name",), TITLE_LENGTH)
     rules = [reader.str_(r, ("rules", i)) for i, r in enumerate(reader.seq(data["rules"], ("rules",)))]

@@ -64,7 +64,7 @@ class ScpScenario:
 
 
 def load(doc: Document) -> ScpScenario:
-    r = Reader(doc)
+    r = Reader(doc, SEATS)
     data = r.mapping(doc.data, (), TOP_KEYS, ("game", "name", "rules", "setup"))
     if data["game"] != GAME:
         raise r.err(("game",), f"expected {GAME!r}, got {data['game']!r}")
