@@ -26,20 +26,42 @@ def version(page) -> int:
     return int(page.locator("#board .position").get_attribute("data-version"))
 
 
-def test_a_judge_logs_and_rewinds_an_scp_tcg_match_on_a_phone(
-    serve, cli, device, store_url: str, tmp_path: Path, artifacts: Path
-) -> None:
+def new_match(cli, store_url: str, tmp_path: Path) -> None:
+    """Match s1 from the zones position."""
     position = tmp_path / "zones.yaml"
     position.write_text(POSITION.format(pool=ROOT / "scenarios/scp-tcg/pools/cards.yaml"))
     cli(store_url, "new", "--position", str(position), "--id", "s1")
+
+
+def damage_form(board):
+    """The damage instruction's form opened and filled: A deals 3 to B's Keter sandbox (402.5)."""
+    damage = board.locator("details[data-do=damage]")
+    damage.locator("summary").tap()
+    form = damage.locator("form")
+    form.locator("select[name=player]").select_option("A")
+    form.locator("select[name=zone]").select_option("B.keter")
+    form.locator("input[name=n]").fill("3")
+    return form
+
+
+def judge_on_a_phone(device, base: str):
+    """Judge Kim signed in on a phone, at match s1's board."""
+    judge = device(PHONE)
+    judge.goto(f"{base}login?next=/matches/s1")
+    judge.fill("input[name=password]", PASSWORD)
+    judge.fill("input[name=name]", "Kim")
+    judge.locator("form.signin-form button[type=submit]").tap()
+    expect(judge).to_have_url(re.compile(r"/matches/s1"))
+    return judge
+
+
+def test_a_judge_logs_and_rewinds_an_scp_tcg_match_on_a_phone(
+    serve, cli, device, store_url: str, tmp_path: Path, artifacts: Path
+) -> None:
+    new_match(cli, store_url, tmp_path)
     a_link = f"/matches/s1?as=A&token={tokens.player_token(tokens.load_key(store_url.removeprefix('sqlite:///')), 's1', 'A')}"
     with serve(store_url, REFEREE_JUDGE_PASSWORD=PASSWORD) as base:
-        judge = device(PHONE)
-        judge.goto(f"{base}login?next=/matches/s1")
-        judge.fill("input[name=password]", PASSWORD)
-        judge.fill("input[name=name]", "Kim")
-        judge.locator("form.signin-form button[type=submit]").tap()
-        expect(judge).to_have_url(re.compile(r"/matches/s1"))
+        judge = judge_on_a_phone(device, base)
         board = judge.locator("#board")
         expect(board.locator('[data-zone="B.keter"] .count')).to_have_text("2")
         expect(board.locator(".decision .who")).to_contain_text("Either player must enter")
@@ -48,12 +70,7 @@ def test_a_judge_logs_and_rewinds_an_scp_tcg_match_on_a_phone(
         assert width <= 390, width
 
         # damage 3 to B's Keter sandbox (402.5), from its form.
-        damage = board.locator("details[data-do=damage]")
-        damage.locator("summary").tap()
-        form = damage.locator("form")
-        form.locator("select[name=player]").select_option("A")
-        form.locator("select[name=zone]").select_option("B.keter")
-        form.locator("input[name=n]").fill("3")
+        form = damage_form(board)
         before = version(judge)
         judge.screenshot(path=str(artifacts / "zones-phone-form.png"))
         form.locator("button[type=submit]").tap()
@@ -105,15 +122,9 @@ def test_a_live_board_fetched_before_a_form_answer_does_not_wipe_its_notice(
     fetch of the board is on its way when a form's answer ("Logged.") is put
     in place; the fetch then answers with the board from before. It must not
     take the board back nor wipe the notice."""
-    position = tmp_path / "zones.yaml"
-    position.write_text(POSITION.format(pool=ROOT / "scenarios/scp-tcg/pools/cards.yaml"))
-    cli(store_url, "new", "--position", str(position), "--id", "s1")
+    new_match(cli, store_url, tmp_path)
     with serve(store_url, REFEREE_JUDGE_PASSWORD=PASSWORD) as base:
-        judge = device(PHONE)
-        judge.goto(f"{base}login?next=/matches/s1")
-        judge.fill("input[name=password]", PASSWORD)
-        judge.fill("input[name=name]", "Kim")
-        judge.locator("form.signin-form button[type=submit]").tap()
+        judge = judge_on_a_phone(device, base)
         board = judge.locator("#board")
         expect(board.locator('[data-zone="B.keter"] .protection')).to_contain_text("12/12")
         held: list = []
@@ -124,12 +135,7 @@ def test_a_live_board_fetched_before_a_form_answer_does_not_wipe_its_notice(
         judge.route("**/matches/s1/board?*", hold)
         with judge.expect_request("**/matches/s1/board?*"):
             judge.locator("#golive").tap()  # a live fetch of the board, held on its way
-        damage = board.locator("details[data-do=damage]")
-        damage.locator("summary").tap()
-        form = damage.locator("form")
-        form.locator("select[name=player]").select_option("A")
-        form.locator("select[name=zone]").select_option("B.keter")
-        form.locator("input[name=n]").fill("3")
+        form = damage_form(board)
         form.locator("button[type=submit]").tap()
         expect(board.locator("[data-logged]")).to_be_visible(timeout=LIVE)
         assert held, "the live fetch was not held"
