@@ -488,6 +488,11 @@ class Ruleset(Protocol):
         fragment whose rules end no game)."""
         ...
 
+    def scores(self, state: State) -> Mapping[str, int] | None:
+        """Each seat's score now, as the game counts it for a game cut short
+        (a tournament's time called, scored): None if the game keeps no score."""
+        ...
+
     # --- what people see ------------------------------------------------------
     def view(self, state: State, viewer: str) -> dict[str, Any]:
         """The position as ``viewer`` may see it, as JSON-ready data: what the

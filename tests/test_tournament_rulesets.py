@@ -224,3 +224,33 @@ def test_a_match_of_a_game_this_referee_does_not_know_has_no_summary(tmp_path: P
     with MatchStore(f"sqlite:///{tmp_path / 'm.db'}") as store:
         rows = summaries(store, ["s1", "s2"])
     assert list(rows) == ["s1"]
+
+
+def test_time_called_scores_the_game_in_progress_by_its_rulesets_count(tmp_path: Path) -> None:
+    """--at-time score: the game cut short goes to the higher score as its
+    game counts it (``Ruleset.scores``: Harem Master's 102.3/103.2 without
+    the castle bonus), the pairing's A player sitting in the game's first seat."""
+    import random
+
+    from referee import ruleset as registry
+    from referee.store.matches import MatchStore
+
+    run = runner(tmp_path / "t.db")
+    tid = json.loads(run("event", "new", "Cup", "--at-time", "score", "--json").stdout)["event"]
+    for name, deck in (("Ann", "alice.yaml"), ("Bo", "bob.yaml")):
+        run("event", "register", tid, "--player", name, "--deck", str(DECKS / deck))
+    pairing = json.loads(run("event", "round", tid, "--json").stdout)["pairings"][0]
+    rules, rng = registry.get(), random.Random(5)
+    with MatchStore(f"sqlite:///{tmp_path / 't.db'}") as store:
+        state = store.load(pairing["match"])[0]
+        while state.result is None and rules.scores(state)["A"] == rules.scores(state)["B"]:
+            legal = [a for a in rules.legal_actions(state) if a.do not in ("concede", "offer_draw", "accept_draw")]
+            state = store.act(pairing["match"], rng.choice(legal)).state
+        assert state.result is None, "the game ended before the scores differed"
+        a, b = rules.scores(state)["A"], rules.scores(state)["B"]
+    run("event", "time", tid, "--judge", "Kim")
+    with MatchStore(f"sqlite:///{tmp_path / 't.db'}", read_only=True) as store:
+        ended = store.records(pairing["match"])[-1].event
+    assert type(ended).__name__ == "GameEnded"
+    assert ended.winner == ("A" if a > b else "B")
+    assert f"scores {a}-{b}" in ended.reason

@@ -657,11 +657,16 @@ def call_time(station: Station, tid: str, judge: str, table: int | None = None) 
         if not station.store.exists(game) or state.at_time == "judge":
             continue  # no game in progress (none is started after time), or the judge decides
         game_state, _ = station.store.load(game)
-        if station.store.ruleset(game).result(game_state) is not None:
+        rules = station.store.ruleset(game)
+        if rules.result(game_state) is not None:
             continue
         winner: str | None = None
         if state.at_time == "score":
-            a, b = game_state.score("A"), game_state.score("B")
+            counted = rules.scores(game_state)
+            if counted is None:
+                continue  # a game that keeps no score: the judge decides, as at_time "judge"
+            first, second = game_seats(state)
+            a, b = counted[first], counted[second]
             winner = p.A if a > b else p.B if b > a else None
             why = f"time called by {judge} at {said()}; scores {a}-{b}"
         else:

@@ -228,6 +228,9 @@ class TakeAway:
     def resolve(self, state: Pile, action: Move, labels: Mapping[str, str] | None = None) -> Move:
         return action
 
+    def scores(self, state: Pile) -> None:
+        return None
+
     def result(self, state: Pile) -> Outcome | None:
         if state.winner is None:
             return None

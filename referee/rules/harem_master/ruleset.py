@@ -249,6 +249,10 @@ class HaremMasterRuleset:
         catalog = CardCatalog(*([load_pool(pool)] if pool else []), bundled_pool())
         return {name: catalog.get(name) for name in catalog.names()}
 
+    def scores(self, state: GameState) -> Mapping[str, int]:
+        """102.3/103.2's count without the castle bonus (ruling A26)."""
+        return {seat: state.score(seat) for seat in self.seats}
+
     def result(self, state: GameState) -> Outcome | None:
         r = state.result
         if r is None:

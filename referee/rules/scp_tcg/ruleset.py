@@ -210,6 +210,10 @@ class ScpTcgZones:
         """Chapter 4 ends no game."""
         return None
 
+    def scores(self, state: ZoneState) -> None:
+        """Chapter 4 counts no score."""
+        return None
+
     def view(self, state: ZoneState, viewer: str) -> dict[str, Any]:
         return views.state_view(state, viewer)
 
