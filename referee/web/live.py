@@ -129,7 +129,10 @@ class Watcher:
                     await poll
                 changed = poll.result()
             except asyncio.CancelledError:
-                poll.cancel()
+                # Cancelling does not stop the poll's thread: let it finish
+                # (bounded, for a store that hangs) before the server closes
+                # the store under it, which crashed SQLite (a segfault in CI).
+                await asyncio.wait({poll}, timeout=max(down_after, 1.0))
                 raise
             except Exception as exc:  # noqa: BLE001 - the pages keep their last board; try again
                 self.set_down(str(exc) if isinstance(exc, StoreError) else "the match store is not answering")
