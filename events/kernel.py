@@ -23,7 +23,8 @@ from pydantic import BaseModel, ConfigDict, StringConstraints, model_serializer
 # A player's seat, as its game names it (``Ruleset.seats``: "A" and "B" in
 # both games so far): the kernel's events take any game's seats, and each
 # game refuses a seat it has not before any event is made.
-Seat = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$")]
+SEAT_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}"  # also what a link and the command line accept as a seat
+Seat = Annotated[str, StringConstraints(pattern=f"^{SEAT_PATTERN}$")]
 
 
 class Event(BaseModel):

@@ -70,6 +70,10 @@ def test_each_viewer_sees_the_zones_the_view_shows_them_and_no_more(db: str, tmp
         assert "402.2: face down, nobody looks, anyone counts" in judge.text
         # Either seat may enter what a process does (the decision is nobody's in particular).
         assert "<b>Either player</b> must enter the next thing a process does" in judge.text
+        # What the view holds beyond its zones, drawn as data (401.4's partners, 402.6b's breaches...).
+        extras = re.search(r'<section class="extras"><h3>More of this position</h3>(.*?)</section>', judge.text, re.S)
+        assert extras and '<span class="k">breaches</span>' in extras.group(1)
+        assert '<span class="k">zones</span>' not in extras.group(1)  # drawn above, not again
         for viewer in ("public", "A", "B"):
             token = f"&token={tokens.player_token(KEY, match, viewer)}" if viewer != "public" else ""
             page = http.get(f"/matches/{match}?as={viewer}{token}")

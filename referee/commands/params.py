@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 
 import click
 
+from events.kernel import SEAT_PATTERN
 from referee.inputs import NAME_LENGTH, TEXT_LENGTH, TITLE_LENGTH, text_problem
 
 
@@ -219,9 +220,9 @@ def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")(f)
 
 
-# A player's seat as a game names it (``Ruleset.seats``); which seats exist
-# is the match's game's to say, checked by ``check_seats``.
-SEAT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}")
+# A player's seat as a game names it (``Ruleset.seats``, ``events.kernel.Seat``);
+# which seats exist is the match's game's to say, checked by ``check_seats``.
+SEAT = re.compile(SEAT_PATTERN)
 PLAYER_NAME = Text(NAME_LENGTH)
 JUDGE = Text(NAME_LENGTH, blank=False)
 EVENT_NAME = Text(TITLE_LENGTH, blank=False)

@@ -38,22 +38,8 @@ def log_rows(
 ) -> list[dict[str, Any]]:
     """The rows of ``referee log --json`` for ``events[:stop]``, folded from
     ``state`` (the state before the first of them), each in the ruleset's
-    sentence as ``viewer`` may know it."""
-    rows = []
-    for event in events[:stop]:
-        position = state.position + 1
-        rows.append(
-            {
-                "position": position,
-                "type": type(event).__name__,
-                "rule": event.rule,
-                "ruling": getattr(event, "ruling", None),
-                "text": game.describe(event, state, viewer),
-                "retracted": position in retracted,
-            }
-        )
-        state = game.evolve(state, event)
-    return rows
+    sentence as ``viewer`` may know it (its ``describe_log``)."""
+    return game.describe_log(events[:stop], state, viewer, retracted)
 
 
 def shows_actions(game: Ruleset, player: str | None, viewer: str) -> bool:

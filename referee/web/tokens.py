@@ -22,10 +22,12 @@ import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
+from events.kernel import SEAT_PATTERN
+
 KEY_ENV = "REFEREE_TOKEN_KEY"
 # A seat as a game names it (``Ruleset.seats``; the kernel's ``events.kernel.Seat``):
 # which seats a match has is its game's to say, so the caller checks that.
-SEAT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}")
+SEAT = re.compile(SEAT_PATTERN)
 _CONTEXT = b"referee player token v1\x00"
 _KEEPER = b"referee scorekeeper token v1\x00"
 _SESSION = b"referee session key v1\x00"
