@@ -282,3 +282,31 @@ def test_a_judge_call_shows_as_a_banner_until_a_judge_answers(db: str, tmp_path:
         assert noted.headers["x-outcome"] == "logged" and "data-judge-call" not in noted.text
     with MatchStore(db, read_only=True) as store:
         assert "judge_call" not in store.ruleset(match).view(store.load(match)[0], "public")
+
+
+def test_every_line_referee_legal_lists_is_one_button_that_logs_it(db: str, tmp_path: Path) -> None:
+    """The console contract (spec: console.md, 1-2) for a game drawn from its
+    ruleset alone: each action `referee legal` lists, without its number and
+    card ids, is a ``data-action`` button on the page, and tapping it logs
+    exactly that action; a line that is not legal now logs nothing."""
+    match = new_zones_match(db, tmp_path)
+    printed = referee(db, "legal", match).splitlines()[1:]
+    lines = [re.sub(r" \[[A-Z]:\d+(?:,[A-Z]:\d+)*\]", "", re.sub(r"^\s*\d+\. ", "", p)) for p in printed]
+    assert len(lines) > 100 and lines[0].startswith("A move card=")
+    with app_for(db) as http:
+        page = http.get(f"/matches/{match}", headers=judge_auth())
+        shown = {unescape(a) for a in re.findall(r'data-action="([^"]*)"', page.text)}
+        assert set(lines) <= shown
+        line = next(x for x in lines if x.startswith("A damage ") and "zone=B.keter" in x and "n=3" in x)
+        version = version_of(db, match)
+        wrong = http.post(
+            f"/matches/{match}/act",
+            headers=judge_auth(),
+            data={**form_of(page.text), "line": "A damage zone=B.keter n=99"},
+        )
+        assert wrong.status_code == 422 and version_of(db, match) == version
+        done = http.post(f"/matches/{match}/act", headers=judge_auth(), data={**form_of(page.text), "line": line})
+        assert done.headers["x-outcome"] == "logged", done.text
+        assert "protection <b>9</b>/12" in done.text
+    taken = [r.event for r in records_of(db, match) if type(r.event).__name__ == "ActionTaken"]
+    assert [(t.player, t.do, t.args.get("zone"), t.args.get("n")) for t in taken] == [("A", "damage", "B.keter", 3)]

@@ -10,11 +10,15 @@ one form per kind of action (``ActionSpec``) that the legal list holds now,
 a field per declared argument (``ArgSpec``), its choices the values the
 legal list uses; what a form sends is read back against the same
 declarations (``action_data``) before the ruleset decides it, as
-``referee act --arg NAME=VALUE`` is.
+``referee act --arg NAME=VALUE`` is. Every legal action is also one button
+carrying its line (``line_of``: what ``referee legal`` prints for it,
+without the card ids), as the console contract asks (spec: console.md):
+the server finds the action again by that line among the legal ones.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Collection, Mapping, Sequence
 
@@ -85,6 +89,25 @@ class Form:
     players: list[str]
     fields: list[Field]
     count: int  # legal actions of this kind now
+    lines: list[str] = field(default_factory=list)  # each legal action of the kind as `referee legal` prints it
+
+
+# A card id `referee legal` prints in brackets beside a name, e.g. " [A:12]" or " [A:3,A:4]".
+_IDS = re.compile(r" \[[A-Za-z0-9_-]+:\d+(?:,\s?[A-Za-z0-9_-]+:\d+)*\]")
+
+
+def line_of(game: Ruleset, described: Mapping[str, Any]) -> str:
+    """One legal action (``describe_action``'s) as `referee legal` prints it
+    (``list_actions``), without its number and card ids: the console's LINE."""
+    return _IDS.sub("", game.list_actions([described])[0][0])
+
+
+def line_action(game: Ruleset, state: Any, line: str, viewer: str) -> Any | None:
+    """The legal action whose line is ``line`` (the first copy), or None."""
+    for action in game.legal_actions(state):
+        if line_of(game, game.describe_action(state, action, viewer)) == line:
+            return action
+    return None
 
 
 def _label(ident: str, name: str | None, known: Mapping[str, str]) -> str:
@@ -136,7 +159,8 @@ def controls(
         fields = [
             Field(arg.name, arg.kind, arg.required, arg.help, _options(arg, actions, known)) for arg in spec.args or ()
         ]
-        forms.append(Form(do, spec.rule, spec.help, players, fields, len(actions)))
+        lines = list(dict.fromkeys(line_of(game, a) for a in actions))
+        forms.append(Form(do, spec.rule, spec.help, players, fields, len(actions), lines))
     return forms
 
 
@@ -213,4 +237,15 @@ def cards_named(game: Ruleset, data: Mapping[str, Any]) -> list[str]:
     return out
 
 
-__all__ = ["BadForm", "Field", "Form", "action_data", "cards_named", "controls", "decision", "log_rows"]
+__all__ = [
+    "BadForm",
+    "Field",
+    "Form",
+    "action_data",
+    "cards_named",
+    "controls",
+    "decision",
+    "line_action",
+    "line_of",
+    "log_rows",
+]

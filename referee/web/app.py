@@ -600,14 +600,14 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         match, form, role, viewer, version, entry = await writer(request)
         game = await asyncio.to_thread(board.reader.ruleset, match)
         line = str(form.get("line") or "")
-        if game.board is None:
+        if line:
+            outcome = await asyncio.to_thread(board.console.act_line, match, version, line, role, entry, viewer)
+        elif game.board is None:
             try:
                 data = anygame.action_data(game, form)
             except anygame.BadForm as exc:
                 raise HTTPException(400, str(exc)) from None
             outcome = await asyncio.to_thread(board.console.act_any, match, version, data, role, entry, viewer)
-        elif line:
-            outcome = await asyncio.to_thread(board.console.act_line, match, version, line, role, entry, viewer)
         else:
             if role.kind == "player":
                 raise HTTPException(403, "Players log from their legal actions only.")

@@ -37,7 +37,7 @@ from events.kernel import (
 from referee.actions import Action, Applied, IllegalAction
 from referee.store import MatchStore
 from referee.store.errors import StaleVersion
-from referee.web.anygame import cards_named
+from referee.web.anygame import cards_named, line_action
 
 if TYPE_CHECKING:
     from referee.web.auth import Role
@@ -123,7 +123,10 @@ class Console:
         if current != version:
             return self.stale(match, StaleVersion(match, version, current, False), entry, viewer)
         game = self.store.ruleset(match)
-        raw = game.board.action_of(state, line) if game.board is not None else None
+        if game.board is not None:
+            raw = game.board.action_of(state, line)
+        else:
+            raw = line_action(game, state, line, viewer)
         if raw is None:
             return Outcome("invalid", f"{line!r} is not a legal action now.", "406.1", version, http=422)
         if role.kind == "player" and raw.player != role.seat:

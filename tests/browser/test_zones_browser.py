@@ -99,6 +99,15 @@ def test_a_judge_logs_and_rewinds_an_scp_tcg_match_on_a_phone(
         expect(board.locator('[data-zone="B.keter"] .protection')).to_contain_text("12/12", timeout=LIVE)
         expect(board.locator(".row.retracted").first).to_be_visible()
 
+        # Every legal line is one button (spec: console.md): tapping it logs exactly that action.
+        before = version(judge)
+        line = board.locator('[data-action="A count zone=B.keter"]')
+        line.scroll_into_view_if_needed()
+        line.tap()
+        expect(board.locator(".position")).to_have_attribute("data-version", str(before + 2), timeout=LIVE)
+        expect(board.locator("[data-logged]")).to_contain_text("Logged.")
+        assert judge.evaluate("document.documentElement.scrollWidth") <= 390
+
         # Player A's link: A's own view, no sandbox card named, the public zones shown.
         player = device(PHONE)
         player.goto(base.rstrip("/") + a_link)
