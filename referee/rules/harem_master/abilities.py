@@ -54,6 +54,7 @@ from referee.rules.harem_master.characteristics import (
     memo,
     on_field,
     players,
+    roster,
     select,
     statics,
     statics_give,
@@ -615,7 +616,7 @@ def _responses_exist(state: GameState) -> bool:
     the hands, the field and the cards' abilities, so it is carried from
     state to state while those stay the same (unless statics give abilities)."""
     zones = state.zones
-    key = (state.cards, zones["A"].hand, zones["B"].hand, state.field, state.effects)
+    key = (state.cards, zones["A"].hand, zones["B"].hand, roster(state), state.effects)
     # Not carried while statics give abilities: what they give depends on more
     # than the key (a later state with the same hands, field and effects but
     # no such static would read an answer worked out with them).
@@ -664,7 +665,7 @@ def answerable(state: GameState) -> frozenset[str] | None:
         ]
         in_hands = carry("answerable:hands", key, _names_answered(texts))
     given = statics_give(state)
-    key = (state.cards, state.field, state.effects)
+    key = (state.cards, roster(state), state.effects)
     in_play = MISSING if given else carried("answerable:play", key)
     if in_play is MISSING:
         texts = [(a, False) for p in ("A", "B") for card in _ability_cards(state, p) for _, a in activated(state, card)]

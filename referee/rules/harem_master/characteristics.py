@@ -430,6 +430,32 @@ def carry(name: str, key: tuple[Any, ...], value: Any) -> Any:
     return value
 
 
+_roster_kept: list[Any] = [None, None]  # the latest field asked about, and its roster
+_rosters: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+ROSTERS = 256
+
+
+def roster(state: GameState) -> tuple[Any, ...]:
+    """Who is on the field, with their items, controllers and sides up, but
+    not whether each is ready: the key of the values carried from state to
+    state that readiness does not change (the abilities in play, the names
+    on the field). Tapping and untapping make a new field (about two field
+    changes in three), so the field itself is a poor key: the same roster
+    is the very same object, whatever field it was read from."""
+    field = state.field
+    kept = _roster_kept
+    if kept[0] is field:
+        return kept[1]
+    key = tuple([(ch.card, ch.controller, ch.items, ch.face_down, ch.since) for ch in field])
+    found = _rosters.get(key)
+    if found is None:
+        if len(_rosters) >= ROSTERS:
+            _rosters.clear()
+        found = _rosters[key] = key
+    kept[0], kept[1] = field, found
+    return found
+
+
 _last_cards: list[Any] = [None, False]  # the card dict of the latest match asked about, and its answer
 
 
@@ -603,7 +629,8 @@ def _static_sources(state: GameState) -> list[Static]:
     known = match(state)
     kept = _sources_kept
     stable = not any(a.kind == "static" for found in known.off_field.values() for _, a in found)
-    if stable and kept[0] is state.field and kept[1] is state.effects and kept[2] is state.cards:
+    present = roster(state)
+    if stable and kept[0] is present and kept[1] is state.effects and kept[2] is state.cards:
         return kept[3]
     out: list[Static] = []
     for ch in sorted(state.field, key=lambda c: c.since):
@@ -619,7 +646,7 @@ def _static_sources(state: GameState) -> list[Static]:
             if ability.kind == "static" and zone_of(state, card) == ability.zone:
                 out.append(Static(card, ability, card[0], Reader(card, card[0])))
     if stable:
-        kept[:] = [state.field, state.effects, state.cards, out]
+        kept[:] = [present, state.effects, state.cards, out]
     return out
 
 
@@ -824,11 +851,12 @@ def field_names(state: GameState) -> dict[str, str]:
     known = match(state)
     if known.names_gained:
         return {ch.card: name(state, ch.card) for ch in state.field}
-    if _names_memo[0] is state.field and _names_memo[1] is state.effects and _names_memo[2] is state.cards:
+    present = roster(state)
+    if _names_memo[0] is present and _names_memo[1] is state.effects and _names_memo[2] is state.cards:
         kept = _names_memo[3]
     else:
         kept = {ch.card: name(state, ch.card) for ch in state.field if ch.card not in known.names_given}
-        _names_memo[:] = [state.field, state.effects, state.cards, kept]
+        _names_memo[:] = [present, state.effects, state.cards, kept]
     if len(kept) == len(state.field):
         return kept
     return {ch.card: kept[ch.card] if ch.card in kept else name(state, ch.card) for ch in state.field}

@@ -28,6 +28,7 @@ from referee.rules.harem_master.characteristics import (
     match,
     memo,
     name as name_now,
+    roster,
 )
 from referee.rules.harem_master.common import CHARACTER_LIMIT, IMMEDIATE_WIN, SETUP_STEPS, refuse
 from referee.rules.harem_master.registry import Decision, Events, decision_kind
@@ -137,7 +138,7 @@ def same_name_pending(state: GameState) -> Decision | None:
         if "same_name" not in m:
             m["same_name"] = _same_name_pending(state)
         return m["same_name"]
-    key = (state.cards, state.field, state.effects, state.agenda, state.active, state.violations)
+    key = (state.cards, roster(state), state.effects, state.agenda, state.active, state.violations)
     found = carried("same_name", key)
     if found is MISSING:
         found = carry("same_name", key, _same_name_pending(state))
@@ -159,7 +160,8 @@ def _names_clear(state: GameState) -> bool:
         return found
     names = field_names(state)
     kept = _clear_kept
-    if kept[0] is names and kept[1] is state.field:
+    present = roster(state)
+    if kept[0] is names and kept[1] is present:
         m["names_clear"] = kept[2]
         return kept[2]
     clear = True
@@ -168,7 +170,7 @@ def _names_clear(state: GameState) -> bool:
         if len(mine) > CHARACTER_LIMIT or len(set(mine)) != len(mine):
             clear = False
             break
-    kept[:] = [names, state.field, clear]
+    kept[:] = [names, present, clear]
     m["names_clear"] = clear
     return clear
 

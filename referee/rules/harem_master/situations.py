@@ -76,6 +76,7 @@ from referee.rules.harem_master.characteristics import (
     memo,
     on_field,
     picks,
+    roster,
     statics_give,
     zone_of,
 )
@@ -305,7 +306,8 @@ def sources(state: GameState, kind: str) -> list[Source]:
         found = m[name] = _sources(state, kind)
         return found
     where = _off_field_zones(state, kind)
-    key = (state.cards, state.field, state.effects, *where) if where else (state.cards, state.field, state.effects)
+    present = roster(state)
+    key = (state.cards, present, state.effects, *where) if where else (state.cards, present, state.effects)
     found = carried(name, key)
     if found is MISSING:
         found = carry(name, key, _sources(state, kind))
