@@ -653,7 +653,7 @@ def _static_sources(state: GameState) -> list[Static]:
 def statics_give(state: GameState) -> bool:
     """Does any static in play give or take abilities (405.1)? If not, a
     card's abilities are its identity's."""
-    if not _has_text(state) or not match(state).statics_may_give:
+    if not match(state).statics_may_give:  # cards without text have no statics that give
         return False
     m = memo(state)
     found = m.get("give")
@@ -847,10 +847,11 @@ def field_names(state: GameState) -> dict[str, str]:
     every event). A name changes with the field or the effects, or, for the
     few cards whose own text gives them a name (202.2), with anything their
     text's condition reads: the others are kept while field and effects stay
-    the same, those few are asked every time."""
+    the same, those few are asked anew in each state (and kept with it, so a
+    state asked twice answers with the same object)."""
     known = match(state)
     if known.names_gained:
-        return {ch.card: name(state, ch.card) for ch in state.field}
+        return _names_now(state, None)
     present = roster(state)
     if _names_memo[0] is present and _names_memo[1] is state.effects and _names_memo[2] is state.cards:
         kept = _names_memo[3]
@@ -859,7 +860,19 @@ def field_names(state: GameState) -> dict[str, str]:
         _names_memo[:] = [present, state.effects, state.cards, kept]
     if len(kept) == len(state.field):
         return kept
-    return {ch.card: kept[ch.card] if ch.card in kept else name(state, ch.card) for ch in state.field}
+    return _names_now(state, kept)
+
+
+def _names_now(state: GameState, kept: dict[str, str] | None) -> dict[str, str]:
+    """The names on the field, those not in ``kept`` read in this state."""
+    m = memo(state)
+    found = m.get("names")
+    if found is None:
+        found = m["names"] = {
+            ch.card: kept[ch.card] if kept is not None and ch.card in kept else name(state, ch.card)
+            for ch in state.field
+        }
+    return found
 
 
 def gender(state: GameState, card: str) -> str | None:
@@ -870,8 +883,10 @@ def gender(state: GameState, card: str) -> str | None:
 
 def abilities(state: GameState, card: str) -> tuple[Any, ...]:
     """The card's abilities now (printed, copied, given or taken: 405.1, 412.1)."""
-    if not state.effects and not statics_give(state):
-        return match(state).printed[card].abilities
+    if not state.effects:
+        known = match(state)
+        if not known.statics_may_give or not statics_give(state):  # no static can give: asked first, it is the rule
+            return known.printed[card].abilities
     return current_abilities(state, card)
 
 

@@ -37,10 +37,16 @@ from referee.rules.harem_master.zones import gone_objects
 # --- 102 and 103: the end of the game --------------------------------------------------
 
 
+_quiet: list[Any] = [None]
+
+
 def end_check(state: GameState) -> Event | None:
     """102.1/102.2 before castle-fall scoring (ruling A13); a castle falls at the
     moment its last card leaves (ruling A2)."""
     if state.step in ("new", "over"):
+        return None
+    zones = state.zones
+    if zones is _quiet[0]:  # the very piles that last won nobody the game and left both castles standing
         return None
     wins = []
     for p in ("A", "B"):
@@ -60,7 +66,10 @@ def end_check(state: GameState) -> Event | None:
             rule=rule, winner=p, reason=f"{p} has {IMMEDIATE_WIN} or more cards in their {where}.", step="over"
         )
     fallen = [p for p in ("A", "B") if not state.zones[p].castle]
-    if state.step in SETUP_STEPS or not fallen:
+    if not fallen:
+        _quiet[0] = zones  # nothing here reads more than the piles: asked after every step, it is kept
+        return None
+    if state.step in SETUP_STEPS:
         return None
     scores = {p: state.score(p) for p in ("A", "B")}
     if state.rulings.get("A1", "not_fallen") == "felled":
@@ -154,15 +163,10 @@ def _names_clear(state: GameState) -> bool:
     characters away) or whoever is active: the question most steps ask,
     answered from the names alone and carried while the field and its names
     are the very same objects (``field_names`` keeps them)."""
-    m = memo(state)
-    found = m.get("names_clear")
-    if found is not None:
-        return found
     names = field_names(state)
     kept = _clear_kept
     present = roster(state)
     if kept[0] is names and kept[1] is present:
-        m["names_clear"] = kept[2]
         return kept[2]
     clear = True
     for player in ("A", "B"):
@@ -171,7 +175,6 @@ def _names_clear(state: GameState) -> bool:
             clear = False
             break
     kept[:] = [names, present, clear]
-    m["names_clear"] = clear
     return clear
 
 

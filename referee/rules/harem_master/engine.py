@@ -209,11 +209,12 @@ def _accept_listed(
     before an action's own check (the player, the game not over, whose
     decision it is, a late interception) holds for every such candidate, so
     only the rest of ``_decide`` is done, as it does it."""
-    named: list[str] = []
-    if state.unknown and action.do == "discard" and d.kind == "hand_limit" and action.cards:
-        named = list(action.cards)
     try:
-        events = _revealing(state, action, named, frozenset(), check)
+        if not state.unknown:  # nothing to reveal: the check alone (``_revealing``)
+            events = check(state, action)
+        else:
+            named = list(action.cards) if action.do == "discard" and d.kind == "hand_limit" and action.cards else []
+            events = _revealing(state, action, named, frozenset(), check)
     except IllegalAction:
         return
     out.append(action)
