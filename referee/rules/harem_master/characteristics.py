@@ -486,6 +486,12 @@ class Match(NamedTuple):
     names_given: frozenset[str]  # cards whose own text gives them a name (202.2)
     names_gained: bool  # some text gives another card an ability that gives a name
     statics_may_give: bool  # some static (printed or given) gives or takes abilities (405.1)
+    # The situations some text of the match waits for, as (timing, event):
+    # ("after"/"before", event) for a triggered ability (403.1), ("instead",
+    # event) for a replacement (409.1), printed or given. Nothing else can
+    # wait for a situation: no card of the match waits for one not here.
+    waits: frozenset[tuple[str, str]]
+    statics_off_field: bool  # some card has a static ability that works from outside the field (401.4)
 
 
 _match: list[Any] = [None, None]
@@ -522,8 +528,27 @@ def match(state: GameState) -> Match:
             if isinstance(g, GainEffect)
         )
         may_give = any(_static_with(cd.abilities, (GainEffect, LoseAbilitiesEffect)) for cd in cards.values())
-        _match[0], _match[1] = cards, Match(printed, {c: v for c, v in off.items() if v}, pa, given, gained, may_give)
+        waits = frozenset(w for cd in cards.values() for w in _waits_for(cd.abilities))
+        statics_off = any(a.kind == "static" for found in off.values() for _, a in found)
+        _match[0], _match[1] = (
+            cards,
+            Match(printed, {c: v for c, v in off.items() if v}, pa, given, gained, may_give, waits, statics_off),
+        )
     return _match[1]
+
+
+def _waits_for(abilities: Any) -> set[tuple[str, str]]:
+    """The situations these abilities, and those they give, wait for (``Match.waits``)."""
+    out: set[tuple[str, str]] = set()
+    for a in abilities:
+        if a.kind == "triggered":
+            out.add((a.timing, a.on.event))
+        elif a.kind == "replacement":
+            out.add(("instead", a.instead_of.event))
+        for g in walk(list(a.effects)):
+            if isinstance(g, GainEffect):
+                out |= _waits_for(g.gain.abilities)
+    return out
 
 
 def _gives_name(abilities: Any) -> bool:
@@ -609,12 +634,15 @@ def statics(state: GameState) -> list[Static]:
     in the order its cards entered the field, then those working from other zones."""
     if not _has_text(state):
         return []
+    sources = _static_sources(state)
+    if not sources:  # none in play (carried): the usual answer, without a cache per state
+        return sources
     m = memo(state)
     found = m.get("statics")
     if found is not None:
         return found
     m["statics"] = []  # a condition read while these are gathered sees none (no loops)
-    out = [st for st in _static_sources(state) if st.ability.if_ is None or holds(state, st.reader, st.ability.if_)]
+    out = [st for st in sources if st.ability.if_ is None or holds(state, st.reader, st.ability.if_)]
     m["statics"] = out
     return out
 
@@ -628,7 +656,7 @@ def _static_sources(state: GameState) -> list[Static]:
     from outside the field), so they are kept while both stay the same."""
     known = match(state)
     kept = _sources_kept
-    stable = not any(a.kind == "static" for found in known.off_field.values() for _, a in found)
+    stable = not known.statics_off_field
     present = roster(state)
     if stable and kept[0] is present and kept[1] is state.effects and kept[2] is state.cards:
         return kept[3]

@@ -154,27 +154,32 @@ def same_name_pending(state: GameState) -> Decision | None:
     return found
 
 
-_clear_kept: list[Any] = [None, None, False]
+_clear_kept: list[Any] = [None, None, None, False]
 
 
 def _names_clear(state: GameState) -> bool:
     """Has each player at most six characters, no two of a name? Then no
     214.2e choice is pending, whatever the agenda holds back (it only takes
     characters away) or whoever is active: the question most steps ask,
-    answered from the names alone and carried while the field and its names
-    are the very same objects (``field_names`` keeps them)."""
-    names = field_names(state)
-    kept = _clear_kept
+    answered from the names alone and carried while who is on the field,
+    the effects and the cards are the very same objects (unless a card whose
+    own text gives it a name is there: its name is read in each state)."""
     present = roster(state)
-    if kept[0] is names and kept[1] is present:
-        return kept[2]
+    kept = _clear_kept
+    if kept[0] is present and kept[1] is state.effects and kept[2] is state.cards:
+        return kept[3]
+    names = field_names(state)
     clear = True
     for player in ("A", "B"):
         mine = [names[ch.card] for ch in state.field if ch.controller == player and not ch.face_down]
         if len(mine) > CHARACTER_LIMIT or len(set(mine)) != len(mine):
             clear = False
             break
-    kept[:] = [names, present, clear]
+    known = match(state)
+    if not known.names_gained and not any(c[0] in known.names_given for c in present):
+        # Every name was the carried one (``field_names``): the answer holds
+        # while who is on the field, the effects and the cards stay the same.
+        kept[:] = [present, state.effects, state.cards, clear]
     return clear
 
 

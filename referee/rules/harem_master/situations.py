@@ -361,6 +361,8 @@ def fire(sits: Iterable[tuple[Sit, GameState]], timing: str = "after") -> list[E
     out: list[Event] = []
     seen: set[tuple[str, int, str]] = set()
     for sit, state in sits:
+        if (timing, sit.event) not in match(state).waits:
+            continue  # no text of the match waits for it: the triggers in play need not be gathered
         for src in _on_event(sources(state, "triggered"), timing).get(sit.event, ()):
             ab = src.ability
             reader = Reader(src.card, src.controller, sit.card)
@@ -445,6 +447,8 @@ def fire_after(before: GameState, after: GameState, events: list[Event]) -> list
 
 def replacements(state: GameState, sit: Sit, exempt: Iterable[str] = ()) -> list[Source]:
     """409.1: the replacement abilities that would apply to ``sit``."""
+    if ("instead", sit.event) not in match(state).waits:
+        return []
     skip = set(exempt)
     out = []
     for src in _on_event(sources(state, "replacement"), "instead").get(sit.event, ()):
