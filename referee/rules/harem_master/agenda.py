@@ -193,14 +193,19 @@ def _sits(state: GameState, ev: Event) -> list[tuple[Sit, GameState]]:
 def cares(state: GameState, sit: Sit, about: int | None = None) -> bool:
     """Does anything in play care that ``sit`` is about to happen: a
     replacement (409), a ``before`` trigger (403.1a) or a use only usable
-    then (214.3c, 402.2a)?"""
+    then (214.3c, 402.2a)? Asked of one state more than once (an attack's
+    moment is looked for as its event is recorded, then by 306.5c's decision
+    and its step), so the answer is kept with the state."""
     if not sources(state, "replacement") and not sources(state, "triggered") and not _responders(state):
         return False
-    if replacements(state, sit):
-        return True
-    if fire([(sit, state)], "before"):
-        return True
-    return anyone_can_respond(state, sit, about)
+    m = memo(state)
+    key = ("cares", sit, about)
+    found = m.get(key)
+    if found is None:
+        found = m[key] = bool(
+            replacements(state, sit) or fire([(sit, state)], "before") or anyone_can_respond(state, sit, about)
+        )
+    return found
 
 
 def _responders(state: GameState) -> bool:

@@ -24,7 +24,7 @@ have no effect on play) or those copied (412, 412.1), then the effects of
 resolved abilities and the static abilities that apply (404, 404.1,
 404.2), abilities given and taken in resolution order (405, 405.1), then
 the faction modifier (209.2, ruling A19). Each value comes with the parts
-it is made of (``Chars.notes``), so ``referee state`` can say
+it is made of (``Chars.notes``, filled by ``explained``), so ``referee state`` can say
 ``physical 4 = 2 printed +2 Fencing Master until end of turn``. The hand
 maximum is read here too (215.3b, ruling A11: 7 unless an effect changes it).
 
@@ -365,7 +365,9 @@ class Chars(NamedTuple):
     physical: int
     mental: int
     abilities: tuple[Any, ...]
-    notes: dict[str, tuple[str, ...]]  # "physical" -> ("2 printed", "+2 Fencing Master until end of turn")
+    notes: dict[
+        str, tuple[str, ...]
+    ]  # "physical" -> ("2 printed", "+2 Fencing Master until end of turn"); empty but from ``explained``
 
 
 class Static(NamedTuple):
@@ -766,20 +768,30 @@ def chars(state: GameState, card: str) -> Chars:
     return found
 
 
-def _chars(state: GameState, card: str) -> Chars:
+def explained(state: GameState, card: str) -> Chars:
+    """``chars`` with the parts each value is made of (``Chars.notes``), for
+    ``referee state``: the rules read only the values, so ``chars`` leaves
+    the sentences out."""
+    return _chars(state, card, explain=True)
+
+
+def _chars(state: GameState, card: str, explain: bool = False) -> Chars:
     ident = identity(state, card)
     name = ident.name
     abilities = ident.abilities
     values = {"physical": ident.physical, "mental": ident.mental, "random": ident.random}
-    origin = f" copied from {name_of(state, ident.copied_from)}" if ident.copied_from else " printed"
-    notes: dict[str, list[str]] = {k: [f"{v}{origin}"] for k, v in values.items()}
+    notes: dict[str, list[str]] = {}
+    if explain:
+        origin = f" copied from {name_of(state, ident.copied_from)}" if ident.copied_from else " printed"
+        notes = {k: [f"{v}{origin}"] for k, v in values.items()}
     if _has_text(state):
         for e in _effects_on(state, card) if state.effects else ():
             if e.kind == "modify":
                 for k, v in zip(("physical", "mental", "random"), e.values):
                     if v:
                         values[k] += v
-                        notes[k].append(f"{_signed(v)} {name_of(state, e.source)}{UNTIL_TEXT[e.until]}")
+                        if explain:
+                            notes[k].append(f"{_signed(v)} {name_of(state, e.source)}{UNTIL_TEXT[e.until]}")
         for st in statics(state):
             for effect in st.ability.effects:
                 key = next(iter(type(effect).model_fields))
@@ -790,16 +802,18 @@ def _chars(state: GameState, card: str) -> Chars:
                         if amt is not None:
                             v = amount(state, st.reader, amt)
                             values[k] += v
-                            notes[k].append(f"{_signed(v)} {name_of(state, st.card)} (static)")
+                            if explain:
+                                notes[k].append(f"{_signed(v)} {name_of(state, st.card)} (static)")
         abilities = current_abilities(state, card)
         name = _given_name(state, card, abilities) or name
     ch = state.character(card)
     if ch is not None and not ch.face_down and ident.type == "character":
-        bonus, allies = _faction_bonus(state, card, ident.factions)
+        bonus, allies = _faction_bonus(state, card, ident.factions, explain)
         if bonus:
             for k in ("physical", "mental"):
                 values[k] += bonus
-                notes[k].append(f"+{bonus} faction ({', '.join(allies)})")
+                if explain:
+                    notes[k].append(f"+{bonus} faction ({', '.join(allies)})")
     return Chars(
         name,
         ident.type,
@@ -814,18 +828,25 @@ def _chars(state: GameState, card: str) -> Chars:
     )
 
 
-def _faction_bonus(state: GameState, card: str, factions: tuple[str, ...]) -> tuple[int, list[str]]:
+def _faction_bonus(
+    state: GameState, card: str, factions: tuple[str, ...], named: bool = False
+) -> tuple[int, list[str]]:
     """209.2 (ruling A19): +1 per other untapped character on the field,
-    either side, sharing a faction with this one (a shared faction counts once)."""
+    either side, sharing a faction with this one (a shared faction counts
+    once); ``named``: with the allies' names, for an explanation."""
     if not factions:
         return 0, []
+    count = 0
     allies = []
+    text = _has_text(state)
     for ch in state.field:
         if ch.card != card and ch.ready and not ch.face_down:
-            theirs = identity(state, ch.card).factions if _has_text(state) else state.cards[ch.card].factions
+            theirs = identity(state, ch.card).factions if text else state.cards[ch.card].factions
             if any(f in factions for f in theirs):
-                allies.append(name_of(state, ch.card))
-    return len(allies), allies
+                count += 1
+                if named:
+                    allies.append(name_of(state, ch.card))
+    return count, allies
 
 
 # --- the reads every rule makes --------------------------------------------------------

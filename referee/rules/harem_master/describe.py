@@ -14,7 +14,7 @@ from events.harem_master.abilities import SITUATIONS, effect_key
 from events.harem_master.cards import CardDef
 from projections.harem_master.state import GameState, Proposal, Use, Window, other
 from projections.harem_master.visibility import UNKNOWN, card_name
-from referee.rules.harem_master.characteristics import chars, hand_maximum, has_text
+from referee.rules.harem_master.characteristics import explained, hand_maximum, has_text
 from referee.rules.harem_master.common import name_of
 from referee.rules.harem_master.effects import groups
 
@@ -391,7 +391,7 @@ def card_line(cd: CardDef) -> str:
 def character(state: GameState, card: str) -> dict[str, Any]:
     """A character's current name and values, how each was reached
     (``physical 4 = 2 printed +2 Fencing Master until end of turn``), and its abilities."""
-    c = chars(state, card)
+    c = explained(state, card)
     out: dict[str, Any] = {"card": c.name, "physical": c.physical, "mental": c.mental}
     explain = {}
     for key in ("physical", "mental"):
