@@ -550,8 +550,8 @@ def _candidates(
             ),
         )
     if activations and has_text(state):
-        for card in _ability_cards(state, player):
-            for index, ability in activated(state, card):
+        for card, found in _activations(state, player):
+            for index, ability in found:
                 if (theirs and not ability.ot) or not _could(moment, flags(ability)):
                     continue
                 if not _may_answer(moment, ability, False):
@@ -610,6 +610,26 @@ def _ability_cards(state: GameState, player: str) -> list[str]:
     return out
 
 
+_activations_kept: dict[str, tuple[tuple[Any, ...], list[tuple[str, list[tuple[int, Any]]]]]] = {}
+
+
+def _activations(state: GameState, player: str) -> list[tuple[str, list[tuple[int, Any]]]]:
+    """The cards of ``_ability_cards`` that have activated abilities, each
+    with them (``activated``), in that order. They change only with who is
+    on the field, the effects and the cards (unless statics give
+    abilities), so they are carried while those stay the same: most cards
+    have none, and every window asks."""
+    given = statics_give(state)
+    key = (state.cards, roster(state), state.effects)
+    kept = None if given else _activations_kept.get(player)
+    if kept is not None and all(a is b for a, b in zip(kept[0], key)):
+        return kept[1]
+    out = [(card, found) for card in _ability_cards(state, player) if (found := activated(state, card))]
+    if not given:
+        _activations_kept[player] = (key, out)
+    return out
+
+
 def _responses_exist(state: GameState) -> bool:
     """Is there any card in a hand or ability in play written to respond
     (only/also, or a counter)? If not, no response chance can open. It reads
@@ -631,8 +651,8 @@ def _responses_exist(state: GameState) -> bool:
         ) or any(
             _could(Moment("response"), flags(a))
             for p in ("A", "B")
-            for card in _ability_cards(state, p)
-            for _, a in activated(state, card)
+            for _, found in _activations(state, p)
+            for _, a in found
         )
         if not given:
             carry("responses", key, found)
@@ -668,7 +688,7 @@ def answerable(state: GameState) -> frozenset[str] | None:
     key = (state.cards, roster(state), state.effects)
     in_play = MISSING if given else carried("answerable:play", key)
     if in_play is MISSING:
-        texts = [(a, False) for p in ("A", "B") for card in _ability_cards(state, p) for _, a in activated(state, card)]
+        texts = [(a, False) for p in ("A", "B") for _, found in _activations(state, p) for _, a in found]
         in_play = _names_answered(texts)
         if not given:
             carry("answerable:play", key, in_play)
