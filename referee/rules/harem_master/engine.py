@@ -55,6 +55,7 @@ from referee.rules.harem_master.zones import cost_check
 # --- 102.7, 102.8: what either player may do whatever the procedure waits for ---------------
 
 ANY_TIME = ("concede", "propose_draw", "accept_draw")
+_ANY = Context("any")
 
 
 @action("concede", "102.7", candidates=only("concede"), help="concede the game")
@@ -180,8 +181,13 @@ def legal_actions(state: GameState) -> list[Action]:
         )
         out, found = [out[i] for i in ranked], [found[i] for i in ranked]
     for do in ANY_TIME:
-        for candidate in ACTIONS[do].candidates(state, p, ctx):
-            _accept(state, candidate, out, found)
+        kind = ACTIONS[do]
+        check = _in_context(kind.check, _ANY)
+        for candidate in kind.candidates(state, p, ctx):
+            if listing and candidate.player == p and candidate.do == do:
+                _accept_listed(state, candidate, d, check, out, found)
+            else:
+                _accept(state, candidate, out, found)
     _listed[:] = [state, state.position, out, found]
     return list(out)
 
@@ -205,10 +211,10 @@ def _accept_listed(
     state: GameState, action: Action, d: Decision, check: Any, out: list[Action], found: list[Events]
 ) -> None:
     """``_accept`` for a candidate of the decision in front of the table, by
-    the player who makes it, of one of its actions: what ``_decide`` checks
-    before an action's own check (the player, the game not over, whose
-    decision it is, a late interception) holds for every such candidate, so
-    only the rest of ``_decide`` is done, as it does it."""
+    the player who makes it, of one of its actions or an any-time one: what
+    ``_decide`` checks before an action's own check (the player, the game
+    not over, whose decision it is, a late interception) holds for every
+    such candidate, so only the rest of ``_decide`` is done, as it does it."""
     try:
         if not state.unknown:  # nothing to reveal: the check alone (``_revealing``)
             events = check(state, action)
@@ -303,7 +309,7 @@ def _decide(state: GameState, action: Action, waive: frozenset[str]) -> Events:
     if state.step == "new":
         raise refuse("101", "The match has not started.")
     if do in ANY_TIME:
-        return ACTIONS[do].check(state, action, Context("any", waive))
+        return ACTIONS[do].check(state, action, Context("any", waive) if waive else _ANY)
 
     late = battle.late_interception(state, action, waive)
     if late is not None:
