@@ -13,6 +13,7 @@ line's help and argument handling come from it.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import click
 import pytest
@@ -151,3 +152,39 @@ def test_a_refused_candidate_cites_its_rule() -> None:
         assert action not in legal_actions(state)
         return
     pytest.fail("no position with a second character in hand")
+
+
+def test_no_action_is_changed_once_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An action is a value (``Action`` is not frozen only for speed): along
+    self-play, seeded and table-dealt, and every scenario, nothing sets a
+    field of an action after its ``__init__``; and the check itself catches
+    a change."""
+    from referee.scenario import run_scenario, scenario_files
+
+    making: list[Action] = []
+    init = Action.__init__
+
+    def watched_init(self: Action, *args: object, **kwargs: object) -> None:
+        making.append(self)
+        try:
+            init(self, *args, **kwargs)
+        finally:
+            making.pop()
+
+    def guarded_setattr(self: Action, name: str, value: object) -> None:
+        if not making or making[-1] is not self:
+            raise AssertionError(f"an action's {name} was changed after it was made: {self!r}")
+        object.__setattr__(self, name, value)
+
+    monkeypatch.setattr(Action, "__init__", watched_init)
+    monkeypatch.setattr(Action, "__setattr__", guarded_setattr)
+    pool = bundled_pool()
+    for seed, deal in ((3, "seeded"), (4, "table")):
+        assert play_game(seed, decks_for(seed, pool, None), deal_mode=deal).actions
+    paths = scenario_files([str(Path(__file__).resolve().parent.parent / "scenarios")])
+    assert len(paths) >= 50
+    for path in paths:
+        assert run_scenario(path).passed, path
+    made = Action("A", "end_turn")
+    with pytest.raises(AssertionError, match="changed after it was made"):
+        made.card = "A:1"
