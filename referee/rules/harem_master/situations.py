@@ -121,18 +121,28 @@ def meets(state: GameState, reader: Reader, want: Situation, sit: Sit) -> bool:
     if want.card is not None:
         if sit.card is None or not picks(state, reader, want.card, sit.card):
             return False
-    for key, field in (
-        ("to", "to"),
-        ("zone", "zone"),
-        ("type", "type"),
-        ("from", "from_"),
-        ("card_type", "card_type"),
-        ("ability", "ability"),
-    ):
-        value = getattr(want, field, None)
+    details = _DETAILS_OF.get(type(want))
+    if details is None:
+        details = _DETAILS_OF[type(want)] = tuple((k, f) for k, f in _DETAILS if f in type(want).model_fields)
+    for key, field in details:
+        value = getattr(want, field)
         if value is not None and sit.detail(key) != value:
             return False
     return True
+
+
+# The details a situation of card text may ask for, as ``Sit.detail`` names
+# them and as its model's field; each kind of situation has only some, read
+# from its class once (asking a pydantic model for a field it lacks is slow).
+_DETAILS = (
+    ("to", "to"),
+    ("zone", "zone"),
+    ("type", "type"),
+    ("from", "from_"),
+    ("card_type", "card_type"),
+    ("ability", "ability"),
+)
+_DETAILS_OF: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
 # --- what events are as situations ----------------------------------------------------
