@@ -54,21 +54,22 @@ class Event(BaseModel):
         if plan is None:
             plan = _PLANS[cls] = _plan(cls)
         names, defaults, fresh, required = plan
-        given = fields.keys()
-        if not (given <= names and required <= given):
+        values = {**defaults, **fields}
+        # A name not among the fields makes the dict longer than the defaults.
+        if len(values) != len(defaults) or (required and not required <= fields.keys()):
+            given = fields.keys()
             unknown = sorted(given - names)
             raise TypeError(
                 f"{cls.__name__}: no field {unknown[0]!r}"
                 if unknown
                 else f"{cls.__name__} needs {sorted(required - given)[0]!r}"
             )
-        values = {**defaults, **fields}
         for name, make in fresh:
             if name not in fields:
                 values[name] = make()
         event = _new(cls)
         _set(event, "__dict__", values)
-        _set_fields_set(event, set(given))
+        _set_fields_set(event, set(fields))
         _set_extra(event, None)
         _set_private(event, None)
         return event

@@ -284,3 +284,16 @@ def test_values_carried_from_state_to_state_are_those_worked_out_afresh(pool_nam
         assert _derived(state) == warm, (state.position, type(event).__name__)
         checked += 1
     assert checked > 100
+
+
+def test_an_unvalidated_event_is_still_refused_a_field_it_lacks_or_needs() -> None:
+    """``Event.trusted`` skips validation, not the fields: an unknown name or a
+    missing required one is a TypeError naming it, and the defaults fill the rest."""
+    from events.harem_master.game import CharacterPlayed
+
+    made = CharacterPlayed.trusted(player="A", card="A:1")
+    assert made == CharacterPlayed(player="A", card="A:1") and made.model_fields_set == {"player", "card"}
+    with pytest.raises(TypeError, match="CharacterPlayed: no field 'colour'"):
+        CharacterPlayed.trusted(player="A", card="A:1", colour="red")
+    with pytest.raises(TypeError, match="CharacterPlayed needs 'card'"):
+        CharacterPlayed.trusted(player="A")
