@@ -658,6 +658,7 @@ def walk(effects: list[Any]) -> list[Any]:
 
 _COST = re.compile(r"^(\[(T|n|\d+)\])+$")
 _ICON = re.compile(r"\[(T|n|\d+)\]")
+_PARSED: dict[str, "Cost"] = {}  # Cost.parse's, by the printed text (a few dozen at most)
 
 
 class Cost(_Model):
@@ -669,6 +670,15 @@ class Cost(_Model):
 
     @classmethod
     def parse(cls, text: str) -> "Cost":
+        """The cost ``text`` prints; one frozen object per text, kept (a
+        use's check reads it every time a window lists it)."""
+        found = _PARSED.get(text)
+        if found is None:
+            found = _PARSED[text] = cls._parse(text)
+        return found
+
+    @classmethod
+    def _parse(cls, text: str) -> "Cost":
         tap, amount, n = False, 0, False
         for icon in _ICON.findall(text):
             if icon == "T":
