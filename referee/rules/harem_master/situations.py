@@ -328,23 +328,33 @@ def sources(state: GameState, kind: str) -> list[Source]:
 _SOURCES_KEY = {kind: "src:" + kind for kind in ("triggered", "replacement", "activated", "static", "use")}
 
 
-_working_off_field: list[Any] = [None, {}]
+_working_off_field: list[Any] = [None, {}, {}]
 
 
 def _off_field_zones(state: GameState, kind: str) -> tuple[str | None, ...]:
     """The zones of the cards with an ability of ``kind`` that works off the
-    field (401.4), each card's in turn: all ``_sources`` reads of the zones
-    (which change with nearly every event)."""
+    field (401.4), each card's in turn: all ``_sources`` reads of the zones.
+    Finding a card's zone searches the piles, so the answer is kept while
+    the piles, who is on the field and the items left without a character
+    are the same objects (the piles change with about one event in four)."""
     known = match(state)
     kept = _working_off_field
     if kept[0] is not known:
-        kept[0], kept[1] = known, {}
+        kept[0], kept[1], kept[2] = known, {}, {}
     cards = kept[1].get(kind)
     if cards is None:
         cards = kept[1][kind] = tuple(
             card for card, found in known.off_field.items() if any(ab.kind == kind for _, ab in found)
         )
-    return tuple(zone_of(state, card) for card in cards)
+    if not cards:
+        return ()
+    zones, present, orphans = state.zones, roster(state), state.orphans
+    last = kept[2].get(kind)
+    if last is not None and last[0] is zones and last[1] is present and last[2] is orphans:
+        return last[3]
+    found = tuple(zone_of(state, card) for card in cards)
+    kept[2][kind] = (zones, present, orphans, found)
+    return found
 
 
 def _sources(state: GameState, kind: str) -> list[Source]:
