@@ -177,3 +177,30 @@ def test_opponent_cannot_play_a_character_in_your_turn() -> None:
     with pytest.raises(IllegalAction) as info:
         apply(s, Action("B", "play_character", card="A:1"))
     assert info.value.refusal.rule == "214.2a"
+
+
+def test_the_roster_is_the_same_object_while_only_readiness_changes() -> None:
+    """``characteristics.roster``, the key of the values carried while who is
+    on the field stays the same: along a whole game, a field that only
+    tapped or untapped gives the very roster object it had, and any other
+    change of the field (a character entering or leaving, an item, a new
+    controller) gives a different one."""
+    from referee.rules.harem_master.characteristics import roster
+    from referee.rules.harem_master.pool import bundled_pool
+    from referee.simulate import decks_for, play_game
+
+    record = play_game(5, decks_for(5, bundled_pool(), None))
+    state = initial_state()
+    kept = changed = 0
+    for event in record.events:
+        after = evolve(state, event)
+        if after.field is not state.field:
+            before_roster = roster(state)
+            same = [(c.card, c.controller, c.items, c.face_down, c.since) for c in after.field] == [
+                (c.card, c.controller, c.items, c.face_down, c.since) for c in state.field
+            ]
+            assert (roster(after) is before_roster) == same, type(event).__name__
+            kept += same
+            changed += not same
+        state = after
+    assert kept > 5 and changed > 5
