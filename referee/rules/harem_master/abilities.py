@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from events.harem_master.abilities import BattleTypeEffect, CounterEffect, walk
+from events.harem_master.abilities import BattleTypeEffect, CounterEffect, GainEffect, walk
 from events.harem_master.game import AbilityActivated, CardTapped, EventPlayed
 from events.kernel import Event
 from projections.harem_master.state import GameState, Proposal, Use, Window, other
@@ -696,6 +696,36 @@ def answerable(state: GameState) -> frozenset[str] | None:
     return found
 
 
+_match_answers_kept: list[Any] = [None, frozenset()]
+
+
+def _match_answers(state: GameState) -> frozenset[str]:
+    """What any text of the match could answer in a response chance: the
+    situations ``answerable`` could ever name, whichever cards are in the
+    hands or in play (every event card's text, and every activated ability,
+    printed or given), worked out once per match."""
+    known = match(state)
+    kept = _match_answers_kept
+    if kept[0] is not known:
+        texts: list[tuple[Any, bool]] = []
+        for cd in state.cards.values():
+            if cd.type == "event":
+                texts.append((cd.abilities, True))
+            texts += [(a, False) for a in _with_given(cd.abilities) if a.kind == "activated"]
+        kept[0], kept[1] = known, _names_answered(texts)
+    return kept[1]
+
+
+def _with_given(found: Any) -> list[Any]:
+    """These abilities and every ability they give (``gain``), at any depth."""
+    out = list(found)
+    for a in found:
+        for e in walk(list(a.effects)):
+            if isinstance(e, GainEffect):
+                out += _with_given(e.gain.abilities)
+    return out
+
+
 def _names_answered(texts: list[tuple[Any, bool]]) -> frozenset[str]:
     names: set[str] = set()
     for text, event in texts:
@@ -712,6 +742,8 @@ def anyone_can_respond(state: GameState, sit: Sit, about: int | None) -> bool:
         return False
     if sit is None:
         return False  # no use answers a chance about nothing (``_may_answer``)
+    if not state.unknown and sit.event not in _match_answers(state):
+        return False  # no text of the match answers it, wherever its cards are (all are known)
     cared = answerable(state)
     if cared is not None and sit.event not in cared:
         return False
