@@ -956,8 +956,8 @@ def hand_maximum(state: GameState, player: str) -> int:
             limit = e.values[1] if e.values[1] is not None else limit + e.values[2]
     for st in statics(state):
         for effect in st.ability.effects:
-            body = getattr(effect, next(iter(type(effect).model_fields)))
             if type(effect).__name__ == "HandMaxEffect":
+                body = effect.hand_max
                 if player in players(state, st.reader, body.player):
                     limit = (
                         amount(state, st.reader, body.set)
