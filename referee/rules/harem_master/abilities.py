@@ -610,7 +610,7 @@ def _ability_cards(state: GameState, player: str) -> list[str]:
     return out
 
 
-_activations_kept: dict[str, tuple[tuple[Any, ...], list[tuple[str, list[tuple[int, Any]]]]]] = {}
+_activations_kept: dict[str, tuple[Any, Any, Any, list[tuple[str, list[tuple[int, Any]]]]]] = {}
 
 
 def _activations(state: GameState, player: str) -> list[tuple[str, list[tuple[int, Any]]]]:
@@ -620,13 +620,13 @@ def _activations(state: GameState, player: str) -> list[tuple[str, list[tuple[in
     abilities), so they are carried while those stay the same: most cards
     have none, and every window asks."""
     given = statics_give(state)
-    key = (state.cards, roster(state), state.effects)
+    cards, present, effects = state.cards, roster(state), state.effects
     kept = None if given else _activations_kept.get(player)
-    if kept is not None and all(a is b for a, b in zip(kept[0], key)):
-        return kept[1]
+    if kept is not None and kept[0] is cards and kept[1] is present and kept[2] is effects:
+        return kept[3]
     out = [(card, found) for card in _ability_cards(state, player) if (found := activated(state, card))]
     if not given:
-        _activations_kept[player] = (key, out)
+        _activations_kept[player] = (cards, present, effects, out)
     return out
 
 
