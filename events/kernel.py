@@ -16,6 +16,7 @@ before they moved here name them ``events.game:ClassName``, which
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, model_serializer
@@ -25,6 +26,13 @@ from pydantic import BaseModel, ConfigDict, StringConstraints, model_serializer
 # game refuses a seat it has not before any event is made.
 SEAT_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,19}"  # also what a link and the command line accept as a seat
 Seat = Annotated[str, StringConstraints(pattern=f"^{SEAT_PATTERN}$")]
+_SEAT = re.compile(SEAT_PATTERN)
+
+
+def is_seat(text: str) -> bool:
+    """Could ``text`` be a seat of some game (``Seat``)? Which seats a match
+    has is its game's to say (``Ruleset.seats``): the caller checks that."""
+    return _SEAT.fullmatch(text) is not None
 
 
 class Event(BaseModel):

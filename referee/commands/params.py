@@ -12,13 +12,12 @@ given twice instead of letting the last one win silently.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any, Callable, Mapping
 
 import click
 
-from events.kernel import SEAT_PATTERN
+from events.kernel import is_seat
 from referee.inputs import NAME_LENGTH, TEXT_LENGTH, TITLE_LENGTH, text_problem
 
 
@@ -84,7 +83,7 @@ class DatabaseUrl(click.ParamType):
 
 
 class Pair(click.ParamType):
-    """``KEY=VALUE`` with KEY one of ``keys`` (None: a seat, ``SEAT``, which
+    """``KEY=VALUE`` with KEY one of ``keys`` (None: a seat, ``is_seat``, which
     the command checks against its game's seats once it knows the game) and
     VALUE converted by ``value``."""
 
@@ -100,7 +99,7 @@ class Pair(click.ParamType):
         if not sep or not rest:
             self.fail(f"expected {self.name}, got {shown(value)}", param, ctx)
         if self.keys is None:
-            if not SEAT.fullmatch(key):
+            if not is_seat(key):
                 self.fail(
                     f"{shown(key)} is not a seat: a player's seat is a letter or a word (in {shown(value)})", param, ctx
                 )
@@ -144,7 +143,7 @@ class KeyChoice(click.ParamType):
 
 
 class Viewer(click.ParamType):
-    """Whose view: ``judge``, ``public`` or a seat (``SEAT``); whether the
+    """Whose view: ``judge``, ``public`` or a seat (``is_seat``); whether the
     match's game has that seat is checked once the game is known
     (``check_viewer``)."""
 
@@ -152,7 +151,7 @@ class Viewer(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         text = str(value)
-        if text not in ("judge", "public") and not SEAT.fullmatch(text):
+        if text not in ("judge", "public") and not is_seat(text):
             self.fail(f"{shown(value)}: expected judge, public or a player's seat (A, B)", param, ctx)
         return text
 
@@ -161,13 +160,13 @@ class Viewer(click.ParamType):
 
 
 class SeatName(click.ParamType):
-    """A player's seat (``SEAT``), checked against the match's game's seats by the command."""
+    """A player's seat (``is_seat``), checked against the match's game's seats by the command."""
 
     name = "PLAYER"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         text = str(value)
-        if not SEAT.fullmatch(text):
+        if not is_seat(text):
             self.fail(f"{shown(value)} is not a seat: a player's seat is a letter or a word, e.g. A", param, ctx)
         return text
 
@@ -220,9 +219,6 @@ def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")(f)
 
 
-# A player's seat as a game names it (``Ruleset.seats``, ``events.kernel.Seat``);
-# which seats exist is the match's game's to say, checked by ``check_seats``.
-SEAT = re.compile(SEAT_PATTERN)
 PLAYER_NAME = Text(NAME_LENGTH)
 JUDGE = Text(NAME_LENGTH, blank=False)
 EVENT_NAME = Text(TITLE_LENGTH, blank=False)
@@ -251,7 +247,6 @@ __all__ = [
     "NAME",
     "NOTE",
     "PLAYER",
-    "SEAT",
     "SeatName",
     "Viewer",
     "check_seats",

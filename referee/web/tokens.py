@@ -17,17 +17,13 @@ import base64
 import hashlib
 import hmac
 import os
-import re
 import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
-from events.kernel import SEAT_PATTERN
+from events.kernel import is_seat
 
 KEY_ENV = "REFEREE_TOKEN_KEY"
-# A seat as a game names it (``Ruleset.seats``; the kernel's ``events.kernel.Seat``):
-# which seats a match has is its game's to say, so the caller checks that.
-SEAT = re.compile(SEAT_PATTERN)
 _CONTEXT = b"referee player token v1\x00"
 _KEEPER = b"referee scorekeeper token v1\x00"
 _SESSION = b"referee session key v1\x00"
@@ -70,7 +66,7 @@ def load_key(database_path: str | None, *, create: bool = False) -> bytes | None
 def player_token(key: bytes, match_id: str, player: str) -> str:
     """The token of ``player`` (a seat of the match's game) in ``match_id``:
     20 URL-safe characters (120 bits)."""
-    if not SEAT.fullmatch(player):
+    if not is_seat(player):
         raise ValueError(f"{player!r} is not a seat")
     digest = hmac.new(key, _CONTEXT + f"{match_id}\x00{player}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:15]).decode()
@@ -78,7 +74,7 @@ def player_token(key: bytes, match_id: str, player: str) -> str:
 
 def check_token(key: bytes | None, match_id: str, player: str, token: str | None) -> bool:
     """Does ``token`` open ``player``'s view of ``match_id``? (constant time)"""
-    if not key or not token or not SEAT.fullmatch(player):
+    if not key or not token or not is_seat(player):
         return False
     return hmac.compare_digest(player_token(key, match_id, player), token)
 

@@ -480,7 +480,9 @@ has_text = _has_text
 
 class Match(NamedTuple):
     """What never changes in a match, worked out once: each card's printed
-    identity, and the cards whose text works outside the field (401.4)."""
+    identity, the cards whose text works outside the field (401.4), and what
+    the match's text can do at all (name cards, give abilities, wait for
+    situations), so that the rules skip what no card of it could do."""
 
     printed: dict[str, Identity]
     off_field: dict[str, tuple[tuple[int, Any], ...]]  # card -> (index from 1, ability) working from another zone
