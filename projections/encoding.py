@@ -39,21 +39,31 @@ class IncompatibleSnapshot(ValueError):
 
 
 def encode_fields(
-    state: Any, omit: Iterable[str] = (), optional: Mapping[str, Any] | None = None, fmt: int = FORMAT
+    state: Any,
+    omit: Iterable[str] = (),
+    optional: Mapping[str, Any] | None = None,
+    fmt: int = FORMAT,
+    *,
+    snapshot: bool = False,
 ) -> dict[str, Any]:
     """A JSON-ready dict holding every field of ``state`` but those in
     ``omit`` and those ``optional`` gives a default they still have, marked
     as written in format ``fmt`` (the state's shape: a reader of another
-    refuses it)."""
+    refuses it).
+
+    ``snapshot`` writes each pydantic model field by field (``$fields``), so
+    that reading it back builds the model without validating it: validating
+    builds the model's validator first, and the card definitions' validator
+    (every ability's vocabulary) was a fifth of a ``referee act``. A snapshot
+    is the store's own cache of a state it folded from validated events; a
+    rewind's restored state, which is part of an event, keeps ``$model``."""
     optional = optional or {}
     skip = set(omit)
-    kind = type(state)
+    enc = _Encoder(type(state), snapshot)
     return {
         "format": fmt,
         "fields": {
-            k: _enc(v, kind)
-            for k, v in state.__dict__.items()
-            if k not in skip and not (k in optional and v == optional[k])
+            k: enc(v) for k, v in state.__dict__.items() if k not in skip and not (k in optional and v == optional[k])
         },
     }
 
@@ -132,38 +142,64 @@ def _resolve(topic: str) -> type:
     return obj
 
 
-def _enc(v: Any, kind: type) -> Any:
-    """``v`` as JSON; ``kind`` is the state's class (a state kept inside the state is written as ``$state``)."""
-    if v is None or isinstance(v, (bool, int, float, str)):
-        return v
-    if isinstance(v, kind):  # a state kept inside the state: its cards are the outer one's
-        return {"$state": {k: _enc(x, kind) for k, x in v.__dict__.items() if k != "cards"}}
-    if isinstance(v, tuple):
-        if hasattr(v, "_fields"):  # a NamedTuple
-            return {"$nt": [_topic(type(v)), [_enc(x, kind) for x in v]]}
-        return [_enc(x, kind) for x in v]
-    if isinstance(v, dict):
-        if all(isinstance(k, str) and not k.startswith("$") for k in v):
-            return {k: _enc(x, kind) for k, x in v.items()}
-        return {"$dict": [[_enc(k, kind), _enc(x, kind)] for k, x in v.items()]}
-    if isinstance(v, BaseModel):
-        return {"$model": [_topic(type(v)), v.model_dump(mode="json")]}
-    if isinstance(v, list):
-        return {"$list": [_enc(x, kind) for x in v]}
-    if isinstance(v, frozenset):
-        # Sorted: a set's order changes with every process's hash seed, and a
-        # rewind stored by one process must read the same in another (export
-        # and audit compare a rewind's restored state with the one they make).
-        return {"$frozenset": sorted((_enc(x, kind) for x in v), key=lambda e: json.dumps(e, sort_keys=True))}
-    if isinstance(v, set):
-        return {"$set": [_enc(x, kind) for x in v]}
-    if type(v).__module__.startswith(_TRUSTED):  # a plain class of ours, e.g. Zones
-        if hasattr(v, "__dict__"):
-            attrs = vars(v)
-        else:
-            attrs = {s: getattr(v, s) for s in getattr(type(v), "__slots__", ())}
-        return {"$obj": [_topic(type(v)), {k: _enc(x, kind) for k, x in attrs.items()}]}
-    raise TypeError(f"cannot snapshot a {type(v).__qualname__} value: {v!r}")
+class _Encoder:
+    """``_enc`` for one state class (a state kept inside the state is written
+    as ``$state``), models as ``$model`` or, for a snapshot, ``$fields``."""
+
+    __slots__ = ("kind", "snapshot")
+
+    def __init__(self, kind: type, snapshot: bool) -> None:
+        self.kind = kind
+        self.snapshot = snapshot
+
+    def __call__(self, v: Any) -> Any:
+        if v is None or isinstance(v, (bool, int, float, str)):
+            return v
+        enc = self
+        if isinstance(v, self.kind):  # a state kept inside the state: its cards are the outer one's
+            return {"$state": {k: enc(x) for k, x in v.__dict__.items() if k != "cards"}}
+        if isinstance(v, tuple):
+            if hasattr(v, "_fields"):  # a NamedTuple
+                return {"$nt": [_topic(type(v)), [enc(x) for x in v]]}
+            return [enc(x) for x in v]
+        if isinstance(v, dict):
+            if all(isinstance(k, str) and not k.startswith("$") for k in v):
+                return {k: enc(x) for k, x in v.items()}
+            return {"$dict": [[enc(k), enc(x)] for k, x in v.items()]}
+        if isinstance(v, BaseModel):
+            return self._model(v)
+        if isinstance(v, list):
+            return {"$list": [enc(x) for x in v]}
+        if isinstance(v, frozenset):
+            # Sorted: a set's order changes with every process's hash seed, and a
+            # rewind stored by one process must read the same in another (export
+            # and audit compare a rewind's restored state with the one they make).
+            return {"$frozenset": sorted((enc(x) for x in v), key=lambda e: json.dumps(e, sort_keys=True))}
+        if isinstance(v, set):
+            return {"$set": [enc(x) for x in v]}
+        if type(v).__module__.startswith(_TRUSTED):  # a plain class of ours, e.g. Zones
+            if hasattr(v, "__dict__"):
+                attrs = vars(v)
+            else:
+                attrs = {s: getattr(v, s) for s in getattr(type(v), "__slots__", ())}
+            return {"$obj": [_topic(type(v)), {k: enc(x) for k, x in attrs.items()}]}
+        raise TypeError(f"cannot snapshot a {type(v).__qualname__} value: {v!r}")
+
+    def _model(self, v: BaseModel) -> Any:
+        cls = type(v)
+        if self.snapshot and v.__pydantic_extra__ is None and v.__pydantic_private__ is None:
+            names = cls.model_fields
+            values = v.__dict__
+            try:
+                body: list[Any] = [_topic(cls), {k: self(values[k]) for k in names}]
+            except TypeError:  # a value the walk does not know: pydantic writes it
+                pass
+            else:
+                unset = v.model_fields_set
+                if len(unset) != len(names):
+                    body.append(sorted(unset))
+                return {"$fields": body}
+        return {"$model": [_topic(cls), v.model_dump(mode="json")]}
 
 
 def _dec(j: Any, kind: type) -> Any:
@@ -185,6 +221,8 @@ def _dec_tagged(tag: str, body: Any, kind: type) -> Any:
     if tag == "$model":
         topic, dump = body
         return _resolve(topic).model_validate(dump)
+    if tag == "$fields":
+        return _dec_fields(body, kind)
     if tag == "$obj":
         topic, attrs = body
         cls = _resolve(topic)
@@ -205,3 +243,17 @@ def _dec_tagged(tag: str, body: Any, kind: type) -> Any:
         inner.__dict__.update({k: _dec(x, kind) for k, x in body.items()})
         return inner
     raise ValueError(f"unknown snapshot tag {tag!r}")
+
+
+def _dec_fields(body: list[Any], kind: type) -> BaseModel:
+    """A model written field by field (``$fields``), built without validation
+    (``model_construct``), with the fields that were set; a class whose
+    fields are no longer those written means the snapshot is outdated."""
+    topic, values, *given = body
+    cls = _resolve(topic)
+    if not issubclass(cls, BaseModel):
+        raise ValueError(f"snapshot topic {topic!r} is not a model")
+    if values.keys() != cls.model_fields.keys():
+        raise IncompatibleSnapshot(f"{topic} no longer has the fields the snapshot wrote")
+    fields = {k: _dec(x, kind) for k, x in values.items()}
+    return cls.model_construct(set(given[0]) if given else None, **fields)

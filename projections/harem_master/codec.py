@@ -20,10 +20,11 @@ from projections.harem_master.state import OPTIONAL, GameState, initial_state
 __all__ = ["FORMAT", "OPTIONAL", "IncompatibleSnapshot", "decode_state", "encode_state"]
 
 
-def encode_state(state: GameState, omit: tuple[str, ...] = ()) -> dict[str, Any]:
+def encode_state(state: GameState, omit: tuple[str, ...] = (), *, snapshot: bool = False) -> dict[str, Any]:
     """A JSON-ready dict holding every field of ``state`` but those in ``omit``
-    (a rewind leaves out the card definitions, which never change in a match)."""
-    return encode_fields(state, omit, OPTIONAL, FORMAT)
+    (a rewind leaves out the card definitions, which never change in a match);
+    ``snapshot``: the store's snapshot, read back without validating its models."""
+    return encode_fields(state, omit, OPTIONAL, FORMAT, snapshot=snapshot)
 
 
 def decode_state(data: dict[str, Any], base: GameState | None = None) -> GameState:

@@ -288,7 +288,7 @@ class PydanticEventMapper(Mapper[str]):
         raise TypeError(f"cannot store a {type(domain_event).__qualname__}")
 
     def _snapshot_body(self, timestamp: datetime, state: Any) -> bytes:
-        """``{"_timestamp": ..., **encode_state(state)}`` as JSON, written by
+        """``{"_timestamp": ..., **encode_state(state, snapshot=True)}`` as JSON, written by
         the ruleset of the state's game (``statecodec``).
 
         Nine tenths of a snapshot are the card definitions, which no event
@@ -298,9 +298,9 @@ class PydanticEventMapper(Mapper[str]):
         encoded each time. The bytes are those of encoding the whole dict."""
         encode = self.transcoder.encode
         cards = state.__dict__.get("cards")
-        rest = encode_state(_with_fields(state, lambda name: name != "cards"))
+        rest = encode_state(_with_fields(state, lambda name: name != "cards"), snapshot=True)
         if not isinstance(cards, dict) or set(rest) != {"format", "fields"}:
-            return encode({"_timestamp": timestamp.isoformat(), **encode_state(state)})
+            return encode({"_timestamp": timestamp.isoformat(), **encode_state(state, snapshot=True)})
         cards_json = self._cards_json(state, cards)
         fields = encode(rest.pop("fields"))  # '{"names":...}'
         head = encode({"_timestamp": timestamp.isoformat(), **rest})  # '{"_timestamp":...,"format":1}'
@@ -314,7 +314,7 @@ class PydanticEventMapper(Mapper[str]):
                 # dict itself had been changed in place since.
                 if known == cards:
                     return data
-        only_cards = encode_state(_with_fields(state, lambda name: name == "cards"))
+        only_cards = encode_state(_with_fields(state, lambda name: name == "cards"), snapshot=True)
         data = self.transcoder.encode(only_cards["fields"]["cards"])
         with self._memo_lock:
             self._cards_memo.append((dict(cards), data))

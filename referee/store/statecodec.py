@@ -42,9 +42,9 @@ def ruleset_of_state(state: Any) -> registry.Ruleset:
     return found
 
 
-def encode_state(state: Any, omit: tuple[str, ...] = ()) -> dict[str, Any]:
-    """``state`` as JSON-ready data, written by its game's ruleset."""
-    return ruleset_of_state(state).encode_state(state, omit)
+def encode_state(state: Any, omit: tuple[str, ...] = (), *, snapshot: bool = False) -> dict[str, Any]:
+    """``state`` as JSON-ready data, written by its game's ruleset (``snapshot``: as the store's snapshot)."""
+    return ruleset_of_state(state).encode_state(state, omit, snapshot=snapshot)
 
 
 def decode_state(data: Mapping[str, Any], base: Any = None, game: str | None = None) -> Any:
