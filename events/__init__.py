@@ -17,11 +17,34 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import sys
+import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from events import kernel as _kernel
-from events.kernel import Event
+
+def _without_pydantic_plugins() -> None:
+    """pydantic looks for plugins when it builds its first validator: it
+    imports ``importlib.metadata`` and reads the entry points of every
+    installed package: 5% of the instructions of a `referee act`, more of its
+    time (it reads every package's metadata files). The referee uses no
+    pydantic plugin, so the module that does it is given its answer, no
+    plugins, before anything imports it (``tests/test_startup.py`` checks
+    that validation still works and ``importlib.metadata`` stays unloaded).
+    If a later pydantic looks for plugins elsewhere, this changes nothing."""
+    name = "pydantic.plugin._loader"
+    if name not in sys.modules:
+        loader = types.ModuleType(
+            name, "No pydantic plugins: the referee uses none (events._without_pydantic_plugins)."
+        )
+        loader.get_plugins = lambda: ()  # type: ignore[attr-defined]
+        sys.modules[name] = loader
+
+
+_without_pydantic_plugins()
+
+from events import kernel as _kernel  # noqa: E402 - after the plugins are settled
+from events.kernel import Event  # noqa: E402
 
 
 def _classes(module: object, base: type) -> dict[str, type]:

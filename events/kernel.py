@@ -14,8 +14,6 @@ before they moved here name them ``events.game:ClassName``, which
 ``events.MOVED_MODULES`` reads as these.
 """
 
-from __future__ import annotations
-
 import re
 from typing import Annotated, Any, Self
 

@@ -14,8 +14,6 @@ situation name or a static with an ``until`` is an error naming the place in
 the file (``referee.inputs`` words it for people).
 """
 
-from __future__ import annotations
-
 import re
 from typing import Annotated, Any, Literal, Union
 

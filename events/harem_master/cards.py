@@ -5,8 +5,6 @@ every card of both decks), so the projection never needs a card pool to
 rebuild a match: the log alone is enough.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator

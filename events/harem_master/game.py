@@ -15,8 +15,6 @@ are re-exported here.
 Fields are lists and string-keyed dicts because JSON keeps nothing else.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, model_serializer
@@ -47,6 +45,8 @@ class _DealField(BaseModel):
     their owner's deck until revealed). Left out of the stored JSON when it is
     ``seeded``, so seeded logs stay byte for byte what they were."""
 
+    model_config = ConfigDict(defer_build=True)
+
     deal: Literal["seeded", "table"] = "seeded"
 
     @model_serializer(mode="wrap")
@@ -60,7 +60,7 @@ class _DealField(BaseModel):
 class FieldCard(BaseModel):
     """A character on the field in a position set up by hand (scenarios)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     card: str
     controller: Player
@@ -452,7 +452,7 @@ class LastKnown(BaseModel):
     triggered by leaving: its controller and its values then (printed,
     effects, statics and the faction modifier)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     controller: Player
     physical: int
