@@ -153,9 +153,11 @@ class _Encoder:
         self.snapshot = snapshot
 
     def __call__(self, v: Any) -> Any:
-        if v is None or isinstance(v, (bool, int, float, str)):
+        if type(v) in _SCALARS:
             return v
         enc = self
+        if isinstance(v, BaseModel):
+            return self._model(v)
         if isinstance(v, self.kind):  # a state kept inside the state: its cards are the outer one's
             return {"$state": {k: enc(x) for k, x in v.__dict__.items() if k != "cards"}}
         if isinstance(v, tuple):
@@ -166,10 +168,10 @@ class _Encoder:
             if all(isinstance(k, str) and not k.startswith("$") for k in v):
                 return {k: enc(x) for k, x in v.items()}
             return {"$dict": [[enc(k), enc(x)] for k, x in v.items()]}
-        if isinstance(v, BaseModel):
-            return self._model(v)
         if isinstance(v, list):
             return {"$list": [enc(x) for x in v]}
+        if v is None or isinstance(v, (bool, int, float, str)):  # a subclass of one (an enum of str)
+            return v
         if isinstance(v, frozenset):
             # Sorted: a set's order changes with every process's hash seed, and a
             # rewind stored by one process must read the same in another (export
@@ -188,18 +190,28 @@ class _Encoder:
     def _model(self, v: BaseModel) -> Any:
         cls = type(v)
         if self.snapshot and v.__pydantic_extra__ is None and v.__pydantic_private__ is None:
-            names = cls.model_fields
+            shape = _shapes.get(cls)
+            if shape is None:
+                shape = _shapes[cls] = (_topic(cls), tuple(cls.model_fields))
             values = v.__dict__
             try:
-                body: list[Any] = [_topic(cls), {k: self(values[k]) for k in names}]
+                fields = {}
+                for k in shape[1]:
+                    x = values[k]
+                    fields[k] = x if type(x) in _SCALARS else self(x)
             except TypeError:  # a value the walk does not know: pydantic writes it
                 pass
             else:
-                unset = v.model_fields_set
-                if len(unset) != len(names):
-                    body.append(sorted(unset))
+                body: list[Any] = [shape[0], fields]
+                given = v.__pydantic_fields_set__
+                if len(given) != len(shape[1]):
+                    body.append(sorted(given))
                 return {"$fields": body}
         return {"$model": [_topic(cls), v.model_dump(mode="json")]}
+
+
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+_shapes: dict[type, tuple[str, tuple[str, ...]]] = {}  # a model class: its topic and field names
 
 
 def _dec(j: Any, kind: type) -> Any:
