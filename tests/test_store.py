@@ -276,6 +276,31 @@ def test_a_snapshot_writes_models_field_by_field_and_reads_them_without_validato
         decode_state(data)
 
 
+def test_a_young_match_loads_from_the_snapshot_of_its_start_without_validating_cards(tmp_path):
+    """``create`` stores the state after the first events as a snapshot: a
+    match shorter than the snapshot interval (most of a match's first turns)
+    is then loaded from it, not by validating the card definitions of its
+    first event, whose validator is the largest of all."""
+    import subprocess
+    import sys
+
+    first, steps = play(4)
+    url = f"sqlite:///{tmp_path / 'young.db'}"
+    with MatchStore(url) as store:
+        match = store.create(first)
+        for action, _ in steps[:5]:
+            store.act(match, action)
+        state, version = store.load(match)
+        assert [s.originator_version for s in store.application.snapshots.get(match)] == [len(first)]
+    check = (
+        "from referee.store import MatchStore; from events.harem_master.cards import CardDef; "
+        f"store = MatchStore({url!r}); state, version = store.load({match!r}); "
+        "print(version, store.last_folded, CardDef.__pydantic_complete__)"
+    )
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == [str(version), str(version - len(first)), "False"]
+
+
 def test_a_snapshot_of_a_differently_shaped_state_is_not_used():
     data = encode_state(new_game(1).state)
     del data["fields"]["turn"]
@@ -418,7 +443,8 @@ def test_a_whole_game_played_through_the_store(database):
     assert other.load(match) == (state, version)
     assert other.last_folded == version % 50  # from the last snapshot, not from zero
     snapshots = list(other.application.snapshots.get(match))
-    assert [s.originator_version for s in snapshots] == list(range(50, version + 1, 50))
+    # The start (what ``create`` stored), then every multiple of the interval.
+    assert [s.originator_version for s in snapshots] == [len(first), *range(50, version + 1, 50)]
 
     [info] = other.list_matches()
     assert (info.id, info.name, info.players, info.seed) == (match, "Table 4", {"A": "Alice", "B": "Bob"}, 5)
@@ -844,9 +870,10 @@ def test_the_state_kept_after_a_write_is_the_one_decide_returned(database):
     assert store.load(match)[0] == right.state
     fresh = database.open(snapshot_interval=10)
     assert fresh.load(match)[0] == right.state
-    # Snapshots were still taken at every multiple of the interval.
+    # Snapshots were still taken at the start and every multiple of the interval.
     total = len(first) + len(steps[0][1].events) + len(right.events)
-    assert [s.originator_version for s in store.application.snapshots.get(match)] == list(range(10, total + 1, 10))
+    taken = [s.originator_version for s in store.application.snapshots.get(match)]
+    assert taken == [len(first), *range(10, total + 1, 10)]
 
 
 def test_an_action_chosen_on_an_older_version_is_refused_and_writes_nothing(database):

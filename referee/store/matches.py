@@ -23,8 +23,9 @@ is the application a judge station talks to:
 - **Speed.** The latest state of each match stays in an in-process cache and
   is fast-forwarded with the events other stations wrote since; the state
   ``decide`` returns is kept as it is, not folded again. A snapshot of the
-  state is stored every ``snapshot_interval`` events, so ``load`` on a fresh
-  process and ``state_at(N)`` fold fewer than ``snapshot_interval`` events.
+  state is stored after a match's first events and every ``snapshot_interval``
+  events, so ``load`` on a fresh process and ``state_at(N)`` fold fewer than
+  ``snapshot_interval`` events, and never validate the first event's cards.
   ``last_folded`` says how many the last read folded. Events are serialized
   by pydantic straight to JSON bytes (``mapper``), and SQLite runs with
   ``synchronous=NORMAL`` (``sqlitefactory`` says what that gives up).
@@ -299,6 +300,12 @@ class MatchStore:
             else:
                 raise StoreError(f"no free match id found in {self.url}")
             self._remember(key, version, state, ruleset)
+            if not marks or marks[-1][0] != version:
+                # The start too: a load of a match younger than the interval
+                # then reads its card definitions from a snapshot, which builds
+                # no validator (``projections.encoding``), instead of
+                # validating the first event's cards (a fifth of `referee act`).
+                marks = [*marks, (version, state)]
             self._take_snapshots(key, marks)
         return key
 
