@@ -403,10 +403,12 @@ class Ruleset(Protocol):
         """``evolve`` over ``events`` from ``state`` (the empty table by default)."""
         ...
 
-    def encode_state(self, state: State, omit: tuple[str, ...] = (), *, snapshot: bool = False) -> dict[str, Any]:
-        """The state as JSON-ready data (a rewind's restored state, or with
-        ``snapshot`` the store's snapshot, which may be written so as to read
-        back faster: it is the store's cache, never part of an event)."""
+    def encode_state(self, state: State, omit: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The state as JSON-ready data (a snapshot, a rewind's restored state).
+        A ruleset may also have ``encode_snapshot(state, omit)``, which the
+        store then writes its snapshots with (``referee.store.statecodec``):
+        a snapshot is the store's cache, never part of an event, so it may
+        be written to read back faster; ``decode_state`` reads both."""
         ...
 
     def decode_state(self, data: Mapping[str, Any], base: State | None = None) -> State:

@@ -64,6 +64,8 @@ def test_a_third_game_with_its_own_seats_plays_through_the_kernel(toy: str, tmp_
     assert "'A' is not a viewer of toy-takeaway" in refused(db, "log", "t1", "--as", "A")
     with MatchStore(db, read_only=True) as store:
         assert store.load("t1")[1] == 3
+        # The start's snapshot, written with the game's own encode_state (it has no encode_snapshot).
+        assert [s.originator_version for s in store.application.snapshots.get("t1")] == [1]
 
     legal = json.loads(referee(db, "legal", "t1", "--as", "South", "--json"))
     assert [a["player"] for a in legal["actions"]] == ["South"] * 3

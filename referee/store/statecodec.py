@@ -43,8 +43,15 @@ def ruleset_of_state(state: Any) -> registry.Ruleset:
 
 
 def encode_state(state: Any, omit: tuple[str, ...] = (), *, snapshot: bool = False) -> dict[str, Any]:
-    """``state`` as JSON-ready data, written by its game's ruleset (``snapshot``: as the store's snapshot)."""
-    return ruleset_of_state(state).encode_state(state, omit, snapshot=snapshot)
+    """``state`` as JSON-ready data, written by its game's ruleset; with
+    ``snapshot``, by its ``encode_snapshot`` if it has one (optional: a
+    ruleset without one has its snapshots written by ``encode_state``)."""
+    ruleset = ruleset_of_state(state)
+    if snapshot:
+        encode = getattr(ruleset, "encode_snapshot", None)
+        if encode is not None:
+            return encode(state, omit)
+    return ruleset.encode_state(state, omit)
 
 
 def decode_state(data: Mapping[str, Any], base: Any = None, game: str | None = None) -> Any:

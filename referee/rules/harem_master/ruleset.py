@@ -156,8 +156,12 @@ class HaremMasterRuleset:
     def fold(self, events: Iterable[Event], state: GameState | None = None) -> GameState:
         return fold_module.fold(events, state)
 
-    def encode_state(self, state: GameState, omit: tuple[str, ...] = (), *, snapshot: bool = False) -> dict[str, Any]:
-        return codec.encode_state(state, omit, snapshot=snapshot)
+    def encode_state(self, state: GameState, omit: tuple[str, ...] = ()) -> dict[str, Any]:
+        return codec.encode_state(state, omit)
+
+    def encode_snapshot(self, state: GameState, omit: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The store's snapshot: its card definitions read back without building their validator."""
+        return codec.encode_state(state, omit, snapshot=True)
 
     def decode_state(self, data: Mapping[str, Any], base: GameState | None = None) -> GameState:
         return codec.decode_state(dict(data), base)

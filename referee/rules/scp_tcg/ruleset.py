@@ -125,8 +125,8 @@ class ScpTcgZones:
     def fold(self, events: Iterable[Event], state: ZoneState | None = None) -> ZoneState:
         return zone_state.fold(events, state)
 
-    def encode_state(self, state: ZoneState, omit: tuple[str, ...] = (), *, snapshot: bool = False) -> dict[str, Any]:
-        return zone_state.encode_state(state, omit)  # its cards validate fast: one encoding for both
+    def encode_state(self, state: ZoneState, omit: tuple[str, ...] = ()) -> dict[str, Any]:
+        return zone_state.encode_state(state, omit)
 
     def decode_state(self, data: Mapping[str, Any], base: ZoneState | None = None) -> ZoneState:
         return zone_state.decode_state(dict(data), base)
