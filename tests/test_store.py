@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 from datetime import datetime, timezone
 
@@ -221,6 +222,27 @@ def test_game_state_round_trip_is_exact_at_every_position():
         seen["face_down"] |= any(ch.face_down for ch in state.field)
         seen["orphans"] |= bool(state.orphans)
     assert all(seen.values()), f"the game did not reach every kind of value: {seen}"
+
+
+def test_snapshots_of_ability_heavy_games_round_trip_exactly():
+    """The snapshot's field-by-field models (``$fields``) hold card text in
+    play too: abilities gained, effects, what left the field (403.2)."""
+    from referee.bench import bench_pools, bundled_pool
+    from referee.simulate import decks_for, game_seeds, play_game
+
+    pool = bench_pools(bundled_pool())["ability-heavy"]
+    kinds: set[str] = set()
+    for seed in game_seeds(2, 5):
+        state = initial_state()
+        for i, event in enumerate(play_game(seed, decks_for(seed, pool, None)).events):
+            state = evolve(state, event)
+            if i % 3 == 0:
+                data = json.loads(json.dumps(encode_state(state, snapshot=True)))
+                restored = decode_state(data)
+                assert restored == state
+                same(restored, state)
+                kinds |= {topic for topic in re.findall(r'"\$fields": \["([^"]+)"', json.dumps(data))}
+    assert {"events.abilities:Static", "events.abilities:Triggered", "events.abilities:Activated"} <= kinds
 
 
 def test_a_state_kept_inside_the_state_round_trips_without_its_cards():
