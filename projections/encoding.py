@@ -5,7 +5,9 @@ NamedTuples, plain classes of ours (written attribute by attribute) and
 pydantic models. Tuples are the state's ordinary container, so they are
 written as plain arrays; everything else that JSON would blur is written as
 a one-key object whose key starts with ``$``, naming its kind and, for
-classes, the class's topic (``module:Class``).
+classes, the class's topic (``module:Class``). A pydantic model is written
+as pydantic dumps it (``$model``, validated when read), or in a snapshot
+field by field (``$fields``, read back without validation).
 
 The walk knows no state's fields, so a field added to a state later is
 kept without touching this file; a value of a kind it does not know raises
@@ -143,8 +145,8 @@ def _resolve(topic: str) -> type:
 
 
 class _Encoder:
-    """``_enc`` for one state class (a state kept inside the state is written
-    as ``$state``), models as ``$model`` or, for a snapshot, ``$fields``."""
+    """A value as JSON, for one state class (a state kept inside the state is
+    written as ``$state``), models as ``$model`` or, for a snapshot, ``$fields``."""
 
     __slots__ = ("kind", "snapshot")
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from events.harem_master.abilities import BattleTypeEffect, CounterEffect, GainEffect, walk
+from events.harem_master.abilities import BattleTypeEffect, CounterEffect, walk
 from events.harem_master.game import AbilityActivated, CardTapped, EventPlayed
 from events.kernel import Event
 from projections.harem_master.state import GameState, Proposal, Use, Window, other
@@ -58,6 +58,7 @@ from referee.rules.harem_master.characteristics import (
     select,
     statics,
     statics_give,
+    with_given,
     zone_of,
 )
 from referee.rules.harem_master.common import a_card, in_hand, name_of, physical, refuse
@@ -711,19 +712,9 @@ def _match_answers(state: GameState) -> frozenset[str]:
         for cd in state.cards.values():
             if cd.type == "event":
                 texts.append((cd.abilities, True))
-            texts += [(a, False) for a in _with_given(cd.abilities) if a.kind == "activated"]
+            texts += [(a, False) for a in with_given(cd.abilities) if a.kind == "activated"]
         kept[0], kept[1] = known, _names_answered(texts)
     return kept[1]
-
-
-def _with_given(found: Any) -> list[Any]:
-    """These abilities and every ability they give (``gain``), at any depth."""
-    out = list(found)
-    for a in found:
-        for e in walk(list(a.effects)):
-            if isinstance(e, GainEffect):
-                out += _with_given(e.gain.abilities)
-    return out
 
 
 def _names_answered(texts: list[tuple[Any, bool]]) -> frozenset[str]:

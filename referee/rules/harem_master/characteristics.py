@@ -365,9 +365,8 @@ class Chars(NamedTuple):
     physical: int
     mental: int
     abilities: tuple[Any, ...]
-    notes: dict[
-        str, tuple[str, ...]
-    ]  # "physical" -> ("2 printed", "+2 Fencing Master until end of turn"); empty but from ``explained``
+    # "physical" -> ("2 printed", "+2 Fencing Master until end of turn"); empty but from ``explained``
+    notes: dict[str, tuple[str, ...]]
 
 
 class Static(NamedTuple):
@@ -541,36 +540,37 @@ def match(state: GameState) -> Match:
     return _match[1]
 
 
+def with_given(abilities: Any) -> list[Any]:
+    """These abilities and every ability they give (``gain``), at any depth:
+    what a match's text can ever do, printed or given."""
+    out = list(abilities)
+    for a in abilities:
+        for g in walk(list(a.effects)):
+            if isinstance(g, GainEffect):
+                out += with_given(g.gain.abilities)
+    return out
+
+
 def _waits_for(abilities: Any) -> set[tuple[str, str]]:
     """The situations these abilities, and those they give, wait for (``Match.waits``)."""
     out: set[tuple[str, str]] = set()
-    for a in abilities:
+    for a in with_given(abilities):
         if a.kind == "triggered":
             out.add((a.timing, a.on.event))
         elif a.kind == "replacement":
             out.add(("instead", a.instead_of.event))
-        for g in walk(list(a.effects)):
-            if isinstance(g, GainEffect):
-                out |= _waits_for(g.gain.abilities)
     return out
 
 
 def _gives_name(abilities: Any) -> bool:
-    return any(a.kind == "static" and any(isinstance(e, NameEffect) for e in a.effects) for a in abilities) or any(
-        _gives_name(g.gain.abilities) for a in abilities for g in walk(list(a.effects)) if isinstance(g, GainEffect)
-    )
+    return any(a.kind == "static" and any(isinstance(e, NameEffect) for e in a.effects) for a in with_given(abilities))
 
 
 def _static_with(abilities: Any, kinds: tuple[type, ...]) -> bool:
     """Has any of these abilities, or any ability they give, a static with an
     effect of one of these kinds?"""
     return any(
-        a.kind == "static" and any(isinstance(e, kinds) for e in walk(list(a.effects))) for a in abilities
-    ) or any(
-        _static_with(g.gain.abilities, kinds)
-        for a in abilities
-        for g in walk(list(a.effects))
-        if isinstance(g, GainEffect)
+        a.kind == "static" and any(isinstance(e, kinds) for e in walk(list(a.effects))) for a in with_given(abilities)
     )
 
 
