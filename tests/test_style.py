@@ -1,10 +1,13 @@
 """Code style is checked by the test command: ruff (``[tool.ruff]`` in
 pyproject.toml) finds nothing to lint and nothing to reformat anywhere in the
 tree (``ruff format .`` formats it; a reformat goes in a commit of its own,
-never mixed with a behaviour change)."""
+never mixed with a behaviour change). No module defines a function or class
+twice: ruff lets a second definition pass when the first is called from a
+function body, and the second then silently replaces it."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 from pathlib import Path
 
@@ -30,3 +33,30 @@ def test_ruff_finds_nothing_to_lint() -> None:
 def test_ruff_finds_nothing_to_reformat() -> None:
     done = _ruff("format", "--check", "--no-cache")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _defined_twice(source: str) -> list[tuple[str, int, int]]:
+    """(name, first line, second line) of each module-level function or class defined again."""
+    seen: dict[str, int] = {}
+    twice = []
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if node.name in seen:
+                twice.append((node.name, seen[node.name], node.lineno))
+            seen[node.name] = node.lineno
+    return twice
+
+
+def test_no_module_defines_a_function_or_class_twice() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}: {name} at lines {first} and {second}"
+        for package in ("events", "projections", "referee", "scripts", "tests")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for name, first, second in _defined_twice(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_a_function_defined_twice_is_found() -> None:
+    source = "def f():\n    return g()\n\ndef g():\n    return 1\n\ndef g():\n    return 2\n"
+    assert _defined_twice(source) == [("g", 4, 7)]

@@ -127,15 +127,6 @@ def _look(state: GameState) -> Look:
     return _window(state, top)
 
 
-def _trigger_under_way(state: GameState) -> bool:
-    """408.2: simultaneous triggers resolve one at a time, in their order: while
-    one taken from them is still on the agenda (its response chance, its
-    resolution), the next waits. Taking them all at once would stack them and
-    resolve the last taken first."""
-    first = min(t.id for t in state.triggers)
-    return any(isinstance(f, Use) and f.kind == "triggered" and f.id > first for f in state.agenda)
-
-
 def _auto(events: list[Event]) -> Look:
     return Look(None, None, events)
 
