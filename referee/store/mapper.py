@@ -110,22 +110,21 @@ def event_topic(cls: type[Event]) -> str:
     return topic
 
 
-_topics: dict[type, tuple[str, str]] = {}  # class -> (its topic, its name in EVENT_TYPES)
+# class -> (its topic, the topic line its chain hash covers). A class once
+# found readable stays so: rulesets are only ever added to the registry, and
+# ``events.TOPIC_ALIASES`` is fixed when ``events`` is imported.
+_topics: dict[type, tuple[str, bytes]] = {}
 
 
-def _topic_of(cls: type[Event]) -> str:
-    """``event_topic(cls)``, remembered: a remembered topic is used while it
-    still resolves to ``cls`` exactly as ``event_topic`` checks (no alias
-    renames it, and ``EVENT_TYPES`` still names this very class)."""
+def _topic_of(cls: type[Event]) -> tuple[str, bytes]:
+    """``event_topic(cls)`` and its chain's topic line (``referee.chain``),
+    worked out once per class: a write of an action's few events used to
+    spend a third of its time looking them up again."""
     known = _topics.get(cls)
-    if known is not None:
-        topic, name = known
-        module = topic.partition(":")[0]
-        if topic not in events_package.TOPIC_ALIASES and stored_classes(module).get(name) is cls:
-            return topic
-    topic = event_topic(cls)
-    _topics[cls] = (topic, topic.partition(":")[2])
-    return topic
+    if known is None:
+        topic = event_topic(cls)
+        known = _topics[cls] = (topic, events_package.first_topic(topic).encode() + b"\n")
+    return known
 
 
 _game_modules: dict[str, dict[str, type]] = {}  # a ruleset's event module -> its classes by name
@@ -384,14 +383,11 @@ class PydanticEventMapper(Mapper[str]):
         append = rows.append
         first_body = b""
         link = prev.encode() if prev is not None else None
-        topics: dict[type, tuple[str, bytes]] = {}  # each class's topic checked once per write
+        topics = _topics
         for event in events:
             cls = type(event)
             body = cls.__pydantic_serializer__.to_json(event)  # '{...}'; '{}' without fields
-            known = topics.get(cls)
-            if known is None:
-                topic = _topic_of(cls)
-                known = topics[cls] = (topic, events_package.first_topic(topic).encode() + b"\n")
+            known = topics.get(cls) or _topic_of(cls)
             topic = known[0]
             if link is not None:
                 link = chain_step(link, known[1], body)
