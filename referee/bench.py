@@ -250,20 +250,31 @@ def decisions_bench(games: int = 200, seed: int = 1, runs: int = 3, chess_games:
     bundled pool, whose cards have abilities), in player decisions per
     second (each action a player chose among the legal ones, the listing
     included), against python-chess's random legal moves per second in the
-    same run, interleaved ``runs`` times on a frozen heap, medians of CPU
+    same run; the same games with vanilla decks too (no card text: the
+    engine's procedure alone, shown without a target), interleaved ``runs`` times on a frozen heap, medians of CPU
     time. Without python-chess the ratio is not measured (``info["chess"]``
     says why) and the decisions are reported alone."""
     seeds = game_seeds(games, seed)
     pool = bundled_pool()
     decks = [decks_for(s, pool, None) for s in seeds]
     decisions = sum(len(play_game(s, d).actions) for s, d in zip(seeds, decks))  # also builds the models once
+    # The same games with vanilla decks: the engine's own procedure without
+    # any card text, what the ability machinery adds on top of it.
+    plain_pool = vanilla(pool)
+    plain = [decks_for(s, plain_pool, None) for s in seeds]
+    plain_decisions = sum(len(play_game(s, d).actions) for s, d in zip(seeds, plain))
     report = BenchReport(games, 0)
 
-    def play(_: int) -> float:
-        t0 = time.process_time()
-        for s, d in zip(seeds, decks):
-            play_game(s, d)
-        return time.process_time() - t0
+    def timed(games_decks: list[tuple[int, Any]]) -> Callable[[int], float]:
+        def step(_: int) -> float:
+            t0 = time.process_time()
+            for s, d in games_decks:
+                play_game(s, d)
+            return time.process_time() - t0
+
+        return step
+
+    play, play_plain = timed(list(zip(seeds, decks))), timed(list(zip(seeds, plain)))
 
     chess_moves: list[int] = []
 
@@ -275,21 +286,30 @@ def decisions_bench(games: int = 200, seed: int = 1, runs: int = 3, chess_games:
     have_chess = chess_available()
     if have_chess:
         chess_playouts(1, seed)  # imported and warm before it is timed, as the engine is
-    steps: list[Callable[[int], float]] = [play, playouts] if have_chess else [play]
+    steps: list[Callable[[int], float]] = [play, play_plain, playouts] if have_chess else [play, play_plain]
     with _frozen_heap():
         times = _median_seconds(runs, *steps)
-    rate = decisions / times[0]
-    report.figures.append(Figure(f"random self-play ({decisions} decisions)", rate, "decisions/s", section="decisions"))
-    report.info["decisions"] = {"games": games, "decisions": decisions, "decks": "random decks of the bundled pool"}
+    rate, plain_rate = decisions / times[0], plain_decisions / times[1]
+    report.figures += [
+        Figure(f"random self-play ({decisions} decisions)", rate, "decisions/s", section="decisions"),
+        Figure(f"same, vanilla decks ({plain_decisions} decisions)", plain_rate, "decisions/s", section="decisions"),
+    ]
+    report.info["decisions"] = {
+        "games": games,
+        "decisions": decisions,
+        "decks": "random decks of the bundled pool",
+        "vanilla_decisions": plain_decisions,
+    }
     if not have_chess:
         report.info["chess"] = "python-chess is not installed (pip install 'referee[bench]'): no ratio measured"
         return report
     moves = statistics.median(chess_moves)
-    chess_rate = moves / times[1]
+    chess_rate = moves / times[2]
     ratio = rate / chess_rate
     report.figures += [
         Figure(f"python-chess random playouts ({chess_games} games)", chess_rate, "moves/s", section="decisions"),
         Figure("decisions / chess moves", ratio, "x", f">= {DECISIONS_TARGET}", ratio >= DECISIONS_TARGET, "decisions"),
+        Figure("vanilla decisions / chess moves", plain_rate / chess_rate, "x", section="decisions"),
     ]
     import chess
 

@@ -108,7 +108,7 @@ def test_referee_bench_json_is_one_document_with_the_command(tmp_path):
     assert doc["command"].startswith(
         "referee bench --seed 1 --games 1 --chess-games 1 --store-games 1 --runs 1 --no-act"
     )
-    assert [f["unit"] for f in doc["decisions"]["figures"]] == ["decisions/s", "moves/s", "x"]
+    assert [f["unit"] for f in doc["decisions"]["figures"]] == ["decisions/s", "decisions/s", "moves/s", "x", "x"]
     kinds = {kind for kind, cards in bench.bench_pools(bundled_pool()).items() if cards}
     assert {f["section"] for f in doc["engine"]["figures"]} == kinds
     assert {f["section"] for f in doc["store"]["figures"]} == {"self_play", "write"}
@@ -195,19 +195,30 @@ def test_player_decisions_are_measured_against_python_chess():
     python-chess's random legal moves, in the same run, and their quotient."""
     report = bench.decisions_bench(games=2, seed=5, runs=1, chess_games=1)
     names = [f.name.split(" (")[0] for f in report.figures]
-    assert names == ["random self-play", "python-chess random playouts", "decisions / chess moves"]
+    assert names == [
+        "random self-play",
+        "same, vanilla decks",
+        "python-chess random playouts",
+        "decisions / chess moves",
+        "vanilla decisions / chess moves",
+    ]
     by = {name: f for name, f in zip(names, report.figures)}
     assert by["decisions / chess moves"].target == ">= 0.5"
     assert by["decisions / chess moves"].value == pytest.approx(
         by["random self-play"].value / by["python-chess random playouts"].value
     )
+    assert by["vanilla decisions / chess moves"].target == "" and by["vanilla decisions / chess moves"].ok is None
+    assert by["vanilla decisions / chess moves"].value == pytest.approx(
+        by["same, vanilla decks"].value / by["python-chess random playouts"].value
+    )
     assert report.info["decisions"]["decisions"] > 0 and report.info["chess"]["moves"] > 0
+    assert report.info["decisions"]["vanilla_decisions"] > 0
 
 
 def test_without_python_chess_the_ratio_is_left_out_and_said_so(monkeypatch):
     monkeypatch.setattr(bench, "chess_available", lambda: False)
     report = bench.decisions_bench(games=1, seed=5, runs=1)
-    assert [f.unit for f in report.figures] == ["decisions/s"]
+    assert [f.unit for f in report.figures] == ["decisions/s", "decisions/s"]
     assert "not installed" in report.info["chess"] and "referee[bench]" in report.info["chess"]
     result = CliRunner().invoke(
         cli, ["bench", "--games", "1", "--no-store", "--no-audit", "--no-startup", "--no-board", "--no-event"]

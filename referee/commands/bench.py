@@ -195,9 +195,10 @@ def bench(
             events again with evolve alone, and their ratio;
     decisions: random self-play as `referee simulate` plays it, in player
             decisions/s, against python-chess's random legal moves/s from
-            the starting position (random playouts), and their ratio
+            the starting position (random playouts), and their ratio; the
+            same games with vanilla decks (no card text) for comparison
             (python-chess comes with `pip install 'referee[bench]'`; without
-            it the ratio is left out and said so);
+            it the ratios are left out and said so);
     store:  (1) the same self-play stored in a fresh SQLite file, against
             it in memory; (2) N events written by the store in one
             transaction, against plain sqlite3 inserting the same rows in
@@ -344,8 +345,8 @@ def bench(
             info = report.info["decisions"]
             click.echo(
                 f"decisions: {info['games']} self-play games ({info['decks']}, as `referee simulate` plays "
-                "them) against python-chess's random playouts from the starting position; medians of 3 runs, "
-                "interleaved, CPU time of this process:"
+                "them, and the same games with vanilla decks) against python-chess's random playouts from the "
+                "starting position; medians of 3 runs, interleaved, CPU time of this process:"
             )
             for f in report.figures:
                 click.echo(_line(f))
