@@ -741,6 +741,52 @@ def test_missing_snapshots_are_taken_when_a_read_finds_them_missing(database):
     assert again.load(match)[0] == fold(log) and again.last_folded == 50
 
 
+def _stored_game(database, seed: int = 3):
+    """A whole game stored action by action with a snapshot every 100 events:
+    (the store, the match, the log, the stored snapshot rows in order)."""
+    first, steps = play(seed)
+    writer = database.open(snapshot_interval=100)
+    match = writer.create(first)
+    for action, _ in steps:
+        writer.act(match, action)
+    rows = list(writer.application.snapshots.recorder.select_events(match))
+    return writer, match, log_of(first, steps), rows
+
+
+def test_later_snapshots_name_the_snapshot_holding_the_cards_instead_of_repeating_them(database):
+    writer, match, log, rows = _stored_game(database)
+    start, *later = rows
+    assert start.originator_version == 1 and len(later) == len(log) // 100
+    bodies = [json.loads(row.state) for row in rows]
+    assert "cards" in bodies[0]["fields"] and "_cards_at" not in bodies[0]
+    for body, row in zip(bodies[1:], later):
+        assert body["_cards_at"] == 1 and "cards" not in body["fields"]
+        assert len(row.state) * 4 < len(start.state)  # the cards were nine tenths of it
+    # Another station reads them: the latest snapshot on the start's cards.
+    fresh = database.open(snapshot_interval=100)
+    state, version = fresh.load(match)
+    same(state, fold(log))
+    assert version == len(log) and fresh.last_folded == len(log) % 100
+    for n in (later[0].originator_version, later[-1].originator_version - 1):
+        reader = database.open(snapshot_interval=100)
+        assert reader.state_at(match, n) == fold(log[:n]) and reader.last_folded == n % 100
+    # A reader from before such snapshots finds the cards missing, so it
+    # folds the events instead of using a state without them.
+    body = {k: v for k, v in bodies[1].items() if not k.startswith("_")}
+    with pytest.raises(IncompatibleSnapshot):
+        decode_state(body)
+
+
+def test_a_snapshot_whose_cards_snapshot_is_gone_is_passed_over(database):
+    writer, match, log, rows = _stored_game(database, seed=5)
+    table = "stored_snapshots" if database.kind == "sqlite" else "referee_snapshots"
+    database.sql(f"DELETE FROM {table} WHERE originator_version = 1")
+    cold = database.open(snapshot_interval=100)
+    assert cold.load(match) == (fold(log), len(log))
+    assert cold.last_folded == len(log)  # every event folded: nothing wrong read
+    assert cold.state_at(match, 250) == fold(log[:250])
+
+
 def test_an_unreadable_stored_event_is_a_store_error(database):
     store = database.open()
     match = store.create(new_game(1).events)

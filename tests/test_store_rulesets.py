@@ -64,8 +64,12 @@ def test_an_scp_tcg_match_is_stored_folded_snapshotted_and_listed(database) -> N
     assert fresh.state_at(match, 0) == SCP.initial_state()
     for position in range(1, len(log) + 1):
         assert fresh.state_at(match, position) == SCP.fold(log[:position]), position
+    # The latest snapshot names the start's for the cards (which no zone
+    # event changes); the start's holds them, a ZoneState.
     [snap] = list(fresh.application.snapshots.get(match, desc=True, limit=1))
-    assert isinstance(snap.state, ZoneState) and snap.state == SCP.fold(log[: snap.originator_version])
+    assert snap.state is None and snap.cards_at == len(first)
+    [start] = list(fresh.application.snapshots.get(match, gt=len(first) - 1, lte=len(first)))
+    assert isinstance(start.state, ZoneState) and start.state == SCP.fold(log[: len(first)])
     [info] = fresh.list_matches()
     assert (info.id, info.name, info.game, info.players) == (match, "Zones", "scp-tcg-s4", dict(state.names))
 

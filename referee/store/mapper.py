@@ -87,12 +87,22 @@ class StateSnapshot:
     """The state of a match after event ``originator_version``.
 
     ``state`` is None when the snapshot was written for a differently shaped
-    state: the store then ignores it and folds the events instead."""
+    state: the store then ignores it and folds the events instead; or when
+    it holds its card definitions by reference: ``cards_at`` is then the
+    version of the match's snapshot that holds them, and ``partial`` the
+    rest of the state as stored, which the store decodes with that
+    snapshot's state as the base (``MatchStore``). Written with
+    ``cards_at``, the snapshot leaves the cards out and names that version:
+    a match's card definitions are nine tenths of a snapshot and seldom
+    change, so each snapshot need not repeat them. A reader from before
+    this finds the cards missing and folds the events instead."""
 
     originator_id: str
     originator_version: int
     timestamp: datetime
     state: Any | None
+    cards_at: int | None = None
+    partial: dict[str, Any] | None = None
 
 
 def event_topic(cls: type[Event]) -> str:
@@ -282,11 +292,13 @@ class PydanticEventMapper(Mapper[str]):
                 originator_id=domain_event.originator_id,
                 originator_version=domain_event.originator_version,
                 topic=state_topic(type(domain_event.state)),
-                state=self._seal(self._snapshot_body(domain_event.timestamp, domain_event.state)),
+                state=self._seal(
+                    self._snapshot_body(domain_event.timestamp, domain_event.state, domain_event.cards_at)
+                ),
             )
         raise TypeError(f"cannot store a {type(domain_event).__qualname__}")
 
-    def _snapshot_body(self, timestamp: datetime, state: Any) -> bytes:
+    def _snapshot_body(self, timestamp: datetime, state: Any, cards_at: int | None = None) -> bytes:
         """``{"_timestamp": ..., **encode_state(state, snapshot=True)}`` as JSON, written by
         the ruleset of the state's game (``statecodec``).
 
@@ -294,14 +306,19 @@ class PydanticEventMapper(Mapper[str]):
         changes during a match (events that set them make a new dict of
         frozen ``CardDef``s): their JSON is made once and kept for the next
         snapshots of the same match, and only the rest of the state is
-        encoded each time. The bytes are those of encoding the whole dict."""
+        encoded each time. The bytes are those of encoding the whole dict.
+        With ``cards_at`` (see ``StateSnapshot``) the cards are left out and
+        ``"_cards_at"`` names the snapshot that holds them."""
         encode = self.transcoder.encode
         cards = state.__dict__.get("cards")
         rest = encode_state(_with_fields(state, lambda name: name != "cards"), snapshot=True)
         if not isinstance(cards, dict) or set(rest) != {"format", "fields"}:
             return encode({"_timestamp": timestamp.isoformat(), **encode_state(state, snapshot=True)})
-        cards_json = self._cards_json(state, cards)
         fields = encode(rest.pop("fields"))  # '{"names":...}'
+        if cards_at is not None:
+            head = encode({"_timestamp": timestamp.isoformat(), "_cards_at": cards_at, **rest})
+            return head[:-1] + b',"fields":' + fields + b"}"
+        cards_json = self._cards_json(state, cards)
         head = encode({"_timestamp": timestamp.isoformat(), **rest})  # '{"_timestamp":...,"format":1}'
         return head[:-1] + b',"fields":{"cards":' + cards_json + (b"," + fields[1:] if fields != b"{}" else b"}") + b"}"
 
@@ -467,6 +484,15 @@ class PydanticEventMapper(Mapper[str]):
             envelope = {k: body.pop(k) for k in [k for k in body if k.startswith("_")]}
             timestamp = datetime.fromisoformat(envelope["_timestamp"])
             game = snapshot_ruleset(stored_event.topic)
+            if game is not None and "_cards_at" in envelope:  # decoded by the store, on its cards' snapshot
+                return StateSnapshot(
+                    str(stored_event.originator_id),
+                    stored_event.originator_version,
+                    timestamp,
+                    None,
+                    int(envelope["_cards_at"]),
+                    body,
+                )
             if game is not None:
                 try:
                     state: Any | None = game.decode_state(body)

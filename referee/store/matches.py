@@ -26,6 +26,9 @@ is the application a judge station talks to:
   state is stored after a match's first events and every ``snapshot_interval``
   events, so ``load`` on a fresh process and ``state_at(N)`` fold fewer than
   ``snapshot_interval`` events, and never validate the first event's cards.
+  A snapshot whose card definitions a stored snapshot of the match already
+  holds names that one instead of repeating them (``StateSnapshot.cards_at``;
+  the cards were nine tenths of a snapshot).
   ``last_folded`` says how many the last read folded. Events are serialized
   by pydantic straight to JSON bytes (``mapper``), and SQLite runs with
   ``synchronous=NORMAL`` (``sqlitefactory`` says what that gives up).
@@ -79,7 +82,7 @@ from referee.store.mapper import (
     topics_of,
 )
 from referee.store.sqlitefactory import ACCESS
-from referee.store.statecodec import ruleset_of_state
+from referee.store.statecodec import IncompatibleSnapshot, ruleset_of_state
 from referee.store.url import DEFAULT_URL, Database, parse_url
 
 # A snapshot is a 30 KB row written on the action that crosses a multiple:
@@ -88,6 +91,7 @@ from referee.store.url import DEFAULT_URL, Database, parse_url
 DEFAULT_SNAPSHOT_INTERVAL = 200
 MAX_ATTEMPTS = 20  # conflicting writes one action survives before giving up
 KNOWN_SNAPSHOTS = 64  # decoded snapshot states kept in the process
+CARDS_REFERENCES = 8  # snapshots followed to find one holding the cards (usually one)
 MATCH_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
 State = Any  # a game's state: its ruleset's ``state_type``
@@ -227,6 +231,10 @@ class MatchStore:
         # match -> (version, state, the ruleset that folds it)
         self._cache: OrderedDict[str, tuple[int, State, registry.Ruleset]] = OrderedDict()
         self._known_snapshots: OrderedDict[tuple[str, int], State] = OrderedDict()
+        # match -> (version of a stored snapshot that holds its card definitions
+        # itself, those very cards): later snapshots with the same cards name it
+        # instead of repeating them (``StateSnapshot.cards_at``).
+        self._cards_homes: OrderedDict[str, tuple[int, Any]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
         # Chain heads: match -> (version, hash of event ``version``; None for a
@@ -409,7 +417,7 @@ class MatchStore:
                 marks = self._marks(ruleset, state, version, events) if folded else []
                 joint = self._snapshot_rows(key, marks) if marks and self._joint_snapshots else []
                 try:
-                    self._write(key, version, events, snapshots=[row for _, _, row in joint], by=by, entry=entry)
+                    self._write(key, version, events, snapshots=[row for _, _, _, row in joint], by=by, entry=entry)
                 except IntegrityError as exc:
                     if self._stored_version(key) == version:
                         # Nobody else wrote: the database refused these rows.
@@ -421,9 +429,9 @@ class MatchStore:
                 if not folded:
                     after, _, marks = self._fold(ruleset, state, version, events)
                 self._remember(key, new_version, after, ruleset)
-                for at, snapshot, _ in joint:
+                for at, snapshot, holds_cards, _ in joint:
                     self.snapshots_taken += 1
-                    self._know_snapshot(key, at, snapshot)
+                    self._know_snapshot(key, at, snapshot, holds_cards)
                 if self._joint_snapshots and folded:
                     marks = []  # written above, or not writable (and warned about)
                 if marks:
@@ -677,10 +685,10 @@ class MatchStore:
                 state, version = known, guess
             else:
                 found = list(snapshots.get(key, desc=True, limit=1, lte=upto))
-                if found and found[0].state is not None:
-                    state, version = found[0].state, found[0].originator_version
-                    self._know_snapshot(key, version, state)
-                outdated = bool(found) and found[0].state is None
+                if found:
+                    state = self._snapshot_state(key, found[0])
+                    version = found[0].originator_version if state is not None else 0
+                outdated = bool(found) and state is None
         records = list(self.application.events.get(key, gt=version, lte=upto))
         if state is not None:
             ruleset = ruleset_of_state(state)
@@ -733,23 +741,26 @@ class MatchStore:
             self._set_head(key, records[-1].originator_version, records[-1].hash)
         return self._fold(ruleset, state, version, (r.event for r in records))
 
-    def _snapshot_rows(self, key: str, marks: Checkpoints) -> list[tuple[int, State, tuple[Any, ...]]]:
+    def _snapshot_rows(self, key: str, marks: Checkpoints) -> list[tuple[int, State, bool, tuple[Any, ...]]]:
         """The stored rows of the snapshots at ``marks``, for ``_write`` to put
-        in the action's transaction. A state the codec cannot write is left
+        in the action's transaction, each with its version, state and whether
+        it holds its cards itself. A state the codec cannot write is left
         out with a warning, as ``_take_snapshots`` does."""
         now = datetime.now(timezone.utc)
         mapper = self.application.mapper
         out = []
         for version, state in marks:
+            snapshot = self._snapshot_of(key, version, now, state)
             try:
-                stored = mapper.to_stored_event(StateSnapshot(key, version, now, state))
+                stored = mapper.to_stored_event(snapshot)
             except Exception as exc:  # noqa: BLE001 - the events must still be stored
                 self.snapshot_failures += 1
                 warnings.warn(
                     f"snapshot of match {key} at event {version} not taken: {exc}", RuntimeWarning, stacklevel=3
                 )
                 continue
-            out.append((version, state, (stored.originator_id, stored.originator_version, stored.topic, stored.state)))
+            row = (stored.originator_id, stored.originator_version, stored.topic, stored.state)
+            out.append((version, state, snapshot.cards_at is None, row))
         return out
 
     def _take_snapshots(self, key: str, marks: Checkpoints) -> None:
@@ -760,8 +771,9 @@ class MatchStore:
             return
         now = datetime.now(timezone.utc)
         for version, state in marks:
+            snapshot = self._snapshot_of(key, version, now, state)
             try:
-                snapshots.put([StateSnapshot(key, version, now, state)])
+                snapshots.put([snapshot])
             except _driver_errors():
                 continue
             except Exception as exc:  # noqa: BLE001 - the events are stored: say so, don't fail
@@ -773,15 +785,59 @@ class MatchStore:
                 )
                 continue
             self.snapshots_taken += 1
-            self._know_snapshot(key, version, state)
+            self._know_snapshot(key, version, state, snapshot.cards_at is None)
 
-    def _know_snapshot(self, key: str, version: int, state: State) -> None:
-        """Remember a stored snapshot's state: stored snapshots never change."""
+    def _snapshot_of(self, key: str, version: int, now: datetime, state: State) -> StateSnapshot:
+        """The envelope of a snapshot to store: its cards named by reference
+        when a stored snapshot of the match holds these very cards."""
+        with self._lock:
+            home = self._cards_homes.get(key)
+        cards = getattr(state, "cards", None)
+        if home is not None and home[0] != version and cards is not None and cards is home[1]:
+            return StateSnapshot(key, version, now, state, home[0])
+        return StateSnapshot(key, version, now, state)
+
+    def _know_snapshot(self, key: str, version: int, state: State, holds_cards: bool = False) -> None:
+        """Remember a stored snapshot's state: stored snapshots never change.
+        ``holds_cards``: it holds its cards itself (not by reference)."""
         with self._lock:
             self._known_snapshots[(key, version)] = state
             self._known_snapshots.move_to_end((key, version))
             while len(self._known_snapshots) > KNOWN_SNAPSHOTS:
                 self._known_snapshots.popitem(last=False)
+            cards = getattr(state, "cards", None)
+            if holds_cards and isinstance(cards, dict):
+                self._cards_homes[key] = (version, cards)
+                self._cards_homes.move_to_end(key)
+                while len(self._cards_homes) > self._cache_size:
+                    self._cards_homes.popitem(last=False)
+
+    def _snapshot_state(self, key: str, found: StateSnapshot, depth: int = 0) -> State:
+        """The state a stored snapshot holds; None if it cannot be read (of
+        another shape, or naming a snapshot of its cards that is not there or
+        cannot be read either): the store then folds the events instead."""
+        if found.state is not None:
+            self._know_snapshot(key, found.originator_version, found.state, True)
+            return found.state
+        if found.cards_at is None or found.partial is None or depth >= CARDS_REFERENCES:
+            return None
+        at = found.cards_at
+        with self._lock:
+            base = self._known_snapshots.get((key, at))
+        if base is None:
+            snapshots = self.application.snapshots
+            rows = list(snapshots.get(key, gt=at - 1, lte=at)) if snapshots is not None and at > 0 else []
+            if not rows or rows[0].originator_version != at:
+                return None
+            base = self._snapshot_state(key, rows[0], depth + 1)
+            if base is None:
+                return None
+        try:
+            state = ruleset_of_state(base).decode_state(found.partial, base)
+        except (IncompatibleSnapshot, ValueError, TypeError, KeyError):
+            return None
+        self._know_snapshot(key, found.originator_version, state)
+        return state
 
     def _cached(self, key: str) -> tuple[int, State, registry.Ruleset] | None:
         with self._lock:
