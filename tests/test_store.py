@@ -787,6 +787,31 @@ def test_a_snapshot_whose_cards_snapshot_is_gone_is_passed_over(database):
     assert cold.state_at(match, 250) == fold(log[:250])
 
 
+def _restore_snapshot(store, match: str, version: int, state, cards_at: int) -> None:
+    """Put back the snapshot at ``version`` naming ``cards_at`` for its cards,
+    as another station may have written it."""
+    stored = store.application.mapper.to_stored_event(StateSnapshot(match, version, NOW, state, cards_at))
+    store.application.snapshots.recorder.insert_events([stored])
+
+
+def test_snapshots_naming_each_other_for_their_cards_are_followed_or_passed_over(database):
+    writer, match, log, rows = _stored_game(database, seed=10)
+    assert [r.originator_version for r in rows][:4] == [1, 100, 200, 300]
+    table = "stored_snapshots" if database.kind == "sqlite" else "referee_snapshots"
+    # 300 names 200, which names 100, which names 1: followed to the cards.
+    database.sql(f"DELETE FROM {table} WHERE originator_version IN (200, 300)")
+    _restore_snapshot(writer, match, 200, fold(log[:200]), 100)
+    _restore_snapshot(writer, match, 300, fold(log[:300]), 200)
+    reader = database.open(snapshot_interval=100)
+    assert reader.state_at(match, 350) == fold(log[:350]) and reader.last_folded == 50
+    # 100 and 200 name each other: never followed round, the events folded instead.
+    database.sql(f"DELETE FROM {table} WHERE originator_version IN (100, 200)")
+    _restore_snapshot(writer, match, 100, fold(log[:100]), 200)
+    _restore_snapshot(writer, match, 200, fold(log[:200]), 100)
+    cold = database.open(snapshot_interval=100)
+    assert cold.state_at(match, 250) == fold(log[:250]) and cold.last_folded == 250
+
+
 def test_an_unreadable_stored_event_is_a_store_error(database):
     store = database.open()
     match = store.create(new_game(1).events)
