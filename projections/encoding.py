@@ -192,9 +192,12 @@ class _Encoder:
     def _model(self, v: BaseModel) -> Any:
         cls = type(v)
         if self.snapshot and v.__pydantic_extra__ is None and v.__pydantic_private__ is None:
+            kept = _kept.get(id(v))
+            if kept is not None and kept[0] is v and kept[1] is self.kind:
+                return kept[2]
             shape = _shapes.get(cls)
             if shape is None:
-                shape = _shapes[cls] = (_topic(cls), tuple(cls.model_fields))
+                shape = _shapes[cls] = (_topic(cls), tuple(cls.model_fields), bool(cls.model_config.get("frozen")))
             values = v.__dict__
             try:
                 fields = {}
@@ -208,12 +211,26 @@ class _Encoder:
                 given = v.__pydantic_fields_set__
                 if len(given) != len(shape[1]):
                     body.append(sorted(given))
-                return {"$fields": body}
+                encoded = {"$fields": body}
+                if shape[2]:
+                    if len(_kept) >= KEPT_MODELS:
+                        _kept.clear()
+                    _kept[id(v)] = (v, self.kind, encoded)
+                return encoded
         return {"$model": [_topic(cls), v.model_dump(mode="json")]}
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
-_shapes: dict[type, tuple[str, tuple[str, ...]]] = {}  # a model class: its topic and field names
+# A model class: its topic, its field names, and whether it is frozen.
+_shapes: dict[type, tuple[str, tuple[str, ...], bool]] = {}
+# The snapshot encoding of the latest frozen models written, by identity: a
+# match's card definitions are the same objects in every match dealt from
+# the same pool (a round of a tournament starts hundreds at once), and the
+# field's cards mostly the same from one snapshot to the next. The model is
+# kept with its encoding (and the state class it was written for), so an id
+# is never mistaken for a later object's.
+_kept: dict[int, tuple[BaseModel, type, Any]] = {}
+KEPT_MODELS = 8192
 
 
 def _dec(j: Any, kind: type) -> Any:

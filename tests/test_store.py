@@ -323,6 +323,24 @@ def test_a_young_match_loads_from_the_snapshot_of_its_start_without_validating_c
     assert done.stdout.split() == [str(version), str(version - len(first)), "False"]
 
 
+def test_snapshot_encodings_kept_for_frozen_models_are_what_a_fresh_walk_writes():
+    from projections import encoding
+
+    states = []
+    for seed in (1, 2):
+        state = initial_state()
+        for event in log_of(*play(seed))[:120]:
+            state = evolve(state, event)
+        states.append(state)
+    encoding._kept.clear()
+    fresh = [encode_state(s, snapshot=True) for s in states]
+    kept = [encode_state(s, snapshot=True) for s in states]
+    assert kept == fresh
+    some = next(iter(states[0].cards))
+    # The second walk took the card's encoding kept by the first.
+    assert kept[0]["fields"]["cards"][some] is fresh[0]["fields"]["cards"][some]
+
+
 def test_a_snapshot_of_a_differently_shaped_state_is_not_used():
     data = encode_state(new_game(1).state)
     del data["fields"]["turn"]
