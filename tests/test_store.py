@@ -121,6 +121,18 @@ def long_log(min_events: int) -> list[Event]:
     return out
 
 
+def states_after_120_events(seeds: tuple[int, ...] = (1, 2)) -> list[GameState]:
+    """The state of each seed's game after its first 120 events: cards, a
+    field and effects to write."""
+    states = []
+    for seed in seeds:
+        state = initial_state()
+        for event in log_of(*play(seed))[:120]:
+            state = evolve(state, event)
+        states.append(state)
+    return states
+
+
 def same(a, b, path: str = "state") -> None:
     """Equal AND of the same types all the way down (a tuple is not a list,
     a Character is not a plain tuple)."""
@@ -326,12 +338,7 @@ def test_a_young_match_loads_from_the_snapshot_of_its_start_without_validating_c
 def test_snapshot_encodings_kept_for_frozen_models_are_what_a_fresh_walk_writes():
     from projections import encoding
 
-    states = []
-    for seed in (1, 2):
-        state = initial_state()
-        for event in log_of(*play(seed))[:120]:
-            state = evolve(state, event)
-        states.append(state)
+    states = states_after_120_events()
     encoding._kept.clear()
     fresh = [encode_state(s, snapshot=True) for s in states]
     kept = [encode_state(s, snapshot=True) for s in states]
@@ -913,12 +920,7 @@ def test_a_snapshot_is_the_plain_encoding_of_the_state_whatever_the_cards():
     def stored(state):
         return m.to_stored_event(StateSnapshot("m-1", state.position, NOW, state)).state
 
-    states = []
-    for seed in (1, 2):
-        state = initial_state()
-        for event in log_of(*play(seed))[:120]:
-            state = evolve(state, event)
-        states.append(state)
+    states = states_after_120_events()
     for state in states + states:  # the second time from the remembered cards
         assert stored(state) == plain(state)
         assert decode_state({k: v for k, v in json.loads(stored(state)).items() if k != "_timestamp"}) == state
