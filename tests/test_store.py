@@ -921,10 +921,10 @@ def test_a_snapshot_is_the_plain_encoding_of_the_state_whatever_the_cards():
         return m.to_stored_event(StateSnapshot("m-1", state.position, NOW, state)).state
 
     states = states_after_120_events()
-    for state in states + states:  # the second time from the remembered cards
+    for state in states + states:  # the second time from the encodings the walk kept
         assert stored(state) == plain(state)
         assert decode_state({k: v for k, v in json.loads(stored(state)).items() if k != "_timestamp"}) == state
-    # A card dict changed in place is not mistaken for the one remembered.
+    # A card replaced in the dict in place is written anew, not as the one kept.
     changed = states[0]
     some = next(iter(changed.cards))
     changed.cards[some] = changed.cards[some].model_copy(update={"name": "Renamed"})

@@ -184,14 +184,6 @@ def snapshot_ruleset(topic: str) -> registry.Ruleset | None:
     return found
 
 
-def _with_fields(state: Any, keep: Any) -> Any:
-    """A shallow view of ``state`` with only the fields ``keep(name)`` accepts
-    (``encode_state`` writes the fields an object has)."""
-    view = type(state).__new__(type(state))
-    view.__dict__.update((k, v) for k, v in state.__dict__.items() if keep(k))
-    return view
-
-
 def resolve_event_topic(topic: str) -> type[Event]:
     """The class of a stored topic: aliases first (following renames of
     renames), then the module's classes, or the classes of the modules it
@@ -266,13 +258,11 @@ class PydanticEventMapper(Mapper[str]):
     kept here: the store keeps the few it uses, decoded.)"""
 
     memo_size = 20_000  # decoded rows kept; a long match is ~1,500
-    cards_memo_size = 8  # card definitions' JSON kept for snapshots (one per match)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._memo: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._memo_lock = threading.Lock()
-        self._cards_memo: list[tuple[dict[str, Any], bytes]] = []  # (a copy of the dict, its JSON)
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if isinstance(domain_event, MatchEvent):
@@ -300,42 +290,16 @@ class PydanticEventMapper(Mapper[str]):
 
     def _snapshot_body(self, timestamp: datetime, state: Any, cards_at: int | None = None) -> bytes:
         """``{"_timestamp": ..., **encode_state(state, snapshot=True)}`` as JSON, written by
-        the ruleset of the state's game (``statecodec``).
-
-        Nine tenths of a snapshot are the card definitions, which no event
-        changes during a match (events that set them make a new dict of
-        frozen ``CardDef``s): their JSON is made once and kept for the next
-        snapshots of the same match, and only the rest of the state is
-        encoded each time. The bytes are those of encoding the whole dict.
-        With ``cards_at`` (see ``StateSnapshot``) the cards are left out and
-        ``"_cards_at"`` names the snapshot that holds them."""
-        encode = self.transcoder.encode
-        cards = state.__dict__.get("cards")
-        rest = encode_state(_with_fields(state, lambda name: name != "cards"), snapshot=True)
-        if not isinstance(cards, dict) or set(rest) != {"format", "fields"}:
-            return encode({"_timestamp": timestamp.isoformat(), **encode_state(state, snapshot=True)})
-        fields = encode(rest.pop("fields"))  # '{"names":...}'
+        the ruleset of the state's game (``statecodec``). With ``cards_at``
+        (see ``StateSnapshot``) the cards are left out, as a rewind's restored
+        state leaves them out, and ``"_cards_at"`` names the snapshot that
+        holds them. (The walk keeps what it wrote of the card definitions:
+        ``projections.encoding``.)"""
+        head: dict[str, Any] = {"_timestamp": timestamp.isoformat()}
         if cards_at is not None:
-            head = encode({"_timestamp": timestamp.isoformat(), "_cards_at": cards_at, **rest})
-            return head[:-1] + b',"fields":' + fields + b"}"
-        cards_json = self._cards_json(state, cards)
-        head = encode({"_timestamp": timestamp.isoformat(), **rest})  # '{"_timestamp":...,"format":1}'
-        return head[:-1] + b',"fields":{"cards":' + cards_json + (b"," + fields[1:] if fields != b"{}" else b"}") + b"}"
-
-    def _cards_json(self, state: Any, cards: dict[str, Any]) -> bytes:
-        with self._memo_lock:
-            for known, data in self._cards_memo:
-                # A shallow copy is kept: equal means the same CardDef objects
-                # under the same ids (compared by identity first), even if the
-                # dict itself had been changed in place since.
-                if known == cards:
-                    return data
-        only_cards = encode_state(_with_fields(state, lambda name: name == "cards"), snapshot=True)
-        data = self.transcoder.encode(only_cards["fields"]["cards"])
-        with self._memo_lock:
-            self._cards_memo.append((dict(cards), data))
-            del self._cards_memo[: -self.cards_memo_size]
-        return data
+            head["_cards_at"] = cards_at
+            return self.transcoder.encode({**head, **encode_state(state, ("cards",), snapshot=True)})
+        return self.transcoder.encode({**head, **encode_state(state, snapshot=True)})
 
     def to_stored_events(
         self,
