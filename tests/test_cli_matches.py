@@ -313,6 +313,10 @@ def test_a_fragment_of_a_game_starts_only_from_a_position(tmp_path: Path) -> Non
     assert code == 2 and "no zone 'A.kter'" in out and "did you mean 'A.keter'" in out
     code, out = _invoke(tmp_path, "act", "s1", "B", "damage", "--arg", "zone=A.safe", "--n", "1", "--json")
     assert code == 0 and [r["rule"] for r in json.loads(out)["events"]][:2] == ["402.5", "402.5"]
+    # A count that is not a whole number in range is bad input, with its option named (exit 2, no traceback).
+    for bad in ("n=abc", "n=0"):
+        code, out = _invoke(tmp_path, "act", "s1", "B", "damage", "--arg", "zone=A.safe", "--arg", bad)
+        assert code == 2 and "Invalid value for --arg: n is a whole number from 1 to" in out, out
 
 
 def test_the_help_names_each_games_rules_and_actions() -> None:

@@ -419,7 +419,9 @@ def action_arguments(
             raise click.BadParameter(f"{name} is one of {', '.join(arg.choices)}, not {value!r}", param_hint="--arg")
         if arg.kind == "count":
             if not value.isdigit() or not 0 < int(value) <= MAX_CARDS:
-                raise click.BadParameter(f"{name} is a whole number from 1 to {MAX_CARDS}, not {value!r}", "--arg")
+                raise click.BadParameter(
+                    f"{name} is a whole number from 1 to {MAX_CARDS}, not {value!r}", param_hint="--arg"
+                )
             value = int(value)
         elif arg.kind == "flag":
             if value not in ("true", "false"):
