@@ -95,5 +95,5 @@ class IllegalAction(Exception):
 class Applied:
     """The events one action caused, and the state after them."""
 
-    events: list = field(default_factory=list)
-    state: object = None
+    events: list[Any] = field(default_factory=list)
+    state: Any = None  # the game's state

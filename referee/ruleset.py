@@ -389,7 +389,7 @@ class Ruleset(Protocol):
         ...
 
     # --- the state and its fold -----------------------------------------------
-    state_type: type
+    state_type: type[Any]
 
     def initial_state(self) -> State:
         """The empty table before the first event."""
@@ -416,7 +416,11 @@ class Ruleset(Protocol):
         ...
 
     # --- the procedure ----------------------------------------------------------
-    actions: Mapping[str, ActionSpec]  # every ``do`` a player may send
+    @property
+    def actions(self) -> Mapping[str, ActionSpec]:
+        """Every ``do`` a player may send."""
+        ...
+
     playout_skips: frozenset[str]  # ``do``s a random playout never picks (conceding would end it early)
 
     def decision(self, state: State) -> Decision | None:
