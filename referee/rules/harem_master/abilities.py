@@ -363,7 +363,8 @@ def declare_event(
     its ``use`` abilities then wait on the agenda to resolve."""
     # 306.2, 407.2: an event card is used from its user's hand, in a response
     # window (407.3) as in the main phase
-    p, card = a.player, in_hand(state, a.player, a.card, "306.2", "event card")
+    p: str = a.player  # type: ignore[assignment]  # A or B: the engine checked the seat (_decide)
+    card = in_hand(state, p, a.card, "306.2", "event card")
     total = check_event(state, p, card, moment, a.n, waive)
     uses = event_uses(state, card)
     about, it = _responding(moment)
@@ -388,7 +389,7 @@ def declare_event(
 
 def declare_activated(state: GameState, a: Action, moment: Moment, step: str | None) -> Events:
     """306.4, 407.2: the ability is declared and its cost paid ([T] first, 504)."""
-    p = a.player
+    p: str = a.player  # type: ignore[assignment]  # A or B: the engine checked the seat (_decide)
     if a.card is None:
         raise refuse("402", "Name the card whose ability to use.")
     index, ability = find_ability(state, a.card, a.ability)
@@ -426,7 +427,7 @@ def _ability_declared(
     ]
     if cost.tap:
         out.append(CardTapped.trusted(card=a.card))
-    return out + pay(state, a.player, total)
+    return out + pay(state, a.player, total)  # type: ignore[arg-type]  # A or B: the engine checked the seat
 
 
 def declare(
@@ -642,7 +643,7 @@ def _responses_exist(state: GameState) -> bool:
     # than the key (a later state with the same hands, field and effects but
     # no such static would read an answer worked out with them).
     given = statics_give(state)
-    found = MISSING if given else carried("responses", key)
+    found: Any = MISSING if given else carried("responses", key)  # a bool, or MISSING
     if found is MISSING:
         found = any(
             state.cards[c].abilities and _could(Moment("response"), flags(state.cards[c].abilities))
@@ -676,7 +677,7 @@ def answerable(state: GameState) -> frozenset[str] | None:
     if found is not None:
         return found
     zones = state.zones
-    key = (state.cards, zones["A"].hand, zones["B"].hand)
+    key: tuple[Any, ...] = (state.cards, zones["A"].hand, zones["B"].hand)
     in_hands = carried("answerable:hands", key)
     if in_hands is MISSING:
         texts = [

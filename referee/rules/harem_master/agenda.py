@@ -29,7 +29,7 @@ events, or None when the agenda is empty and the procedure goes on.
 from __future__ import annotations
 
 import itertools
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from events.harem_master.game import (
     CastleAttacked,
@@ -115,7 +115,9 @@ def look(state: GameState) -> Look | None:
 
 
 def _look(state: GameState) -> Look:
-    top = state.agenda[-1] if state.agenda else None
+    # A Use, Window or Proposal; None only with an empty agenda, when the
+    # triggers waiting go first (``_trigger_under_way`` is then False).
+    top: Any = state.agenda[-1] if state.agenda else None
     if isinstance(top, Use) and top.stage == "resolving":
         return _resolve(state, top)
     if state.triggers and not _trigger_under_way(state):
@@ -333,7 +335,7 @@ def moment(state: GameState, sit: Sit, event: Event) -> list[Event]:
             WindowOpened.trusted(
                 rule="407.3",
                 kind="response",
-                player=other(state.active),
+                player=other(cast(str, state.active)),  # turns have started (304): there is an active player
                 situation=sit.event,
                 it=sit.card,
                 whose=sit.player,
@@ -391,7 +393,7 @@ def _replacement_step(state: GameState, entry: Any, sits: list[tuple[Sit, int | 
             if not match:
                 return _ask(
                     Choice(
-                        state.active,
+                        cast(str, state.active),  # 409.3 is asked during a turn: there is an active player
                         "replacement",
                         entry.id,
                         tuple(f"{src.card}#{src.index}" for src in found),
@@ -429,7 +431,10 @@ def _what_comes_first(state: GameState, entry: Any, main: Sit, sits: list[Sit]) 
         return []
     out: list[Event] = list(triggers)
     if window:
-        out.append(WindowOpened.trusted(rule="407.3", kind="response", player=other(state.active), about=entry.id))
+        # a response chance comes during a turn: there is an active player
+        out.append(
+            WindowOpened.trusted(rule="407.3", kind="response", player=other(cast(str, state.active)), about=entry.id)
+        )
     out.append(MomentBefore.trusted(about=entry.id))
     return out
 

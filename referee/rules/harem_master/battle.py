@@ -18,7 +18,7 @@ from events.harem_master.game import (
     WindowOpened,
 )
 from events.kernel import Event, Rewound
-from projections.harem_master.state import GameState, other
+from projections.harem_master.state import Battle, GameState, other
 from referee.actions import Action, IllegalAction
 from referee.rules.harem_master.abilities import battle_type_usable, forbidden
 from referee.rules.harem_master.agenda import moment, pipeline, propose_moment
@@ -169,12 +169,14 @@ def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> lis
     b = state.battle
     if a.do != "intercept" or b is None or a.player == b.player or b.interceptor is not None:
         return None
-    at_c = state.step == "306.5c" and b.attacker is not None and not _can_intercept(state, a.player)
+    # a.player is "A" or "B": the caller (engine._decide) has refused any other before.
+    at_c = state.step == "306.5c" and b.attacker is not None and not _can_intercept(state, a.player)  # type: ignore[arg-type]
+    # At 306.5m the attacker is set (chosen at 306.5b).
     before_milling = (
         b.kind == "castle"
         and state.step == "306.5m"
         and state.to_move > 0
-        and state.to_move == max(0, physical_of(state, b.attacker))
+        and state.to_move == max(0, physical_of(state, b.attacker))  # type: ignore[arg-type]
     )
     if not (at_c or before_milling):
         return None
@@ -209,12 +211,13 @@ def retraction(state: GameState, a: Action) -> Rewound | None:
     if ch is None or ch.controller != a.player:
         return None
     now = state.battle
+    # At 306.5m the attacker is set (chosen at 306.5b).
     if (
         now is not None
         and now.kind == "castle"
         and state.step == "306.5m"
         and state.to_move > 0
-        and state.to_move == max(0, physical_of(state, now.attacker))
+        and state.to_move == max(0, physical_of(state, now.attacker))  # type: ignore[arg-type]
     ):
         return None  # nothing milled yet: late_interception records it as it stands
     from projections.harem_master.codec import encode_state
@@ -248,7 +251,7 @@ decision_kind("intercept", "306.5c", "intercept or not (306.5c)", ("intercept", 
 def _attack_moment(state: GameState) -> list[Event] | None:
     """The moment before the attack (after 306.5b, before 306.5c): what
     resolves before it (403.1a, 214.3c, 409), reached once."""
-    b = state.battle
+    b: Battle = state.battle  # type: ignore[assignment]  # set from 306.5a until 306.5o ends the battle
     if not has_text(state) or "attack" in b.done:
         return None
     return propose_moment(state, Sit("attack", b.attacker, b.player))
@@ -258,7 +261,7 @@ def _may_intercept(state: GameState) -> Decision | None:
     """306.5c: only a player with an untapped character is asked."""
     if _attack_moment(state):
         return None
-    nap = other(state.active)
+    nap = other(state.active)  # type: ignore[arg-type]  # a battle is in a turn: there is an active player
     if _can_intercept(state, nap):
         return Decision(nap, "intercept")
     return None
@@ -267,7 +270,7 @@ def _may_intercept(state: GameState) -> Decision | None:
 @step("306.5c", decision=_may_intercept)
 def _cannot_intercept(state: GameState) -> list[Event]:
     return _attack_moment(state) or [
-        InterceptionDeclined.trusted(player=other(state.active), able=False, step="306.5e")
+        InterceptionDeclined.trusted(player=other(state.active), able=False, step="306.5e")  # type: ignore[arg-type]
     ]
 
 
@@ -276,7 +279,7 @@ def _cannot_intercept(state: GameState) -> list[Event]:
 
 @step("306.5e")
 def _battle_type(state: GameState) -> list[Event]:
-    b = state.battle
+    b: Battle = state.battle  # type: ignore[assignment]  # set from 306.5a until 306.5o ends the battle
     if b.interceptor is None:
         return [BattleTypeSet.trusted(rule="306.5g", kind="castle", step="306.5h")]
     if has_text(state) and "intercept" not in b.done:
@@ -292,7 +295,7 @@ def _battle_type(state: GameState) -> list[Event]:
 def _type_change_window(state: GameState) -> list[Event]:
     """306.5h: a window for uses that switch combat and approach (never into
     or out of a castle attack), opened once."""
-    b = state.battle
+    b: Battle = state.battle  # type: ignore[assignment]  # set from 306.5a until 306.5o ends the battle
     after = "306.5i" if b.interceptor is not None else "306.5j"
     if b.kind != "castle" and "306.5h" not in b.done and battle_type_usable(state):
         return [WindowOpened.trusted(rule="306.5h", kind="battle_type", player=other(b.player))]
@@ -326,17 +329,19 @@ def _waived(state: GameState, card: str) -> bool:
 
 @step("306.5i", decision=reveal_decision)
 def _random_numbers(state: GameState) -> Event:
-    b = state.battle
+    b: Battle = state.battle  # type: ignore[assignment]  # set from 306.5a until 306.5o ends the battle
     applied = {pl for pl, _ in b.numbers}
     defender = other(b.player)
-    if b.player not in applied and not _waived(state, b.attacker):
-        return _battle_number(state, b.player, b.attacker)
-    if defender not in applied and not _waived(state, b.interceptor):
-        return _battle_number(state, defender, b.interceptor)
+    # 306.5i comes only after both combatants were chosen (306.5b, 306.5d) and the type was set (306.5e-f):
+    # attacker, interceptor and kind are set here (the ignores below).
+    if b.player not in applied and not _waived(state, b.attacker):  # type: ignore[arg-type]
+        return _battle_number(state, b.player, b.attacker)  # type: ignore[arg-type]
+    if defender not in applied and not _waived(state, b.interceptor):  # type: ignore[arg-type]
+        return _battle_number(state, defender, b.interceptor)  # type: ignore[arg-type]
     numbers = {b.player: 0, defender: 0, **dict(b.numbers)}
     powers = {
-        b.player: _battle_stat(state, b.attacker, b.kind) + numbers[b.player],
-        defender: _battle_stat(state, b.interceptor, b.kind) + numbers[defender],
+        b.player: _battle_stat(state, b.attacker, b.kind) + numbers[b.player],  # type: ignore[arg-type]
+        defender: _battle_stat(state, b.interceptor, b.kind) + numbers[defender],  # type: ignore[arg-type]
     }
     if powers[b.player] == powers[defender]:
         winner = None
@@ -351,7 +356,7 @@ def _random_numbers(state: GameState) -> Event:
 @step("306.5j")
 def _win_lose_triggers(state: GameState) -> list[Event]:
     """306.5j: abilities triggered by winning or losing (none in a draw, ruling A20)."""
-    b = state.battle
+    b: Battle = state.battle  # type: ignore[assignment]  # set from 306.5a until 306.5o ends the battle
     after = "306.5m" if b.kind == "castle" else ("306.5k" if b.winner is not None else "306.5n")
     done = StepPerformed.trusted(
         rule="306.5j", text="Abilities triggered by winning or losing are processed.", step=after
@@ -370,8 +375,9 @@ def _win_lose_triggers(state: GameState) -> list[Event]:
 def _capture(state: GameState) -> list[Event]:
     """306.5k/l: the loser goes to the winner's execution pile or harem, at the
     moment before which replacements and triggers come first (409, 403.1a)."""
-    b = state.battle
-    male = gender(state, b.loser) == "male"
+    b: Battle = state.battle  # type: ignore[assignment]  # set from 306.5a until 306.5o ends the battle
+    # 306.5k follows 306.5j only when the battle has a winner, and so a losing character (BattleResolved).
+    male = gender(state, b.loser) == "male"  # type: ignore[arg-type]
     captured = CharacterCaptured.trusted(
         rule="306.5k" if male else "306.5l",
         card=b.loser,
@@ -379,17 +385,17 @@ def _capture(state: GameState) -> list[Event]:
         zone="execution" if male else "harem",
         step="306.5n",
     )
-    return pipeline(state, [captured], "captured", b.loser, other(b.winner))
+    return pipeline(state, [captured], "captured", b.loser, other(b.winner))  # type: ignore[arg-type]
 
 
 @step("306.5m", decision=reveal_decision)
 def _castle_attack(state: GameState) -> list[Event]:
     """306.5m (ruling A6): the attacker's physical now, one card at a time;
     the moment before the first card is milled comes first (castle_attack)."""
-    b = state.battle
+    b: Battle = state.battle  # type: ignore[assignment]  # set from 306.5a until 306.5o ends the battle
     target = other(b.player)
     if state.to_move == 0:
-        amount = physical_of(state, b.attacker)
+        amount = physical_of(state, b.attacker)  # type: ignore[arg-type]  # chosen at 306.5b
         attacked = CastleAttacked.trusted(player=target, amount=amount, step="306.5m" if amount > 0 else "306.5n")
         return pipeline(state, [attacked], "castle_attack", b.attacker, b.player)
     # Each card through the pipeline of every move: a replacement of its

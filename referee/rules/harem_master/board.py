@@ -257,12 +257,12 @@ def controls(
         for c in by_line.values():
             if c.do == "reveal":
                 c.likely = left.get(c.label, 0)
-        found = pending(state)
+        waiting = pending(state)
         reveal = {
             "player": d.player,
-            "why": found.why if found else "",
+            "why": waiting.why if waiting else "",
             "total": total,
-            "at_most": found.count if found else 1,
+            "at_most": waiting.count if waiting else 1,
         }
     groups: dict[str, Group] = {}
     primary: list[Control] = []

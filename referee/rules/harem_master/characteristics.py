@@ -383,14 +383,14 @@ class Static(NamedTuple):
 # times (legal actions, then the action; a check that looks one event ahead
 # and comes back), so the answers for the latest few states asked about are
 # kept. A fold changes its private state in place, so the position is part
-# of the key.
+# of the key. Keys are names, or tuples of a name and what the answer depends on.
 
 _memo: list[Any] = [None, -1, {}]
-_memos: dict[int, tuple[GameState, int, dict[str, Any]]] = {}
+_memos: dict[int, tuple[GameState, int, dict[Any, Any]]] = {}
 MEMO_STATES = 8
 
 
-def memo(state: GameState, _memo: list[Any] = _memo) -> dict[str, Any]:
+def memo(state: GameState, _memo: list[Any] = _memo) -> dict[Any, Any]:
     if _memo[0] is state and _memo[1] == state.position:
         return _memo[2]
     found = _memos.get(id(state))

@@ -10,7 +10,7 @@ other rules that happen at the same moments: a combatant gone (306.5,
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, cast
 
 from events.harem_master.game import CharactersDiscarded, ItemDiscarded
 from events.kernel import Event, GameEnded
@@ -199,7 +199,7 @@ def _same_name_pending(state: GameState) -> Decision | None:
 def same_name_discard(state: GameState, a: Action) -> Events:
     """214.2e: the characters the player discards (``discard`` at a
     ``same_name`` decision), checked to be one of ``same_name_choices``."""
-    p = a.player
+    p = cast(str, a.player)  # a player's decision: "A" or "B", never a judge's None
     chosen = tuple(a.cards or ())
     choices = same_name_choices(state, p)
     if not any(sorted(chosen) == sorted(c) for c in choices):

@@ -158,7 +158,8 @@ def _one_pile_slots(state: GameState, effect: Any, moved: list[str], chosen: lis
     """The order choices of the cards going into one pile."""
     if len(moved) < 2:
         return []
-    owners = [o for o in (other(state.active), state.active) if any(c[0] == o for c in moved)]
+    active: str = state.active  # type: ignore[assignment]  # effects resolve in a turn: there is an active player
+    owners = [o for o in (other(active), active) if any(c[0] == o for c in moved)]
     slots: list[Slot] = []
     answered = iter(chosen)
     ordered: dict[str, tuple[str, ...]] = {}
@@ -171,7 +172,7 @@ def _one_pile_slots(state: GameState, effect: Any, moved: list[str], chosen: lis
             ordered[o] = own
     if len(owners) == 2:
         merged = tuple(c for o in owners for c in ordered[o])
-        slots.append(Slot("pile_order", effect, candidates=merged, player=state.active))
+        slots.append(Slot("pile_order", effect, candidates=merged, player=active))
     return slots
 
 
@@ -325,7 +326,7 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
         untap = isinstance(e, UntapEffect)
         targets = [
             t
-            for t in cards(e.untap if untap else e.tap)
+            for t in cards(e.untap if untap else e.tap)  # type: ignore[union-attr]  # untap: e is an UntapEffect
             if (ch := state.character(t)) is not None and ch.ready != untap
         ]
         return [CharactersTapped.trusted(card=src, use=uid, targets=targets, untap=untap)] if targets else []
@@ -383,27 +384,27 @@ def _effect(state: GameState, use: Use, reader: Reader, e: Any, cards: Any) -> l
         lo = e.lose_abilities
         return [AbilitiesLost.trusted(card=src, use=uid, target=t, until=lo.until) for t in cards(lo.what)]
     if isinstance(e, ControlEffect):
-        c = e.control
+        ctl = e.control
         out = []
-        for t in cards(c.what):
-            to = _whose(state, reader, c.player, t, reader.controller)
+        for t in cards(ctl.what):
+            to = _whose(state, reader, ctl.player, t, reader.controller)
             if (ch := state.character(t)) is not None and ch.controller != to:
-                out.append(ControlChanged.trusted(card=src, use=uid, target=t, player=to, until=c.until))
+                out.append(ControlChanged.trusted(card=src, use=uid, target=t, player=to, until=ctl.until))
         return out
     if isinstance(e, HandMaxEffect):
         h = e.hand_max
         out = []
-        for p in players(state, reader, h.player):
+        for who in players(state, reader, h.player):
             if h.set is not None:
                 out.append(
                     HandMaximumChanged.trusted(
-                        card=src, use=uid, player=p, set=amount(state, reader, h.set), until=h.until
+                        card=src, use=uid, player=who, set=amount(state, reader, h.set), until=h.until
                     )
                 )
             else:
                 out.append(
                     HandMaximumChanged.trusted(
-                        card=src, use=uid, player=p, by=amount(state, reader, h.by), until=h.until
+                        card=src, use=uid, player=who, by=amount(state, reader, h.by), until=h.until
                     )
                 )
         return out
@@ -457,7 +458,7 @@ def ends(state: GameState, until: str, rule: str) -> list[Event]:
     out: list[Event] = []
     for e in gone:
         if e.kind == "control":
-            ch = state.character(e.target)
+            ch = state.character(e.target)  # type: ignore[arg-type]  # a control effect has a target
             if ch is not None and ch.since == e.since and ch.controller != e.values[1]:
                 out.append(ControlChanged.trusted(rule=rule, card=e.source, target=e.target, player=e.values[1]))
     return out + [EffectsEnded.trusted(rule=rule, ids=[e.id for e in gone])]

@@ -60,7 +60,7 @@ _ANY = Context("any")
 
 @action("concede", "102.7", candidates=only("concede"), help="concede the game")
 def _concede(state: GameState, a: Action, ctx: Context) -> Events:
-    p = a.player
+    p: str = a.player  # type: ignore[assignment]  # A or B: _decide refuses any other player (100.1)
     return lambda: [
         Conceded.trusted(player=p),
         GameEnded.trusted(rule="102.7", winner=other(p), reason=f"{p} conceded.", step="over"),
@@ -73,7 +73,7 @@ def _propose_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
 
 @action("propose_draw", "102.8", candidates=_propose_candidates, help="propose a draw")
 def _propose_draw(state: GameState, a: Action, ctx: Context) -> Events:
-    if state.draw_offer == other(a.player):
+    if state.draw_offer == other(a.player):  # type: ignore[arg-type]  # A or B: _decide refuses any other player
         return lambda: [
             GameEnded.trusted(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")
         ]
@@ -86,7 +86,7 @@ def _accept_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
 
 @action("accept_draw", "102.8", candidates=_accept_candidates, help="accept the draw the other player proposed")
 def _accept_draw(state: GameState, a: Action, ctx: Context) -> Events:
-    p = a.player
+    p: str = a.player  # type: ignore[assignment]  # A or B: _decide refuses any other player (100.1)
     if state.draw_offer != other(p):
         raise refuse("102.8", f"{other(p)} has not proposed a draw, so there is nothing to accept.")
     return lambda: [GameEnded.trusted(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
@@ -173,7 +173,7 @@ def legal_actions(state: GameState) -> list[Action]:
             else:
                 _accept(state, candidate, out, found)
     if hand_kinds > 1 and out:
-        order = {c: i for i, c in enumerate(hidden.hand_candidates(state, p))}
+        order: dict[str | None, int] = {c: i for i, c in enumerate(hidden.hand_candidates(state, p))}
         last = len(order)
         ranked = sorted(
             range(len(out)),
@@ -267,11 +267,11 @@ def _turn_refusal(state: GameState, action: Action) -> IllegalAction | None:
         cd = state.cards.get(action.card)
         if cd is not None and "OT" not in cd.icons:
             return refuse("214.3a", f"{cd.name} has no [OT] icon, so it can only be used during your own turn.")
-        if cd is not None and action.card in state.zones[p].hand:
+        if cd is not None and action.card in state.zones[p].hand:  # type: ignore[index]  # p: A or B (_decide)
             # An [OT] event the player cannot pay for is why no window was
             # offered (ruling A22): say so.
             try:
-                cost_check(state, p, action.card)
+                cost_check(state, p, action.card)  # type: ignore[arg-type]  # p: A or B (_decide)
             except IllegalAction as exc:
                 return exc
     return None
@@ -345,16 +345,18 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
     leaves it, which reveals it (``hidden``). A card named that the deck list
     has no copy of left is refused citing 100.2, or recorded in record mode."""
     if state.unknown:
+        player: str = action.player  # type: ignore[assignment]  # A or B: _decide refuses any other player (100.1)
         kind = ACTIONS[action.do]
         if kind.card_from == "hand" and action.card is not None:
             if action.card not in state.cards:  # a name no unaccounted copy answers to
-                place = next((c for c in state.zones[action.player].hand if c in state.unknown), None)
+                place = next((c for c in state.zones[player].hand if c in state.unknown), None)
                 if place is None:
-                    raise refuse(kind.refusal_rule, f"There is no {action.card} in {action.player}'s hand.")
-                ev = hidden.reveal_as(state, action.player, place, action.card, kind.rule, waive, action.definitions)
+                    raise refuse(kind.refusal_rule, f"There is no {action.card} in {player}'s hand.")
+                ev = hidden.reveal_as(state, player, place, action.card, kind.rule, waive, action.definitions)
                 action = replace(action, card=ev.unlisted or ev.identity or place)
                 return joined([ev], then(evolve(state, ev), action))
-            named = [action.card]
+            # Not None (checked above; mypy forgets it past the ``action =`` of the branch that returns).
+            named = [action.card]  # type: ignore[list-item]
         pre: list[Event] = []
         after = state
         if any(c not in state.cards for c in named):
@@ -368,20 +370,20 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
                 place = next(
                     (
                         h
-                        for h in after.zones[action.player].hand
+                        for h in after.zones[player].hand
                         if h in after.unknown and h not in named and h not in taken.values()
                     ),
                     None,
                 )
                 if place is None:
-                    raise refuse(kind.refusal_rule, f"There is no {c} in {action.player}'s hand.")
-                ev = hidden.reveal_as(after, action.player, place, c, kind.rule, waive, action.definitions)
+                    raise refuse(kind.refusal_rule, f"There is no {c} in {player}'s hand.")
+                ev = hidden.reveal_as(after, player, place, c, kind.rule, waive, action.definitions)
                 pre.append(ev)
                 after = evolve(after, ev)
                 taken[c] = ev.unlisted or ev.identity or place
             named = [taken.get(c, c) for c in named]
             action = replace(action, cards=tuple(taken.get(c, c) for c in action.cards or ()))
-        more = hidden.hand_reveals(after, action.player, named, kind.rule) if named else []
+        more = hidden.hand_reveals(after, player, named, kind.rule) if named else []
         for ev in more:
             after = evolve(after, ev)
         pre += more

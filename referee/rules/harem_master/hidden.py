@@ -49,7 +49,8 @@ class Pending(NamedTuple):
     player: str  # whose castle
     rule: str
     why: str
-    count: int  # how many may be named at once (306.5m: the cards about to be milled)
+    # how many may be named at once (306.5m: the cards about to be milled); the field hides tuple.count
+    count: int  # type: ignore[assignment]
 
 
 def unaccounted(state: GameState, player: str) -> Counter[str]:
@@ -302,7 +303,7 @@ def hand_reveals(state: GameState, player: str, named: list[str], rule: str) -> 
             continue
         hand = st.zones[player].hand
         if c in hand:
-            place = c
+            place: str | None = c
         else:
             place = next((h for h in hand if h in st.unknown and h not in used and h not in named), None)
             if place is None:

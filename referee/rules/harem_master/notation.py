@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import replace
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from projections.harem_master.state import PILES, GameState
 from referee.actions import Action, IllegalAction, Refusal
@@ -117,8 +117,8 @@ def resolve(state: GameState, raw: Action, labels: dict[str, str] | None = None)
     labels = labels or {}
     if raw.player is None:
         return raw
-    card_opts: list[str | None] = [None]
-    target_opts: list[str | None] = [None]
+    card_opts: list[str] | list[None] = [None]  # the readings of ``card``, or None when it names none
+    target_opts: list[str] | list[None] = [None]
     kind = ACTIONS.get(raw.do)
     if kind is not None and kind.names_cards:
         return raw  # names what the table saw (a reveal): the engine finds the copy (100.2)
@@ -258,7 +258,7 @@ def action_of_line(a: dict[str, Any]) -> Action:
     def ref(name: str, ident: str | None) -> str:
         return ident if name == "?" and ident else name
 
-    def refs(names: list[str] | None, idents: list[str] | None) -> tuple[str, ...] | None:
+    def refs(names: list[str] | None, idents: list[str | None] | None) -> tuple[str, ...] | None:
         if names is None:
             return None
         idents = list(idents or [None] * len(names))
@@ -306,13 +306,14 @@ def describe_action(state: GameState, action: Action, viewer: str = "judge") -> 
         cd = state.cards.get(c)
         return cd.name if cd is not None else c
 
+    value: Any  # card and target are ids, cards and targets lists of ids (Action.arguments)
     for key, value in action.arguments().items():
         if key in ("card", "target"):
-            out[key] = name(value)  # type: ignore[arg-type]
-            out[key + "_id"] = value if seen(value) else None  # type: ignore[arg-type]
+            out[key] = name(value)
+            out[key + "_id"] = value if seen(value) else None
         elif key in ("cards", "targets"):
-            out[key] = [name(c) for c in value]  # type: ignore[union-attr]
-            out[key + "_ids"] = [c if seen(c) else None for c in value]  # type: ignore[union-attr]
+            out[key] = [name(c) for c in value]
+            out[key + "_ids"] = [c if seen(c) else None for c in value]
         else:
             out[key] = value
     from referee.rules.harem_master.describe import cost_of
@@ -323,7 +324,7 @@ def describe_action(state: GameState, action: Action, viewer: str = "judge") -> 
     return out
 
 
-def action_lines(described: Iterable[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+def action_lines(described: Iterable[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
     """One line per action as ``referee act`` takes it (``action_line``), with
     the ids of the copies of one card it stands for: ``referee legal`` and the
     board's list."""

@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from events.harem_master.cards import CardDef
 from events.harem_master.game import MatchStarted, PositionSetUp
@@ -203,7 +203,7 @@ class HaremMasterRuleset:
 
         why = pending(state)
         owner = why.player if why is not None else found.player
-        cards = sorted(unknown_of(state, owner))
+        cards = sorted(unknown_of(state, owner))  # type: ignore[arg-type]  # a reveal is a player's: owner is a seat
         return [(Action(found.player, "reveal", card=c), 1 / len(cards)) for c in cards]
 
     def decide(self, state: GameState, action: Action) -> list[Event]:
@@ -251,7 +251,8 @@ class HaremMasterRuleset:
         from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
 
         catalog = CardCatalog(*([load_pool(pool)] if pool else []), bundled_pool())
-        return {name: catalog.get(name) for name in catalog.names()}
+        # every name the catalog lists has its card
+        return cast("dict[str, CardDef]", {name: catalog.get(name) for name in catalog.names()})
 
     def scores(self, state: GameState) -> Mapping[str, int]:
         """102.3/103.2's count without the castle bonus (ruling A26)."""

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 from events.harem_master.cards import CardDef, filler
-from events.harem_master.game import FieldCard, PositionSetUp, WindowPassed
+from events.harem_master.game import FieldCard, Player, PositionSetUp, WindowPassed
 from events.kernel import Event
 from projections.harem_master.state import PILES, PLAYERS, GameState, evolve, initial_state
 from referee.actions import IllegalAction, Refusal
@@ -219,7 +219,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
                 card_id, ready, items = dealer.card(entry, epath, p), True, []
             if dealer.cards[card_id].type != "character":
                 raise reader.err(epath, f"{dealer.cards[card_id].name} is not a character card")
-            field.append(FieldCard(card=card_id, controller=p, ready=ready, items=items))
+            field.append(FieldCard(card=card_id, controller=cast(Player, p), ready=ready, items=items))  # p: A or B
         for pile in PILES:
             if pile == "castle":
                 zones[f"{p}.castle"] = dealer.castle(pdata.get("castle", []), ppath + ("castle",), p)
@@ -234,6 +234,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
     )
     step = reader.choice(str(setup.get("step", "main")), path + ("step",), SETUP_STEPS)
     played = reader.int_(setup.get("characters_played", 0), path + ("characters_played",), 0)
+    # the reader checked the seats (A or B) and the deal (seeded or table)
     event = PositionSetUp(
         seed=seed,
         names=names,
@@ -241,15 +242,15 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
         zones=zones,
         field=field,
         turn=turn,
-        active=active,
-        first=first,
+        active=cast(Player, active),
+        first=cast(Player, first),
         step="301" if step == "start" else "306",
         characters_played=played,
         mode=mode,
         rulings=rulings,
         auto_pass=auto_pass,
         log_format=2,
-        deal=deal_mode,
+        deal=cast(Literal["seeded", "table"], deal_mode),
     )
     state = evolve(initial_state(), event)
     events, state = advance(state, [event])
@@ -261,7 +262,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
         # such a position is what it always was. `"305"` leaves it open.
         decision = current_decision(state)
         if decision is not None and decision.kind == "window" and state.step == "306":
-            passed = WindowPassed(rule="305", player=decision.player)
+            passed = WindowPassed(rule="305", player=cast(Player, decision.player))  # a seat: A or B
             state = evolve(state, passed)
             events, state = advance(state, events + [passed])
     return events, state, dealer.labels
@@ -504,7 +505,7 @@ def check_expect(
             fails.append(f"character {ref}: not on the field")
             continue
         now = chars(state, ch.card)
-        actual = {
+        values = {
             "ready": ch.ready,
             "physical": now.physical,
             "mental": now.mental,
@@ -512,8 +513,8 @@ def check_expect(
             "name": now.name,
         }
         for key in ("ready", "physical", "mental", "controller", "name"):
-            if key in check and check[key] != actual[key]:
-                fails.append(f"character {ref}: expected {key} {check[key]}, found {actual[key]}")
+            if key in check and check[key] != values[key]:
+                fails.append(f"character {ref}: expected {key} {check[key]}, found {values[key]}")
         if "abilities" in check:
             fails += _check_abilities(ref, check["abilities"], now.abilities)
         if "items" in check:
@@ -531,10 +532,10 @@ def check_expect(
     for p, names in (expect.get("unaccounted") or {}).items():
         from referee.rules.harem_master.hidden import unaccounted
 
-        left = unaccounted(state, p)
+        unseen = unaccounted(state, p)
         for name, n in names.items():
-            if left.get(str(name), 0) != n:
-                fails.append(f"unaccounted {p}.{name}: expected {n}, found {left.get(str(name), 0)}")
+            if unseen.get(str(name), 0) != n:
+                fails.append(f"unaccounted {p}.{name}: expected {n}, found {unseen.get(str(name), 0)}")
     if "step" in expect and state.step != str(expect["step"]):
         fails.append(f"step: expected {expect['step']}, found {state.step}")
     if "ongoing" in expect and (state.result is None) != expect["ongoing"]:

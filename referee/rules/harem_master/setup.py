@@ -21,7 +21,17 @@ from projections.harem_master.state import GameState, other
 from referee.actions import Action
 from referee.rules.harem_master.common import HAND_SIZE, TURN_ORDER_LIMIT, name_of, physical, refuse, rng_for
 from referee.rules.harem_master.hidden import reveal_decision
-from referee.rules.harem_master.registry import CARD, ORDER, Context, Decision, action, decision_kind, only, step
+from referee.rules.harem_master.registry import (
+    CARD,
+    ORDER,
+    Context,
+    Decision,
+    Events,
+    action,
+    decision_kind,
+    only,
+    step,
+)
 
 # --- 101.1 the opening characters ----------------------------------------------------
 
@@ -38,11 +48,11 @@ def _castle_cards(state: GameState, p: str, ctx: Context) -> list[Action]:
     candidates=_castle_cards,
     help="choose the cost-1 character to start with, from your own deck",
 )
-def _decide_opening(state: GameState, a: Action, ctx: Context) -> list[Event]:
+def _decide_opening(state: GameState, a: Action, ctx: Context) -> Events:
     card = a.card
     if card is None:
         raise refuse("101.1", f"Name the opening character: a cost-1 character from {a.player}'s own deck.")
-    if card not in state.zones[a.player].castle:
+    if card not in state.zones[a.player].castle:  # type: ignore[index]  # A or B: engine._decide refuses others
         raise refuse(
             "101.1", f"The opening character must come from {a.player}'s own deck, not {name_of(state, card)}."
         )
@@ -117,7 +127,7 @@ def _orders(state: GameState, p: str, ctx: Context) -> list[Action]:
 def _decide_order(state: GameState, a: Action, ctx: Context) -> list[Event]:
     if a.order not in ("first", "second"):
         raise refuse("101.3", "Choose order: first or second.")
-    first = a.player if a.order == "first" else other(a.player)
+    first = a.player if a.order == "first" else other(a.player)  # type: ignore[arg-type]  # A or B (engine._decide)
     return [TurnOrderChosen.trusted(player=a.player, order=a.order, first=first, step="101.4")]
 
 
@@ -134,7 +144,8 @@ def _order_chosen(state: GameState) -> None:
 
 @step("101.4")
 def _hands(state: GameState) -> Event:
-    p = state.first if state.first not in state.progress else other(state.first)
+    # state.first: chosen at 101.3.
+    p: str = state.first if state.first not in state.progress else other(state.first)  # type: ignore[assignment]
     return HandDrawn.trusted(
         player=p, cards=list(state.zones[p].castle[:HAND_SIZE]), step=_both(state, "101.4", "101.5")
     )
@@ -148,7 +159,7 @@ def _hands(state: GameState) -> Event:
     help="put the whole hand on the bottom of the castle and take 7 (once a game)",
 )
 def _decide_mulligan(state: GameState, a: Action, ctx: Context) -> list[Event]:
-    p = a.player
+    p: str = a.player  # type: ignore[assignment]  # A or B: engine._decide refuses any other player (100.1)
     after = _both(state, "101.5", "101.6")
     if p in state.mulligans:
         raise refuse("101.5", f"{p} has already taken the one mulligan allowed in a game.")
@@ -170,7 +181,7 @@ decision_kind("mulligan", "101.5", "decide whether to mulligan (101.5)", ("mulli
 
 def _who_mulligans(state: GameState) -> Decision:
     """Ruling A16: the first player decides first."""
-    first = state.first
+    first: str = state.first  # type: ignore[assignment]  # chosen at 101.3, before 101.5
     return Decision(first if first not in state.progress else other(first), "mulligan")
 
 

@@ -148,7 +148,8 @@ _DETAILS_OF: dict[type, tuple[tuple[str, str], ...]] = {}
 # --- what events are as situations ----------------------------------------------------
 
 
-def happened(before: GameState, after: GameState, event: Event) -> list[tuple[Sit, GameState]]:
+# ``event`` is an Event, typed Any: mypy cannot narrow the dispatch on ``type(event)`` below.
+def happened(before: GameState, after: GameState, event: Any) -> list[tuple[Sit, GameState]]:
     """The situations ``event`` is, each with the state to read it in: the one
     just before for a card leaving where it was (403.2), else the one after."""
     t = type(event)
@@ -263,7 +264,8 @@ def moved(ev: Event) -> tuple[str, ...]:
     return found(ev) if found is not None else ()
 
 
-def one_card_each(ev: Event) -> list[Event]:
+# ``ev`` is an Event, typed Any: mypy cannot narrow the test of ``type(ev)`` below.
+def one_card_each(ev: Any) -> list[Event]:
     """A move of several cards at once as one event per card, so that a
     replacement (409.1) replaces the move of the card it is about and the
     others still happen; the step, if any, goes with the last."""
@@ -292,7 +294,8 @@ class Source(NamedTuple):
     """A triggered, replacement or usable ability working where its card is (401.4)."""
 
     card: str
-    index: int  # among the card's current abilities, from 1
+    # among the card's current abilities, from 1; the field hides tuple.index
+    index: int  # type: ignore[assignment]
     ability: Any
     controller: str
 
@@ -444,7 +447,13 @@ def _last_known(state: GameState, sit: Sit) -> dict[str, LastKnown]:
         return {}
     c = chars(state, card)
     return {
-        card: LastKnown(controller=controller_of(state, card), physical=c.physical, mental=c.mental, random=c.random)
+        # controller_of returns a player id as str ("A" or "B"); pydantic checks the Literal
+        card: LastKnown(
+            controller=controller_of(state, card),  # type: ignore[arg-type]
+            physical=c.physical,
+            mental=c.mental,
+            random=c.random,
+        )
     }
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
+from typing import cast
 
 from events.harem_master.cards import CardDef
 from events.harem_master.game import (
@@ -98,7 +99,7 @@ def _untap(state: GameState) -> Event:
 
 @step("302")
 def _stack_to_hand(state: GameState) -> Event:
-    active = state.active
+    active: str = state.active  # type: ignore[assignment]  # set at 300, for the whole turn
     return StackReturnedToHand.trusted(player=active, cards=list(state.zones[active].action_stack), step="303")
 
 
@@ -107,7 +108,7 @@ def _fill_stack(state: GameState) -> Event:
     """303 (girls + 2), 101.7 (first player's first turn: girls) and 101.8
     (second player's first turn: girls + 1), girls counted at 303 (ruling A3);
     then one card at a time."""
-    active = state.active
+    active: str = state.active  # type: ignore[assignment]  # set at 300, for the whole turn
     if state.to_move == 0:
         girls_now = girls(state, active)
         rule, ruling, count = "303", None, girls_now + 2
@@ -173,7 +174,7 @@ def _use(state: GameState, a: Action, ctx: Context) -> Events:
     ``declare`` checks that an event card is in the hand). After the end
     declaration acting cancels it (307.1): play goes back to 305, where the
     use is the first of the window."""
-    p = a.player
+    p: str = a.player  # type: ignore[assignment]  # A or B: engine._decide refuses any other player (100.1)
     if ctx.kind == OUT_OF_TURN:  # record mode: a card used in the other player's turn, no window open
         return declare(state, a, Moment("window"), None, ctx.waive)
     step = None if ctx.kind == "respond" else _after_use(state, p)
@@ -224,7 +225,7 @@ def as_item(cd: CardDef) -> bool:
     help="use a character card from the hand (one a turn, 306.1a)",
 )
 def _play_character(state: GameState, a: Action, ctx: Context) -> Events:
-    p = a.player
+    p: str = a.player  # type: ignore[assignment]  # A or B: engine._decide refuses any other player (100.1)
     card = in_hand(state, p, a.card, "306.1", "character card")
     cd = state.cards[card]
     if cd.type != "character":
@@ -267,7 +268,7 @@ def _item_candidates(state: GameState, p: str, ctx: Context) -> Iterable[Action]
     help="use an item card, or a [PA] character (506), from the hand on a character",
 )
 def _play_item(state: GameState, a: Action, ctx: Context) -> Events:
-    p = a.player
+    p: str = a.player  # type: ignore[assignment]  # A or B: engine._decide refuses any other player (100.1)
     card = in_hand(state, p, a.card, "306.3", "item card")
     cd = state.cards[card]
     if not as_item(cd):
@@ -282,7 +283,8 @@ def _play_item(state: GameState, a: Action, ctx: Context) -> Events:
     if why:
         raise refuse("103.1", why)
     cost_check(state, p, card)
-    return lambda: _item_played(state, p, card, a.target)
+    target = a.target  # not None (checked above): a lambda would not see ``a.target`` narrowed
+    return lambda: _item_played(state, p, card, target)
 
 
 def _item_played(state: GameState, p: str, card: str, target: str) -> list[Event]:
@@ -344,10 +346,10 @@ def _main_phase(state: GameState) -> Decision:
     cards before each action of the active player; a window where the
     non-active player has nothing usable passes by itself unless automatic
     passing is off."""
-    nap = other(state.active)
+    nap = other(state.active)  # type: ignore[arg-type]  # set at 300, for the whole turn
     if not state.window_passed and (not state.auto_pass or can_use(state, nap, Moment("window"))):
         return Decision(nap, "window")
-    return Decision(state.active, "main")
+    return Decision(state.active, "main")  # type: ignore[arg-type]  # set at 300, for the whole turn
 
 
 @step("306", decision=_main_phase)
@@ -367,7 +369,7 @@ decision_kind(
 
 
 def _end_window(state: GameState) -> Decision | None:
-    nap = other(state.active)
+    nap = other(state.active)  # type: ignore[arg-type]  # set at 300, for the whole turn
     if not state.auto_pass or can_use(state, nap, Moment("end")):
         return Decision(nap, "end_window")
     return None
@@ -375,7 +377,7 @@ def _end_window(state: GameState) -> Decision | None:
 
 @step("307", decision=_end_window)
 def _end_passes(state: GameState) -> Event:
-    return EndAccepted.trusted(player=other(state.active), auto=True, step="308")
+    return EndAccepted.trusted(player=other(state.active), auto=True, step="308")  # type: ignore[arg-type]  # 300
 
 
 @step("308")
@@ -406,7 +408,8 @@ def _carry(state: GameState) -> list[Event]:
     """308.1 (ruling A12): "at the end of the turn" abilities that met their
     condition only while 308 was processed resolve at the end of the next turn."""
     out: list[Event] = []
-    for t in fire([(Sit("turn_end", None, state.active), state)]):
+    # ``fire`` makes only ``TriggerFired`` events.
+    for t in cast("list[TriggerFired]", fire([(Sit("turn_end", None, state.active), state)])):
         if f"{t.card}#{t.ability}" not in state.turn_end_fired:
             out.append(TriggerCarried.trusted(player=t.player, card=t.card, ability=t.ability, definition=t.definition))
     return out + [
@@ -439,7 +442,7 @@ def _discard_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
 def _decide_discard(state: GameState, a: Action, ctx: Context) -> Events:
     if ctx.kind == "same_name":
         return same_name_discard(state, a)
-    p = a.player
+    p: str = a.player  # type: ignore[assignment]  # A or B: engine._decide refuses any other player (100.1)
     hand = state.zones[p].hand
     cards = list(a.cards or ())
     limit = hand_maximum(state, p)
@@ -477,7 +480,7 @@ decision_kind("hand_limit", "309", "discard down to the hand maximum (309)", ("d
 
 
 def _over_hand_maximum(state: GameState) -> Decision | None:
-    active = state.active
+    active: str = state.active  # type: ignore[assignment]  # set at 300, for the whole turn
     if len(state.zones[active].hand) > hand_maximum(state, active):
         return Decision(active, "hand_limit")
     return None
@@ -485,7 +488,7 @@ def _over_hand_maximum(state: GameState) -> Decision | None:
 
 @step("309", decision=_over_hand_maximum)
 def _hand_maximum(state: GameState) -> Event:
-    active = state.active
+    active: str = state.active  # type: ignore[assignment]  # set at 300, for the whole turn
     hand = len(state.zones[active].hand)
     return StepPerformed.trusted(
         rule="309",
