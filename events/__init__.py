@@ -47,7 +47,7 @@ from events import kernel as _kernel  # noqa: E402 - after the plugins are settl
 from events.kernel import Event  # noqa: E402
 
 
-def _classes(module: object, base: type) -> dict[str, type]:
+def _classes(module: types.ModuleType, base: type) -> dict[str, type]:
     """The classes defined in ``module`` (not imported into it) that derive from ``base``."""
     return {
         name: cls

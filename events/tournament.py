@@ -22,7 +22,7 @@ is the card model's own, as it always was.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, model_serializer, model_validator
 
@@ -92,7 +92,8 @@ class PlayerRegistered(TournamentEvent):
         """A stored deck's cards (mappings) read as the game's card model."""
         if not isinstance(data, Mapping) or not any(isinstance(c, Mapping) for c in data.get("deck") or ()):
             return data
-        card_type = card_type_of(data.get("game"))
+        # the registry resolves a game to its pydantic card model (events.card_type_of says only ``type``)
+        card_type = cast("type[BaseModel] | None", card_type_of(data.get("game")))
         if card_type is None:
             raise ValueError("no game's cards are known yet: import referee.ruleset before reading registrations")
         return {**data, "deck": [card_type.model_validate(c) if isinstance(c, Mapping) else c for c in data["deck"]]}

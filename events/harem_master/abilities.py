@@ -121,7 +121,7 @@ def _keyed_selector_tag(value: Any) -> str | None:
             if key in value:
                 return key
     if isinstance(value, BaseModel):
-        return {Target: "target", All: "all", Top: "top"}.get(type(value))  # type: ignore[call-overload]
+        return {Target: "target", All: "all", Top: "top"}.get(type(value))
     return None
 
 
@@ -204,7 +204,7 @@ def _amount_tag(value: Any) -> str | None:
             if key in value:
                 return key
     if isinstance(value, BaseModel):
-        return {Count: "count", PhysicalOf: "physical", MentalOf: "mental"}.get(type(value))  # type: ignore[call-overload]
+        return {Count: "count", PhysicalOf: "physical", MentalOf: "mental"}.get(type(value))
     return None
 
 

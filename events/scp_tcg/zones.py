@@ -12,12 +12,12 @@ never rename or move one without keeping old logs readable.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 from events.kernel import Event
 from events.scp_tcg.cards import ScpCard
 
-GAME = "scp-tcg-s4"
+GAME: Final = "scp-tcg-s4"
 
 
 class ZonesSetUp(Event):

@@ -101,7 +101,11 @@ def own_events(state: ZoneState, a: Instruction, *, strict: bool = False) -> lis
     """The instruction's record (``ActionTaken``) and its events: one whole."""
     events = decide(state, a)
     kind = KINDS[a.do]
-    return [ActionTaken(rule=kind.spec.rule, player=a.player, do=a.do, args=a.arguments()), *events]
+    # decide() refused a player other than A or B (``seat``)
+    return [
+        ActionTaken(rule=kind.spec.rule, player=a.player, do=a.do, args=a.arguments()),  # type: ignore[arg-type]
+        *events,
+    ]
 
 
 def apply(state: ZoneState, a: Instruction, *, strict: bool = False) -> Applied:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
+from typing import Literal
 
 from events.kernel import Event
 from events.scp_tcg.zones import CardMoved, CardStayed, PlacementPending
@@ -41,6 +42,7 @@ from referee.ruleset import ArgSpec
 
 MAX_ORDERED = 4
 PILES = ("top", "bottom")
+Pile = Literal["top", "bottom"]  # one of PILES
 
 CARD = ArgSpec("card", "card", help="the card, by name, label or id")
 CARDS = ArgSpec("cards", "cards", help="several cards at once, instead of card")
@@ -73,7 +75,7 @@ def _movable(state: ZoneState) -> list[str]:
 # --- moving cards (400.2, 401.2, 402.1, 403, 404, 405.1, 405.2b, 406.1) ---------------
 
 
-def move_events(state: ZoneState, cards: list[str], asked: str, at: str, given: str | None = None) -> list[Event]:
+def move_events(state: ZoneState, cards: list[str], asked: str, at: Pile, given: str | None = None) -> list[Event]:
     """Each card sent to ``asked`` at once: where each goes (``zones.route``),
     the cards bound for one owner's Decommissioned together waiting for
     their owner's order (405.4)."""
@@ -134,12 +136,12 @@ def _move_candidates(state: ZoneState, seat: str) -> Iterable[Instruction]:
                 yield Instruction(seat, "move", card=card, to=to, at=at)
 
 
-def _destination(state: ZoneState, to: str | None, at: str | None) -> tuple[str, str]:
+def _destination(state: ZoneState, to: str | None, at: str | None) -> tuple[str, Pile]:
     if to not in ANY_SANDBOXES:
         to = zone_name(state, to)
     if at is not None and (at not in PILES or not is_pile(to)):
         raise refuse("400.1", f"at: top or bottom places a card in a sandbox or a Tale zone, not {at!r} in {to}.")
-    return to, at or "top"
+    return to, at or "top"  # type: ignore[return-value]  # at is None or one of PILES, checked above
 
 
 @instruction(

@@ -37,10 +37,12 @@ from referee.rules.scp_tcg.common import (
 from referee.rules.scp_tcg.rewinds import REWINDS
 from referee.ruleset import (
     ActionSpec,
+    BoardParts,
     Decision,
     Outcome,
     RecordDecks,
     RecordHeader,
+    RewindRules,
     Setup,
     Started,
     StartOption,
@@ -65,8 +67,9 @@ class ScpTcgZones:
     outside = OUTSIDE
     card_type: type = ScpCard
     state_type: type = ZoneState
-    rewinds = REWINDS  # a judge's rewinds (``rewinds``, ruling:S13)
-    board = None  # drawn from this interface alone (referee.web.anygame: its zones, forms from ``actions``)
+    rewinds: RewindRules | None = REWINDS  # a judge's rewinds (``rewinds``, ruling:S13)
+    # drawn from this interface alone (referee.web.anygame: its zones, forms from ``actions``)
+    board: BoardParts | None = None
     playout_skips: frozenset[str] = frozenset()
     start_options: tuple[StartOption, ...] = ()  # its matches start from a position, which has its own
 
@@ -196,6 +199,7 @@ class ScpTcgZones:
     def describe_log(
         self, events: Sequence[Event], state: ZoneState, viewer: str = "judge", retracted: Iterable[int] = ()
     ) -> list[dict[str, Any]]:
+        # Ruleset declares ``actions`` a settable attribute, this a property (see the report)
         return rows_by_event(self, events, state, viewer, retracted)
 
     def card_texts(

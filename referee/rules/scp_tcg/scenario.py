@@ -239,9 +239,9 @@ def check_expect(expect: dict, state: ZoneState, log: list[Event], labels: dict[
             fails.append(f"{seat}'s objects (401.3): expected {refs}, found {_show(state, have)}")
     for ref, who in (expect.get("controller") or {}).items():
         card = _find(state, str(ref), labels)
-        have = state.controller(card) if card is not None else None
-        if card is None or have != who:
-            fails.append(f"controller of {ref} (401.2): expected {who}, found {have}")
+        controls = state.controller(card) if card is not None else None
+        if card is None or controls != who:
+            fails.append(f"controller of {ref} (401.2): expected {who}, found {controls}")
     for key, want in (("contains", True), ("excludes", False)):
         for ref in (expect.get("foundation") or {}).get(key, []):
             card = _find(state, str(ref), labels)

@@ -86,7 +86,7 @@ def stack(state: ZoneState, card: str, host: str, side: str) -> list[Event]:
         return [CardStayed(rule="401.4a", card=card, asked=site, reason=reason)]
     if host in state.stacked(card) and state.on_site(card) is not None:
         raise refuse("401.5", f"{name(state, host)} lies on {name(state, card)}: it cannot carry it.")
-    return [CardStacked(card=card, host=host, side=side)]
+    return [CardStacked(card=card, host=host, side=side)]  # type: ignore[arg-type]  # side checked above
 
 
 def cross_test(state: ZoneState, card: str) -> list[Event]:
