@@ -72,7 +72,7 @@ def encode_fields(
 
 def decode_fields(
     data: Mapping[str, Any],
-    kind: type,
+    kind: type[Any],
     expected: Iterable[str],
     optional: Mapping[str, Any] | None = None,
     base: Any = None,
@@ -95,7 +95,7 @@ def decode_fields(
         missing = sorted(wanted - fields.keys())
         extra = sorted(fields.keys() - wanted)
         raise IncompatibleSnapshot(f"snapshot fields differ (missing {missing}, unknown {extra})")
-    state = kind.__new__(kind)
+    state = kind.__new__(kind)  # type: ignore[call-overload]  # mypy reads type[Any].__new__ as type's own
     state.__dict__.update({k: v.value if isinstance(v, _Raw) else _dec(v, kind) for k, v in fields.items()})
     inner = state.__dict__.get("passed_over")
     if isinstance(inner, kind) and "cards" not in inner.__dict__:
@@ -123,7 +123,7 @@ def _topic(cls: type) -> str:
 _topics: dict[type, str] = {}
 
 
-def _resolve(topic: str) -> type:
+def _resolve(topic: str) -> type[Any]:
     try:
         return _classes[topic]
     except KeyError:
@@ -245,7 +245,7 @@ def _dec(j: Any, kind: type) -> Any:
     return j
 
 
-def _dec_tagged(tag: str, body: Any, kind: type) -> Any:
+def _dec_tagged(tag: str, body: Any, kind: type[object]) -> Any:
     if tag == "$nt":
         topic, values = body
         return _resolve(topic)(*(_dec(x, kind) for x in values))
@@ -256,7 +256,7 @@ def _dec_tagged(tag: str, body: Any, kind: type) -> Any:
         return _dec_fields(body, kind)
     if tag == "$obj":
         topic, attrs = body
-        cls = _resolve(topic)
+        cls: type[object] = _resolve(topic)
         obj = cls.__new__(cls)
         for name, value in attrs.items():
             object.__setattr__(obj, name, _dec(value, kind))

@@ -217,12 +217,12 @@ def evolve(state: TournamentState, event: Any) -> TournamentState:
         state.repairs.append(event)
         r = state.rounds[event.round - 1]
         pairings = []
-        for p in r.pairings:
-            if p.table == event.table:
-                if p.match:
-                    state.void.add(p.match)
-                p = Pairing(table=p.table, A=event.A, B=event.B, match=event.match)
-            pairings.append(p)
+        for pr in r.pairings:
+            if pr.table == event.table:
+                if pr.match:
+                    state.void.add(pr.match)
+                pr = Pairing(table=pr.table, A=event.A, B=event.B, match=event.match)
+            pairings.append(pr)
         state.rounds[event.round - 1] = r.model_copy(update={"pairings": pairings})
     elif isinstance(event, TimeExtended):
         state.extensions.setdefault((event.round, event.table), []).append(event)
@@ -359,9 +359,9 @@ def standings(
                 record[n][1] += 1
     for round_no, pairings in rounds:
         for p in pairings:
-            for n in (p.A, p.B):
-                if n is not None:
-                    known(n)
+            for m in (p.A, p.B):
+                if m is not None:
+                    known(m)
             if p.B is None:
                 points[p.A] += BYE
                 played[p.A] += 1

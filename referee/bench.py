@@ -67,7 +67,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from referee import ruleset as registry
 from referee.simulate import NOT_RANDOM, decks_for, game_seeds, play_game, vanilla
@@ -385,6 +385,7 @@ def _self_play(g: _Game, act: Callable[[Any, Any], Any], first: Callable[[list[A
     rng = random.Random(g.seed)
     applied = rules.start(g.decks, seed=g.seed)
     first(applied.events)
+    state: Any  # the game's state (``Applied.state`` is declared ``object``)
     state, events, actions = applied.state, len(applied.events), []
     while state.result is None:
         choices = [a for a in rules.legal_actions(state) if a.do not in NOT_RANDOM]
@@ -423,10 +424,11 @@ def self_play_bench(played: list[_Game], workdir: Path, runs: int = 3) -> tuple[
             t0 = time.perf_counter()
             for g in played:
                 match: list[str] = []
+                # mypy cannot infer a lambda with a default (here binding the loop's list): the ignores
                 n, actions = _self_play(
                     g,
-                    lambda state, action, match=match: store.act(match[0], action),
-                    lambda first, match=match: match.append(store.create(first)),
+                    lambda state, action, match=match: store.act(match[0], action),  # type: ignore[misc]
+                    lambda first, match=match: match.append(store.create(first)),  # type: ignore[misc]
                 )
                 results.append((n, actions, match[0]))
             seconds = time.perf_counter() - t0
@@ -516,7 +518,7 @@ def _events_table() -> tuple[list[str], str]:
     from referee.store import MatchStore
 
     with MatchStore("sqlite:///:memory:") as probe:
-        recorder = probe.application.recorder
+        recorder: Any = probe.application.recorder  # SQLite's: the library's base class declares neither
         return list(recorder.create_table_statements), recorder.events_table_name
 
 
@@ -665,7 +667,8 @@ def build_long_match(url: str, min_events: int = LONG_MATCH, seed: int = 1) -> t
                 to = _early_boundary(store.events(match), rng)
                 done = store.update(  # as `referee rewind MATCH --to N --rule 410.1 --replay` does
                     match,
-                    lambda s, match=match, to=to: corrections.rewind(
+                    # mypy cannot infer a lambda with defaults (here binding the loop's match and target)
+                    lambda s, match=match, to=to: corrections.rewind(  # type: ignore[misc]
                         s,
                         store.events(match),
                         to,
@@ -720,7 +723,8 @@ def _act_arguments(state: Any, legal: list[dict[str, Any]]) -> list[str]:
             a["player"], a["do"], card=card, cards=cards, target=a.get("target_id"), order=a.get("order"), n=a.get("n")
         )
         try:
-            if rules.apply(state, action).state.result is not None:
+            after: Any = rules.apply(state, action).state  # the game's state (``Applied.state`` is ``object``)
+            if after.result is not None:
                 continue
         except IllegalAction:
             continue
@@ -854,6 +858,7 @@ def rewound_log(min_events: int, seed: int = 1) -> tuple[list[Any], int]:
 
     rules = reference_game()
 
+    state: Any  # the game's state (``Applied.state`` is declared ``object``)
     for game_seed, decks, whole in _long_games(seed):
         applied = rules.start(decks, seed=game_seed)
         log, state = list(applied.events), applied.state
@@ -1065,7 +1070,8 @@ def board_bench(
         app = create_app(Settings(url))
         with running(app) as base:
             address = urlsplit(base)
-            conn = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+            # ``running`` serves at an address with a host: never None.
+            conn = http.client.HTTPConnection(cast(str, address.hostname), address.port, timeout=30)
 
             def get(path: str) -> float:
                 t0 = time.perf_counter()

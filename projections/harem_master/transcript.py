@@ -15,10 +15,10 @@ it, and ``render_transcript`` prints them.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Collection, Iterable, Sequence
+from typing import Any, Callable, Collection, Iterable, Sequence, cast
 
 from events.harem_master import game as ev
-from events.harem_master.abilities import SITUATIONS
+from events.harem_master.abilities import SITUATIONS, Activated
 from events.kernel import Event
 from projections.by_type import ByType
 from projections.harem_master.state import PLAYERS, GameState, initial_state, other, owner
@@ -263,7 +263,8 @@ def _until(until: str | None) -> str:
 
 @says(ev.AbilityActivated, card=SHOWN, targets=OUTCOME, it=WHERE)
 def _ability_activated(e: ev.AbilityActivated, s: GameState, see: Sight) -> str:
-    text = f"{e.player} uses {_ability_name(see, e.card, e.ability)} (cost {e.definition.cost}"
+    definition = cast(Activated, e.definition)  # the referee only declares an activated ability (find_ability)
+    text = f"{e.player} uses {_ability_name(see, e.card, e.ability)} (cost {definition.cost}"
     if e.n is not None:
         text += f", n={e.n}"
     text += ")"
@@ -518,8 +519,9 @@ def _battle_resolved(e: ev.BattleResolved, s: GameState, see: Sight) -> str:
         return f"Battle powers {powers}; {outcome}."
     kind = (b.kind or "battle").capitalize()
     defender = other(b.player)
+    attacker = cast(str, b.attacker)  # chosen before any interceptor can be (AttackerChosen)
     return (
-        f"{kind}: {b.player}'s {see.name(b.attacker)} {e.powers.get(b.player, 0)} against "
+        f"{kind}: {b.player}'s {see.name(attacker)} {e.powers.get(b.player, 0)} against "
         f"{defender}'s {see.name(b.interceptor)} {e.powers.get(defender, 0)}; {outcome}."
     )
 

@@ -45,6 +45,7 @@ from eventsourcing.persistence import (
     Transcoder,
     Transcoding,
 )
+from pydantic import BaseModel
 
 import events as events_package
 from events.kernel import Event
@@ -208,7 +209,7 @@ def resolve_event_topic(topic: str) -> type[Event]:
     return cls
 
 
-def topics_of(*classes: type[Event]) -> list[str]:
+def topics_of(*classes: type[BaseModel]) -> list[str]:
     """Every stored topic that reads as one of ``classes`` (their own and any alias)."""
     wanted = set(classes)
     topics = {f"{c.__module__}:{c.__qualname__}" for c in classes} | {events_package.first_topic(c) for c in classes}

@@ -51,13 +51,14 @@ import sys
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import (
+    EventStore,
     InfrastructureFactoryError,
     IntegrityError,
     Mapper,
@@ -95,6 +96,7 @@ CARDS_REFERENCES = 8  # snapshots followed to find one holding the cards (usuall
 MATCH_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
 State = Any  # a game's state: its ruleset's ``state_type``
+Decided = TypeVar("Decided", bound=Applied)  # what ``update``'s ``decide`` returns (a ``Correction``...)
 Checkpoints = list[tuple[int, State]]
 
 
@@ -118,6 +120,35 @@ def _driver_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
+if TYPE_CHECKING:  # only for the checker: at run time these are the library's own stores
+
+    class _MatchEvents(EventStore[str]):
+        """The event store as our mapper reads it: every event is a ``MatchEvent``."""
+
+        def get(
+            self,
+            originator_id: str,
+            *,
+            gt: int | None = None,
+            lte: int | None = None,
+            desc: bool = False,
+            limit: int | None = None,
+        ) -> Iterator[MatchEvent]: ...
+
+    class _Snapshots(EventStore[str]):
+        """The snapshot store as our mapper reads it: every snapshot is a ``StateSnapshot``."""
+
+        def get(
+            self,
+            originator_id: str,
+            *,
+            gt: int | None = None,
+            lte: int | None = None,
+            desc: bool = False,
+            limit: int | None = None,
+        ) -> Iterator[StateSnapshot]: ...
+
+
 class RefereeApplication(Application[str]):
     """The library's application, configured for our events.
 
@@ -125,6 +156,12 @@ class RefereeApplication(Application[str]):
     so a row in the database names the match a judge typed. PostgreSQL tables
     are ``referee_events`` and ``referee_snapshots``; SQLite's are
     ``stored_events`` and ``stored_snapshots``."""
+
+    # The library declares these for any mapper; ours (``construct_mapper``)
+    # reads every event as a ``MatchEvent`` and every snapshot as a ``StateSnapshot``.
+    mapper: PydanticEventMapper
+    events: _MatchEvents
+    snapshots: _Snapshots | None
 
     name = "Referee"
     is_snapshotting_enabled = True
@@ -156,7 +193,7 @@ class _DbErrors:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> bool:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> Literal[False]:
         if exc is None or isinstance(exc, StoreError):
             return False
         if isinstance(exc, MapperDeserialisationError):
@@ -213,7 +250,9 @@ class MatchStore:
                 reason = exc.__cause__ or exc
                 raise StoreError(f"cannot open {self.database.describe(reason)}") from None
             try:
-                recorders = [self.application.recorder]
+                # The backend's recorders: SQLite's or PostgreSQL's, which both name their
+                # table (``events_table_name``), though the library's base classes do not.
+                recorders: list[Any] = [self.application.recorder]
                 if self.application.snapshots is not None:
                     recorders.append(self.application.snapshots.recorder)
                 factory: Any = self.application.factory
@@ -341,12 +380,12 @@ class MatchStore:
     def update(
         self,
         match_id: str,
-        decide: Callable[[State], Applied],
+        decide: Callable[[State], Decided],
         *,
         expected_version: int | None = None,
         by: str | None = None,
         entry: str | None = None,
-    ) -> Applied:
+    ) -> Decided:
         """Run ``decide`` on the current state and store the events it returns,
         all in one transaction; on a conflicting write by another station,
         reload and decide again (so ``decide`` must be pure). Corrections and
@@ -411,7 +450,7 @@ class MatchStore:
                     self.before_write(key, attempt)
                 new_version = version + len(events)
                 after = applied.state
-                folded = isinstance(after, ruleset.state_type) and after.position == new_version
+                folded = isinstance(after, ruleset.state_type) and (after.position == new_version)
                 # Snapshots due in this action go in its own transaction where
                 # the recorder can (SQLite): one commit instead of two.
                 marks = self._marks(ruleset, state, version, events) if folded else []
@@ -603,7 +642,7 @@ class MatchStore:
         first = list(self.application.recorder.select_events(key, limit=1))
         if not first:
             raise MatchNotFound(f"no match {key!r} in {self.url}")
-        mapper: PydanticEventMapper = self.application.mapper  # type: ignore[assignment]
+        mapper: PydanticEventMapper = self.application.mapper
         return registry.get(mapper.first_game(first[0]))
 
     def _stored_version(self, key: str) -> int:
@@ -626,7 +665,7 @@ class MatchStore:
         call ``Application.save`` ends in, without its per-event envelopes,
         protocol checks and notification records, which nothing here uses).
         On SQLite the rows stay plain tuples (``RefereeSQLiteRecorder``)."""
-        mapper: PydanticEventMapper = self.application.mapper  # type: ignore[assignment]
+        mapper: PydanticEventMapper = self.application.mapper
         prev = self.head(key, version)
         rows, head = mapper.chained_rows(key, version, datetime.now(timezone.utc), events, name, prev, by, entry)
         recorder: Any = self.application.recorder
@@ -651,7 +690,7 @@ class MatchStore:
             rows = list(self.application.recorder.select_events(key, gt=version - 1, lte=version))
             found = None
             if rows:
-                mapper: PydanticEventMapper = self.application.mapper  # type: ignore[assignment]
+                mapper: PydanticEventMapper = self.application.mapper
                 split = split_chained(mapper.unseal(rows[0].state))
                 found = split[1] if split else None
             known = (version, found)
@@ -679,7 +718,7 @@ class MatchStore:
             # Any snapshot at or below ``upto`` is a correct start; the one at
             # the last multiple is usually already decoded here (a judge
             # stepping back and forth), which saves fetching it again.
-            guess = None if upto is None else upto // interval * interval
+            guess = 0 if upto is None else upto // interval * interval
             known = self._known_snapshots.get((key, guess)) if guess else None
             if known is not None:
                 state, version = known, guess
