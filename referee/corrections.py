@@ -25,7 +25,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from events.kernel import ActionTaken, Event, GameEnded, JudgeCalled, NoteAdded, Rewound, ViolationsAccepted
 from projections.lineage import live_positions
@@ -183,7 +183,8 @@ def action_span(log: Sequence[Event], to: int, states: Sequence[State] | None = 
     ruleset = ruleset_of(log)
     before = states[start - 1] if states is not None else ruleset.fold(log[: start - 1])
     try:
-        size = len(ruleset.own_events(before, _action_of(log[start - 1], ruleset)))
+        # log[start - 1] is an ActionTaken (found above); once per rewind, not a hot path
+        size = len(ruleset.own_events(before, _action_of(cast(ActionTaken, log[start - 1]), ruleset)))
     except IllegalAction:
         return None  # a recorded log the rules refuse now: nothing to split
     end = start + size - 1
@@ -456,5 +457,5 @@ def replace_result(
         states=states,
         describe_undone=False,
     )
-    entered = enter_result(back.state, winner, draw, judge, reason)  # type: ignore[arg-type]
+    entered = enter_result(back.state, winner, draw, judge, reason)
     return Correction(back.events + entered.events, entered.state)

@@ -23,7 +23,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -174,7 +174,7 @@ def _data_path(data: Any, loc: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _explain(err: dict[str, Any]) -> str:
+def _explain(err: Mapping[str, Any]) -> str:
     kind = err.get("type", "")
     if kind == "extra_forbidden":
         return "unknown key (check its spelling; unknown keys are not allowed)"
@@ -378,7 +378,7 @@ def _loader_class() -> type:
     import yaml
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    loader = type("RefereeLoader", (base,), {})
+    loader: Any = type("RefereeLoader", (base,), {})  # a yaml Loader subclass; yaml ships no types
     loader.yaml_implicit_resolvers = {
         first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
         for first, resolvers in base.yaml_implicit_resolvers.items()

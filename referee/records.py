@@ -309,6 +309,7 @@ class Replay:
             p for p, e in enumerate(self.events, 1) if type(e).__name__ == "ViolationsAccepted" and p in live
         }
         out = []
+        event: Any  # a ViolationRecorded once the test below passes (dispatch by class name)
         for pos, event in enumerate(self.events, start=1):
             if type(event).__name__ != "ViolationRecorded" or pos not in live:
                 continue
@@ -495,11 +496,11 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
             and ev.judge is None
             and not ev.rule.startswith("410")
             and i + 1 < len(log)
-            and isinstance(log[i + 1], ActionTaken)
+            and isinstance(following := log[i + 1], ActionTaken)
         ):
             # 306.5c: the referee took its own steps back for the action that
             # follows (a late interception), which makes this rewind again.
-            entry = _player_action(ruleset, state, log[i + 1], by_name)
+            entry = _player_action(ruleset, state, following, by_name)
             n = 2
         elif isinstance(ev, Rewound):
             entry = {"judge": True, "do": "rewind", "to": {"event": ev.to}, "rule": ev.rule, "reason": ev.reason}

@@ -363,6 +363,7 @@ def audit_one(target: str, db: str | None) -> tuple[dict[str, Any], list[str]]:
 
     problems: list[str] = []
     chain: dict[str, Any] | None = None
+    doc: dict[str, Any]
     with collector_paused():
         if Path(target).exists() or not _looks_like_match(target):
             record = load_record(target)
@@ -392,7 +393,7 @@ def audit_one(target: str, db: str | None) -> tuple[dict[str, Any], list[str]]:
             # Where the stored log is the replay's, the replay's states are its states.
             problems = differ + rewinds_consistent(stored, None if differ else played.states)
     v = played.first_violation
-    doc: dict[str, Any] = {
+    doc = {
         "legal": played.legal and not problems,
         "actions": played.applied,
         "violation": v,
@@ -410,7 +411,7 @@ def audit_one(target: str, db: str | None) -> tuple[dict[str, Any], list[str]]:
     total = len(record.actions)
     if played.violation is not None:
         lines.append(
-            f"{target}: NOT legal: {_action_text(record, v['action'])} is refused ({v['rule']}): {v['message']}"
+            f"{target}: NOT legal: {_action_text(record, v['action'])} is refused ({v['rule']}): {v['message']}"  # type: ignore[index]  # v is played.violation here
         )
         lines.append(f"{played.applied} of {total} actions were applied before it")
     elif v is not None:

@@ -48,8 +48,8 @@ def check(paths: tuple[str, ...], as_json: bool, verbose: bool) -> None:
     if len(errors) == len(loaded):
         if len(errors) == 1:
             raise errors[0]
-        for exc in errors:
-            click.echo(f"error: {exc.describe()}", err=True)
+        for error in errors:
+            click.echo(f"error: {error.describe()}", err=True)
         sys.exit(2)
     reports = []
     show_bar = not as_json and sys.stderr.isatty() and len(files) > 20
@@ -77,8 +77,8 @@ def check(paths: tuple[str, ...], as_json: bool, verbose: bool) -> None:
                 continue
             mark = "PASS" if r.passed else "FAIL"
             click.echo(printable(f"{mark} {r.file}: {r.name} [{', '.join(r.rules)}]"))
-            for f in r.failures:
-                click.echo(printable(f"     - {f}"))
+            for failure in r.failures:
+                click.echo(printable(f"     - {failure}"))
         click.echo(f"{passed} passed, {failed} failed")
     if failed:
         sys.exit(1)

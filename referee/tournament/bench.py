@@ -36,7 +36,7 @@ import sqlite3
 import subprocess
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from referee.bench import BenchReport, Figure, _median_seconds, _scratch, referee_command
 
@@ -94,7 +94,7 @@ def build_event(url: str, tables: int, seed: int = 1) -> dict[str, Any]:
                     seat = rng.choice(list(store.ruleset(p.match).seats))
                     store.update(
                         p.match,
-                        lambda s, seat=seat: corrections.enter_result(
+                        lambda s, seat=seat: corrections.enter_result(  # type: ignore[misc]  # default argument
                             s, seat, False, "Bench Judge", "Result entered by Bench Judge."
                         ),
                     )
@@ -132,7 +132,8 @@ def pages_bench(
             conns = {}
             for label, base in (("large", large_base), ("small", small_base)):
                 address = urlsplit(base)
-                conns[label] = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+                host = cast(str, address.hostname)  # running() gives http://host:port
+                conns[label] = http.client.HTTPConnection(host, address.port, timeout=60)
 
             def get(label: str, path: str, must: str) -> float:
                 conn = conns[label]

@@ -531,7 +531,7 @@ class TournamentsProjection(Projection[Any]):
     """Game results, standings and penalties of every tournament in the store."""
 
     name = "tournaments"
-    topics = ()  # set below: the stored topics of FOLLOWED
+    topics: tuple[str, ...] = ()  # set below: the stored topics of FOLLOWED
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
@@ -553,7 +553,7 @@ class TournamentsProjection(Projection[Any]):
         )
 
 
-TournamentsProjection.topics = tuple(topics_of(*FOLLOWED))  # type: ignore[arg-type]
+TournamentsProjection.topics = tuple(topics_of(*FOLLOWED))
 StandingsProjection = TournamentsProjection  # the name it had before it kept penalties and games
 
 
@@ -607,7 +607,7 @@ def open_view(
     # nothing, so trying again is safe.
     for attempt in range(20):
         try:
-            view = factory.tracking_recorder(cls)
+            view: Any = factory.tracking_recorder(cls)  # given the attributes below, which the library's lacks
             view.factory = factory
             view.states = TournamentCache(store)
             return view

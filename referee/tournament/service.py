@@ -493,8 +493,8 @@ def repair_table(
             game, _ = station.store.load(here.match)
             if station.store.ruleset(here.match).result(game) is not None:
                 raise Refused(f"table {table}'s match already has a result: re-pairing would void it")
-        n = sum(1 for x in state.repairs if x.round == r.round and x.table == table) + 2
-        match = None if b is None else f"{state.id}.r{r.round}.t{table}.p{n}"
+        nth = sum(1 for x in state.repairs if x.round == r.round and x.table == table) + 2
+        match = None if b is None else f"{state.id}.r{r.round}.t{table}.p{nth}"
         return [TableRepaired(round=r.round, table=table, A=a, B=b, match=match, judge=judge, reason=reason)]
 
     state, new = station.tournaments.update(tid, decide)
@@ -749,7 +749,7 @@ def give_penalty(
             game=game_no,
             note=note,
         )
-        out = [given]
+        out: list[Any] = [given]
         if penalty == "disqualification" and not s.players[player].dropped:
             out.append(PlayerDropped(player=player, by=judge, reason=f"disqualified: {INFRACTIONS[infraction]}"))
         return out

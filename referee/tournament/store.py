@@ -11,6 +11,7 @@ same round finds it already paired).
 
 from __future__ import annotations
 
+import builtins
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -63,7 +64,9 @@ class Tournaments:
         with self.store._db_errors("list the tournaments"):
             while True:
                 page = self.store.application.recorder.select_notifications(
-                    start, 500, topics=topics_of(TournamentCreated)
+                    start,
+                    500,
+                    topics=topics_of(TournamentCreated),
                 )
                 for note in page:
                     record = self.store.application.mapper.to_domain_event(note)
@@ -81,8 +84,8 @@ class Tournaments:
         return fold((r.event for r in records), key)
 
     def update(
-        self, tid: str, decide: Callable[[TournamentState], list[TournamentEvent]]
-    ) -> tuple[TournamentState, list[TournamentEvent]]:
+        self, tid: str, decide: Callable[[TournamentState], builtins.list[TournamentEvent]]
+    ) -> tuple[TournamentState, builtins.list[TournamentEvent]]:
         """Decide on the current state and append; on a conflicting write,
         reload and decide again. ``decide`` may raise ``Refused``."""
         key = tournament_key(tid)

@@ -27,7 +27,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 from events.kernel import Event, Rewound, StepSkipped, ViolationRecorded
 from referee.ruleset import Ruleset
@@ -74,7 +74,7 @@ class MatchLog:
     rewinds: tuple[tuple[int, int], ...] = ()
     retracted: frozenset[int] = frozenset()
 
-    def grown(self, rows: list[Any], decode: Any) -> "MatchLog":
+    def grown(self, rows: Sequence[Any], decode: Any) -> "MatchLog":
         """This log with the stored rows after its end: only the rewinds
         among them are decoded (``decode``: the store's mapper)."""
         rows = [r for r in rows if r.originator_version > self.version]
@@ -141,7 +141,9 @@ class LogCache:
         if last <= first:
             return []
         with self.store._db_errors(f"read match {log.key}"):
-            return [r.event for r in self.store.application.events.get(log.key, gt=first, lte=last)]
+            records: Iterable[Any] = self.store.application.events.get(log.key, gt=first, lte=last)  # MatchEvents
+            out = [r.event for r in records]
+        return out
 
 
 def log_row(position: int, event: Event, before: Any, viewer: str, retracted: frozenset[int]) -> dict[str, Any]:

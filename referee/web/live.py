@@ -86,6 +86,7 @@ class Watcher:
             return
         with self._lock:
             watches = list(self._watches)
+        message: dict[str, Any]
         for watch in watches:
             if watch.match is None:
                 message = {"matches": changed}

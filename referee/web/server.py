@@ -35,7 +35,7 @@ def default_hosts(host: str) -> tuple[str, ...]:
         hostname = socket.gethostname()
         names.add(hostname)
         try:
-            names.update(info[4][0] for info in socket.getaddrinfo(hostname, None))
+            names.update(str(info[4][0]) for info in socket.getaddrinfo(hostname, None))  # str for IPv4/IPv6
         except OSError:
             pass
     else:

@@ -148,7 +148,9 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
                     games=o.games,
                 )
                 judges = [
-                    entered[g] for g in (game_id(p.match, k) for k in range(1, o.games + 1)) if p.match and g in entered
+                    entered[g]
+                    for g in (game_id(p.match, k) for k in range(1, o.games + 1))  # type: ignore[arg-type]  # None: filtered below
+                    if p.match and g in entered
                 ]
                 if o.over and judges:
                     row["entered_by"] = judges[-1]
@@ -247,7 +249,7 @@ def print_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
         round_no = int(text)
     dropped = {n for n, p in state.players.items() if p.dropped}
     pairings = state.rounds[round_no - 1].pairings if round_no else []
-    by_name = []
+    by_name: list[dict[str, Any]] = []
     for p in pairings:
         by_name.append({"player": p.A, "table": p.table, "opponent": p.B, "seat": "A"})
         if p.B is not None:
