@@ -7,7 +7,7 @@ labels that people write into ids is ``referee.rules.harem_master.notation``'s j
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -49,6 +49,19 @@ class Action:
     def to_dict(self) -> dict[str, object]:
         head: dict[str, object] = {"player": self.player, "do": self.do}
         return {**head, **self.arguments()}
+
+
+if TYPE_CHECKING:
+
+    class Seated(Action):
+        """For the type checker only: an action from a seat, its player set. A
+        game's checks receive their actions so once its engine has refused
+        any other player; at run time it is ``Action`` itself."""
+
+        player: str
+
+else:
+    Seated = Action
 
 
 _ARGUMENTS = tuple(

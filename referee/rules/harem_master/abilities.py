@@ -39,7 +39,7 @@ from events.harem_master.abilities import BattleTypeEffect, CounterEffect, walk
 from events.harem_master.game import AbilityActivated, CardTapped, EventPlayed
 from events.kernel import Event
 from projections.harem_master.state import GameState, Proposal, Use, Window, other
-from referee.actions import Action, IllegalAction
+from referee.actions import Action, IllegalAction, Seated
 from referee.rules.harem_master.characteristics import (
     MISSING,
     Reader,
@@ -357,13 +357,13 @@ def _check_targets(state: GameState, player: str, card: str, effects: list[Any],
 
 
 def declare_event(
-    state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()
+    state: GameState, a: Seated, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()
 ) -> Events:
     """306.2, 407.2: the event card goes to the discard, its cost is paid;
     its ``use`` abilities then wait on the agenda to resolve."""
     # 306.2, 407.2: an event card is used from its user's hand, in a response
     # window (407.3) as in the main phase
-    p: str = a.player  # type: ignore[assignment]  # A or B: the engine checked the seat (_decide)
+    p = a.player
     card = in_hand(state, p, a.card, "306.2", "event card")
     total = check_event(state, p, card, moment, a.n, waive)
     uses = event_uses(state, card)
@@ -387,9 +387,9 @@ def declare_event(
     ]
 
 
-def declare_activated(state: GameState, a: Action, moment: Moment, step: str | None) -> Events:
+def declare_activated(state: GameState, a: Seated, moment: Moment, step: str | None) -> Events:
     """306.4, 407.2: the ability is declared and its cost paid ([T] first, 504)."""
-    p: str = a.player  # type: ignore[assignment]  # A or B: the engine checked the seat (_decide)
+    p = a.player
     if a.card is None:
         raise refuse("402", "Name the card whose ability to use.")
     index, ability = find_ability(state, a.card, a.ability)
@@ -402,7 +402,7 @@ def declare_activated(state: GameState, a: Action, moment: Moment, step: str | N
 
 def _ability_declared(
     state: GameState,
-    a: Action,
+    a: Seated,
     index: int,
     ability: Any,
     about: int | None,
@@ -427,11 +427,11 @@ def _ability_declared(
     ]
     if cost.tap:
         out.append(CardTapped.trusted(card=a.card))
-    return out + pay(state, a.player, total)  # type: ignore[arg-type]  # A or B: the engine checked the seat
+    return out + pay(state, a.player, total)
 
 
 def declare(
-    state: GameState, a: Action, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()
+    state: GameState, a: Seated, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()
 ) -> Events:
     if a.do == "activate":
         return declare_activated(state, a, moment, step)

@@ -19,7 +19,7 @@ from events.harem_master.game import (
 )
 from events.kernel import Event, Rewound
 from projections.harem_master.state import Battle, GameState, other
-from referee.actions import Action, IllegalAction
+from referee.actions import Action, IllegalAction, Seated
 from referee.rules.harem_master.abilities import battle_type_usable, forbidden
 from referee.rules.harem_master.agenda import moment, pipeline, propose_moment
 from referee.rules.harem_master.characteristics import (
@@ -157,7 +157,7 @@ def _no_intercept(state: GameState, a: Action, ctx: Context) -> Events:
     return lambda: [InterceptionDeclined.trusted(player=a.player, able=True, step="306.5e")]
 
 
-def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> list[Event] | None:
+def late_interception(state: GameState, a: Seated, waive: frozenset[str]) -> list[Event] | None:
     """306.5c-d: an interception the referee passed over because the
     non-active player's characters were all tapped (306.5c), entered at the
     table all the same: at 306.5c itself (where the referee would decline it
@@ -170,7 +170,7 @@ def late_interception(state: GameState, a: Action, waive: frozenset[str]) -> lis
     if a.do != "intercept" or b is None or a.player == b.player or b.interceptor is not None:
         return None
     # a.player is "A" or "B": the caller (engine._decide) has refused any other before.
-    at_c = state.step == "306.5c" and b.attacker is not None and not _can_intercept(state, a.player)  # type: ignore[arg-type]
+    at_c = state.step == "306.5c" and b.attacker is not None and not _can_intercept(state, a.player)
     # At 306.5m the attacker is set (chosen at 306.5b).
     before_milling = (
         b.kind == "castle"

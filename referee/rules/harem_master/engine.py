@@ -29,7 +29,7 @@ from events.harem_master.game import (
 )
 from events.kernel import ActionTaken, Event, GameEnded, ViolationRecorded
 from projections.harem_master.state import GameState, evolve, initial_state, other
-from referee.actions import Action, Applied, IllegalAction, Refusal
+from referee.actions import Action, Applied, IllegalAction, Refusal, Seated
 
 # Importing the rule modules registers their actions, decisions and steps.
 from referee.rules.harem_master import agenda, battle, checks, hidden, setup, turn  # noqa: F401
@@ -59,8 +59,8 @@ _ANY = Context("any")
 
 
 @action("concede", "102.7", candidates=only("concede"), help="concede the game")
-def _concede(state: GameState, a: Action, ctx: Context) -> Events:
-    p: str = a.player  # type: ignore[assignment]  # A or B: _decide refuses any other player (100.1)
+def _concede(state: GameState, a: Seated, ctx: Context) -> Events:
+    p = a.player
     return lambda: [
         Conceded.trusted(player=p),
         GameEnded.trusted(rule="102.7", winner=other(p), reason=f"{p} conceded.", step="over"),
@@ -72,8 +72,8 @@ def _propose_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
 
 
 @action("propose_draw", "102.8", candidates=_propose_candidates, help="propose a draw")
-def _propose_draw(state: GameState, a: Action, ctx: Context) -> Events:
-    if state.draw_offer == other(a.player):  # type: ignore[arg-type]  # A or B: _decide refuses any other player
+def _propose_draw(state: GameState, a: Seated, ctx: Context) -> Events:
+    if state.draw_offer == other(a.player):
         return lambda: [
             GameEnded.trusted(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")
         ]
@@ -85,8 +85,8 @@ def _accept_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
 
 
 @action("accept_draw", "102.8", candidates=_accept_candidates, help="accept the draw the other player proposed")
-def _accept_draw(state: GameState, a: Action, ctx: Context) -> Events:
-    p: str = a.player  # type: ignore[assignment]  # A or B: _decide refuses any other player (100.1)
+def _accept_draw(state: GameState, a: Seated, ctx: Context) -> Events:
+    p = a.player
     if state.draw_offer != other(p):
         raise refuse("102.8", f"{other(p)} has not proposed a draw, so there is nothing to accept.")
     return lambda: [GameEnded.trusted(rule="102.8", draw=True, reason="Both players agreed to a draw.", step="over")]
@@ -253,7 +253,7 @@ def _listed_events(state: GameState, action: Action) -> list[Event] | None:
 # --- checking an action ----------------------------------------------------------------
 
 
-def _turn_refusal(state: GameState, action: Action) -> IllegalAction | None:
+def _turn_refusal(state: GameState, action: Seated) -> IllegalAction | None:
     """The refusal for an action that belongs to the other side of the turn:
     the rule that forbids it is more useful than "not your decision"."""
     p, do = action.player, action.do
@@ -267,17 +267,17 @@ def _turn_refusal(state: GameState, action: Action) -> IllegalAction | None:
         cd = state.cards.get(action.card)
         if cd is not None and "OT" not in cd.icons:
             return refuse("214.3a", f"{cd.name} has no [OT] icon, so it can only be used during your own turn.")
-        if cd is not None and action.card in state.zones[p].hand:  # type: ignore[index]  # p: A or B (_decide)
+        if cd is not None and action.card in state.zones[p].hand:
             # An [OT] event the player cannot pay for is why no window was
             # offered (ruling A22): say so.
             try:
-                cost_check(state, p, action.card)  # type: ignore[arg-type]  # p: A or B (_decide)
+                cost_check(state, p, action.card)
             except IllegalAction as exc:
                 return exc
     return None
 
 
-def _wrong_player(state: GameState, action: Action, d: Decision) -> IllegalAction:
+def _wrong_player(state: GameState, action: Seated, d: Decision) -> IllegalAction:
     """The refusal for an action by a player who is not the one to act now."""
     out_of_turn = _turn_refusal(state, action)
     if out_of_turn is not None:
@@ -303,28 +303,29 @@ def _decide(state: GameState, action: Action, waive: frozenset[str]) -> Events:
     p, do = action.player, action.do
     if p not in ("A", "B"):
         raise refuse("100.1", f"Only players A and B take part in a game, not {p!r}.")
+    seated: Seated = action  # type: ignore[assignment]  # a seat's action (checked just above): what the checks take
     if state.result is not None:
         r = state.result
         raise refuse(r.rule, "The game is over" + (f": {r.reason}" if r.reason else "."))
     if state.step == "new":
         raise refuse("101", "The match has not started.")
     if do in ANY_TIME:
-        return ACTIONS[do].check(state, action, Context("any", waive) if waive else _ANY)
+        return ACTIONS[do].check(state, seated, Context("any", waive) if waive else _ANY)
 
-    late = battle.late_interception(state, action, waive)
+    late = battle.late_interception(state, seated, waive)
     if late is not None:
         return late
     d = current_decision(state)
     if d is None:
         raise refuse("406.1", "Nobody can act now: the referee is between steps.")
     if p != d.player:
-        late = _out_of_turn(state, action, d, waive)
+        late = _out_of_turn(state, seated, d, waive)
         if late is not None:
             return late
-        raise _wrong_player(state, action, d)
+        raise _wrong_player(state, seated, d)
     kind = KINDS[d.kind]
     if do not in kind.actions:
-        turn_refusal = _turn_refusal(state, action)
+        turn_refusal = _turn_refusal(state, seated)
         if turn_refusal is not None:
             raise turn_refusal
         raise refuse(
@@ -332,11 +333,11 @@ def _decide(state: GameState, action: Action, waive: frozenset[str]) -> Events:
             f"{p} must {kind.text} now; the possible actions are {', '.join(kind.actions)}, not {do}.",
         )
     named: list[str] = []
-    if state.unknown and do == "discard" and d.kind == "hand_limit" and action.cards:
-        named = list(action.cards)
+    if state.unknown and do == "discard" and d.kind == "hand_limit" and seated.cards:
+        named = list(seated.cards)
     ctx = Context(d.kind, waive)
     check = ACTIONS[do].check
-    return _revealing(state, action, named, waive, lambda st, a: check(st, a, ctx))
+    return _revealing(state, seated, named, waive, lambda st, a: check(st, a, ctx))
 
 
 def _revealing(state: GameState, action: Action, named: list[str], waive: frozenset[str], then: Any) -> Events:
@@ -397,7 +398,7 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
 OUT_OF_TURN = ("play_character", "play_item", "play_event")
 
 
-def _out_of_turn(state: GameState, action: Action, d: Decision, waive: frozenset[str]) -> list[Event] | None:
+def _out_of_turn(state: GameState, action: Seated, d: Decision, waive: frozenset[str]) -> list[Event] | None:
     """A card the non-active player used in the active player's turn, when no
     window of theirs is open: refused citing the rule that forbids it (a
     physical violation, so record mode records it), or, once that rule is

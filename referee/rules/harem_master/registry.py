@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from events.kernel import Event
 from projections.harem_master.state import GameState
-from referee.actions import Action
+from referee.actions import Action, Seated
 from referee.ruleset import ArgSpec
 
 
@@ -53,7 +53,7 @@ class Context(NamedTuple):
 # that the check passed. Every refusal is raised before that function.
 Events = list[Event] | Callable[[], list[Event]]
 # An action's events, or ``IllegalAction`` citing the rule.
-Check = Callable[[GameState, Action, Context], Events]
+Check = Callable[[GameState, Seated, Context], Events]
 # Every action of one kind a player might send now; the check decides which are legal.
 Candidates = Callable[[GameState, str, Context], Iterable[Action]]
 

@@ -18,7 +18,7 @@ from events.harem_master.game import (
 )
 from events.kernel import Event, GameEnded
 from projections.harem_master.state import GameState, other
-from referee.actions import Action
+from referee.actions import Action, Seated
 from referee.rules.harem_master.common import HAND_SIZE, TURN_ORDER_LIMIT, name_of, physical, refuse, rng_for
 from referee.rules.harem_master.hidden import reveal_decision
 from referee.rules.harem_master.registry import (
@@ -48,11 +48,11 @@ def _castle_cards(state: GameState, p: str, ctx: Context) -> list[Action]:
     candidates=_castle_cards,
     help="choose the cost-1 character to start with, from your own deck",
 )
-def _decide_opening(state: GameState, a: Action, ctx: Context) -> Events:
+def _decide_opening(state: GameState, a: Seated, ctx: Context) -> Events:
     card = a.card
     if card is None:
         raise refuse("101.1", f"Name the opening character: a cost-1 character from {a.player}'s own deck.")
-    if card not in state.zones[a.player].castle:  # type: ignore[index]  # A or B: engine._decide refuses others
+    if card not in state.zones[a.player].castle:
         raise refuse(
             "101.1", f"The opening character must come from {a.player}'s own deck, not {name_of(state, card)}."
         )
@@ -124,10 +124,10 @@ def _orders(state: GameState, p: str, ctx: Context) -> list[Action]:
 
 
 @action("choose_order", "101.3", args=(ORDER,), candidates=_orders, help="go first or second")
-def _decide_order(state: GameState, a: Action, ctx: Context) -> list[Event]:
+def _decide_order(state: GameState, a: Seated, ctx: Context) -> list[Event]:
     if a.order not in ("first", "second"):
         raise refuse("101.3", "Choose order: first or second.")
-    first = a.player if a.order == "first" else other(a.player)  # type: ignore[arg-type]  # A or B (engine._decide)
+    first = a.player if a.order == "first" else other(a.player)
     return [TurnOrderChosen.trusted(player=a.player, order=a.order, first=first, step="101.4")]
 
 
@@ -158,8 +158,8 @@ def _hands(state: GameState) -> Event:
     candidates=only("mulligan"),
     help="put the whole hand on the bottom of the castle and take 7 (once a game)",
 )
-def _decide_mulligan(state: GameState, a: Action, ctx: Context) -> list[Event]:
-    p: str = a.player  # type: ignore[assignment]  # A or B: engine._decide refuses any other player (100.1)
+def _decide_mulligan(state: GameState, a: Seated, ctx: Context) -> list[Event]:
+    p = a.player
     after = _both(state, "101.5", "101.6")
     if p in state.mulligans:
         raise refuse("101.5", f"{p} has already taken the one mulligan allowed in a game.")

@@ -47,7 +47,7 @@ from events.harem_master.game import (
 )
 from events.kernel import Event
 from projections.harem_master.state import GameState, evolve, other
-from referee.actions import Action
+from referee.actions import Action, Seated
 from referee.rules.harem_master.abilities import (
     Moment,
     can_use,
@@ -168,13 +168,13 @@ def _use_candidates(do: str) -> Candidates:
     candidates=_use_candidates("activate"),
     help="use an activated ability of a card, in any window it may be used in (402)",
 )
-def _use(state: GameState, a: Action, ctx: Context) -> Events:
+def _use(state: GameState, a: Seated, ctx: Context) -> Events:
     """306.2 (an event card) or 306.4 (an activated ability), in whichever
     window the player acts in (``moment_of``: 305, 306, 307, 306.5h, 407.3;
     ``declare`` checks that an event card is in the hand). After the end
     declaration acting cancels it (307.1): play goes back to 305, where the
     use is the first of the window."""
-    p: str = a.player  # type: ignore[assignment]  # A or B: engine._decide refuses any other player (100.1)
+    p = a.player
     if ctx.kind == OUT_OF_TURN:  # record mode: a card used in the other player's turn, no window open
         return declare(state, a, Moment("window"), None, ctx.waive)
     step = None if ctx.kind == "respond" else _after_use(state, p)
@@ -224,8 +224,8 @@ def as_item(cd: CardDef) -> bool:
     side_text="Character cards can only be used during your own turn.",
     help="use a character card from the hand (one a turn, 306.1a)",
 )
-def _play_character(state: GameState, a: Action, ctx: Context) -> Events:
-    p: str = a.player  # type: ignore[assignment]  # A or B: engine._decide refuses any other player (100.1)
+def _play_character(state: GameState, a: Seated, ctx: Context) -> Events:
+    p = a.player
     card = in_hand(state, p, a.card, "306.1", "character card")
     cd = state.cards[card]
     if cd.type != "character":
@@ -267,8 +267,8 @@ def _item_candidates(state: GameState, p: str, ctx: Context) -> Iterable[Action]
     side_text="Item cards can only be used during your own turn.",
     help="use an item card, or a [PA] character (506), from the hand on a character",
 )
-def _play_item(state: GameState, a: Action, ctx: Context) -> Events:
-    p: str = a.player  # type: ignore[assignment]  # A or B: engine._decide refuses any other player (100.1)
+def _play_item(state: GameState, a: Seated, ctx: Context) -> Events:
+    p = a.player
     card = in_hand(state, p, a.card, "306.3", "item card")
     cd = state.cards[card]
     if not as_item(cd):
@@ -439,10 +439,10 @@ def _discard_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
     candidates=_discard_candidates,
     help="discard the cards a rule asks for: over the hand maximum (309), characters of one name (214.2e)",
 )
-def _decide_discard(state: GameState, a: Action, ctx: Context) -> Events:
+def _decide_discard(state: GameState, a: Seated, ctx: Context) -> Events:
     if ctx.kind == "same_name":
         return same_name_discard(state, a)
-    p: str = a.player  # type: ignore[assignment]  # A or B: engine._decide refuses any other player (100.1)
+    p = a.player
     hand = state.zones[p].hand
     cards = list(a.cards or ())
     limit = hand_maximum(state, p)
