@@ -10,12 +10,12 @@ other rules that happen at the same moments: a combatant gone (306.5,
 from __future__ import annotations
 
 import itertools
-from typing import Any, cast
+from typing import Any
 
 from events.harem_master.game import CharactersDiscarded, ItemDiscarded
 from events.kernel import Event, GameEnded
 from projections.harem_master.state import GameState, other
-from referee.actions import Action
+from referee.actions import Seated
 from referee.rules.harem_master.agenda import held_cards, pipeline
 from referee.rules.harem_master.battle import combatant_gone
 from referee.rules.harem_master.characteristics import (
@@ -196,10 +196,10 @@ def _same_name_pending(state: GameState) -> Decision | None:
     return found
 
 
-def same_name_discard(state: GameState, a: Action) -> Events:
+def same_name_discard(state: GameState, a: Seated) -> Events:
     """214.2e: the characters the player discards (``discard`` at a
     ``same_name`` decision), checked to be one of ``same_name_choices``."""
-    p = cast(str, a.player)  # a player's decision: "A" or "B", never a judge's None
+    p = a.player
     chosen = tuple(a.cards or ())
     choices = same_name_choices(state, p)
     if not any(sorted(chosen) == sorted(c) for c in choices):
