@@ -54,7 +54,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import (
@@ -121,22 +121,13 @@ def _driver_errors() -> tuple[type[BaseException], ...]:
 
 
 if TYPE_CHECKING:  # only for the checker: at run time these are the library's own stores
+    from eventsourcing.domain import DomainEventProtocol
 
-    class _MatchEvents(EventStore[str]):
-        """The event store as our mapper reads it: every event is a ``MatchEvent``."""
+    _Item = TypeVar("_Item", bound=DomainEventProtocol[str])
 
-        def get(
-            self,
-            originator_id: str,
-            *,
-            gt: int | None = None,
-            lte: int | None = None,
-            desc: bool = False,
-            limit: int | None = None,
-        ) -> Iterator[MatchEvent]: ...
-
-    class _Snapshots(EventStore[str]):
-        """The snapshot store as our mapper reads it: every snapshot is a ``StateSnapshot``."""
+    class _StoreOf(EventStore[str], Generic[_Item]):
+        """A store as our mapper reads it: every item is an ``_Item``
+        (``MatchEvent`` from the events, ``StateSnapshot`` from the snapshots)."""
 
         def get(
             self,
@@ -146,7 +137,7 @@ if TYPE_CHECKING:  # only for the checker: at run time these are the library's o
             lte: int | None = None,
             desc: bool = False,
             limit: int | None = None,
-        ) -> Iterator[StateSnapshot]: ...
+        ) -> Iterator[_Item]: ...
 
 
 class RefereeApplication(Application[str]):
@@ -160,8 +151,8 @@ class RefereeApplication(Application[str]):
     # The library declares these for any mapper; ours (``construct_mapper``)
     # reads every event as a ``MatchEvent`` and every snapshot as a ``StateSnapshot``.
     mapper: PydanticEventMapper
-    events: _MatchEvents
-    snapshots: _Snapshots | None
+    events: _StoreOf[MatchEvent]
+    snapshots: _StoreOf[StateSnapshot] | None
 
     name = "Referee"
     is_snapshotting_enabled = True
