@@ -441,7 +441,7 @@ class MatchStore:
                     self.before_write(key, attempt)
                 new_version = version + len(events)
                 after = applied.state
-                folded = isinstance(after, ruleset.state_type) and (after.position == new_version)
+                folded = isinstance(after, ruleset.state_type) and after.position == new_version
                 # Snapshots due in this action go in its own transaction where
                 # the recorder can (SQLite): one commit instead of two.
                 marks = self._marks(ruleset, state, version, events) if folded else []

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from events.kernel import Event, Rewound, StepSkipped, ViolationRecorded
 from referee.ruleset import Ruleset
