@@ -509,6 +509,42 @@ def test_the_live_stream_of_an_unknown_match_is_a_404(db: str, tmp_path: Path) -
         assert http.app.state.board.watcher._watches == set()  # nobody left watching
 
 
+def test_a_page_whose_first_read_stalls_still_hears_how_the_store_is(db: str, tmp_path: Path, monkeypatch) -> None:
+    """The live stream's first read of its match stalls (the store going
+    down as the page opens): the stream starts anyway after ``DOWN_AFTER``
+    with the store's health, so the page can say what the watcher finds,
+    and the version follows once the read answers. Before, the stream
+    waited for the read and the page heard nothing at all."""
+    import threading
+
+    from referee.web import live
+
+    match = new_hidden_hands(db, tmp_path)["match"]
+    monkeypatch.setattr(live, "DOWN_AFTER", 0.2)
+    heard = threading.Event()
+    with client(db) as http:
+        store = http.app.state.board.store
+        load = store.load
+
+        def stalled(key: str):
+            if not heard.wait(30):  # released only once the page heard the store's health
+                raise TimeoutError("the stream never started while the read stalled")
+            return load(key)
+
+        monkeypatch.setattr(store, "load", stalled)
+        events = []
+        with http.stream("GET", f"/matches/{match}/live") as stream:
+            assert stream.status_code == 200
+            for line in stream.iter_lines():
+                if line.startswith("data:"):
+                    events.append(json.loads(line[5:]))
+                    heard.set()
+                    if "version" in events[-1]:
+                        break
+        _, version = load(match)
+        assert events == [{"store": "ok"}, {"version": version}]
+
+
 def test_an_event_page_shows_standings_and_every_table(db: str, tmp_path: Path) -> None:
     """The tournament's page: the standings projection and each round's tables
     with links to their matches; the first page lists the event."""

@@ -57,7 +57,7 @@ from referee import ruleset as registry
 from referee.actions import Action, IllegalAction
 from referee.store import MatchNotFound, MatchStore, PositionError, StoreError
 from referee.tournament.store import TournamentNotFound
-from referee.web import anygame, tournament_pages
+from referee.web import anygame, live, tournament_pages
 from referee.web.auth import REALM, Guard, Role, check_csrf, covers, csrf_token, event_of
 from referee.web.board import VIOLATION_EVENTS, BoardReader
 from referee.web.console import Console, Outcome
@@ -763,12 +763,21 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         # unknown match is a 404 here, before the stream starts.
         watch = board.watcher.subscribe(match)
         version = None
-        if not board.watcher.down:  # else the page hears "down" now, and "ok" when the store is back
-            try:
-                _, version = await asyncio.to_thread(board.store.load, match)
-            except BaseException:
-                board.watcher.unsubscribe(watch)
-                raise
+        try:
+            if not board.watcher.down:  # else the page hears "down" now, and "ok" when the store is back
+                load = asyncio.ensure_future(asyncio.to_thread(board.store.load, match))
+                done, _ = await asyncio.wait({load}, timeout=live.DOWN_AFTER)
+                if done:
+                    _, version = load.result()
+                else:
+                    # The store is slow to answer, as when it is going down: the
+                    # stream starts now, so the page hears what the watcher finds
+                    # (a page that waited for this read heard nothing at all), and
+                    # the version follows if the read answers.
+                    load.add_done_callback(lambda read: _late_version(read, watch))
+        except BaseException:
+            board.watcher.unsubscribe(watch)
+            raise
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             try:
@@ -927,6 +936,16 @@ def _confirm(request: Request, form: Any) -> dict[str, Any]:
         "action": request.url.path,
         "fields": [(k, str(v)) for k, v in form.multi_items() if k not in ("csrf", "confirm")],
     }
+
+
+def _late_version(read: asyncio.Future[Any], watch: Any) -> None:
+    """A live stream's first read of its match, answered after the stream
+    started: its version goes to the page like any other (a failed read says
+    nothing: the watcher tells the page how the store is)."""
+    if read.cancelled() or read.exception() is not None:
+        return
+    with contextlib.suppress(asyncio.QueueFull):
+        watch.queue.put_nowait({"version": read.result()[1]})
 
 
 def _store_message(exc: Exception) -> str:
