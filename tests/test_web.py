@@ -545,6 +545,27 @@ def test_a_page_whose_first_read_stalls_still_hears_how_the_store_is(db: str, tm
         assert events == [{"store": "ok"}, {"version": version}]
 
 
+def test_a_page_whose_first_read_fails_still_gets_its_stream(db: str, tmp_path: Path, monkeypatch) -> None:
+    """The store fails as the live stream opens: the stream starts with the
+    store's health, not an error status (a browser never reconnects an
+    event stream that answered 500), so the page hears the watcher's "down"
+    and "ok" like any open page."""
+    from referee.store import StoreError
+
+    match = new_hidden_hands(db, tmp_path)["match"]
+    with client(db) as http:
+        store = http.app.state.board.store
+
+        def failing(key: str):
+            raise StoreError("cannot use the store: connection refused")
+
+        monkeypatch.setattr(store, "load", failing)
+        with http.stream("GET", f"/matches/{match}/live") as stream:
+            assert stream.status_code == 200
+            first = next(json.loads(line[5:]) for line in stream.iter_lines() if line.startswith("data:"))
+        assert first == {"store": "ok"}  # the watcher has not polled the failing store yet
+
+
 def test_an_event_page_shows_standings_and_every_table(db: str, tmp_path: Path) -> None:
     """The tournament's page: the standings projection and each round's tables
     with links to their matches; the first page lists the event."""

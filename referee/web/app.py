@@ -760,7 +760,9 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         match = _match_key(request)
         # Watch first, then read the version now (it may have moved while the
         # page loaded): a write in between is then announced, not lost. An
-        # unknown match is a 404 here, before the stream starts.
+        # unknown match is a 404 here, before the stream starts; a store that
+        # fails or stalls is not (a browser never reconnects a stream that
+        # answered with an error): the page hears how the store is instead.
         watch = board.watcher.subscribe(match)
         version = None
         try:
@@ -768,7 +770,12 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
                 load = asyncio.ensure_future(asyncio.to_thread(board.store.load, match))
                 done, _ = await asyncio.wait({load}, timeout=live.DOWN_AFTER)
                 if done:
-                    _, version = load.result()
+                    try:
+                        _, version = load.result()
+                    except MatchNotFound:
+                        raise
+                    except StoreError:
+                        pass  # failing as the page opens: the watcher says so
                 else:
                     # The store is slow to answer, as when it is going down: the
                     # stream starts now, so the page hears what the watcher finds
