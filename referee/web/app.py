@@ -945,7 +945,7 @@ def _confirm(request: Request, form: Any) -> dict[str, Any]:
     }
 
 
-def _late_version(read: asyncio.Future[Any], watch: Any) -> None:
+def _late_version(read: asyncio.Future[Any], watch: live.Watch) -> None:
     """A live stream's first read of its match, answered after the stream
     started: its version goes to the page like any other (a failed read says
     nothing: the watcher tells the page how the store is)."""
