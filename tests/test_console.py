@@ -464,7 +464,7 @@ def test_card_text_is_shown_for_the_cards_the_viewer_may_read_only(db: str, tmp_
     with app_for(db) as http:
         a_page = http.get(f"/matches/{match}?as=A&token={a_token}").text
         judge = http.get(f"/matches/{match}", headers=judge_auth()).text
-    texts = lambda html: set(re.findall(r'data-card-text="([^"]*)"', html))  # noqa: E731
+    texts = lambda html: set(re.findall(r'data-text-of="([^"]*)"', html))  # noqa: E731
     assert {"Queen Regent", "War Council", "Bold Squire", "Helman Ranger"} <= texts(a_page)
     assert not {"Master Thief", "Smoke Bomb"} & texts(a_page)
     assert {"Master Thief", "Smoke Bomb"} <= texts(judge)

@@ -402,7 +402,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         game = page["game"]
         token = params.get("token") if viewer in game.seats else None
         tabs = [v for v in game.viewers if board.may_see(request, match, v, role)]
-        console = None
+        console: dict[str, Any] | None = None
         decision = page["decision"]
         logs = page["live"] and board.may_log(role, match) and (role.kind != "player" or viewer == role.seat)
         if logs and game.board is None:
@@ -431,6 +431,12 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
                 "judge": role.kind == "judge",
                 "call": True,
             }
+        if console is not None:
+            # The one who logged the last entry may take it back (spec: console.md, 10).
+            console["undo"] = board.console.undoable(match, role, page["state"], viewer)
+        rewinds_to = None
+        if role.kind == "judge" and viewer == "judge" and page["live"] and (page["view"].get("violations") or []):
+            rewinds_to = board.console.before_violations(match, page["view"]["violations"])
         return {
             **page,
             "token": token,
@@ -439,6 +445,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             "role": role,
             "console": console,
             "notice": notice,
+            "violation_rewinds": rewinds_to,
         }
 
     def match_page(request: Request) -> Response:
@@ -690,9 +697,19 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
         def change(form: Any, role: Role) -> Any:
             reason = _text(form, "reason")
-            return lambda s, log: corrections.accept(s, reason, role.name)
+            at = _number(form, "at", required=False)  # one violation (the board's way); none: every open one
+            return lambda s, log: corrections.accept(s, reason, role.name, at=at)
 
         return await judged(request, "accepts violations (410)", change)
+
+    async def undo(request: Request) -> Response:
+        """Whoever logged the match's last entry takes it back (spec: console.md, 10)."""
+        match, form, role, viewer, version, entry = await writer(request)
+        undoing = str(form.get("undo") or "")[:40]
+        if not undoing:
+            raise HTTPException(400, "undo: expected the entry to take back (the form is incomplete).")
+        outcome = await asyncio.to_thread(board.console.undo, match, version, undoing, role, entry, viewer)
+        return answer(request, form, role, outcome)
 
     async def rewind(request: Request) -> Response:
         from referee import corrections
@@ -918,6 +935,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             Route("/matches/{match}/note", note, methods=["POST"]),
             Route("/matches/{match}/accept", accept, methods=["POST"]),
             Route("/matches/{match}/rewind", rewind, methods=["POST"]),
+            Route("/matches/{match}/undo", undo, methods=["POST"]),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ],
         exception_handlers={

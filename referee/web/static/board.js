@@ -37,7 +37,6 @@
     let timer = null;
     let sending = false; // a form is on its way: nothing else is sent (a double tap logs once)
     let lastFailed = null; // a submission whose answer never came: "send again" resends it as it was
-    let picked = []; // cards tapped so far for the action being picked
     let hoverTimer = null;
     let hovering = false; // the card text shown is a hover's, which leaving the card closes
 
@@ -94,7 +93,7 @@
       // The URL holds the position, so a judge can send a colleague this moment.
       history.replaceState(null, "", `/matches/${encodeURIComponent(match)}?${query(live ? null : at)}`);
       root.dataset.at = String(at);
-      picked = [];
+      if (!cardpop.hidden) closeSheet(); // its card and its actions were the old board's
       highlight();
     }
 
@@ -219,10 +218,44 @@
       submit(form, event.submitter);
     });
 
-    // --- picking cards on the table ------------------------------------------------------
+    // --- one gesture, one entry (spec: console.md, 7) -----------------------------------
+    //
+    // A control that logs (data-action, data-undo, data-confirm: every submit
+    // of a console form) ignores a second activation at the same screen point
+    // within DOUBLE_MS of the last one that went through: the second touch of
+    // a double tap lands on whatever the new board shows there by then, and
+    // must not log it. A deliberate tap elsewhere, or later, goes through at
+    // once. The browser's own double-click count (detail 2 and more) is a
+    // double tap too. Keyboard and scripted activations carry no point
+    // (detail 0) and are never taken for one.
+
+    const DOUBLE_MS = 400;
+    const SAME_POINT = 24; // px: a thumb's second touch is not pixel-exact
+    let lastLogTap = null; // {x, y, t} of the last activation that was let through
+    let sheetOpened = 0; // when the card sheet last opened: its controls wait out a double tap too
+
+    function isDoubleTap(event) {
+      if (event.detail > 1) return true;
+      if (event.detail === 0 || !lastLogTap) return false;
+      return performance.now() - lastLogTap.t < DOUBLE_MS &&
+        Math.abs(event.clientX - lastLogTap.x) <= SAME_POINT && Math.abs(event.clientY - lastLogTap.y) <= SAME_POINT;
+    }
+
+    root.addEventListener("click", function (event) {
+      const control = event.target.closest("form[data-console] button[type=submit], [data-sheet-line]");
+      if (!control) return;
+      if (isDoubleTap(event) || (control.dataset.sheetLine !== undefined && performance.now() - sheetOpened < DOUBLE_MS)) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        return;
+      }
+      if (event.detail > 0) lastLogTap = { x: event.clientX, y: event.clientY, t: performance.now() };
+    }, true);
+
+    // --- cards on the table: lit when a control can use them ----------------------------
 
     function actionButtons() {
-      return Array.from(board.querySelectorAll("button[data-action][data-copies]"));
+      return Array.from(board.querySelectorAll("form.console button[data-action][data-copies]"));
     }
 
     function copiesOf(button) {
@@ -234,104 +267,92 @@
       return el.dataset.zone && slot.z === el.dataset.zone && slot.n === el.dataset.name;
     }
 
-    // The actions still possible with the cards picked so far, and for each
-    // the copies that fit.
-    function candidates() {
-      const out = [];
-      actionButtons().forEach(function (button) {
-        const copies = copiesOf(button).filter(function (slots) {
-          return picked.every(function (el, k) { return slots[k] && fits(slots[k], el); });
-        });
-        if (copies.length) out.push({ button: button, copies: copies });
+    // The controls whose first card is ``el`` (what the card can do now).
+    function controlsOf(el) {
+      return actionButtons().filter(function (button) {
+        return copiesOf(button).some(function (slots) { return slots[0] && fits(slots[0], el); });
       });
-      return out;
     }
 
     function pickable() {
       return Array.from(board.querySelectorAll(".table .character[data-id], .table .card.face[data-zone]"));
     }
 
-    // Highlight the cards that can be picked next (every legal choice lit, the rest inert).
-    function highlight() {
-      const next = picked.length;
-      const found = candidates();
+    // Light the cards the decision can use (``only``: the controls of one
+    // group); a tap on one shows its text and what it can do, and logs nothing.
+    function highlight(only) {
+      const buttons = only ? actionButtons().filter(function (b) { return only.indexOf(b.dataset.do) >= 0; }) : actionButtons();
+      const firsts = [];
+      buttons.forEach(function (b) { copiesOf(b).forEach(function (slots) { if (slots[0]) firsts.push(slots[0]); }); });
       pickable().forEach(function (el) {
-        const lit = found.some(function (c) {
-          return c.copies.some(function (slots) { return slots[next] && fits(slots[next], el); });
-        });
-        el.classList.toggle("pickable", lit);
-        el.classList.toggle("picked", picked.indexOf(el) >= 0);
+        el.classList.toggle("pickable", firsts.some(function (slot) { return fits(slot, el); }));
       });
     }
 
-    function choose(list) {
-      // Several actions use the card: offer them, with the card's text.
-      const name = picked.length ? (picked[0].dataset.name || "") : "";
+    // --- reading a card (spec: console.md, 6): a sheet with its text, never an action ----
+
+    function textOf(name) {
+      const source = name && board.querySelector(`.card-texts [data-text-of="${CSS.escape(name)}"]`);
+      let shown;
+      if (source) {
+        shown = source.cloneNode(true);
+        shown.removeAttribute("data-text-of");
+      } else {
+        shown = document.createElement("div");
+        shown.className = "cardtext";
+        const head = document.createElement("b");
+        head.textContent = name;
+        shown.appendChild(head);
+        const none = document.createElement("p");
+        none.className = "muted";
+        none.textContent = "No printed text to show for this card here.";
+        shown.appendChild(none);
+      }
+      shown.setAttribute("data-card-text", name);
+      return shown;
+    }
+
+    function closeSheet() {
+      cardpop.hidden = true;
       cardpop.innerHTML = "";
-      const head = document.createElement("p");
-      head.className = "muted";
-      head.textContent = "What does this card do?";
-      cardpop.appendChild(head);
-      list.forEach(function (c) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = "act";
-        b.textContent = c.button.dataset.do.replace(/_/g, " ") + ": " + c.button.querySelector(".lbl").textContent;
-        b.addEventListener("click", function () { cardpop.hidden = true; c.button.click(); });
-        cardpop.appendChild(b);
-      });
-      appendText(name);
-      openPop();
+      cardpop.dataset.name = "";
+      hovering = false;
     }
 
-    function pick(el) {
-      picked.push(el);
-      const found = candidates();
-      const complete = found.filter(function (c) {
-        return c.copies.some(function (slots) { return slots.length === picked.length; });
-      });
-      const longer = found.filter(function (c) {
-        return c.copies.some(function (slots) { return slots.length > picked.length; });
-      });
-      if (complete.length === 1 && !longer.length) {
-        const button = complete[0].button;
-        picked = [];
-        button.click();
-        return;
+    // The sheet of one card: its text, then (where the viewer logs) each
+    // action it can take now, as a control of its own, then Close.
+    function showCard(name, el, fromHover) {
+      cardpop.innerHTML = "";
+      cardpop.appendChild(textOf(name));
+      const actions = el && !fromHover ? controlsOf(el) : [];
+      if (actions.length) {
+        const head = document.createElement("p");
+        head.className = "muted";
+        head.textContent = "It can now:";
+        cardpop.appendChild(head);
+        actions.forEach(function (button) {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.className = "act";
+          b.dataset.sheetLine = button.dataset.action;
+          b.textContent = button.dataset.do.replace(/_/g, " ") + ": " + button.dataset.label;
+          b.addEventListener("click", function () {
+            closeSheet();
+            button.click();
+          });
+          cardpop.appendChild(b);
+        });
       }
-      if (complete.length > 1 && !longer.length) {
-        choose(complete);
-        picked = [];
-        highlight();
-        return;
-      }
-      if (!found.length) picked = [];
-      highlight();
-    }
-
-    // --- card text ----------------------------------------------------------------------
-
-    function appendText(name) {
-      const source = name && board.querySelector(`.card-texts [data-card-text="${CSS.escape(name)}"]`);
-      if (source) cardpop.appendChild(source.cloneNode(true));
-    }
-
-    function openPop() {
-      cardpop.hidden = false;
       const close = document.createElement("button");
       close.type = "button";
       close.className = "act small";
       close.textContent = "Close";
-      close.addEventListener("click", function () { cardpop.hidden = true; });
+      close.addEventListener("click", closeSheet);
       cardpop.appendChild(close);
-    }
-
-    function showText(name) {
-      hovering = false;
-      cardpop.innerHTML = "";
-      appendText(name);
-      if (!cardpop.childElementCount) return;
-      openPop();
+      cardpop.dataset.name = name;
+      cardpop.hidden = false;
+      hovering = !!fromHover;
+      sheetOpened = performance.now();
     }
 
     board.addEventListener("click", async function (event) {
@@ -347,6 +368,7 @@
                                      { headers: FRAGMENT });
         preview.innerHTML = await response.text();
         preview.hidden = false;
+        preview.scrollIntoView({ block: "start" });
         return;
       }
       const dismiss = event.target.closest("[data-dismiss]");
@@ -357,55 +379,61 @@
       }
       const kind = event.target.closest("[data-pick]");
       if (kind) {
-        picked = [];
-        highlight();
+        highlight(kind.dataset.pick.split(" "));
         const first = board.querySelector(".table .pickable");
         if (first) first.scrollIntoView({ block: "center", behavior: "smooth" });
         return;
       }
-      // A lit card (or the lit character an item sits on) is picked; any other shows its text.
-      const lit = event.target.closest(".table .pickable");
-      if (lit) {
-        pick(lit);
-        return;
+      // Any face-up card: its text (and what it can do), nothing logged.
+      if (event.target.closest("form, button, a")) return;
+      const card = event.target.closest("[data-name]");
+      if (card) {
+        event.preventDefault();
+        showCard(card.dataset.name, card, false);
       }
-      const card = event.target.closest(".table .character[data-name], .card.face[data-name]");
-      if (card && !event.target.closest(".values")) showText(card.dataset.name);
     });
 
     // Resting the mouse on a card shows its text on a desktop (a tap does on a phone).
     board.addEventListener("mouseover", function (event) {
       if (!matchMedia("(hover: hover)").matches) return;
-      const card = event.target.closest(".card.face[data-name], .character[data-name] .name, button[data-name]");
+      const card = event.target.closest("[data-name]");
       clearTimeout(hoverTimer);
-      if (!card) return;
-      const name = card.dataset.name || card.closest("[data-name]").dataset.name;
+      if (!card || card.closest("form, button")) return;
+      const name = card.dataset.name;
       hoverTimer = setTimeout(function () {
-        if (cardpop.hidden || cardpop.dataset.name !== name) {
-          showText(name);
-          cardpop.dataset.name = name;
-          hovering = true;
-        }
+        if (cardpop.hidden || cardpop.dataset.name !== name) showCard(name, card, true);
       }, 500);
     });
     board.addEventListener("mouseout", function (event) {
       clearTimeout(hoverTimer);
-      const card = event.target.closest(".card.face[data-name], .character[data-name] .name, button[data-name]");
-      if (card && hovering && !card.contains(event.relatedTarget)) {
-        cardpop.hidden = true;
-        hovering = false;
-        cardpop.dataset.name = "";
-      }
+      const card = event.target.closest("[data-name]");
+      if (card && hovering && !card.contains(event.relatedTarget)) closeSheet();
     });
 
-    // The reveal picker's search: names that do not match step aside.
+    // --- pickers that filter (spec: console.md, 9) ---------------------------------------
+
+    function listed(box) {
+      return Array.from(box.closest("fieldset").querySelectorAll("button[data-action]"));
+    }
+
     board.addEventListener("input", function (event) {
-      const box = event.target.closest("input.filter");
+      const box = event.target.closest("input[data-filter]");
       if (!box) return;
       const words = box.value.trim().toLowerCase();
-      box.closest("fieldset").querySelectorAll("button[data-action]").forEach(function (b) {
-        b.hidden = words !== "" && !(b.dataset.name || b.textContent).toLowerCase().includes(words);
+      const fieldset = box.closest("fieldset");
+      listed(box).forEach(function (b) {
+        b.hidden = words !== "" && !(b.dataset.label || "").toLowerCase().includes(words);
       });
+      fieldset.querySelectorAll(".kind").forEach(function (k) { k.hidden = words !== ""; });
+    });
+
+    // Enter ("Go" on a phone) logs only the one name left, else nothing.
+    board.addEventListener("keydown", function (event) {
+      const box = event.target.closest("input[data-filter]");
+      if (!box || event.key !== "Enter") return;
+      event.preventDefault();
+      const left = listed(box).filter(function (b) { return !b.hidden; });
+      if (left.length === 1) left[0].click();
     });
 
     if (preview) {
@@ -419,26 +447,22 @@
     document.addEventListener("keydown", function (event) {
       const tag = (event.target.tagName || "").toLowerCase();
       if (event.key === "Escape") {
-        cardpop.hidden = true;
+        closeSheet();
         if (preview) preview.hidden = true;
-        picked = [];
         highlight();
         return;
       }
       if (tag === "input" && event.target !== slider) return;
       if (tag === "textarea" || tag === "select" || event.altKey || event.ctrlKey || event.metaKey) return;
       if (/^[1-9]$/.test(event.key)) {
-        // Desktop shortcut: the Nth action of the console (the numbers are shown on wide screens).
-        const visible = Array.from(board.querySelectorAll("form.console button[data-action]")).filter(function (b) {
-          return !b.hidden;
-        });
-        const button = visible[Number(event.key) - 1];
-        if (button) button.click();
+        // Desktop shortcut: the action numbered so on its button (never a concession or a draw).
+        const button = board.querySelector(`form.console button[data-key="${event.key}"]`);
+        if (button && !button.hidden && !button.disabled) button.click();
         event.preventDefault();
         return;
       }
       if (event.key === "/") {
-        const box = board.querySelector("input.filter");
+        const box = board.querySelector("input[data-filter]");
         if (box) { box.focus(); event.preventDefault(); }
         return;
       }
