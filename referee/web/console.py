@@ -335,14 +335,16 @@ def logged_sentence(game: Any, before: Any, events: list[Any], viewer: str, rule
     """What one write logged, in words, as ``viewer`` may know it (spec:
     console.md, 8): the sentence of its player action (the player named as
     registered, and its rule) or of the judge's entry, then any violation it
-    recorded and the end of the game if it came. Only the first event is
-    described against a state (``before``, the state the write was decided
-    on); the rest are read from their own fields, so saying it costs no fold."""
+    recorded and the end of the game if it came. The first event is read as
+    the log reads it, to the end of its action (a card played from a hand
+    nobody knew is named by what the action revealed), from ``before``, the
+    state the write was decided on; the rest from their own fields."""
     parts: list[str] = []
     names = getattr(before, "names", None) or {}
     for e in events:
         if not parts and isinstance(e, (ActionTaken, EntryUndone, *JUDGE_EVENTS)):
-            text = game.describe(e, before, viewer).rstrip(".")
+            rows = game.describe_log(events, before, viewer) if e is events[0] else None
+            text = (rows[0]["text"] if rows else game.describe(e, before, viewer)).rstrip(".")
             if isinstance(e, ActionTaken):
                 name = names.get(e.player)
                 if name and name != e.player and text.startswith(f"{e.player}:"):

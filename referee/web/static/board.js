@@ -83,6 +83,7 @@
         });
       });
       const shown = board.querySelector(".position").dataset;
+      const moved = Number(shown.at) !== at || Number(shown.version) !== version;
       at = Number(shown.at);
       version = Number(shown.version);
       live = shown.live === "yes";
@@ -93,8 +94,14 @@
       // The URL holds the position, so a judge can send a colleague this moment.
       history.replaceState(null, "", `/matches/${encodeURIComponent(match)}?${query(live ? null : at)}`);
       root.dataset.at = String(at);
-      if (!cardpop.hidden) closeSheet(); // its card and its actions were the old board's
+      if (moved && !cardpop.hidden) closeSheet(); // its card and its actions were the old board's
+      if (!moved && !cardpop.hidden && cardpop.dataset.name) {
+        // The same board drawn again (a reconnect): the sheet stays, its controls those of the new drawing.
+        const card = board.querySelector(`[data-name="${CSS.escape(cardpop.dataset.name)}"]`);
+        if (!card) closeSheet();
+      }
       highlight();
+      return shown;
     }
 
     // Show the board at `position` (null: the latest event, following live).
@@ -122,7 +129,11 @@
       // A form's answer placed while this fetch was on its way carries the
       // notice ("Logged.", "Refused (rule)"): a live board of no later
       // version must not wipe it (nor take the board back).
-      if (!(answered !== before && position === null && versionOf(html) <= version)) place(html);
+      if (!(answered !== before && position === null && versionOf(html) <= version)) {
+        const was = version;
+        place(html);
+        if (version !== was) settle(false); // a new board: looked at before it is tapped
+      }
       root.dataset.fetched = String(Number(root.dataset.fetched || 0) + 1); // tests wait on it
     }
 
@@ -154,7 +165,7 @@
 
     function setSending(on) {
       sending = on;
-      root.querySelectorAll("form[data-console] button, form[data-console] input[type=submit]").forEach(function (b) {
+      root.querySelectorAll("form[data-console] button:not(.implicit), form[data-console] input[type=submit]").forEach(function (b) {
         b.disabled = on;
       });
       root.querySelectorAll(".sending").forEach(function (s) { s.hidden = !on; });
@@ -199,9 +210,8 @@
         say("");
         if (preview) preview.hidden = true;
         answered += 1;
-        place(text);
-        const notice = board.querySelector(".notice");
-        if (notice) notice.scrollIntoView({ block: "nearest" });
+        place(text); // the notice sticks to the top of the screen: the page is not scrolled under the finger
+        settle(true);
       } else if (response.status === 503) {
         say("The match store is not answering: nothing was recorded. " + text, "down");
       } else {
@@ -220,37 +230,49 @@
 
     // --- one gesture, one entry (spec: console.md, 7) -----------------------------------
     //
-    // A control that logs (data-action, data-undo, data-confirm: every submit
-    // of a console form) ignores a second activation at the same screen point
-    // within DOUBLE_MS of the last one that went through: the second touch of
-    // a double tap lands on whatever the new board shows there by then, and
-    // must not log it. A deliberate tap elsewhere, or later, goes through at
-    // once. The browser's own double-click count (detail 2 and more) is a
-    // double tap too. Keyboard and scripted activations carry no point
-    // (detail 0) and are never taken for one.
+    // After an entry is logged, the new board's controls sleep (disabled)
+    // until SETTLE_MS after the tap that logged it: the second touch of a
+    // double tap, which comes within 400 ms of the first wherever it lands,
+    // finds them asleep and logs nothing. A board that arrives by itself
+    // (another station logged) sleeps SEEN_MS, so that nobody logs on a
+    // control they have not seen yet. Both are shorter than a person takes
+    // to look at a new board and choose, so a deliberate next tap is never
+    // slowed; a tool waits for the control to be enabled, as for any other.
+    // A card's sheet holds its controls asleep the same way after it opens.
 
-    const DOUBLE_MS = 400;
-    const SAME_POINT = 24; // px: a thumb's second touch is not pixel-exact
-    let lastLogTap = null; // {x, y, t} of the last activation that was let through
-    let sheetOpened = 0; // when the card sheet last opened: its controls wait out a double tap too
-
-    function isDoubleTap(event) {
-      if (event.detail > 1) return true;
-      if (event.detail === 0 || !lastLogTap) return false;
-      return performance.now() - lastLogTap.t < DOUBLE_MS &&
-        Math.abs(event.clientX - lastLogTap.x) <= SAME_POINT && Math.abs(event.clientY - lastLogTap.y) <= SAME_POINT;
-    }
+    const SETTLE_MS = 450;
+    const SEEN_MS = 250;
+    let tapped = -Infinity; // when the last logging control was activated
 
     root.addEventListener("click", function (event) {
-      const control = event.target.closest("form[data-console] button[type=submit], [data-sheet-line]");
-      if (!control) return;
-      if (isDoubleTap(event) || (control.dataset.sheetLine !== undefined && performance.now() - sheetOpened < DOUBLE_MS)) {
-        event.preventDefault();
-        event.stopImmediatePropagation();
-        return;
-      }
-      if (event.detail > 0) lastLogTap = { x: event.clientX, y: event.clientY, t: performance.now() };
+      if (event.target.closest("form[data-console] button[type=submit], [data-sheet-line]")) tapped = performance.now();
     }, true);
+
+    function asleep(buttons, ms) {
+      if (ms <= 0 || !buttons.length) return;
+      buttons.forEach(function (b) { b.disabled = true; b.classList.add("settling"); });
+      setTimeout(function () {
+        buttons.forEach(function (b) {
+          b.classList.remove("settling");
+          if (!sending) b.disabled = false;
+        });
+      }, ms);
+    }
+
+    // A key (Enter in a picker, 1-9) is deliberate: it waits out the sleep instead of being lost.
+    function press(button, tries) {
+      if (!button.isConnected || sending) return;
+      if (!button.disabled) { button.click(); return; }
+      if (button.classList.contains("settling") && (tries || 0) < 40) {
+        setTimeout(function () { press(button, (tries || 0) + 1); }, 25);
+      }
+    }
+
+    function settle(byForm) {
+      const now = performance.now();
+      const until = Math.max(now + SEEN_MS, byForm ? tapped + SETTLE_MS : 0);
+      asleep(Array.from(board.querySelectorAll("form[data-console] button[type=submit]:not(.implicit)")), until - now);
+    }
 
     // --- cards on the table: lit when a control can use them ----------------------------
 
@@ -323,8 +345,27 @@
     // action it can take now, as a control of its own, then Close.
     function showCard(name, el, fromHover) {
       cardpop.innerHTML = "";
+      const close = document.createElement("button");
+      close.type = "button";
+      close.className = "act small close";
+      close.textContent = "Close";
+      close.setAttribute("aria-label", "close the card's text");
+      close.addEventListener("click", closeSheet);
+      cardpop.appendChild(close); // first: always in reach, however long the text
       cardpop.appendChild(textOf(name));
+      // An item sits on a character: a tap on it reads both (each card stays readable by its own tap).
+      const holder = el && !fromHover && el.parentElement ? el.parentElement.closest("[data-name]") : null;
+      if (holder && holder.dataset.name !== name) cardpop.appendChild(textOf(holder.dataset.name));
+      // A character's values as computed now, with how (the tooltip a mouse shows).
+      const why = el && el.querySelector(".values .why");
+      if (why && !fromHover) {
+        const copy = why.cloneNode(true);
+        copy.className = "why-in-sheet";
+        copy.removeAttribute("role");
+        cardpop.appendChild(copy);
+      }
       const actions = el && !fromHover ? controlsOf(el) : [];
+      if (holder) controlsOf(holder).forEach(function (b) { if (actions.indexOf(b) < 0) actions.push(b); });
       if (actions.length) {
         const head = document.createElement("p");
         head.className = "muted";
@@ -337,22 +378,18 @@
           b.dataset.sheetLine = button.dataset.action;
           b.textContent = button.dataset.do.replace(/_/g, " ") + ": " + button.dataset.label;
           b.addEventListener("click", function () {
+            // The control as the board now draws it (the board may have been drawn again meanwhile).
+            const now = board.querySelector(`form.console [data-action="${CSS.escape(button.dataset.action)}"]`);
             closeSheet();
-            button.click();
+            if (now) now.click();
           });
           cardpop.appendChild(b);
         });
       }
-      const close = document.createElement("button");
-      close.type = "button";
-      close.className = "act small";
-      close.textContent = "Close";
-      close.addEventListener("click", closeSheet);
-      cardpop.appendChild(close);
       cardpop.dataset.name = name;
       cardpop.hidden = false;
       hovering = !!fromHover;
-      sheetOpened = performance.now();
+      asleep(Array.from(cardpop.querySelectorAll("[data-sheet-line]")), SETTLE_MS); // a double tap on a card reads it only
     }
 
     board.addEventListener("click", async function (event) {
@@ -433,7 +470,7 @@
       if (!box || event.key !== "Enter") return;
       event.preventDefault();
       const left = listed(box).filter(function (b) { return !b.hidden; });
-      if (left.length === 1) left[0].click();
+      if (left.length === 1) press(left[0]);
     });
 
     if (preview) {
@@ -457,7 +494,7 @@
       if (/^[1-9]$/.test(event.key)) {
         // Desktop shortcut: the action numbered so on its button (never a concession or a draw).
         const button = board.querySelector(`form.console button[data-key="${event.key}"]`);
-        if (button && !button.hidden && !button.disabled) button.click();
+        if (button && !button.hidden) press(button);
         event.preventDefault();
         return;
       }
