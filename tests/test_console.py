@@ -281,7 +281,8 @@ def test_a_player_link_never_acts_for_the_opponent_and_logs_only_where_the_event
     b_token = tokens.player_token(KEY, match, "B")
     with app_for(db) as http:
         page = http.get(f"/matches/{match}?as=A&token={a_token}")
-        assert page.status_code == 200 and "data-console" not in page.text  # players do not log here
+        assert page.status_code == 200 and "data-action" not in page.text  # players do not log here
+        assert f'action="/matches/{match}/call"' in page.text  # but they may call a judge
         fields = {
             "csrf": form_of(http.get("/login").text)["csrf"],
             "version": str(version_of(db, match)),
