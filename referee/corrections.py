@@ -245,13 +245,16 @@ def rewind(
     reason: str,
     judge: str | None = None,
     replay: bool = False,
+    after: bool = False,
     states: Sequence[State] | None = None,
     describe_undone: bool = True,
 ) -> Correction:
     """410: go back to just after event ``to``; then, for a 410.2 rewind to a
     forgotten step, the engine performs the step (``advance``) and, with
-    ``replay``, applies again the player actions that followed. The rules a
-    rewind may cite are the game's (``RewindRules.rules``).
+    ``replay``, applies again the player actions that followed; with
+    ``after`` too, all of them but the first (the action the rewind was made
+    to undo: rewound to just before action K, the replay starts at K+1).
+    The rules a rewind may cite are the game's (``RewindRules.rules``).
 
     ``states`` (``states_along(log)``, kept by a replay as it goes) saves
     folding the log; without it the log is folded once here. A replay, which
@@ -263,6 +266,7 @@ def rewind(
         raise _refuse(section, f"A rewind cites {' or '.join(rules.rules)}, not {rule!r}.")
     if not reason.strip():
         raise _refuse(section, "A rewind needs a reason for the log.")
+    after = after and replay  # what ``after`` leaves out of the replay; no replay, nothing to leave out
     states = states if states is not None else states_along(log)
     if describe_undone:
         undone = impact(log, to, states)  # checks the target first
@@ -276,15 +280,24 @@ def rewind(
         reason=reason,
         judge=judge,
         replay=replay,
+        after=after,
         state=ruleset.encode_state(restored, omit=("cards",)),
     )
+    skip_first = after  # ``after`` names the state from here on
     events: list[Event] = [event]
     after = ruleset.evolve(state, event)
+    later = [log[p - 1] for p in _line_through(log, to) if p > to]
+    known = getattr(rules, "still_known", None)  # what the table saw stays known (Harem Master's ruling A36)
+    if known is not None:
+        for seen in known(later, after, rule):
+            events.append(seen)
+            after = ruleset.evolve(after, seen)
     events, after = ruleset.advance(after, events)
     report = None
     if replay:
-        later = [log[p - 1] for p in _line_through(log, to) if p > to]
         actions = [_action_of(e, ruleset) for e in later if isinstance(e, ActionTaken)]
+        if skip_first:
+            actions = actions[1:]  # the action the rewind undoes is not played again
         report = ReplayReport(attempted=len(actions))
         for action in actions:
             try:

@@ -506,7 +506,7 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
             entry = {"judge": True, "do": "rewind", "to": {"event": ev.to}, "rule": ev.rule, "reason": ev.reason}
             replayed = _replayed(state, log, i, states)
             if replayed:  # the rewind and the events of the actions it replayed, compared already
-                entry["replay"] = True
+                entry["replay"] = "after" if ev.after else True
                 n, checked = replayed, True
             if ev.judge:
                 entry["by"] = ev.judge
@@ -663,12 +663,13 @@ def _replayed(state: State, log: list[Event], i: int, states: list[State]) -> in
             reason=ev.reason,
             judge=ev.judge,
             replay=True,
+            after=ev.after,
             states=states,
             describe_undone=False,
         )
     except IllegalAction:
         return 0
-    if made.replay is None or made.replay.replayed == 0:
+    if made.replay is None or (made.replay.replayed == 0 and not ev.replay):
         return 0
     n = len(made.events)
     return n if _same(log[i : i + n], made.events) else 0

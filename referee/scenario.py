@@ -147,8 +147,12 @@ def read_judge_action(
         reader.choice(str(a["rule"]), path + ("rule",), rewind_rules)
     if "winner" in a:
         reader.choice(a["winner"], path + ("winner",), (*reader.seats, "draw"))
-    if "replay" in a:
-        reader.bool_(a["replay"], path + ("replay",))
+    if "replay" in a and a["replay"] != "after":
+        # true: the player actions after the rewound point are applied again;
+        # "after": all but the first of them (rewound to just before action
+        # K, the replay starts at K+1)
+        if not isinstance(a["replay"], bool):
+            raise reader.err(path + ("replay",), f"expected true, false or after, got {kind_of(a['replay'])}")
     for key in ("reason", "text", "rule", "by"):
         if key in a:
             reader.str_(a[key], path + (key,))
@@ -284,6 +288,7 @@ def judge_action(
         reason=str(raw["reason"]),
         judge=judge,
         replay=bool(raw.get("replay", False)),
+        after=raw.get("replay") == "after",
         states=states,
         describe_undone=False,
     )

@@ -268,6 +268,8 @@ def new(
     built = rules.load_decks(decks, pool)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
+    if pool:  # a table-dealt match remembers its pool (a card on neither deck list is found there)
+        options["pool"] = pool
     applied = rules.start(built, seed=seed, deal=deal_mode, names=player_names, mode=mode, options=options)
     with open_store(db, create=True) as store:
         mid = store.create(applied.events, name=title, match_id=match_id)
@@ -868,6 +870,13 @@ def _seats(game: str, players: Mapping[str, str]) -> tuple[str, ...]:
     is_flag=True,
     help="After the rewind, apply again the player actions that followed, stopping at the first one no longer allowed.",
 )
+@click.option(
+    "--replay-after",
+    "replay_after",
+    is_flag=True,
+    help="Replay, leaving out the first action that followed (the one the rewind undoes): "
+    "rewound to just before action K, the replay starts at K+1.",
+)
 @expect_version_option
 @db_option
 @json_option
@@ -879,6 +888,7 @@ def rewind(
     judge: str | None,
     dry_run: bool,
     replay: bool,
+    replay_after: bool,
     expect_version: int | None,
     db: str | None,
     as_json: bool,
@@ -889,6 +899,10 @@ def rewind(
     events it undoes stay in the log, marked retracted. --dry-run lists the
     events it would undo, most recent first, flagging those that revealed
     hidden information (a turned card, cards into a hand, a shuffle).
+
+    --replay applies again the player actions that followed the event;
+    --replay-after all of them but the first, the action at fault (rewound
+    to just before it, play goes on with what came after it).
 
     Example: referee rewind m-1a2b3c4d --to 212 --rule 410.1 --reason "second character this turn" --dry-run
     """
@@ -941,7 +955,14 @@ def rewind(
             done = store.update(
                 match,
                 lambda s: corrections.rewind(
-                    s, store.events(match), to, rule=rule, reason=reason, judge=judge, replay=replay
+                    s,
+                    store.events(match),
+                    to,
+                    rule=rule,
+                    reason=reason,
+                    judge=judge,
+                    replay=replay or replay_after,
+                    after=replay_after,
                 ),
                 expected_version=expect_version,
             )

@@ -703,9 +703,16 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             rules = rewind_rules(board.reader.ruleset(_match_key(request)))
             if rule not in dict(rules):
                 raise HTTPException(400, "rule: expected " + " or ".join(f"{r} ({w})" for r, w in rules) + ".")
-            reason, replay = _text(form, "reason"), form.get("replay") == "yes"
+            reason, replay = _text(form, "reason"), str(form.get("replay") or "")
             return lambda s, log: corrections.rewind(
-                s, log, to, rule=rule, reason=reason, judge=role.name, replay=replay
+                s,
+                log,
+                to,
+                rule=rule,
+                reason=reason,
+                judge=role.name,
+                replay=replay in ("yes", "after"),
+                after=replay == "after",
             )
 
         return await judged(request, "rewinds (410)", change)
