@@ -413,6 +413,12 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
         raise ExportError(
             f"the match starts with {type(first).__name__}, not {' or '.join(c.__name__ for c in ruleset.first_events)}"
         )
+    origin = getattr(first, "origin", None)
+    if origin is not None:
+        raise ExportError(
+            f"the match is a what-if fork of {origin.match} at event {origin.at}, not a game played from the "
+            f"shuffle: export {origin.match} itself, or write the question as a scenario (referee scenario from)"
+        )
     setup = ruleset.setup_of(first)
     if setup is None:
         raise ExportError(

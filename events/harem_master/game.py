@@ -47,6 +47,7 @@ class ForkOrigin(BaseModel):
 
     match: str
     at: int
+    by: str | None = None  # who forked it (a judge's name), where given
 
 
 class _DealField(BaseModel):
@@ -54,8 +55,8 @@ class _DealField(BaseModel):
     the seed) or ``table`` (a paper match: hidden cards are unknown cards of
     their owner's deck until revealed). Left out of the stored JSON when it is
     ``seeded``, so seeded logs stay byte for byte what they were; so are the
-    fields added since (a table-dealt match's ``pool``, a fork's ``origin``)
-    when they are empty."""
+    fields added since (a table-dealt match's ``pool``, a fork's ``origin``,
+    a written position's ``known`` cards) when they are empty."""
 
     model_config = ConfigDict(defer_build=True)
 
@@ -69,8 +70,9 @@ class _DealField(BaseModel):
                 del data["deal"]
             if "origin" in data and data["origin"] is None:
                 del data["origin"]
-            if "pool" in data and not data["pool"]:
-                del data["pool"]
+            for key in ("pool", "known"):
+                if key in data and not data[key]:
+                    del data[key]
         return data
 
 
@@ -124,6 +126,9 @@ class PositionSetUp(_DealField, Event):
     auto_pass: bool = True
     log_format: int = 1
     origin: ForkOrigin | None = None  # a what-if fork: the log up to ``origin.at`` is the origin's
+    # A table-dealt position: the cards of a castle, hand or action-cost stack
+    # that are known all the same (written ``known: true``); the others are unknown.
+    known: list[str] = []
 
 
 class CardRevealed(Event):

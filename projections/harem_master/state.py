@@ -536,8 +536,12 @@ def _position_set_up(s: GameState, e: ev.PositionSetUp) -> None:
     s.characters_played = e.characters_played
     s.mulligans = PLAYERS  # a position set up mid-game is past 101.5
     if e.deal == "table":
-        # A table-dealt position: what lies face down is unknown to the referee.
-        s.unknown = frozenset(c for p in PLAYERS for pile in HIDDEN_PILES for c in getattr(s.zones[p], pile))
+        # A table-dealt position: what lies face down is unknown to the referee
+        # (but the cards written as known).
+        known = set(e.known)
+        s.unknown = frozenset(
+            c for p in PLAYERS for pile in HIDDEN_PILES for c in getattr(s.zones[p], pile) if c not in known
+        )
 
 
 @MUTATORS.on(ev.OpeningChosen)

@@ -347,6 +347,16 @@ class HaremMasterRuleset:
 
         return run(scenario)
 
+    def write_scenario(
+        self, log: Sequence[Event], at: int, to: int | None, viewer: str, match: str, title: str | None
+    ) -> Any:
+        """A stretch of a stored match as a scenario file (``referee scenario
+        from``; ``referee.rules.harem_master.written``): ``ValueError`` when it
+        cannot be written."""
+        from referee.rules.harem_master import written
+
+        return written.write(log, at, to, viewer, match, title)
+
 
 HAREM_MASTER = HaremMasterRuleset()
 
