@@ -496,18 +496,16 @@ def fork(log: Sequence[Event], at: int, origin: str, by: str | None = None) -> l
     back before ``at``), the first one naming where the fork comes from
     (``origin``: the match and the event; ``by``: who forked it). Nothing of
     the origin changes. Refused, citing the game's rewind rule, at an event
-    inside one action (its events are one whole, as for a rewind), and for a
-    game whose first events cannot name an origin."""
+    inside one action (its events are one whole, as for a rewind);
+    ``ValueError`` for a game whose first events cannot name an origin."""
     ruleset = ruleset_of(log)
     section = _section(rewinds_of(ruleset))
     if not 1 <= at <= len(log):
         raise _refuse(section, f"A fork starts just after an event from 1 to {len(log)}; {at} is not one.")
     first = log[0]
     fields = getattr(type(first), "model_fields", {})
-    if "origin" not in fields:
-        raise _refuse(
-            ruleset.outside, f"{ruleset.name} matches cannot be forked yet: their first event names no origin."
-        )
+    if "origin" not in fields:  # not a question of the rules: the game's log cannot say it
+        raise ValueError(f"{ruleset.name} matches cannot be forked yet: their first event names no origin")
     if at < len(log):
         span = action_span(log, at)
         if span is not None:

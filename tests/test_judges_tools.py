@@ -431,3 +431,45 @@ def test_a_rewind_can_replay_what_came_after_the_undone_action(db: str, tmp_path
     record.write_text(ok(db, "export", mid))
     assert "replay: after" in record.read_text()
     assert run_cli(db, "audit", str(record)).exit_code == 0
+
+
+# --- 306.1a counts a character card when it is used -----------------------------------------------
+
+
+def test_a_character_card_counts_once_when_used_whether_or_not_it_is_countered(tmp_path: Path) -> None:
+    """A character held at the moment before it is used (someone could answer
+    it) counts when it is used: once when it then enters the field, once when
+    it is countered instead (306.1a, 411.1a, ruling A28)."""
+    from referee.scenario import load_scenario
+
+    text = (ROOT / "scenarios/300-turn/306.1a-A28-countered-character-card-still-counts.yaml").read_text()
+    path = tmp_path / "count.yaml"
+    for b_does, on_field in (("pass", 1), ("play_event", 0)):
+        data = yaml.safe_load(text)
+        answer = {"player": "B", "do": b_does, **({"card": "Dispel"} if b_does == "play_event" else {})}
+        data["actions"] = [data["actions"][0], answer]
+        data["expect"] = {}
+        path.write_text(yaml.safe_dump(data))
+        sc = load_scenario(path)
+        from referee.rules.harem_master.engine import apply
+        from referee.rules.harem_master.notation import action_from_mapping, resolve
+
+        state = sc.state
+        for raw, _ in sc.actions:
+            state = apply(state, resolve(state, action_from_mapping(raw), sc.labels)).state
+        assert state.characters_played == 1, b_does
+        assert len([ch for ch in state.field if ch.controller == "A"]) == on_field
+
+
+def test_a_match_of_a_game_whose_first_event_names_no_origin_is_not_forked(db: str) -> None:
+    mid = json.loads(
+        ok(
+            db,
+            "new",
+            "--position",
+            str(ROOT / "scenarios/scp-tcg/4-refused-drawing-is-outside-chapter-4.yaml"),
+            "--json",
+        )
+    )["match"]
+    refused = run_cli(db, "new", "--from", mid, "--at", "1")
+    assert refused.exit_code == 2 and "cannot be forked yet" in refused.output

@@ -348,6 +348,8 @@ def _fork(
             events = corrections.fork([r.event for r in records], at, records[0].match_id, by)
         except IllegalAction as exc:
             raise click.BadParameter(f"{exc.refusal.reason} ({exc.refusal.rule})", param_hint="--at") from None
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--from") from None
         name = title or f"What-if: {records[0].name or records[0].match_id} from event {at}"
         mid = store.create(events, name=name, match_id=match_id)
         game = store.ruleset(mid)

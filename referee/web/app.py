@@ -772,6 +772,8 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
                 events = corrections.fork([r.event for r in records], at, records[0].match_id, role.name)
             except IllegalAction as exc:
                 raise HTTPException(409, f"{exc.refusal.reason} ({exc.refusal.rule})") from None
+            except ValueError as exc:
+                raise HTTPException(400, str(exc)) from None
             name = f"What-if: {records[0].name or records[0].match_id} from event {at}"
             return board.store.create(events, name=name)
 
