@@ -335,7 +335,7 @@ def test_the_board_offers_a_judge_a_scenario_and_a_fork_on_each_event(db: str) -
         assert stranger.get(f"/matches/{mid}/scenario?at={n}").status_code == 401
         public = stranger.get(f"/matches/{mid}?at={n}&as=public")
         assert "fork here" not in public.text and "/scenario?" not in public.text
-        fields = {"csrf": form_of(stranger.get("/login").text)["csrf"], "version": str(len(log)), "at": str(n)}
+        fields = {"csrf": form_of(stranger.get("/login").text)["csrf"], "version": str(len(log)), "fork_at": str(n)}
         assert stranger.post(f"/matches/{mid}/fork", data=fields, follow_redirects=False).status_code == 403
     with app_for(db) as http:
         page = http.get(f"/matches/{mid}?at={n}", headers=judge_auth())
@@ -343,7 +343,7 @@ def test_the_board_offers_a_judge_a_scenario_and_a_fork_on_each_event(db: str) -
         got = http.get(f"/matches/{mid}/scenario?at={n}", headers=judge_auth())
         assert got.status_code == 200 and "attachment" in got.headers["content-disposition"]
         assert passes(yaml.safe_load(got.text))[0]
-        fields = {"csrf": form_of(page.text)["csrf"], "version": str(len(log)), "at": str(n)}
+        fields = {"csrf": form_of(page.text)["csrf"], "version": str(len(log)), "fork_at": str(n)}
         assert http.post(f"/matches/{mid}/fork", data={**fields, "csrf": "x"}, headers=judge_auth()).status_code == 403
         stale = http.post(f"/matches/{mid}/fork", data={**fields, "version": str(n - 1)}, headers=judge_auth())
         assert stale.status_code == 409

@@ -762,7 +762,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         role = board.role(request, match, form)
         if role.kind != "judge":
             raise HTTPException(403, "Only a judge forks a match.")
-        at, seen = int(_number(form, "at") or 0), int(_number(form, "version") or 0)
+        at, seen = int(_number(form, "fork_at") or 0), int(_number(form, "version") or 0)
 
         def run() -> str:
             records = board.store.records(match)
