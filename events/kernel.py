@@ -232,7 +232,18 @@ class Rewound(Event):
     reason: str
     judge: str | None = None
     replay: bool = False  # the player actions after ``to`` are applied again next
+    # With ``replay``: the first of those actions (the one the rewind was made
+    # to undo, "rewind to before action K") is left out, and what came after
+    # it is applied again (K+1 onward). Left out of the JSON when false.
+    after: bool = False
     state: dict[str, Any]
+
+    @model_serializer(mode="wrap")
+    def _omit_after(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("after") is False:
+            del data["after"]
+        return data
 
 
 class EntryUndone(Rewound):

@@ -231,9 +231,15 @@ class ReplayReport:
     attempted: int = 0
     replayed: int = 0
     stopped_at: dict[str, Any] | None = None  # the action and its refusal, if one was refused
+    # A replay of what came after the undone action: the passes that answered
+    # the windows it opened, which the corrected state no longer opens.
+    left_out: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"attempted": self.attempted, "replayed": self.replayed, "stopped_at": self.stopped_at}
+        out: dict[str, Any] = {"attempted": self.attempted, "replayed": self.replayed, "stopped_at": self.stopped_at}
+        if self.left_out:
+            out["left_out"] = self.left_out
+        return out
 
 
 @dataclass
@@ -254,13 +260,16 @@ def rewind(
     reason: str,
     judge: str | None = None,
     replay: bool = False,
+    after: bool = False,
     states: Sequence[State] | None = None,
     describe_undone: bool = True,
 ) -> Correction:
     """410: go back to just after event ``to``; then, for a 410.2 rewind to a
     forgotten step, the engine performs the step (``advance``) and, with
-    ``replay``, applies again the player actions that followed. The rules a
-    rewind may cite are the game's (``RewindRules.rules``).
+    ``replay``, applies again the player actions that followed; with
+    ``after`` too, all of them but the first (the action the rewind was made
+    to undo: rewound to just before action K, the replay starts at K+1).
+    The rules a rewind may cite are the game's (``RewindRules.rules``).
 
     ``states`` (``states_along(log)``, kept by a replay as it goes) saves
     folding the log; without it the log is folded once here. A replay, which
@@ -272,6 +281,7 @@ def rewind(
         raise _refuse(section, f"A rewind cites {' or '.join(rules.rules)}, not {rule!r}.")
     if not reason.strip():
         raise _refuse(section, "A rewind needs a reason for the log.")
+    after = after and replay  # what ``after`` leaves out of the replay; no replay, nothing to leave out
     states = states if states is not None else states_along(log)
     if describe_undone:
         undone = impact(log, to, states)  # checks the target first
@@ -285,20 +295,33 @@ def rewind(
         reason=reason,
         judge=judge,
         replay=replay,
+        after=after,
         state=ruleset.encode_state(restored, omit=("cards",)),
     )
+    skip_first = after  # ``after`` names the state from here on
     events: list[Event] = [event]
     after = ruleset.evolve(state, event)
+    later = [log[p - 1] for p in _line_through(log, to) if p > to]
+    known = getattr(rules, "still_known", None)  # what the table saw stays known (Harem Master's ruling A36)
+    if known is not None:
+        for seen in known(later, after, rule):
+            events.append(seen)
+            after = ruleset.evolve(after, seen)
     events, after = ruleset.advance(after, events)
     report = None
     if replay:
-        later = [log[p - 1] for p in _line_through(log, to) if p > to]
         actions = [_action_of(e, ruleset) for e in later if isinstance(e, ActionTaken)]
+        if skip_first:
+            actions = actions[1:]  # the action the rewind undoes is not played again
         report = ReplayReport(attempted=len(actions))
+        answering = skip_first  # right after the undone action: passes in the windows it opened
         for action in actions:
             try:
                 applied = ruleset.apply(after, action, strict=True)  # only what the rules allow
             except IllegalAction as exc:
+                if answering and action.do == "pass":
+                    report.left_out += 1  # a window the undone action opened: it is not open now
+                    continue
                 report.stopped_at = {
                     "action": action.to_dict(),
                     "rule": exc.refusal.rule,
@@ -308,6 +331,7 @@ def rewind(
             events.extend(applied.events)
             after = applied.state
             report.replayed += 1
+            answering = False
     return Correction(events, after, report, undone)
 
 
@@ -501,3 +525,38 @@ def replace_result(
     )
     entered = enter_result(back.state, winner, draw, judge, reason)
     return Correction(back.events + entered.events, entered.state)
+
+
+# --- what-if forks ----------------------------------------------------------------------
+
+
+def fork(log: Sequence[Event], at: int, origin: str, by: str | None = None) -> list[Event]:
+    """The first events of a what-if fork of the match whose log is ``log``,
+    at event ``at``: its events 1 to ``at`` as they are (rewinds, retracted
+    stretches and hidden cards included, so the fork stands exactly where the
+    match stood, hidden cards still hidden, and a rewind in the fork can go
+    back before ``at``), the first one naming where the fork comes from
+    (``origin``: the match and the event; ``by``: who forked it). Nothing of
+    the origin changes. Refused, citing the game's rewind rule, at an event
+    inside one action (its events are one whole, as for a rewind);
+    ``ValueError`` for a game whose first events cannot name an origin."""
+    ruleset = ruleset_of(log)
+    section = _section(rewinds_of(ruleset))
+    if not 1 <= at <= len(log):
+        raise _refuse(section, f"A fork starts just after an event from 1 to {len(log)}; {at} is not one.")
+    first = log[0]
+    fields = getattr(type(first), "model_fields", {})
+    if "origin" not in fields:  # not a question of the rules: the game's log cannot say it
+        raise ValueError(f"{ruleset.name} matches cannot be forked yet: their first event names no origin")
+    if at < len(log):
+        span = action_span(log, at)
+        if span is not None:
+            start, end = span
+            raise _refuse(
+                section,
+                f"Event {at} is inside one action (events {start} to {end}): fork at {start - 1}, "
+                f"just before it, or at {end}, just after it.",
+            )
+    named = {"match": origin, "at": at, "by": by}
+    head = type(first).model_validate({**first.model_dump(mode="json"), "origin": named})
+    return [head, *log[1:at]]

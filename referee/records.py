@@ -414,6 +414,12 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
         raise ExportError(
             f"the match starts with {type(first).__name__}, not {' or '.join(c.__name__ for c in ruleset.first_events)}"
         )
+    origin = getattr(first, "origin", None)
+    if origin is not None:
+        raise ExportError(
+            f"the match is a what-if fork of {origin.match} at event {origin.at}, not a game played from the "
+            f"shuffle: export {origin.match} itself, or write the question as a scenario (referee scenario from)"
+        )
     setup = ruleset.setup_of(first)
     if setup is None:
         raise ExportError(
@@ -512,7 +518,7 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
             entry = {"judge": True, "do": "rewind", "to": {"event": ev.to}, "rule": ev.rule, "reason": ev.reason}
             replayed = _replayed(state, log, i, states)
             if replayed:  # the rewind and the events of the actions it replayed, compared already
-                entry["replay"] = True
+                entry["replay"] = "after" if ev.after else True
                 n, checked = replayed, True
             if ev.judge:
                 entry["by"] = ev.judge
@@ -675,12 +681,13 @@ def _replayed(state: State, log: list[Event], i: int, states: list[State]) -> in
             reason=ev.reason,
             judge=ev.judge,
             replay=True,
+            after=ev.after,
             states=states,
             describe_undone=False,
         )
     except IllegalAction:
         return 0
-    if made.replay is None or made.replay.replayed == 0:
+    if made.replay is None or (made.replay.replayed == 0 and not ev.replay):
         return 0
     n = len(made.events)
     return n if _same(log[i : i + n], made.events) else 0

@@ -148,8 +148,12 @@ def read_judge_action(
         reader.choice(str(a["rule"]), path + ("rule",), rewind_rules)
     if "winner" in a:
         reader.choice(a["winner"], path + ("winner",), (*reader.seats, "draw"))
-    if "replay" in a:
-        reader.bool_(a["replay"], path + ("replay",))
+    if "replay" in a and a["replay"] != "after":
+        # true: the player actions after the rewound point are applied again;
+        # "after": all but the first of them (rewound to just before action
+        # K, the replay starts at K+1)
+        if not isinstance(a["replay"], bool):
+            raise reader.err(path + ("replay",), f"expected true, false or after, got {kind_of(a['replay'])}")
     if "at" in a:
         if do != "accept":
             raise reader.err(path + ("at",), f"'at' names the violation an accept lets stand, not a {do}'s")
@@ -299,6 +303,7 @@ def judge_action(
         reason=str(raw["reason"]),
         judge=judge,
         replay=bool(raw.get("replay", False)),
+        after=raw.get("replay") == "after",
         states=states,
         describe_undone=False,
     )
@@ -324,3 +329,31 @@ def _is_scenario(f: Path) -> bool:
     if "decks" in f.parts or "records" in f.parts or "pools" in f.parts:
         return False
     return True
+
+
+# --- a match written as a scenario ------------------------------------------------------
+
+
+def scenario_from(
+    log: list[Any], at: int, to: int | None = None, viewer: str = "judge", match: str = "", title: str | None = None
+) -> Any:
+    """A stretch of a stored match as a scenario file (``referee scenario
+    from``): its game's ``write_scenario`` (Harem Master's
+    ``referee.rules.harem_master.written``). ``ValueError`` with the reason
+    when the stretch cannot be written, or the game writes no scenarios."""
+    if not log:
+        raise ValueError("the match has no events")
+    ruleset = rulesets.of_first_event(log[0])
+    writer = getattr(ruleset, "write_scenario", None)
+    if writer is None:
+        raise ValueError(f"{ruleset.name} ({ruleset.id}) cannot write its matches as scenarios yet")
+    return writer(log, at, to, viewer, match, title)
+
+
+def dump_scenario(data: dict[str, Any], comment: str | None = None) -> str:
+    """A scenario as YAML people read: keys in the format's order, each card,
+    action and small mapping on one line (flow style)."""
+    import yaml
+
+    head = "".join(f"# {line}".rstrip() + "\n" for line in (comment or "").splitlines())
+    return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None, width=110)

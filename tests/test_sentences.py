@@ -533,6 +533,12 @@ def extra_refusals(library: Library) -> list[Any]:
                 out.append(lambda s=s, p=p, do=do: decide(s, Action(p, do, card="Unheard Of")))
                 out.append(lambda s=s, p=p, do=do: decide(s, Action(p, do, card="Unheard Of"), frozenset({"100.2"})))
             out.append(lambda s=s, p=p: decide(s, Action(p, "reveal", cards=tuple(s.zones[p].castle[:3]))))
+    # What-if forks (``corrections.fork``): at no event, or inside one action's own events.
+    out.append(lambda: corrections.fork(log, 0, "m-x"))
+    inside = next(
+        (lg, p) for _, lg, _ in library.positions for p in range(1, len(lg)) if corrections.action_span(lg, p)
+    )
+    out.append(lambda: corrections.fork(inside[0], inside[1], "m-x"))
     # A discard at 309 naming a card with no unknown hand card left to be it.
     discards = [s for s, _ in table if (d := current_decision(s)) is not None and d.kind == "hand_limit"]
     for s in discards[:1]:

@@ -140,8 +140,8 @@ def test_a_rewind_dry_run_says_which_revealed_cards_it_cannot_hide_again(tmp_pat
     assert "cannot hide it again" in rows[0]["revealed"] and "1st from the top" in rows[0]["revealed"]
     assert run("rewind", "m-rewind", "--to", "1", "--rule", "410.1", "--reason", "check").exit_code == 0
     state = json.loads(run("state", "m-rewind", "--json").output)
-    assert state["zones"]["A.castle"]["cards"][0] == "?"  # unknown to the referee again
-    assert state["unaccounted"]["A"]["Little Page"] == 2
+    assert state["zones"]["A.castle"]["cards"][0] == "Little Page"  # still known: the table saw it (ruling A36)
+    assert state["unaccounted"]["A"]["Little Page"] == 1
 
 
 def test_card_text_that_turns_a_decks_last_unknown_cards_face_up_lists_their_names() -> None:

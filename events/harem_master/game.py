@@ -40,11 +40,24 @@ Player = Literal["A", "B"]
 # --- setting up (100-101) ---------------------------------------------------
 
 
+class ForkOrigin(BaseModel):
+    """Where a what-if fork comes from: the match it was forked from and the
+    event of that match it starts after (``referee new --from MATCH --at N``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    match: str
+    at: int
+    by: str | None = None  # who forked it (a judge's name), where given
+
+
 class _DealField(BaseModel):
     """``deal`` on a match's first event: ``seeded`` (the referee deals from
     the seed) or ``table`` (a paper match: hidden cards are unknown cards of
     their owner's deck until revealed). Left out of the stored JSON when it is
-    ``seeded``, so seeded logs stay byte for byte what they were."""
+    ``seeded``, so seeded logs stay byte for byte what they were; so are the
+    fields added since (a table-dealt match's ``pool``, a fork's ``origin``,
+    a written position's ``known`` cards) when they are empty."""
 
     model_config = ConfigDict(defer_build=True)
 
@@ -53,8 +66,14 @@ class _DealField(BaseModel):
     @model_serializer(mode="wrap")
     def _omit_seeded(self, handler: Any) -> Any:
         data = handler(self)
-        if isinstance(data, dict) and data.get("deal") == "seeded":
-            del data["deal"]
+        if isinstance(data, dict):
+            if data.get("deal") == "seeded":
+                del data["deal"]
+            if "origin" in data and data["origin"] is None:
+                del data["origin"]
+            for key in ("pool", "known"):
+                if key in data and not data[key]:
+                    del data[key]
         return data
 
 
@@ -82,6 +101,11 @@ class MatchStarted(_DealField, Event):
     auto_pass: bool = True
     # 1: written before events recorded the procedure's step (projections.harem_master.legacy).
     log_format: int = 1
+    # A table-dealt match: the card pool it was started with (``new --pool``),
+    # where a card the table shows that is on neither deck list is looked up
+    # (100.2), so the match need not be told its pool again.
+    pool: list[CardDef] = []
+    origin: ForkOrigin | None = None  # a what-if fork: the log up to ``origin.at`` is the origin's
 
 
 class PositionSetUp(_DealField, Event):
@@ -102,6 +126,10 @@ class PositionSetUp(_DealField, Event):
     rulings: dict[str, str] = {}
     auto_pass: bool = True
     log_format: int = 1
+    origin: ForkOrigin | None = None  # a what-if fork: the log up to ``origin.at`` is the origin's
+    # A table-dealt position: the cards of a castle, hand or action-cost stack
+    # that are known all the same (written ``known: true``); the others are unknown.
+    known: list[str] = []
 
 
 class CardRevealed(Event):
@@ -123,12 +151,19 @@ class CardRevealed(Event):
     identity: str | None = None
     definition: CardDef | None = None
     unlisted: str | None = None
+    # Ruling A36: a card the table saw before a judge's rewind took its reveal
+    # back is known again right after the rewind (``rule`` is the rewind's);
+    # when the rules turn it face up again, the table's reveal must agree.
+    again: bool = False
 
     @model_serializer(mode="wrap")
     def _omit_unlisted(self, handler: Any) -> Any:
         data = handler(self)
-        if isinstance(data, dict) and data.get("unlisted") is None:
-            data.pop("unlisted", None)
+        if isinstance(data, dict):
+            if data.get("unlisted") is None:
+                data.pop("unlisted", None)
+            if data.get("again") is False:
+                data.pop("again", None)
         return data
 
 
@@ -253,11 +288,25 @@ class WindowPassed(Event):
 
 
 class CharacterPlayed(Event):
-    """306.1: a character from the hand onto the field, tapped (306.1b)."""
+    """306.1: a character from the hand onto the field, tapped (306.1b).
+
+    ``counted``: the card was held at the moment before it was used (a
+    ``SituationProposed`` of situation ``use``), and that proposal already
+    counted it for 306.1a: a character card counts when it is used, so a
+    countered one still counts (411.1a, ruling A28). Left out of the JSON
+    when false, so the events written before are stored as they were."""
 
     rule: str = "306.1"
     player: Player
     card: str
+    counted: bool = False
+
+    @model_serializer(mode="wrap")
+    def _omit_counted(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("counted") is False:
+            del data["counted"]
+        return data
 
 
 class EventPlayed(Event):

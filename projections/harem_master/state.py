@@ -45,6 +45,8 @@ OPTIONAL: dict[str, Any] = {
     "emptied": None,
     "passed_over": None,
     "judge_call": None,
+    "seen": frozenset(),
+    "pool": (),
 }
 HAND_MAXIMUM = 7  # 215.3b, 309
 
@@ -283,6 +285,11 @@ class GameState:
     # (record mode takes those automatic steps back for a late interception).
     passed_over: "GameState | None"
     judge_call: str | None  # a judge was called and no judge has answered yet: who called, and why
+    # Table deal (ruling A36): cards known because the table saw them before a
+    # rewind took their reveal back; turned face up again, the table says
+    # what they are once more, and must agree.
+    seen: frozenset[str]
+    pool: tuple[CardDef, ...]  # table deal: the pool the match started with (cards on neither deck list, 100.2)
 
     def copy(self) -> "GameState":
         new = _new(GameState)
@@ -368,6 +375,8 @@ def initial_state() -> GameState:
         emptied=None,
         passed_over=None,
         judge_call=None,
+        seen=frozenset(),
+        pool=(),
     )
     return s
 
@@ -512,6 +521,8 @@ def _begin(s: GameState, e: ev.MatchStarted | ev.PositionSetUp) -> None:
 def _match_started(s: GameState, e: ev.MatchStarted) -> None:
     _begin(s, e)
     s.zones = {p: Zones(castle=tuple(e.castles.get(p, ()))) for p in PLAYERS}
+    if e.pool:
+        s.pool = tuple(e.pool)
 
 
 @MUTATORS.on(ev.PositionSetUp)
@@ -525,8 +536,12 @@ def _position_set_up(s: GameState, e: ev.PositionSetUp) -> None:
     s.characters_played = e.characters_played
     s.mulligans = PLAYERS  # a position set up mid-game is past 101.5
     if e.deal == "table":
-        # A table-dealt position: what lies face down is unknown to the referee.
-        s.unknown = frozenset(c for p in PLAYERS for pile in HIDDEN_PILES for c in getattr(s.zones[p], pile))
+        # A table-dealt position: what lies face down is unknown to the referee
+        # (but the cards written as known).
+        known = set(e.known)
+        s.unknown = frozenset(
+            c for p in PLAYERS for pile in HIDDEN_PILES for c in getattr(s.zones[p], pile) if c not in known
+        )
 
 
 @MUTATORS.on(ev.OpeningChosen)
@@ -568,9 +583,16 @@ def _card_revealed(s: GameState, e: ev.CardRevealed) -> None:
             s.cards = cards
         s.unknown = s.unknown - {x}
         return
+    contradicted = x != y and x in s.seen  # record mode: not the card seen before the rewind (ruling A36)
     if x != y:
         _swap_ids(s, x, y)
     s.unknown = s.unknown - {y}
+    if contradicted:
+        s.unknown = s.unknown | {x}  # the card seen is somewhere nobody knows now
+    if s.seen:  # told again what the table saw before a rewind (ruling A36)
+        s.seen = s.seen - {x, y}
+    if e.again:
+        s.seen = s.seen | {y}
 
 
 def _swap_ids(s: GameState, x: str, y: str) -> None:
@@ -704,7 +726,8 @@ def _character_played(s: GameState, e: ev.CharacterPlayed) -> None:
     z = _piles(s, e.player)
     z.hand = _without(z.hand, e.card)
     s.field = s.field + (_Character(e.card, e.player, False, (), False, s.position),)  # 306.1b
-    s.characters_played += 1
+    if not e.counted:  # counted already when it was used (``_situation_proposed``)
+        s.characters_played += 1
 
 
 @MUTATORS.on(ev.EventPlayed)
@@ -822,6 +845,12 @@ def _window_closed(s: GameState, e: ev.WindowClosed) -> None:
 @MUTATORS.on(ev.SituationProposed)
 def _situation_proposed(s: GameState, e: ev.SituationProposed) -> None:
     s.agenda = s.agenda + (Proposal(s.position, e.situation, e.it, e.player, tuple(e.pending), exempt=tuple(e.exempt)),)
+    if e.situation == "use":
+        # 306.1a (ruling A28): a character card counts when it is used, here,
+        # not when it reaches the field: countered (411.1a), it still counts.
+        for held in e.pending:
+            if held.get("type") == "CharacterPlayed" and held.get("event", {}).get("counted"):
+                s.characters_played += 1
     if s.battle is not None and e.situation in ("attack", "intercept"):
         s.battle = s.battle._replace(done=s.battle.done + (e.situation,))
 

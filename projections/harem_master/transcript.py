@@ -85,6 +85,8 @@ def _card_revealed(e: ev.CardRevealed, s: GameState, see: Sight) -> str:
     place = {"castle": "the castle", "hand": "the hand", "action_stack": "the action-cost stack"}.get(
         where.partition(".")[2], where
     )
+    if e.again:  # ruling A36
+        return f"{e.player}'s card in {place} stays known after the rewind: {e.name}, as the table saw it."
     text = f"The table reveals {e.player}'s card from {place}: {e.name}"
     if e.identity is None:
         text += " (not a card A's deck list has left: 100.2)".replace("A's", f"{e.player}'s")
@@ -102,6 +104,10 @@ def _match_started(e: ev.MatchStarted, s: GameState, see: Sight) -> str:
         text += "; rulings " + ", ".join(f"{k} {v}" for k, v in sorted(e.rulings.items()))
     if see.viewer == "judge":
         text += f"; seed {e.seed}"  # the seed decides every shuffle, so only a judge gets it
+    if e.pool:
+        text += f"; its card pool has {_cards(len(e.pool))} on neither deck list"
+    if e.origin is not None:
+        text += f"; a what-if fork of match {e.origin.match}, whose events 1 to {e.origin.at} it repeats"
     return text + "."
 
 
@@ -109,11 +115,14 @@ def _match_started(e: ev.MatchStarted, s: GameState, see: Sight) -> str:
 def _position_set_up(e: ev.PositionSetUp, s: GameState, see: Sight) -> str:
     field = {p: sum(1 for f in e.field if f.controller == p) for p in PLAYERS}
     castles = {p: len(e.zones.get(f"{p}.castle", [])) for p in PLAYERS}
-    return (
+    text = (
         f"A position is set up: turn {e.turn}, {e.active} active at step {e.step}; "
         f"A has {_plural(field['A'], 'character')} on the field and {_cards(castles['A'])} in the castle, "
-        f"B has {_plural(field['B'], 'character')} and {_cards(castles['B'])}."
+        f"B has {_plural(field['B'], 'character')} and {_cards(castles['B'])}"
     )
+    if e.origin is not None:
+        text += f"; a what-if fork of match {e.origin.match}, whose events 1 to {e.origin.at} it repeats"
+    return text + "."
 
 
 @says(ev.OpeningChosen, card=WHERE)

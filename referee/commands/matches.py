@@ -164,6 +164,19 @@ def _start_options(game: Any, given: dict[str, Any]) -> dict[str, Any]:
     help="Instead of decks: start from the setup of a scenario file (a disputed position written by hand); its actions are not applied.",
 )
 @click.option(
+    "--from",
+    "origin",
+    type=MATCH,
+    help="Instead of decks: a what-if fork of this stored match, at the event --at (the original is untouched).",
+)
+@click.option(
+    "--at",
+    "fork_at",
+    type=click.IntRange(min=1),
+    help="With --from: the fork starts just after this event of the match (see `referee log`).",
+)
+@click.option("--by", "forked_by", type=JUDGE, help="With --from: who forks it (a judge's name), for the log.")
+@click.option(
     "--pool", type=FILE, help="A card pool file (YAML or JSON); the bundled rules-test pool is searched after it."
 )
 @click.option("--seed", type=SEED, default=None, help="Seed of the shuffles (default: a random one, printed).")
@@ -204,6 +217,9 @@ def _start_options(game: Any, given: dict[str, Any]) -> dict[str, Any]:
 def new(
     decks: dict[str, str],
     position: str | None,
+    origin: str | None,
+    fork_at: int | None,
+    forked_by: str | None,
     pool: str | None,
     seed: int | None,
     names: dict[str, str],
@@ -223,9 +239,20 @@ def new(
     choose an opening character. With --position, the match starts from a
     scenario's setup instead (its game, mode, rulings and names included).
 
-    Example: referee new --deck A=scenarios/decks/alice.yaml --deck B=scenarios/decks/bob.yaml --name A=Alice --name B=Bob
+    With --from MATCH --at N, the match is a what-if fork of a stored
+    match: it stands exactly where that match stood just after event N
+    (hidden cards still hidden), linked to it (`referee matches` shows
+    where it comes from), so another line of play can be tried; the
+    original is not changed.
+
+    Examples: referee new --deck A=scenarios/decks/alice.yaml --deck B=scenarios/decks/bob.yaml --name A=Alice --name B=Bob;
+    referee new --from m-1a2b3c4d --at 212 --by Kim
     """
     import random
+
+    if origin is not None or fork_at is not None or forked_by is not None:
+        _fork(origin, fork_at, forked_by, decks, position, pool, seed, names, given, title, match_id, db, as_json)
+        return
 
     if position is not None:
         if decks or names or pool or seed is not None or any(given.values()):
@@ -268,6 +295,8 @@ def new(
     built = rules.load_decks(decks, pool)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
+    if pool:  # a table-dealt match remembers its pool (a card on neither deck list is found there)
+        options["pool"] = pool
     applied = rules.start(built, seed=seed, deal=deal_mode, names=player_names, mode=mode, options=options)
     with open_store(db, create=True) as store:
         mid = store.create(applied.events, name=title, match_id=match_id)
@@ -279,6 +308,69 @@ def new(
     dealt = "; dealt at the table (reveals are entered as the referee asks)" if deal_mode == "table" else ""
     players = " against ".join(f"{player_names[s]} ({s})" for s in seats)
     click.echo(f"seed {seed}; {players}; {mode} mode{dealt}. Next: referee legal {mid}", err=True)
+    _say_links(links)
+
+
+def _fork(
+    origin: str | None,
+    at: int | None,
+    by: str | None,
+    decks: dict[str, str],
+    position: str | None,
+    pool: str | None,
+    seed: int | None,
+    names: dict[str, str],
+    given: dict[str, Any],
+    title: str | None,
+    match_id: str | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """``new --from MATCH --at N``: a what-if fork (``corrections.fork``)."""
+    from referee import corrections
+    from referee.actions import IllegalAction
+
+    if origin is None or at is None:
+        raise click.UsageError("a fork needs both --from MATCH and --at EVENT")
+    if decks or position or pool or seed is not None or names or any(given.values()):
+        raise click.BadParameter(
+            "a fork takes the match's own decks, position and settings: give no --deck, --position, --pool, "
+            "--seed, --name or rulings with it",
+            param_hint="--from",
+        )
+    with open_store(db) as store:
+        records = store.records(origin)
+        if at > len(records):
+            raise click.BadParameter(
+                f"match {origin} has {len(records)} events: there is no event {at}", param_hint="--at"
+            )
+        try:
+            events = corrections.fork([r.event for r in records], at, records[0].match_id, by)
+        except IllegalAction as exc:
+            raise click.BadParameter(f"{exc.refusal.reason} ({exc.refusal.rule})", param_hint="--at") from None
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--from") from None
+        name = title or f"What-if: {records[0].name or records[0].match_id} from event {at}"
+        mid = store.create(events, name=name, match_id=match_id)
+        game = store.ruleset(mid)
+        state, version = store.load(mid)
+    links = _player_links(db, mid, game.seats)
+    if as_json:
+        echo_json(
+            {
+                "match": mid,
+                "origin": {"match": records[0].match_id, "at": at},
+                "version": version,
+                **({"links": links} if links else {}),
+            }
+        )
+        return
+    click.echo(mid)
+    click.echo(
+        f"A what-if fork of {records[0].match_id} at event {at} ({version} events); the original is untouched. "
+        f"Next: referee legal {mid}",
+        err=True,
+    )
     _say_links(links)
 
 
@@ -624,12 +716,24 @@ def _check_cards(game: Any, state: Any, refs: list[str], match: str, pool: str |
     return found
 
 
-def _line(row: dict[str, Any]) -> str:
+def _line(row: dict[str, Any], *, times: bool = False) -> str:
+    """One log line: its position, rule and sentence; ``times``: when it was
+    entered; on the first event of each entry, who entered it."""
     cite = row["rule"] + (f" ruling:{row['ruling']}" if row.get("ruling") else "")
     mark = "x" if row.get("retracted") else " "
-    return f"{mark}{row['position']:>5}  {cite:<17} {printable(row['text'])}" + (
+    when = ""
+    if times:
+        stamp = row.get("time")
+        when = f"{stamp[:10]} {stamp[11:19]}  " if stamp else " " * 21
+    line = f"{mark}{row['position']:>5}  {when}{cite:<17} {printable(row['text'])}" + (
         "  (retracted)" if row.get("retracted") else ""
     )
+    if row.get("starts"):
+        line += "  [" + (printable(f"{row['by']} at the {row['station']}") if row.get("by") else COMMAND_LINE) + "]"
+    return line
+
+
+COMMAND_LINE = "a command-line station"  # who entered an event no board station entered
 
 
 def _say_next(game: Any, state: Any) -> None:
@@ -774,28 +878,109 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
     help="Whose view of the log (hidden cards are not named to players).",
 )
 @click.option("--from", "start", type=click.IntRange(min=1), default=1, help="First event to show.")
+@click.option("--times", is_flag=True, help="Show when each event was entered (the store's clock, UTC).")
+@click.option(
+    "--slow",
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help="Instead of the log: each player's decisions that took longer than SECONDS (slow-play review, IPG 3.3).",
+)
 @db_option
 @json_option
-def log(match: str, viewer: str, start: int, db: str | None, as_json: bool) -> None:
+def log(match: str, viewer: str, start: int, times: bool, slow: float | None, db: str | None, as_json: bool) -> None:
     """The event log: one numbered line per event, citing its rule.
 
-    Events a rewind retracted are marked with an x.
+    Events a rewind retracted are marked with an x. Each entry says who
+    entered it: at the board (a judge, a scorekeeper, a player) or at a
+    command-line station. --times adds when each event was entered;
+    --slow SECONDS lists, per player, the decisions that took longer.
 
-    Example: referee log m-1a2b3c4d --from 100
+    Examples: referee log m-1a2b3c4d --from 100 --times; referee log m-1a2b3c4d --slow 120
     """
+    from projections import entries
     from projections.lineage import retracted_positions
 
     with open_store(db, read_only=True) as store:
         game = store.ruleset(match)
         check_viewer(game.viewers, viewer, game.id)
-        events = store.events(match)
+        records = store.records(match)
+    events = [r.event for r in records]
+    if slow is not None:
+        _say_slow(game, match, records, events, slow, viewer, as_json)
+        return
     rows = game.describe_log(events, game.initial_state(), viewer, retracted_positions(events))
-    rows = [r for r in rows if r["position"] >= start]
+    rows = entries.with_columns([r for r in rows if r["position"] >= start], records)
     if as_json:
+        for row in rows:
+            row.pop("starts", None)
         echo_json({"match": match, "events": rows})
         return
     for row in rows:
-        click.echo(_line(row))
+        click.echo(_line(row, times=times))
+
+
+def _say_slow(
+    game: Any, match: str, records: list[Any], events: list[Any], slow: float, viewer: str, as_json: bool
+) -> None:
+    """``log --slow``: each seat's decisions over ``slow`` seconds, with the
+    sentence of each (as ``viewer`` may read it) and who entered it."""
+    from projections import entries
+    from projections.lineage import retracted_positions
+
+    found = entries.slow_decisions(records, slow, game.seats)
+    wanted = {d["position"] for seat in found.values() for d in seat["slow"]}
+    rows = {
+        r["position"]: r
+        for r in game.describe_log(events, game.initial_state(), viewer, retracted_positions(events))
+        if r["position"] in wanted
+    }
+    report = {
+        seat: {
+            "decisions": found[seat]["decisions"],
+            "total_seconds": round(found[seat]["total_seconds"], 3),
+            "longest_seconds": round(found[seat]["longest"], 3),
+            "slow": [
+                {
+                    "position": d["position"],
+                    "seconds": round(d["seconds"], 3),
+                    "time": d["record"].timestamp.isoformat(),
+                    "by": d["record"].by,
+                    "station": entries.station(d["record"]),
+                    "rule": rows[d["position"]]["rule"],
+                    "text": rows[d["position"]]["text"],
+                    "retracted": rows[d["position"]]["retracted"],
+                }
+                for d in found[seat]["slow"]
+            ],
+        }
+        for seat in game.seats
+    }
+    if as_json:
+        echo_json({"match": match, "threshold_seconds": slow, "players": report})
+        return
+    names = dict(getattr(game.initial_state(), "names", {}) or {})
+    if events:
+        names = dict(getattr(game.fold(events[:1]), "names", {}) or {})
+    click.echo(f"Decisions that took longer than {slow:g} s (slow play, IPG 3.3), from the entry before each one:")
+    for seat in game.seats:
+        mine = report[seat]
+        label = seat + (f" ({names[seat]})" if names.get(seat, seat) != seat else "")
+        slow_ones = mine["slow"]
+        click.echo(
+            printable(
+                f"{label}: {len(slow_ones)} of {mine['decisions']} decisions; "
+                f"longest {entries.duration(mine['longest_seconds'])}, "
+                f"all together {entries.duration(mine['total_seconds'])}"
+            )
+        )
+        for d in slow_ones:
+            mark = "x" if d["retracted"] else " "
+            click.echo(
+                printable(
+                    f"{mark}{d['position']:>5}  {entries.duration(d['seconds']):>7}  {d['rule']:<8} {d['text']}"
+                    f"  [{d['time'][11:19]} UTC, {d['by'] or COMMAND_LINE}]"
+                )
+            )
 
 
 @click.command("matches")
@@ -820,6 +1005,7 @@ def matches_(db: str | None, as_json: bool) -> None:
                         "mode": m.mode,
                         "seed": m.seed,
                         "game": m.game,
+                        "origin": {"match": m.origin[0], "at": m.origin[1]} if m.origin else None,
                     }
                     for m in found
                 ]
@@ -830,6 +1016,8 @@ def matches_(db: str | None, as_json: bool) -> None:
         players = " v ".join(m.players.get(s, s) for s in _seats(m.game, m.players))
         line = f"{m.id}  {m.created:%Y-%m-%d %H:%M}  {players}  {m.mode}"
         line += (f"  {m.game}" if m.game != DEFAULT_GAME else "") + (f"  {m.name}" if m.name else "")
+        if m.origin:
+            line += f"  (forked from {m.origin[0]} at event {m.origin[1]})"
         click.echo(printable(line))  # names from a store written before they were checked
 
 
@@ -868,6 +1056,13 @@ def _seats(game: str, players: Mapping[str, str]) -> tuple[str, ...]:
     is_flag=True,
     help="After the rewind, apply again the player actions that followed, stopping at the first one no longer allowed.",
 )
+@click.option(
+    "--replay-after",
+    "replay_after",
+    is_flag=True,
+    help="Replay, leaving out the first action that followed (the one the rewind undoes): "
+    "rewound to just before action K, the replay starts at K+1.",
+)
 @expect_version_option
 @db_option
 @json_option
@@ -879,6 +1074,7 @@ def rewind(
     judge: str | None,
     dry_run: bool,
     replay: bool,
+    replay_after: bool,
     expect_version: int | None,
     db: str | None,
     as_json: bool,
@@ -889,6 +1085,10 @@ def rewind(
     events it undoes stay in the log, marked retracted. --dry-run lists the
     events it would undo, most recent first, flagging those that revealed
     hidden information (a turned card, cards into a hand, a shuffle).
+
+    --replay applies again the player actions that followed the event;
+    --replay-after all of them but the first, the action at fault (rewound
+    to just before it, play goes on with what came after it).
 
     Example: referee rewind m-1a2b3c4d --to 212 --rule 410.1 --reason "second character this turn" --dry-run
     """
@@ -941,7 +1141,14 @@ def rewind(
             done = store.update(
                 match,
                 lambda s: corrections.rewind(
-                    s, store.events(match), to, rule=rule, reason=reason, judge=judge, replay=replay
+                    s,
+                    store.events(match),
+                    to,
+                    rule=rule,
+                    reason=reason,
+                    judge=judge,
+                    replay=replay or replay_after,
+                    after=replay_after,
                 ),
                 expected_version=expect_version,
             )

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
+from referee.commands.params import MATCH, VIEWER, check_viewer, db_option, json_option
 from referee.inputs import InputError, printable
 
 
@@ -82,6 +84,97 @@ def check(paths: tuple[str, ...], as_json: bool, verbose: bool) -> None:
         click.echo(f"{passed} passed, {failed} failed")
     if failed:
         sys.exit(1)
+
+
+@scenario.command("from")
+@click.argument("match", type=MATCH)
+@click.option(
+    "--at",
+    "at",
+    type=click.IntRange(min=0),
+    required=True,
+    help="The position just after this event (see `referee log`; 0: the match's start).",
+)
+@click.option(
+    "--to",
+    "to",
+    type=click.IntRange(min=1),
+    default=None,
+    help="The last event of the stretch, whose state is the expected outcome (default: the latest).",
+)
+@click.option(
+    "--as",
+    "viewer",
+    type=VIEWER,
+    default="judge",
+    show_default=True,
+    help="Whose knowledge: the judge's (everything), or A, B or public (hidden cards stay unknown, rule 215).",
+)
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the file here instead of standard output.")
+@db_option
+@json_option
+def from_match(
+    match: str, at: int, to: int | None, viewer: str, out: str | None, db: str | None, as_json: bool
+) -> None:
+    """Write a stretch of a stored match as a scenario file (a dispute as a rules question).
+
+    The position just after event --at (as --as knows it), the actions of
+    the log up to event --to, and the state there as the expected outcome,
+    with the rules the log cites. It passes `referee scenario check` as
+    written; edit its actions or position to ask what the rules say would
+    follow instead ("what if B had intercepted?"). Where the position at
+    --at cannot be written (a battle or a window of card text under way,
+    an open violation), the file starts at the last one before it that can,
+    and says so.
+
+    Example: referee scenario from m-1a2b3c4d --at 212 --to 230 --out dispute.yaml
+    """
+    from referee.commands.matches import open_store
+    from referee.scenario import dump_scenario, scenario_from
+
+    with open_store(db, read_only=True) as store:
+        game = store.ruleset(match)
+        check_viewer(game.viewers, viewer, game.id)
+        records = store.records(match)
+    events = [r.event for r in records]
+    if to is not None and to > len(events):
+        raise click.BadParameter(f"match {match} has {len(events)} events: there is no event {to}", param_hint="--to")
+    if at >= (to if to is not None else len(events)):
+        raise click.BadParameter(f"--at must come before --to (the match has {len(events)} events)", param_hint="--at")
+    try:
+        written = scenario_from(events, at, to, viewer, records[0].match_id, records[0].name)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="MATCH") from None
+    text = dump_scenario(
+        written.data,
+        f"referee scenario from {records[0].match_id} --at {at} --to {written.to} --as {viewer}\n"
+        "Check it: referee scenario check FILE",
+    )
+    if out is not None:
+        try:
+            Path(out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise click.BadParameter(f"cannot write {out}: {exc.strerror}", param_hint="--out") from None
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "match": records[0].match_id,
+                    "at": written.asked,
+                    "start": written.start,
+                    "to": written.to,
+                    "viewer": viewer,
+                    "file": out,
+                    "scenario": written.data,
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+    elif out is None:
+        click.echo(text, nl=False)
+    else:
+        click.echo(f"wrote {out}: events {written.start + 1} to {written.to} of {records[0].match_id}", err=True)
 
 
 class _plain:

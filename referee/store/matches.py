@@ -205,6 +205,13 @@ class MatchInfo:
     mode: str
     seed: int
     game: str = registry.DEFAULT_GAME  # the ruleset's id (``referee.ruleset.game_of``)
+    origin: tuple[str, int] | None = None  # a what-if fork: the match and event it was forked from
+
+
+def _origin(first: Any) -> tuple[str, int] | None:
+    """Where a what-if fork comes from, as its first event names it (``origin``)."""
+    origin = getattr(first, "origin", None)
+    return (origin.match, origin.at) if origin is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -658,6 +665,7 @@ class MatchStore:
                             first.mode,
                             first.seed,
                             registry.game_of(first),
+                            _origin(first),
                         )
                     )
                 if len(page) < page_size:

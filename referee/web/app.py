@@ -492,7 +492,8 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         board.require(request, match, viewer, role)
         page = board.reader.full_log(match, viewer, _position(request, "from"))
         token = request.query_params.get("token") if viewer in board.reader.ruleset(match).seats else None
-        return render(request, "log.html", {**page, "token": token, "judge": viewer == "judge"})
+        judge = role.kind == "judge" and viewer == "judge"  # a judge's tools on each event
+        return render(request, "log.html", {**page, "token": token, "judge": judge})
 
     def rewind_preview(request: Request) -> Response:
         match = _match_key(request)
@@ -750,12 +751,81 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             rules = rewind_rules(board.reader.ruleset(_match_key(request)))
             if rule not in dict(rules):
                 raise HTTPException(400, "rule: expected " + " or ".join(f"{r} ({w})" for r, w in rules) + ".")
-            reason, replay = _text(form, "reason"), form.get("replay") == "yes"
+            reason, replay = _text(form, "reason"), str(form.get("replay") or "")
             return lambda s, log: corrections.rewind(
-                s, log, to, rule=rule, reason=reason, judge=role.name, replay=replay
+                s,
+                log,
+                to,
+                rule=rule,
+                reason=reason,
+                judge=role.name,
+                replay=replay in ("yes", "after"),
+                after=replay == "after",
             )
 
         return await judged(request, "rewinds (410)", change)
+
+    def judge_only(request: Request, match: str, what: str) -> Role:
+        role = board.role(request, match)
+        if role.kind != "judge":
+            raise HTTPException(401, f"{what} needs the judge password.", headers={"WWW-Authenticate": REALM})
+        return role
+
+    def scenario_from(request: Request) -> Response:
+        """A stretch of the match as a scenario file (``referee scenario from``), to download."""
+        from referee.scenario import dump_scenario, scenario_from
+
+        match = _match_key(request)
+        judge_only(request, match, "Writing a scenario from the match")
+        viewer = request.query_params.get("as") or "judge"
+        if viewer not in board.viewers(match):
+            raise HTTPException(400, f"as: expected one of {', '.join(board.viewers(match))}.")
+        at, to = _position(request), _position(request, "to")
+        if at is None:
+            raise HTTPException(400, "at: expected the event the position is taken just after.")
+        records = board.store.records(match)
+        try:
+            written = scenario_from([r.event for r in records], at, to, viewer, records[0].match_id, records[0].name)
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        text = dump_scenario(
+            written.data, f"referee scenario from {records[0].match_id} --at {at} --to {written.to} --as {viewer}"
+        )
+        name = f"{records[0].match_id}-{written.start + 1}-{written.to}.yaml"
+        return Response(
+            text,
+            media_type="application/yaml; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    async def fork(request: Request) -> Response:
+        """A judge's what-if fork of the match just after event ``at`` (``referee new --from``)."""
+        from referee import corrections
+
+        if settings.read_only:
+            raise HTTPException(403, "This board is read-only.")
+        match = _match_key(request)
+        form = await _form(request)
+        role = board.role(request, match, form)
+        if role.kind != "judge":
+            raise HTTPException(403, "Only a judge forks a match.")
+        at, seen = int(_number(form, "fork_at") or 0), int(_number(form, "version") or 0)
+
+        def run() -> str:
+            records = board.store.records(match)
+            if not at <= seen <= len(records):
+                raise HTTPException(409, f"The board showed version {seen}; the match has {len(records)} events.")
+            try:
+                events = corrections.fork([r.event for r in records], at, records[0].match_id, role.name)
+            except IllegalAction as exc:
+                raise HTTPException(409, f"{exc.refusal.reason} ({exc.refusal.rule})") from None
+            except ValueError as exc:
+                raise HTTPException(400, str(exc)) from None
+            name = f"What-if: {records[0].name or records[0].match_id} from event {at}"
+            return board.store.create(events, name=name)
+
+        mid = await asyncio.to_thread(run)
+        return RedirectResponse(f"/matches/{mid}", status_code=303)
 
     async def new_match(request: Request) -> Response:
         """A judge starts a match from a pasted scenario position (its setup;
@@ -1007,6 +1077,8 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             Route("/matches/{match}/accept", accept, methods=["POST"]),
             Route("/matches/{match}/rewind", rewind, methods=["POST"]),
             Route("/matches/{match}/undo", undo, methods=["POST"]),
+            Route("/matches/{match}/scenario", scenario_from),
+            Route("/matches/{match}/fork", fork, methods=["POST"]),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ],
         exception_handlers={

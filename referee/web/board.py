@@ -31,6 +31,7 @@ from datetime import datetime
 from typing import Any
 
 from events.kernel import Event, Rewound, StepSkipped, ViolationRecorded
+from projections import entries
 from referee.ruleset import Ruleset
 from referee.store import MatchStore, PositionError
 from referee.store.statecodec import ruleset_of_state
@@ -139,12 +140,16 @@ class LogCache:
 
     def events(self, log: MatchLog, first: int, last: int) -> list[Event]:
         """Events ``first + 1`` to ``last`` of ``log`` (positions from 1)."""
+        return [r.event for r in self.records(log, first, last)]
+
+    def records(self, log: MatchLog, first: int, last: int) -> list[Any]:
+        """The stored events ``first + 1`` to ``last`` with their envelopes
+        (``MatchEvent``: when each was entered, and by whom)."""
         if last <= first:
             return []
         with self.store._db_errors(f"read match {log.key}"):
             records: Iterable[Any] = self.store.application.events.get(log.key, gt=first, lte=last)  # MatchEvents
-            out = [r.event for r in records]
-        return out
+            return list(records)
 
 
 def log_row(position: int, event: Event, before: Any, viewer: str, retracted: frozenset[int]) -> dict[str, Any]:
@@ -199,12 +204,13 @@ class BoardReader:
         first = max(0, position - LOG_BEFORE)
         state = self.store.state_at(log.key, first)
         last = min(version, position + LOG_AFTER)
+        records = self.logs.records(log, first, min(version, last + (parts.LOOK_AHEAD if parts is not None else 0)))
+        events = [r.event for r in records]
         if parts is not None:
-            events = self.logs.events(log, first, min(version, last + parts.LOOK_AHEAD))
             rows = parts.log_rows(events, state, viewer, 0, last - first, log.retracted)
         else:
-            events = self.logs.events(log, first, last)
             rows = anygame.log_rows(game, events, state, viewer, None, log.retracted)
+        rows = entries.with_columns(rows, records)  # when each was entered, and by whom
         board = state
         for event in events[: position - first]:
             board = game.evolve(board, event)
@@ -246,11 +252,13 @@ class BoardReader:
         first = start - 1
         state = self.store.state_at(log.key, first)
         last = min(version, first + LOG_PAGE)
+        records = self.logs.records(log, first, min(version, last + (parts.LOOK_AHEAD if parts is not None else 0)))
+        events = [r.event for r in records]
         if parts is not None:
-            events = self.logs.events(log, first, min(version, last + parts.LOOK_AHEAD))
             rows = parts.log_rows(events, state, viewer, 0, last - first, log.retracted)
         else:
-            rows = anygame.log_rows(game, self.logs.events(log, first, last), state, viewer, None, log.retracted)
+            rows = anygame.log_rows(game, events, state, viewer, None, log.retracted)
+        rows = entries.with_columns(rows, records)  # when each was entered, and by whom
         return {
             "match": log.key,
             "title": log.name,

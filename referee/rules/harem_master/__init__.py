@@ -31,6 +31,7 @@ owns), so a rule's code is found from its number in one step:
 | ``ruleset`` | | Harem Master as a ``referee.ruleset.Ruleset`` |
 | ``scenario`` | | its scenario files: the position, the players' actions and the expectations (``load_scenario``, ``run_scenario``) |
 | ``records`` | | its part of a match record: the rulings, automatic passing, card definitions and the decks (``read_record_header``, ``record_decks``) |
+| ``written`` | | a stretch of a stored match written as a scenario file (``referee scenario from``, ``write_scenario``) |
 | ``settings`` | | a match's own settings: the selectable rulings, the record header keys that carry them |
 
 One part lives outside the package until each game's code moves into its

@@ -291,9 +291,18 @@ def find_ability(state: GameState, card: str, index: int | None) -> tuple[int, A
 
 
 def check_activated(
-    state: GameState, player: str, card: str, ability: Any, moment: Moment, n: int | None = None, probing: bool = False
+    state: GameState,
+    player: str,
+    card: str,
+    ability: Any,
+    moment: Moment,
+    n: int | None = None,
+    probing: bool = False,
+    waive: frozenset[str] = frozenset(),
 ) -> int:
-    """The cards the ability costs now, or the refusal (402, 503, 504)."""
+    """The cards the ability costs now, or the refusal (402, 503, 504).
+    ``waive``: what record mode records anyway (ruling A8): a [T] paid by
+    tapping a character the table had already tapped (402.1a)."""
     cname = name_of(state, card)
     what = f"{cname}'s ability"
     where = zone_of(state, card)
@@ -325,8 +334,10 @@ def check_activated(
             raise refuse(
                 "402.1a", f"{cname} cannot pay [T]: only a character on the field turns from untapped to tapped."
             )
-        if not ch.ready:
-            raise refuse("402.1a", f"{cname} is already tapped; tapping a tapped card does not pay [T].")
+        if not ch.ready and "402.1a" not in waive:
+            # The table can do it (turn the card that is already sideways and
+            # use the ability): record mode records it with its violation.
+            raise physical("402.1a", f"{cname} is already tapped; tapping a tapped card does not pay [T].")
     if n is not None and not cost.n:
         raise refuse("503.2", f"{what} has no [n] in its cost, so no n is chosen for it.")
     if cost.n and n is None and not probing:
@@ -387,13 +398,15 @@ def declare_event(
     ]
 
 
-def declare_activated(state: GameState, a: Seated, moment: Moment, step: str | None) -> Events:
+def declare_activated(
+    state: GameState, a: Seated, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()
+) -> Events:
     """306.4, 407.2: the ability is declared and its cost paid ([T] first, 504)."""
     p = a.player
     if a.card is None:
         raise refuse("402", "Name the card whose ability to use.")
     index, ability = find_ability(state, a.card, a.ability)
-    total = check_activated(state, p, a.card, ability, moment, a.n)
+    total = check_activated(state, p, a.card, ability, moment, a.n, waive=waive)
     if a.targets:
         _check_targets(state, p, a.card, list(ability.effects), a.targets)
     about, it = _responding(moment)
@@ -434,7 +447,7 @@ def declare(
     state: GameState, a: Seated, moment: Moment, step: str | None, waive: frozenset[str] = frozenset()
 ) -> Events:
     if a.do == "activate":
-        return declare_activated(state, a, moment, step)
+        return declare_activated(state, a, moment, step, waive)
     return declare_event(state, a, moment, step, waive)
 
 

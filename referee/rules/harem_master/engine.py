@@ -644,12 +644,18 @@ def start(
     rulings: dict[str, str] | None = None,
     auto_pass: bool = True,
     deal: str = "seeded",
+    pool: tuple[CardDef, ...] = (),
 ) -> Applied:
     """A new match from two checked decks: the first event and the steps after it.
 
     ``deal="table"``: a paper match; the castles are shuffled at the table and
-    every hidden card is unknown until the table reveals it (``hidden``)."""
+    every hidden card is unknown until the table reveals it (``hidden``);
+    ``pool``, the cards of its card pool on neither deck list, is stored
+    with it, where a card the table shows that no deck lists is found (100.2)."""
+    listed = {cd.name for cd in cards.values()}
+    kept = [cd for cd in pool if cd.name not in listed] if deal == "table" else []
     first = MatchStarted.trusted(
+        pool=kept,
         deal=deal,
         seed=seed,
         names=names or {"A": "A", "B": "B"},

@@ -78,12 +78,20 @@ def _deck_order(card: str) -> int:
 
 
 def _leading_unknown(state: GameState, player: str, limit: int) -> int:
+    """How many of the top ``limit`` castle cards, from the top, the table must name."""
     n = 0
     for c in state.zones[player].castle[:limit]:
-        if c not in state.unknown:
+        if not _to_name(state, c):
             break
         n += 1
     return n
+
+
+def _to_name(state: GameState, card: str) -> bool:
+    """Must the table say what ``card`` is as the rules turn it face up? An
+    unknown card, or one seen before a rewind took its reveal back (ruling
+    A36): known, but turned again at the table, which must say it again."""
+    return card in state.unknown or card in state.seen
 
 
 PUBLIC_PILES = ("discard", "harem", "execution", "side")  # face up (215)
@@ -113,7 +121,7 @@ def face_up(state: GameState) -> str | None:
 
 def pending(state: GameState) -> Pending | None:
     """What the table must reveal before the procedure can go on, if anything."""
-    if not state.unknown:
+    if not state.unknown and not state.seen:
         return None
     shown = face_up(state)
     if shown is not None:
@@ -125,7 +133,7 @@ def pending(state: GameState) -> Pending | None:
     if step == "101.3":
         for p in ("A", "B"):
             castle = state.zones[p].castle
-            if castle and castle[0] in state.unknown:
+            if castle and _to_name(state, castle[0]):
                 return Pending(p, "101.3", f"{p} turns the top card of their castle for the turn order (101.3)", 1)
         return None
     if step == "306.5i" and state.battle is not None:
@@ -136,7 +144,7 @@ def pending(state: GameState) -> Pending | None:
             if p in applied or ch in waived:
                 continue
             castle = state.zones[p].castle
-            if castle and castle[0] in state.unknown:
+            if castle and _to_name(state, castle[0]):
                 return Pending(p, "306.5i", f"{p} turns the top card of their castle for its random number (306.5i)", 1)
             return None
         return None
@@ -200,7 +208,18 @@ def reveal_as(
     stays unaccounted for, so that no copy the list does have is taken away
     by a card it does not have (a judge then rewinds or accepts)."""
     cards = state.cards
-    if cards[place].name == name:
+    if place in state.seen and cards[place].name != name:
+        # Ruling A36: the table saw this card before a rewind took the reveal
+        # back; turned again, it is the same card. Record mode records what
+        # the table says, and the card seen goes back to being unknown.
+        what = "the card revealed" if rule in ("101.3", "306.5i", "306.5m", "215") else "the card"
+        if "ruling:A36" not in waive:
+            raise physical(
+                "ruling:A36",
+                f"{player}'s card there was seen face up as {cards[place].name} before a judge's rewind took "
+                f"that back; both players know it, so {what} cannot be {name}.",
+            )
+    elif cards[place].name == name:
         return CardRevealed.trusted(rule=rule, player=player, card=place, name=name, identity=place)
     for c in unknown_of(state, player):
         if cards[c].name == name:
@@ -248,10 +267,15 @@ def _reveal_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
     found = pending(state)
     if found is None:
         return []
-    seen: dict[str, str] = {}
+    shown = face_up(state)
+    castle = state.zones[found.player].castle
+    place = shown if shown is not None else castle[0] if castle else None
+    if place is not None and place in state.seen:
+        return [Action(p, "reveal", card=place)]  # seen before a rewind: it is that card (ruling A36)
+    names: dict[str, str] = {}
     for c in unknown_of(state, found.player):
-        seen.setdefault(state.cards[c].name, c)
-    return [Action(p, "reveal", card=c) for _, c in sorted(seen.items())]
+        names.setdefault(state.cards[c].name, c)
+    return [Action(p, "reveal", card=c) for _, c in sorted(names.items())]
 
 
 @action(

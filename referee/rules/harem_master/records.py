@@ -40,6 +40,11 @@ def read_header(reader: Reader, data: dict[str, Any]) -> RecordHeader:
     rulings = {k: reader.choice(v, ("rulings", k), RULING_OPTIONS[k]) for k, v in rulings_raw.items()}
     auto_pass = reader.bool_(data.get("auto_pass", True), ("auto_pass",))
     catalog = _catalog(reader, data)
+    options: dict[str, Any] = {"rulings": rulings, "auto_pass": auto_pass}
+    if "pool" in data:
+        # A table-dealt match remembers its pool (``MatchStarted.pool``), so
+        # its record's start does too: the pool's own cards, however written.
+        options["pool"] = list(catalog.pools[1 if "cards" in data else 0].values())
     players = reader.mapping(data["players"], ("players",), SEATS, SEATS)
     names: dict[str, str] = {}
     decks: dict[str, list[CardDef]] = {}
@@ -48,7 +53,7 @@ def read_header(reader: Reader, data: dict[str, Any]) -> RecordHeader:
         entry = reader.mapping(players[p], ppath, PLAYER_KEYS, ("deck",))
         names[p] = reader.text(entry["name"], ppath + ("name",), NAME_LENGTH) if "name" in entry else p
         decks[p] = _deck(reader, entry["deck"], ppath + ("deck",), catalog)
-    return RecordHeader(names, decks, {"rulings": rulings, "auto_pass": auto_pass}, catalog)
+    return RecordHeader(names, decks, options, catalog)
 
 
 def _relative(reader: Reader, value: Any, path: tuple[Any, ...], what: str) -> Path:
@@ -68,7 +73,9 @@ def _catalog(reader: Reader, data: dict) -> Any:
     pools: list[dict[str, CardDef]] = []
     if "cards" in data:
         pools.append(parse_cards(data["cards"], reader.doc, ("cards",)))
-    if "pool" in data:
+    if isinstance(data.get("pool"), list):  # written inline (an export of a match that remembers its pool)
+        pools.append(parse_cards(data["pool"], reader.doc, ("pool",)))
+    elif "pool" in data:
         pools.append(load_pool(_relative(reader, data["pool"], ("pool",), "card pool")))
     pools.append(bundled_pool())
     return CardCatalog(*pools)

@@ -64,21 +64,50 @@ REVEALS: dict[type[Event], str] = {
 
 
 def cannot_hide(event: CardRevealed, restored: GameState) -> str:
-    """A table-dealt match: a rewind gives the card back its place, unknown to
-    the referee, but nobody at the table forgets what was shown."""
+    """A table-dealt match: a rewind gives the card back its place, and since
+    nobody at the table forgets what was shown, it stays known there (ruling
+    A36: ``still_known``)."""
     where = restored.where(event.card)
     text = f"{event.player}'s {event.name} was shown face up ({event.rule}); the rewind cannot hide it again"
     if where == f"{event.player}.castle":
         pos = restored.zones[event.player].castle.index(event.card) + 1
         return text + f": it returns to {event.player}'s castle, {_nth(pos)} from the top, a position both players know"
     if where == f"{event.player}.hand":
-        return text + f": it goes back into {event.player}'s hand as an unknown card, but both players have seen it"
+        return (
+            text + f": it goes back into {event.player}'s hand, still known, as both players have seen it (ruling A36)"
+        )
     if where == f"{event.player}.action_stack":
         return (
-            text
-            + f": it goes back to {event.player}'s action-cost stack as an unknown card, but both players have seen it"
+            text + f": it goes back to {event.player}'s action-cost stack, still known, as both players have seen it "
+            "(ruling A36)"
         )
     return text
+
+
+def still_known(undone: Sequence[Event], restored: GameState, rule: str) -> list[Event]:
+    """Ruling A36: a table-dealt match's cards that the table saw (the reveals
+    among ``undone``, the events the rewind takes back, in log order) stay
+    known after the rewind: one ``CardRevealed`` each, citing the rewind's
+    rule and marked ``again``, so that when the rules turn such a card face
+    up again the table's reveal must agree. A reveal whose cards are no longer
+    both unknown in the restored state (an earlier reveal of the same card)
+    is left out."""
+    if restored.deal != "table" or not restored.unknown:
+        return []
+    out: list[Event] = []
+    state = restored
+    for event in undone:
+        if not isinstance(event, CardRevealed) or event.identity is None:
+            continue  # a card on neither deck list (ruling A35) is no card of the deck to know
+        x, y = event.card, event.identity
+        if y not in state.unknown or x not in state.unknown or event.name != state.cards[y].name:
+            continue
+        again = CardRevealed(
+            rule=rule, ruling="A36", player=event.player, card=x, name=event.name, identity=y, again=True
+        )
+        out.append(again)
+        state = evolve(state, again)
+    return out
 
 
 def _nth(n: int) -> str:
@@ -206,6 +235,9 @@ class HaremMasterRewinds:
 
     def skip_step(self, state: GameState, log: Sequence[Event], rule: str, reason: str) -> Applied:
         return skip_step(state, log, rule, reason)
+
+    def still_known(self, undone: Sequence[Event], restored: GameState, rule: str) -> list[Event]:
+        return still_known(undone, restored, rule)
 
     def position_of_step(
         self, log: Sequence[Event], turn: int, step: str, states: Sequence[GameState] | None = None

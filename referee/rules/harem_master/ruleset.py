@@ -105,6 +105,7 @@ class HaremMasterRuleset:
             rulings=dict(options.get("rulings") or {}),
             auto_pass=bool(options.get("auto_pass", True)),
             deal=deal,
+            pool=_pool_cards(options.get("pool")),
         )
 
     @property
@@ -133,7 +134,9 @@ class HaremMasterRuleset:
         if not isinstance(first_event, MatchStarted):
             return None
         decks = {seat: [first_event.cards[c] for c in ids] for seat, ids in first_event.castles.items()}
-        options = {"rulings": dict(first_event.rulings), "auto_pass": first_event.auto_pass}
+        options: dict[str, Any] = {"rulings": dict(first_event.rulings), "auto_pass": first_event.auto_pass}
+        if first_event.pool:  # a table-dealt match's pool: a record writes it inline (``pool:``)
+            options["pool"] = [_card_entry(cd) for cd in first_event.pool]
         return Setup(decks, first_event.seed, first_event.deal, dict(first_event.names), first_event.mode, options)
 
     def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
@@ -203,6 +206,9 @@ class HaremMasterRuleset:
 
         why = pending(state)
         owner = why.player if why is not None else found.player
+        seen = [a for a in engine.legal_actions(state) if a.do == "reveal" and a.card in state.seen]
+        if seen:  # seen before a rewind (ruling A36): it is that card
+            return [(seen[0], 1.0)]
         cards = sorted(unknown_of(state, owner))  # type: ignore[arg-type]  # a reveal is a player's: owner is a seat
         return [(Action(found.player, "reveal", card=c), 1 / len(cards)) for c in cards]
 
@@ -243,14 +249,16 @@ class HaremMasterRuleset:
         return notation.action_lines(described)
 
     def unlisted_cards(self, state: GameState, pool: str | None) -> Mapping[str, CardDef]:
-        """At a table-dealt match, the pool's cards (the file's, then the
-        bundled ones): a card on neither deck list is the table's deck-list
-        problem, refused citing 100.2 or, in record mode, recorded with it."""
+        """At a table-dealt match, the pool's cards (the file's, then those of
+        the pool the match was started with, then the bundled ones): a card on
+        neither deck list is the table's deck-list problem, refused citing
+        100.2 or, in record mode, recorded with it."""
         if state.deal != "table":
             return {}
         from referee.rules.harem_master.pool import CardCatalog, bundled_pool, load_pool
 
-        catalog = CardCatalog(*([load_pool(pool)] if pool else []), bundled_pool())
+        stored = {cd.name: cd for cd in state.pool}
+        catalog = CardCatalog(*([load_pool(pool)] if pool else []), stored, bundled_pool())
         # every name the catalog lists has its card
         return cast("dict[str, CardDef]", {name: catalog.get(name) for name in catalog.names()})
 
@@ -339,5 +347,32 @@ class HaremMasterRuleset:
 
         return run(scenario)
 
+    def write_scenario(
+        self, log: Sequence[Event], at: int, to: int | None, viewer: str, match: str, title: str | None
+    ) -> Any:
+        """A stretch of a stored match as a scenario file (``referee scenario
+        from``; ``referee.rules.harem_master.written``): ``ValueError`` when it
+        cannot be written."""
+        from referee.rules.harem_master import written
+
+        return written.write(log, at, to, viewer, match, title)
+
 
 HAREM_MASTER = HaremMasterRuleset()
+
+
+def _pool_cards(given: Any) -> tuple[CardDef, ...]:
+    """The ``pool`` start option: a pool file's path (``referee new --pool``),
+    or the card definitions themselves (a record's ``pool:``), as CardDefs."""
+    if not given:
+        return ()
+    if isinstance(given, (str, Path)):
+        from referee.rules.harem_master.pool import load_pool
+
+        return tuple(load_pool(given).values())
+    return tuple(cd if isinstance(cd, CardDef) else CardDef.model_validate(cd) for cd in given)
+
+
+def _card_entry(cd: CardDef) -> dict[str, Any]:
+    """A card definition as a file writes it: its name first, defaults left out."""
+    return {"name": cd.name, **cd.model_dump(mode="json", exclude_defaults=True, exclude={"name"})}

@@ -22,7 +22,14 @@ from projections.harem_master.state import PILES, PLAYERS, GameState, evolve, in
 from referee.actions import IllegalAction, Refusal
 from referee.inputs import MAX_ACTIONS, MAX_CARDS, NAME_LENGTH, TITLE_LENGTH, Document, card_number_problem
 from referee.rules.harem_master.engine import advance, apply, current_decision, current_player, start
-from referee.rules.harem_master.notation import PLAYER_DOS, action_from_mapping, matches, resolve, with_unlisted
+from referee.rules.harem_master.notation import (
+    INSTANCE_ID,
+    PLAYER_DOS,
+    action_from_mapping,
+    matches,
+    resolve,
+    with_unlisted,
+)
 from referee.rules.harem_master.rewinds import REWINDS
 from referee.rules.harem_master.settings import RULING_OPTIONS
 from referee.scenario import (
@@ -56,14 +63,19 @@ def _catalog(reader: Reader, data: dict) -> Any:
 
 
 class Dealer:
-    """Gives each card of a hand-written position its instance id (owner:index)."""
+    """Gives each card of a hand-written position its instance id (owner:index):
+    the ``id`` it is written with (``referee scenario from`` writes every
+    card's, so that the position is the match's to the card), else the
+    owner's next number that no card of the file is written with."""
 
-    def __init__(self, reader: Reader, catalog: Any) -> None:
+    def __init__(self, reader: Reader, catalog: Any, reserved: frozenset[str] = frozenset()) -> None:
         self.reader = reader
         self.catalog = catalog
         self.cards: dict[str, CardDef] = {}
         self.labels: dict[str, str] = {}
         self.count = {"A": 0, "B": 0}
+        self.reserved = reserved  # the ids some card of the file is written with
+        self.known: list[str] = []  # table deal: cards of a hidden pile written ``known: true``
 
     def room(self, n: int, path: Path_) -> None:
         """Refuse a position of more cards than ``MAX_CARDS`` before dealing them."""
@@ -72,29 +84,55 @@ class Dealer:
                 path, f"the position holds more than {MAX_CARDS:,} cards; a whole game has 102 (100.2)"
             )
 
-    def new(self, owner: str, cd: CardDef, path: Path_ = ("setup",)) -> str:
+    def new(self, owner: str, cd: CardDef, path: Path_ = ("setup",), card_id: str | None = None) -> str:
         self.room(1, path)
-        self.count[owner] += 1
-        card_id = f"{owner}:{self.count[owner]}"
+        if card_id is None:
+            self.count[owner] += 1
+            while f"{owner}:{self.count[owner]}" in self.reserved:
+                self.count[owner] += 1
+            card_id = f"{owner}:{self.count[owner]}"
+        elif card_id in self.cards:
+            raise self.reader.err(path + ("id",), f"the id {card_id} is given to two cards")
         self.cards[card_id] = cd
         return card_id
 
+    def _id(self, value: dict, path: Path_, owner: str) -> str | None:
+        """A card's own ``id`` (``A:12``): its letter is its owner's (215.1b)."""
+        if "id" not in value:
+            return None
+        card_id = self.reader.str_(value["id"], path + ("id",))
+        if not INSTANCE_ID.match(card_id) or card_id.endswith(":0") or card_id.partition(":")[2].startswith("0"):
+            raise self.reader.err(path + ("id",), f"expected an instance id such as {owner}:12, got {card_id!r}")
+        if card_id[0] != owner:
+            raise self.reader.err(path + ("id",), f"{card_id} is a card of {card_id[0]}'s, but this card is {owner}'s")
+        return card_id
+
+    def _known(self, value: dict, path: Path_, card_id: str) -> str:
+        if "known" in value and self.reader.bool_(value["known"], path + ("known",)):
+            self.known.append(card_id)
+        return card_id
+
     def card(self, value: Any, path: Path_, owner: str) -> str:
-        """A card entry: a name, ``{random: N}``, or ``{card: NAME, label: TEXT, owner: A|B}``."""
+        """A card entry: a name, ``{random: N, id: ID}``, or ``{card: NAME, label: TEXT, owner: A|B, id: ID, known: true}``."""
         r = self.reader
         if isinstance(value, dict) and "random" in value:
-            r.mapping(value, path, ("random",), ("random",))
+            r.mapping(value, path, ("random", "id", "known", "owner"), ("random",))
             rnd = r.int_(value["random"], path + ("random",))
             problem = card_number_problem(rnd)
             if problem is not None:
                 raise r.err(path + ("random",), problem)
-            return self.new(owner, filler(rnd), path)
+            if "owner" in value:
+                owner = r.player(value["owner"], path + ("owner",))
+            return self._known(value, path, self.new(owner, filler(rnd), path, self._id(value, path, owner)))
         if isinstance(value, dict):
-            r.mapping(value, path, ("card", "label", "owner"), ("card",))
+            r.mapping(value, path, ("card", "label", "owner", "id", "known"), ("card",))
             name = r.str_(value["card"], path + ("card",))
             if "owner" in value:
                 owner = r.player(value["owner"], path + ("owner",))
-            card_id = self.new(owner, self.catalog.require(name, r.doc, path + ("card",)), path)
+            card_id = self.new(
+                owner, self.catalog.require(name, r.doc, path + ("card",)), path, self._id(value, path, owner)
+            )
+            self._known(value, path, card_id)
             if "label" in value:
                 label = r.str_(value["label"], path + ("label",))
                 if label in self.labels:
@@ -141,6 +179,7 @@ SETUP_KEYS = (
     "auto_pass",
     "names",
     "deal",
+    "field_order",
 )
 PLAYER_KEYS = ("field", "hand", "action_stack", "castle", "discard", "harem", "execution", "side")
 # Where a position stands: `main` at 306 with 301-305 done (the active player
@@ -195,7 +234,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
         )
         return list(applied.events), applied.state, {}
 
-    dealer = Dealer(reader, catalog)
+    dealer = Dealer(reader, catalog, _written_ids(setup.get("players")))
     players = reader.mapping(setup.get("players", {}), path + ("players",), ("A", "B"))
     zones: dict[str, list[str]] = {}
     field: list[FieldCard] = []
@@ -208,8 +247,8 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
         for i, entry in enumerate(reader.seq(pdata.get("field", []), ppath + ("field",))):
             epath = ppath + ("field", i)
             if isinstance(entry, dict) and "random" not in entry:
-                reader.mapping(entry, epath, ("card", "ready", "items", "label", "owner"), ("card",))
-                card_id = dealer.card({k: entry[k] for k in ("card", "label", "owner") if k in entry}, epath, p)
+                reader.mapping(entry, epath, ("card", "ready", "items", "label", "owner", "id"), ("card",))
+                card_id = dealer.card({k: entry[k] for k in ("card", "label", "owner", "id") if k in entry}, epath, p)
                 ready = reader.bool_(entry.get("ready", True), epath + ("ready",))
                 items = [
                     dealer.card(it, epath + ("items", j), p)
@@ -227,6 +266,8 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
                 zones[f"{p}.{pile}"] = dealer.pile(
                     pdata[pile], ppath + (pile,), p, integer_fillers=(pile == "action_stack")
                 )
+    if "field_order" in setup:
+        field = _in_field_order(reader, setup["field_order"], path + ("field_order",), field)
     first = reader.player(setup.get("first", "A"), path + ("first",))
     turn = reader.int_(setup.get("turn", 1), path + ("turn",), 1)
     active = reader.player(
@@ -251,6 +292,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
         auto_pass=auto_pass,
         log_format=2,
         deal=cast(Literal["seeded", "table"], deal_mode),
+        known=[c for c in dealer.known if deal_mode == "table"],
     )
     state = evolve(initial_state(), event)
     events, state = advance(state, [event])
@@ -266,6 +308,36 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
             state = evolve(state, passed)
             events, state = advance(state, events + [passed])
     return events, state, dealer.labels
+
+
+def _in_field_order(reader: Reader, value: Any, path: Path_, field: list[FieldCard]) -> list[FieldCard]:
+    """``field_order``: the characters of both players' fields in the order
+    they lie on the table, by id (the order their ``field:`` lists give
+    between one player's characters, and A's before B's, when absent)."""
+    ids = [reader.str_(v, path + (i,)) for i, v in enumerate(reader.seq(value, path))]
+    by_id = {f.card: f for f in field}
+    if sorted(ids) != sorted(by_id):
+        raise reader.err(path, "expected the id of every character on the field, each once")
+    return [by_id[c] for c in ids]
+
+
+def _written_ids(players: Any) -> frozenset[str]:
+    """Every ``id`` a card of the position is written with, so that the cards
+    written without one are numbered around them (read before any is dealt)."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            if isinstance(value.get("id"), str) and ("card" in value or "random" in value):
+                found.add(value["id"])
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(players)
+    return frozenset(found)
 
 
 # --- actions -----------------------------------------------------------------------

@@ -320,8 +320,12 @@ def _held(
 ) -> list[Event]:
     """A character or item card used (306.1, 306.3): paid for, then at the
     moment before it enters the field (403.1a, 214.3c, 409) if anything cares;
-    ``then``: what happens to it next (214.4g), in its own moment."""
-    proposal = propose(state, played, "use", card, player, then=then)
+    ``then``: what happens to it next (214.4g), in its own moment. A character
+    card held there is counted for 306.1a by the proposal itself (it is used
+    now, whether or not it arrives: 411.1a, ruling A28), so the one held
+    carries ``counted``."""
+    held = [e.model_copy(update={"counted": True}) if isinstance(e, CharacterPlayed) else e for e in played]
+    proposal = propose(state, held, "use", card, player, then=then)
     if proposal is not None:
         return costs + proposal
     if not then:
