@@ -161,7 +161,7 @@ def parse_record(doc: Document) -> Record:
             for i, h in enumerate(reader.seq(data["chain"], ("chain",), MAX_ACTIONS + 1, "hashes"))
         ]
     head = _hash(reader, data["head"], ("head",)) if data.get("head") is not None else None
-    entries = _entries(reader, data.get("entries"), len(actions)) if data.get("entries") is not None else None
+    entries = _entries(reader, data.get("entries")) if data.get("entries") is not None else None
     signature = None
     if data.get("signature") is not None:
         sig = reader.mapping(data["signature"], ("signature",), ("key", "value"), ("key", "value"))
@@ -189,13 +189,16 @@ def parse_record(doc: Document) -> Record:
 ENTRY_KEYS = ("action", "by", "station")
 
 
-def _entries(reader: Any, value: Any, actions: int) -> list[dict[str, Any]]:
-    """A record's ``entries``: who entered which action (0: the start), each once, in order."""
+def _entries(reader: Any, value: Any) -> list[dict[str, Any]]:
+    """A record's ``entries``: who entered which action (0: the start), each
+    once, in order. (One naming an action the record lacks is not an input
+    error: the signature covers the entries, so such a record is refused as
+    changed, exit 1, by whatever checks its proof.)"""
     out: list[dict[str, Any]] = []
     last = -1
-    for i, raw in enumerate(reader.seq(value, ("entries",), actions + 1, "entries")):
+    for i, raw in enumerate(reader.seq(value, ("entries",), MAX_ACTIONS + 1, "entries")):
         entry = reader.mapping(raw, ("entries", i), ENTRY_KEYS, ("action",))
-        k = reader.int_(entry["action"], ("entries", i, "action"), 0, actions)
+        k = reader.int_(entry["action"], ("entries", i, "action"), 0, MAX_ACTIONS)
         if k <= last:
             raise reader.err(("entries", i, "action"), f"expected an action after {last}, in order, each once")
         last = k
