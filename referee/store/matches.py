@@ -428,7 +428,7 @@ class MatchStore:
         causes in one transaction. ``IllegalAction`` if the rules refuse it,
         also when another station's write made it illegal meanwhile;
         ``StaleVersion`` if the match is no longer at ``expected_version``."""
-        return self.update(
+        return self.update(  # (see ``update`` for ``entry``)
             match_id,
             lambda state: ruleset_of_state(state).apply(state, action),
             expected_version=expected_version,
@@ -444,6 +444,7 @@ class MatchStore:
         expected_version: int | None = None,
         by: str | None = None,
         entry: str | None = None,
+        check_entry: bool = False,
     ) -> Decided:
         """Run ``decide`` on the current state and store the events it returns,
         all in one transaction; on a conflicting write by another station,
@@ -470,13 +471,20 @@ class MatchStore:
         board and ``act --expect-version`` send) any other write refuses the
         action with ``StaleVersion``; without it, a rewind written meanwhile
         still does (the action was chosen from the legal list of a position
-        the rewind took back), while ordinary writes are decided again."""
+        the rewind took back), while ordinary writes are decided again.
+
+        ``entry`` (a submission's id, stored with its events) makes a
+        submission sent twice a repeat: a write that lost a race is not
+        decided again if the winner was this very entry (``AlreadyEntered``),
+        and with ``check_entry`` (an id typed again, `act --entry`) neither
+        is one whose entry is among the latest events already. Under a
+        ``WRITE_GATE`` that has closed, nothing is written (``WriteCancelled``)."""
         key = self._key(match_id)
         self._writable()
         gate = WRITE_GATE.get()
         with self._db_errors(f"write to match {key}"):
-            if entry is not None and expected_version is None:
-                # A submission id given by hand (`act --entry`): the same
+            if entry is not None and check_entry:
+                # A submission id given again by hand (`act --entry`): the same
                 # submission stored already is a repeat, never a second entry.
                 self._refuse_if_entered(key, entry, None)
             cached = self._cached(key)
