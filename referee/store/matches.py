@@ -108,6 +108,7 @@ KNOWN_SNAPSHOTS = 64  # decoded snapshot states kept in the process
 CARDS_REFERENCES = 8  # snapshots followed to find one holding the cards (usually one)
 MATCH_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 ENTRY_WINDOW = 500  # latest events searched for a submission sent again
+MAX_POSITION = 2**63 - 1  # the largest position a database integer holds
 
 
 class WriteGate:
@@ -626,6 +627,8 @@ class MatchStore:
         key = self._key(match_id)
         if position < 0:
             raise PositionError(f"there is no event {position}: positions start at 0")
+        if position > MAX_POSITION:  # a database integer holds no more: no match is that long
+            raise PositionError(f"match {key} has no event {position}: no match is that long")
         with self._db_errors(f"load match {key}"):
             cached = self._cached(key)
             if cached is not None and cached[0] == position:
@@ -649,6 +652,8 @@ class MatchStore:
         key = self._key(match_id)
         if upto is not None and upto < 0:
             raise PositionError(f"there is no event {upto}: positions start at 0")
+        if upto is not None and upto > MAX_POSITION:
+            upto = MAX_POSITION  # every event there is (a database integer holds no more)
         with self._db_errors(f"read match {key}"):
             if upto == 0:
                 self._require(key)
