@@ -12,6 +12,7 @@ Nothing here reads the clock to judge: the stores' clocks are replaced where tim
 from __future__ import annotations
 
 import json
+import re
 import threading
 from html import unescape
 from pathlib import Path
@@ -340,3 +341,23 @@ def test_every_console_post_says_its_outcome(db: str) -> None:
         assert bad.status_code == 400 and bad.headers["x-outcome"] == "invalid"
         stale = http.post(f"/matches/{match}/act", data={**fields, "version": "1", "line": "A concede"})
         assert stale.headers["x-outcome"] == "stale"
+
+
+def test_match_slips_carry_each_matchs_short_head_fingerprint(db: str) -> None:
+    from referee.chain import head_fingerprint
+    from referee.store import MatchStore
+
+    event = json.loads(referee(db, "event", "new", "Cup", "--json"))["event"]
+    deck = str(Path(__file__).parent.parent / "scenarios/decks/alice.yaml")
+    for name in ("Ann", "Bea", "Cyd", "Dot"):
+        referee(db, "event", "register", event, "--player", name, "--deck", deck)
+    referee(db, "event", "round", event)
+    with _client(create_app(_settings(db))) as http:
+        page = http.get(f"/events/{event}/print/slips")
+    shown = re.findall(r"data-record-fingerprint>([^<]+)<", page.text)
+    with MatchStore(db, read_only=True) as store:
+        matches = [m.id for m in store.list_matches() if m.id.startswith(event)]
+        expected = [
+            f"{head_fingerprint(store.head_of(m).hash)} at event {store.head_of(m).position}" for m in sorted(matches)
+        ]
+    assert len(shown) == 2 and sorted(shown) == sorted(expected)

@@ -541,6 +541,19 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         return path + ("?" + urlencode(query) if query else "")
 
     env.globals["link"] = link
+
+    def record_fingerprint(match: str) -> str:
+        """A match's short head fingerprint for paper (``chain.head_fingerprint``):
+        what ``referee audit MATCH`` shows in full, so a slip anchors the record."""
+        from referee.chain import head_fingerprint
+
+        try:
+            last = board.store.head_of(match)
+        except StoreError:
+            return "not started"
+        return f"{head_fingerprint(last.hash)} at event {last.position}" if last.hash else "no chain"
+
+    env.globals["record_fingerprint"] = record_fingerprint
     env.globals["game_name"] = game_name
     env.globals["default_game"] = registry.DEFAULT_GAME
     env.filters["cite"] = lambda row: row["rule"] + (f" ruling:{row['ruling']}" if row.get("ruling") else "")
