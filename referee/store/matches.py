@@ -781,14 +781,13 @@ class MatchStore:
     def signer(self) -> Signer | None:
         """The store's signing key, which signs the head of every write (made
         on the first write of a store that has none); None for a read-only
-        store without one, or a database that will not keep one (a warning
-        says so once: the writes go on, unsigned)."""
+        store without one. ``StoreError`` if it cannot be read or made (a
+        role that may not create tables needs the owner to run `referee key`
+        once)."""
         if self._signer is None:
-            try:
-                self._signer = self.side.signer(create=not self.read_only) or False
-            except StoreError as exc:
-                warnings.warn(f"{self.url} keeps no signing key, so writes are not signed: {exc}", stacklevel=3)
-                self._signer = False
+            # A store that cannot read its key now (a cut connection) writes
+            # nothing now: the write fails in one line, as any store failure.
+            self._signer = self.side.signer(create=not self.read_only) or False
         return self._signer or None
 
     def head_of(self, match_id: str) -> MatchEvent:

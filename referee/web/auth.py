@@ -183,7 +183,21 @@ class SessionCheck:
         if scope["type"] == "http" and self.sessions.side is not None:
             sid = (scope.get("session") or {}).get("sid")
             if sid:
-                scope["referee.sid"] = await asyncio.to_thread(self.sessions.lookup, str(sid))
+                from starlette.responses import PlainTextResponse
+
+                from referee.store.errors import StoreError
+
+                try:
+                    scope["referee.sid"] = await asyncio.to_thread(self.sessions.lookup, str(sid))
+                except StoreError:
+                    # Who this is cannot be told now: nothing is done, and the page says so.
+                    response = PlainTextResponse(
+                        "The match store is not answering: nothing was recorded. Try again in a moment.",
+                        status_code=503,
+                        headers={"Retry-After": "5"},
+                    )
+                    await response(scope, receive, send)
+                    return
         await self.app(scope, receive, send)
 
 
