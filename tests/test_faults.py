@@ -629,3 +629,39 @@ def test_a_board_whose_store_connections_are_cut_says_so_and_a_resend_is_logged_
     stored = _notes(url, match)
     assert sorted(stored) == sorted(f"cut {i}" for i in range(posted))  # each once, whatever was cut
     assert_sound(url)
+
+
+def test_a_board_for_the_network_without_a_password_makes_one_and_prints_it_once(tmp_path: Path) -> None:
+    import os
+    import re
+    from urllib.parse import urlencode
+
+    url = f"sqlite:///{tmp_path / 'referee.db'}"
+    new_match(url)
+    env = {k: v for k, v in os.environ.items() if k not in ("REFEREE_DB", "REFEREE_JUDGE_PASSWORD")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee.cli", "serve", "--db", url, "--host", "0.0.0.0", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    board = Board.__new__(Board)
+    board.proc = proc
+    try:
+        assert proc.stdout is not None
+        lines: list[str] = []
+        while len(lines) < 8 and not any("judges:" in line for line in lines):  # up to the sign-in line
+            lines.append(proc.stdout.readline())
+        port = re.search(r":(\d+)/", lines[0])
+        said = [line for line in lines if "judge password for this run" in line]
+        assert port and len(said) == 1, lines
+        password = said[0].rsplit(": ", 1)[1].strip()
+        assert len(password) >= 12
+        board.port = int(port.group(1))
+        cookie, csrf = board.session()
+        form = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
+        assert board.request("POST", "/login", urlencode({"csrf": csrf, "password": password}).encode(), form)[0] == 303
+    finally:
+        err = board.stop()
+    assert password not in err and "Traceback" not in err

@@ -559,10 +559,10 @@ def act(
 
         # Every write carries a submission id, so that a write whose outcome
         # was not known (a cut connection) is never entered twice.
-        given = entry is not None
+        typed = entry is not None
         entry = (entry or "").strip()[:40] or f"cli-{secrets.token_hex(6)}"
         try:
-            applied = store.update(match, decide, expected_version=expect_version, entry=entry, check_entry=given)
+            applied = store.update(match, decide, expected_version=expect_version, entry=entry, check_entry=typed)
         except IllegalAction as exc:
             refused(exc, as_json)
         except AlreadyEntered as exc:

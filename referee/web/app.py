@@ -147,8 +147,12 @@ class Board:
             proxies=settings.proxies,
         )
         if settings.protect and side.available:
-            # A judge password changed on the server ends the sessions made with the old one.
+            # A judge password changed on the server ends the sessions made with
+            # the old one; sessions past their expiry are forgotten.
+            import time
+
             side.end_sessions("judge", unless_proof=self.guard._fingerprint())
+            side.drop_expired_sessions(time.time())
         # Judge calls from one link: a few a minute, each recorded (``call_judge``).
         self.calls = Attempts(per_client=CALLS_PER_MINUTE, side=side)
         # Writes whose answer could not wait for them (``StoreDeadline``): entry -> the request's task.
