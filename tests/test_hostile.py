@@ -23,6 +23,7 @@ from events.kernel import GameEnded, NoteAdded
 from referee.cli import main
 from referee.store import MatchStore
 from referee.web.app import Settings, create_app
+from tests.test_hostile_board import in_own_loop
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "scenarios" / "decks"
@@ -508,7 +509,6 @@ def test_a_client_that_leaves_in_the_middle_of_its_form_raises_nothing(db: str) 
     """No "Task exception was never retrieved ... ClientDisconnect" in the
     server's log: the body is read before anything parses it, and a client
     that leaves is simply not answered."""
-    import asyncio
 
     referee("new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}", "--db", db)
     app = create_app(Settings(url=db))
@@ -538,5 +538,5 @@ def test_a_client_that_leaves_in_the_middle_of_its_form_raises_nothing(db: str) 
         "client": ("127.0.0.1", 5000),
         "server": ("127.0.0.1", 80),
     }
-    asyncio.run(app(scope, receive, send))
+    in_own_loop(lambda: app(scope, receive, send))
     assert sent == []

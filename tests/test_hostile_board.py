@@ -65,6 +65,29 @@ def _sign_in(http: TestClient, password: str = PASSWORD) -> int:
     return http.post("/login", data={"csrf": csrf, "password": password}, follow_redirects=False).status_code
 
 
+def in_own_loop(make: Any) -> Any:
+    """``asyncio.run(make())`` in a thread of its own: the browser tests leave
+    an event loop running in this one, where ``asyncio.run`` may not be called."""
+    import asyncio
+    import threading
+
+    out: list[Any] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            out.append(asyncio.run(make()))
+        except BaseException as exc:  # noqa: BLE001 - raised again below
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return out[0]
+
+
 # --- password attempts ------------------------------------------------------------------------
 
 
@@ -288,7 +311,7 @@ def test_a_write_held_past_the_answer_is_unknown_then_learned_and_act_never_logs
             await asyncio.sleep(0.05)
         return entry, status
 
-    entry, status = asyncio.run(_keeper_post(app, match, then))
+    entry, status = in_own_loop(lambda: _keeper_post(app, match, then))
     assert status["status"] == "recorded" and status["position"] == before + 1
     after = version_of(db, match)
     assert after > before
@@ -326,7 +349,7 @@ def test_a_write_that_had_not_started_by_the_answer_never_starts(db: str) -> Non
         assert await asyncio.to_thread(finished.wait, 60)
         return await _status(http, match, fields["entry"])
 
-    assert asyncio.run(_keeper_post(app, match, then))["status"] == "not recorded"
+    assert in_own_loop(lambda: _keeper_post(app, match, then))["status"] == "not recorded"
     assert version_of(db, match) == before  # what the answer said is true
 
 

@@ -479,7 +479,8 @@ def test_an_export_ends_with_the_stored_head_and_an_edited_record_is_caught(tmp_
     out = tmp_path / "r.yaml"
     ok(referee("export", mid, "-o", str(out), db=url))
     text = out.read_text()
-    assert text.rstrip().splitlines()[-1] == f"head: {head}"
+    assert text.rstrip().splitlines()[-2] == f"head: {head}"  # then the store's signature of it
+    assert text.rstrip().splitlines()[-1].startswith("signature: {key: 'ed25519:")
     assert json.loads(ok(referee("audit", str(out), "--json", db=url)))["chain"]["status"] == "intact"
     out.write_text(text.replace("card: 'A:4'", "card: 'A:5'"))
     done = referee("audit", str(out), "--json", db=url)
