@@ -479,7 +479,8 @@ def test_an_export_ends_with_the_stored_head_and_an_edited_record_is_caught(tmp_
     out = tmp_path / "r.yaml"
     ok(referee("export", mid, "-o", str(out), db=url))
     text = out.read_text()
-    assert text.rstrip().splitlines()[-1] == f"head: {head}"
+    assert text.rstrip().splitlines()[-2] == f"head: {head}"  # then the store's signature of it
+    assert text.rstrip().splitlines()[-1].startswith("signature: {key: 'ed25519:")
     assert json.loads(ok(referee("audit", str(out), "--json", db=url)))["chain"]["status"] == "intact"
     out.write_text(text.replace("card: 'A:4'", "card: 'A:5'"))
     done = referee("audit", str(out), "--json", db=url)
@@ -870,7 +871,9 @@ def test_a_record_with_a_judges_result_audits_imports_and_refuses_play_after_it(
     assert audited.exit_code == 0, audited.output
     assert "legal, 16 actions" in audited.output and "a draw (TP2)" in audited.output
     run("event", "new", "Cup")  # the store exists
-    match = json.loads(run("import", record, "--json"))["match"]
+    # Typed by hand: no chain or signature, so a judge brings it in (the log keeps a note).
+    accept = ["--accept-broken-chain", "--by", "Kim", "--reason", "the judge's own sample"]
+    match = json.loads(run("import", record, *accept, "--json"))["match"]
     refused = run("act", match, "A", "concede", code=1)
     assert "refused (TP2)" in refused and "Judge Kim" in refused
 

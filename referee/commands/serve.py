@@ -10,6 +10,7 @@ from referee.commands.matches import db_option
 from referee.commands.params import JUDGE
 
 PASSWORD_ENV = "REFEREE_JUDGE_PASSWORD"
+MIN_PASSWORD = 12  # characters of a judge password the venue network may try to guess
 
 
 @click.command()
@@ -48,6 +49,21 @@ PASSWORD_ENV = "REFEREE_JUDGE_PASSWORD"
     help="Print a scorekeeper's link (and password) for an event's tables, or one match, and exit.",
 )
 @click.option(
+    "--proxy",
+    "proxies",
+    multiple=True,
+    metavar="ADDRESS",
+    help="The address of a reverse proxy in front of the board: only from it is X-Forwarded-For believed "
+    "(for the limit on password attempts per client). Repeat for several.",
+)
+@click.option(
+    "--session-hours",
+    type=click.FloatRange(0.05, 24 * 14),
+    default=24.0,
+    show_default=True,
+    help="How long a sign-in (a judge's, a scorekeeper's) lasts before it must be made again.",
+)
+@click.option(
     "--name",
     "keeper_name",
     type=JUDGE,
@@ -64,6 +80,8 @@ def serve(
     read_only: bool,
     links_for: str | None,
     keeper_for: str | None,
+    proxies: tuple[str, ...],
+    session_hours: float,
     keeper_name: str | None,
 ) -> None:
     """Serve the board and its console: every match at any event, live, per viewer.
@@ -90,11 +108,18 @@ def serve(
     url = database_url(db)
     password = os.environ.get(PASSWORD_ENV) or None
     loopback = is_loopback(host)
-    if not loopback and not password:
-        raise click.UsageError(
-            f"--host {host} lets other devices reach the board: set {PASSWORD_ENV} first "
-            "(the judge view and every hidden card need it; see the README, 'The judges' board')"
-        )
+    generated = False
+    if not loopback and links_for is None and keeper_for is None:
+        # Other devices can try passwords: a short one is guessed, none is made.
+        if password is None:
+            import secrets
+
+            password, generated = secrets.token_urlsafe(15), True
+        elif len(password) < MIN_PASSWORD:
+            raise click.UsageError(
+                f"--host {host} lets other devices reach the board: ${PASSWORD_ENV} must have at least "
+                f"{MIN_PASSWORD} characters (it has {len(password)}), or leave it unset and the board makes one"
+            )
     if bool(ssl_certfile) != bool(ssl_keyfile):
         raise click.UsageError("give --ssl-certfile and --ssl-keyfile together")
     for name in allowed_hosts:
@@ -129,6 +154,8 @@ def serve(
         allowed_hosts=hosts,
         read_only=read_only,
         https=bool(ssl_certfile),
+        session_seconds=session_hours * 3600,
+        proxies=tuple(proxies),
     )
     app = create_app(settings, store)
     address = url_of(sock, scheme)
@@ -139,6 +166,11 @@ def serve(
             f"venue address, e.g. {scheme}://<address>:{sock.getsockname()[1]}/"
         )
     click.echo(f"  answers to the host names {', '.join(hosts)} (--allowed-host adds others)")
+    if generated:
+        click.echo(
+            f"  the judge password for this run (shown once, kept nowhere; set ${PASSWORD_ENV} to choose one): "
+            f"{password}"
+        )
     if settings.protect:
         click.echo(
             f"  judges: the password in ${PASSWORD_ENV}; scorekeepers: `referee serve --scorekeeper EVENT`; "
