@@ -101,3 +101,30 @@ class Tournaments:
                     evolve(state, e)
                 return state, new
         raise StoreError(f"gave up on tournament {key}: {MAX_ATTEMPTS} writes in a row lost to other stations")
+
+
+def only_reads(exc: BaseException) -> bool:
+    """Is this a write refused to a database role (or file) that may only read?"""
+    text = str(exc).lower()
+    return any(
+        words in text
+        for words in ("permission denied", "readonly database", "read-only transaction", "must be owner of")
+    )
+
+
+def may_write(store: Any) -> bool:
+    """May this store's role write to the event store? (PostgreSQL: INSERT on
+    its events table; an SQLite file that may not be written is refused when
+    it is opened.) A role that may only read is told so in one line before a
+    command that writes tries anything."""
+    if store.database.kind != "postgresql":
+        return True
+    recorder = store.application.recorder
+    with store._db_errors("check the role's rights"):
+        with recorder.datastore.transaction(commit=False) as c:
+            c.execute(
+                "SELECT has_table_privilege(format('%%I.%%I', %s::text, %s::text), 'INSERT') AS ok",
+                (recorder.datastore.schema or "public", recorder.events_table_name),
+            )
+            row = c.fetchone()
+    return bool(row and (row["ok"] if isinstance(row, dict) else row[0]))
