@@ -951,6 +951,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         lifespan=lifespan,
     )
     app.state.board = board
+    app.state.reads = reads
     app.state.templates = templates
     return app
 

@@ -39,6 +39,8 @@ class Reads:
         self.tables = Tables(store, writable=False)
         self._lock = threading.Lock()
         self._last = 0.0
+        self.warmed: set[str] = set()  # tournaments folded and ranked at start (``warm``)
+        self.ready = threading.Event()  # set once ``warm`` has run
 
     def refresh(self) -> None:
         with self._lock:
@@ -60,8 +62,11 @@ class Reads:
                 if state is not None:
                     self.station.reader.standings(tid)
                     self.station.results(state)
+                    self.warmed.add(tid)
         except Exception:  # noqa: BLE001 - a store not answering at start: the first page reads it then
             return
+        finally:
+            self.ready.set()
 
     def close(self) -> None:
         self.station.close()
