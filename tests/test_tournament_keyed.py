@@ -308,3 +308,43 @@ def test_random_drops_undrops_late_entries_and_re_pairs_keep_every_round_whole(t
                 break
         station.close()
     assert repairs > 0
+
+
+# --- the words ----------------------------------------------------------------------------------------
+
+
+def test_the_sample_registration_csv_and_its_documented_header_register(run) -> None:
+    """docs/players.csv (header `name,deck file`, as the docs write it) registers as it stands."""
+    sample = Path(__file__).resolve().parent.parent / "docs" / "players.csv"
+    assert sample.read_text().splitlines()[0] == "name,deck file"
+    event = json.loads(run("event", "new", "Sample Cup", "--json"))["event"]
+    done = json.loads(run("event", "register", event, "--csv", str(sample), "--json"))
+    assert done["registered"] == ["Alice", "Bob", "Carol", "Dan"]
+    typo = run("event", "checkin", event, "Alise", code=1)
+    assert "did you mean Alice?" in typo
+
+
+def test_placings_print_as_ranges_and_the_clock_stops_at_the_end(run) -> None:
+    """A top 4: semifinals, then the final; placings 1, 2, 3-4; the clock
+    stops once the final has its result, in the event's time zone."""
+    event = _event(run, NAMES[:4], "--round-minutes", "50", "--tz", "Europe/Berlin")
+    for p in json.loads(run("event", "round", event, "--json"))["pairings"]:
+        run("event", "result", event, str(p["table"]), "--winner", p["A"], "--judge", "Kim")
+    semis = run("event", "playoff", event, "--top", "4")
+    assert semis.startswith("Semifinals (round 2, top cut): 50 minutes from ") and ("CET" in semis or "CEST" in semis)
+    for p in json.loads(run("event", "matches", event, "--json"))["matches"]:
+        if p["round"] == 2:
+            run("event", "result", event, p["match"], "--winner", p["A"], "--judge", "Kim")
+    assert run("event", "playoff", event).startswith("Final (round 3, top cut)")
+    assert "left" in run("event", "clock", event)
+    final = next(p for p in json.loads(run("event", "matches", event, "--json"))["matches"] if p["round"] == 3)
+    said = run("event", "result", event, final["match"], "--winner", final["B"], "--judge", "Kim")
+    assert "the final is over" in said
+    assert "the final is over: the event has ended" in run("event", "clock", event)
+    standings = run("event", "standings", event)
+    places = [line.split()[0] for line in standings.split("final placings:")[1].strip().splitlines()]
+    assert places == ["1", "2", "3-4", "3-4"]
+
+
+def test_an_unknown_time_zone_is_bad_input(run) -> None:
+    assert "unknown time zone" in run("event", "new", "Cup", "--tz", "Mars/Olympus", code=2)

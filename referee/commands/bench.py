@@ -405,6 +405,7 @@ def bench(
                 click.echo(_line(f))
             for label, command in info["commands"].items():
                 click.echo(f"      $ {command}")
+            continue
         if name == "console":
             info = report.info["console"]
             click.echo(

@@ -362,12 +362,14 @@ def station_main(url: str, tid: str, tables: str, until: float, seed: int) -> No
     """A judge station logging without pause (run in a process of its own by
     ``load_bench``): random legal actions on its tables' games, each
     written as ``referee act`` writes it (the store's act, then the event's
-    read models left current), the next game created when one ends."""
+    read models left current), the next game created when one ends, and the
+    next round paired when the round is over, until ``until``."""
     from referee.actions import IllegalAction
     from referee.simulate import random_action
     from referee.store import MatchStore
     from referee.store.errors import StaleVersion
-    from referee.tournament.service import Station, after_match_write, current_game
+    from referee.tournament.service import Station, after_match_write, current_game, pair_round
+    from referee.tournament.store import Refused
 
     rng = random.Random(seed)
     mine = {int(t) for t in tables.split(",")}
@@ -381,7 +383,11 @@ def station_main(url: str, tid: str, tables: str, until: float, seed: int) -> No
                 due = [current_game(station, state, p, r.round) for p in r.pairings if p.table in mine]
                 games = [g for g in due if g is not None]
                 if not games:
-                    return
+                    try:
+                        pair_round(station, tid, expected=r.round + 1)
+                    except Refused:
+                        time.sleep(0.2)  # another station's tables are still being played
+                    continue
                 game = rng.choice(games)
                 for _ in range(20):
                     g, _ = store.load(game)
@@ -520,23 +526,36 @@ def load_bench(
                     text=True,
                 )
             )
-        procs.append(
-            subprocess.Popen(
-                [*referee, "simulate", "--event", played_event["event"], "--seed", str(seed), "--db", url],
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-        )
+        simulations = [0]
+
+        def simulate() -> None:
+            """`simulate --event` playing the round, started again whenever it has played it out."""
+            while not stop.is_set():
+                proc = subprocess.Popen(
+                    [*referee, "simulate", "--event", played_event["event"], "--seed", str(seed), "--db", url],
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+                simulations[0] += 1
+                while proc.poll() is None and not stop.is_set():
+                    stop.wait(0.5)
+                if proc.poll() is None:
+                    proc.terminate()
+                    proc.wait(15)
+                stop.wait(0.5)
+
+        simulating = threading.Thread(target=simulate, daemon=True)
+        simulating.start()
         time.sleep(3)  # the load under way
         organise("loaded")
-        loaded_alive = sum(1 for p in procs[1:] if p.poll() is None)
+        stations_alive = sum(1 for p in procs[1:] if p.poll() is None)
         for p in procs[1:]:
-            if p.poll() not in (None, 0) and p.stderr is not None:
-                failures.append(f"a load process ended with {p.returncode}: {p.stderr.read()[-500:]}")
+            if p.poll() is not None and p.stderr is not None:
+                failures.append(f"a station ended with {p.returncode}: {p.stderr.read()[-500:]}")
         stop.set()
         polling.join(120)
+        simulating.join(120)
     finally:
         for p in procs:
             p.terminate()
@@ -571,7 +590,9 @@ def load_bench(
         "events": {k: {"event": v["event"], "tables": len(v["tables"])} for k, v in built.items()},
         "polls": polls,
         "failures": failures[:20],
-        "load_running_at_the_end": loaded_alive,
+        "schema": schema,  # dropped at the end
+        "stations_logging_at_the_end": stations_alive,
+        "simulate_runs": simulations[0],
         "medians_ms": {
             phase: {name: round(statistics.median(v) * 1000, 1) for name, v in timings[phase].items()}
             for phase in timings

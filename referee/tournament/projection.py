@@ -72,6 +72,7 @@ from projections.tournament import Result, TournamentState, state_standings, tab
 from referee import ruleset as registry
 from referee.store.errors import StoreError
 from referee.store.mapper import MatchEvent, topics_of
+from referee.tournament.store import TournamentCache
 
 FOLLOWED = (
     GameEnded,
@@ -113,39 +114,6 @@ def tournament_of_match(match: str) -> str | None:
     """The tournament a table's game belongs to, from its id (``e-1a2b3c4d.r3.t7.g2``)."""
     m = MATCH_OF_EVENT.match(match)
     return m.group(1) if m else None
-
-
-class TournamentCache:
-    """Tournaments folded from the store, kept per process and grown by the
-    events written since (a tournament's registrations carry whole decks:
-    read once, never again)."""
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
-        self._known: dict[str, tuple[int, TournamentState]] = {}
-        self._lock = threading.Lock()
-
-    def get(self, tid: str) -> TournamentState | None:
-        from projections.tournament import evolve, fold
-
-        with self._lock:
-            known = self._known.get(tid)
-        with self.store._db_errors(f"load tournament {tid}"):
-            if known is None:
-                records = list(self.store.application.events.get(tid))
-                if not records or not isinstance(records[0].event, TournamentCreated):
-                    return None
-                state = fold((r.event for r in records), tid)
-            else:
-                records = list(self.store.application.events.get(tid, gt=known[0]))
-                if not records:
-                    return known[1]
-                state = known[1].copy()
-                for r in records:
-                    evolve(state, r.event)
-        with self._lock:
-            self._known[tid] = (state.version, state)
-        return state
 
 
 def game_seats(state: TournamentState) -> tuple[str, str]:
@@ -746,9 +714,10 @@ class Reader:
     their tracked position in memory with ``_apply``, keeping what it folded
     for the next read. Either way the answers are the same."""
 
-    def __init__(self, store: Any, *, writable: bool) -> None:
+    def __init__(self, store: Any, *, writable: bool, states: TournamentCache | None = None) -> None:
         self.store = store
         self.writable = writable
+        self._shared = states  # the station's tournaments, folded once for the commands and the view
         self._view: Any = None
         self._lock = threading.Lock()
         self._position: int | None = None
@@ -767,10 +736,14 @@ class Reader:
     def view(self) -> Any:
         if self._view is None:
             self._view = open_view(self.store)
+            if self._shared is not None:
+                self._view.states = self._shared
         return self._view
 
     @property
     def states(self) -> TournamentCache:
+        if self._shared is not None:
+            return self._shared
         if self.writable:
             return self.view.states
         if self._states is None:

@@ -83,8 +83,11 @@ class Station:
     store: Any
 
     def __post_init__(self) -> None:
-        self.tournaments = Tournaments(self.store)
-        self.reader = Reader(self.store, writable=not getattr(self.store, "read_only", False))
+        from referee.tournament.store import TournamentCache
+
+        states = TournamentCache(self.store)  # folded once, shared by the commands and the read models
+        self.tournaments = Tournaments(self.store, states)
+        self.reader = Reader(self.store, writable=not getattr(self.store, "read_only", False), states=states)
 
     @property
     def view(self) -> Any:
@@ -913,11 +916,12 @@ def enter_result(
             key_game(n, w, station.results(state), replacing=replace is not None)
             station.catch_up()
     station.catch_up()
-    ensure_games(station, state)
     state = station.tournaments.load(tid)
     results = station.results(state)
     out = table_outcome(p, results, state.best_of, called=called, playoff=playoff)
     nxt = game_id(p.match, out.next_game) if not out.over and out.next_game else None
+    if nxt is not None:
+        _create_game(station, state, state.rounds[round_no - 1], p, out.next_game or 1)  # ready to log
     still = open_tables(station, state) if round_no == state.current_round else []
     return Keyed(round_no, p, done, out, nxt, still, round_no == state.current_round and not still)
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import builtins
 import secrets
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from events.tournament import TournamentCreated, TournamentEvent
-from projections.tournament import TournamentState, fold
+from projections.tournament import TournamentState
 from referee.store.errors import StoreError
 
 MAX_ATTEMPTS = 50
@@ -39,11 +40,48 @@ def tournament_key(tid: str) -> str:
     return key
 
 
-class Tournaments:
-    """Tournaments in a ``MatchStore``'s database."""
+class TournamentCache:
+    """Tournaments folded from the store, kept per process and grown by the
+    events written since (a tournament's registrations carry whole decks:
+    read once, never again)."""
 
     def __init__(self, store: Any) -> None:
         self.store = store
+        self._known: dict[str, tuple[int, TournamentState]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, tid: str) -> TournamentState | None:
+        from projections.tournament import evolve, fold
+
+        with self._lock:
+            known = self._known.get(tid)
+        with self.store._db_errors(f"load tournament {tid}"):
+            if known is None:
+                records = list(self.store.application.events.get(tid))
+                if not records or not isinstance(records[0].event, TournamentCreated):
+                    return None
+                state = fold((r.event for r in records), tid)
+            else:
+                records = list(self.store.application.events.get(tid, gt=known[0]))
+                if not records:
+                    return known[1]
+                state = known[1].copy()
+                for r in records:
+                    evolve(state, r.event)
+        with self._lock:
+            self._known[tid] = (state.version, state)
+        return state
+
+
+class Tournaments:
+    """Tournaments in a ``MatchStore``'s database. Loads are incremental:
+    the tournament folded once (its registrations carry whole decks), then
+    only the events written since (``cache``, which a station shares with
+    its read models)."""
+
+    def __init__(self, store: Any, cache: TournamentCache | None = None) -> None:
+        self.store = store
+        self.cache = cache if cache is not None else TournamentCache(store)
 
     def create(self, name: str, deal: str = "seeded", **policies: Any) -> str:
         """A new tournament; ``policies`` are ``TournamentCreated``'s (best_of, round_minutes, at_time, late, check_in)."""
@@ -76,12 +114,12 @@ class Tournaments:
                 start = page[-1].id + 1
 
     def load(self, tid: str) -> TournamentState:
+        """The tournament now (a copy the caller may change)."""
         key = tournament_key(tid)
-        with self.store._db_errors(f"load tournament {key}"):
-            records = list(self.store.application.events.get(key))
-        if not records or not isinstance(records[0].event, TournamentCreated):
+        state = self.cache.get(key)
+        if state is None:
             raise TournamentNotFound(f"no tournament {key!r} in {self.store.url}")
-        return fold((r.event for r in records), key)
+        return state.copy()
 
     def update(
         self, tid: str, decide: Callable[[TournamentState], builtins.list[TournamentEvent]]
