@@ -344,6 +344,20 @@ def test_placings_print_as_ranges_and_the_clock_stops_at_the_end(run) -> None:
     standings = run("event", "standings", event)
     places = [line.split()[0] for line in standings.split("final placings:")[1].strip().splitlines()]
     assert places == ["1", "2", "3-4", "3-4"]
+    # The pages say the same: the projector's clock has stopped, the slips are per format.
+    from starlette.testclient import TestClient
+
+    from referee.web.app import Settings, create_app
+
+    with TestClient(create_app(Settings(run.db))) as c:
+        assert "Event over" in c.get(f"/events/{event}/clock").text
+        final_slips = c.get(f"/events/{event}/print/slips").text
+        swiss_slips = c.get(f"/events/{event}/print/slips?round=1").text
+        page = c.get(f"/events/{event}").text
+    assert "Final" in final_slips and "Replay" in final_slips and "Draws" not in final_slips
+    assert "Drop from the event" not in final_slips
+    assert "Round 1" in swiss_slips and "Draws" in swiss_slips and "Replay" not in swiss_slips
+    assert "3-4" in page and "Semifinals" in page and "times in Europe/Berlin" in page
 
 
 def test_an_unknown_time_zone_is_bad_input(run) -> None:
