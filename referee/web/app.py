@@ -881,7 +881,10 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = asyncio.create_task(board.watcher.run())
-        warm = asyncio.create_task(asyncio.to_thread(reads.warm))  # the first page as fast as the next
+        # The read models read before the first page is asked for, so it is as fast
+        # as the next (a store that does not answer at start delays it a few seconds at most).
+        warm = asyncio.ensure_future(asyncio.to_thread(reads.warm))
+        await asyncio.wait({warm}, timeout=tournament_pages.WARM_SECONDS)
         try:
             yield
         finally:

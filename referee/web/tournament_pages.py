@@ -23,6 +23,7 @@ from starlette.responses import Response
 
 REFRESH_SECONDS = 0.0  # how stale a read may be: none (a refresh with nothing new is one query)
 PAGE_ROWS = 50  # tables per page
+WARM_SECONDS = 10.0  # how long a starting server waits for its read models before it answers anyway
 PAPERS = {"a4": "A4", "letter": "Letter"}
 
 
