@@ -234,8 +234,8 @@ def bench(
             `referee event register --csv` of 128 players against 8, in
             fresh processes; with --postgres URL (--event-load), `event
             result`, `event time` and `event standings` (fresh processes)
-            while two stations log without pause and `simulate --event`
-            plays, 95th percentile against the same on an idle store, and
+            while two stations log without pause through the board's
+            console and `simulate --event` plays, 95th percentile against the same on an idle store, and
             the failed polls of the event page and the clock meanwhile.
     postgres: (6) with --postgres URL, four station processes writing the
             actions of self-play games to four matches at once, against one
@@ -397,7 +397,8 @@ def bench(
             info = report.info["load"]
             click.echo(
                 f"event load ({info['url']}; {info['samples']} runs of each organiser command per phase, fresh "
-                f"processes; loaded: two stations logging without pause and `simulate --event` on "
+                f"processes; loaded: two stations logging without pause through the board's console and "
+                f"`simulate --event`, on "
                 f"{info['events']['played']['tables']} tables; the board's event page and clock polled every "
                 f"second; {info['cpus']} CPUs here, server included):"
             )

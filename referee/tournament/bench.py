@@ -358,47 +358,56 @@ def _load_events(url: str, organised: int, played: int, seed: int) -> dict[str, 
     return out
 
 
-def station_main(url: str, tid: str, tables: str, until: float, seed: int) -> None:
-    """A judge station logging without pause (run in a process of its own by
-    ``load_bench``): random legal actions on its tables' games, each
-    written as ``referee act`` writes it (the store's act, then the event's
-    read models left current), the next game created when one ends, and the
-    next round paired when the round is over, until ``until``."""
-    from referee.actions import IllegalAction
-    from referee.simulate import random_action
+def console_station(
+    url: str, port: int, tid: str, tables: list[int], stop: Any, tally: dict[str, int], seed: int
+) -> None:
+    """A judge station logging without pause through the board's console
+    (``load_bench`` runs two, each a thread with a connection of its own):
+    it opens the game being played at one of its tables, posts one of the
+    decisions the board offers after another (never a concession or a
+    draw), moves to another table's game now and then and when a game ends
+    (creating the next game of the match, as a station does with `event
+    next`), and pairs the next round when the round is over, until
+    ``stop`` is set. The server does the work, as at a venue where the
+    stations are the judges' phones."""
+    from referee.consolebench import NOT_CHOSEN, Client
     from referee.store import MatchStore
-    from referee.store.errors import StaleVersion
-    from referee.tournament.service import Station, after_match_write, current_game, pair_round
+    from referee.tournament.service import Station, current_game, pair_round
     from referee.tournament.store import Refused
 
     rng = random.Random(seed)
-    mine = {int(t) for t in tables.split(",")}
     with MatchStore(url) as store:
         station = Station(store)
         try:
-            while time.time() < until:
+            while not stop.is_set():
                 state = station.tournaments.load(tid)
                 station.catch_up()
                 r = state.rounds[-1]
-                due = [current_game(station, state, p, r.round) for p in r.pairings if p.table in mine]
+                due = [current_game(station, state, p, r.round) for p in r.pairings if p.table in tables]
                 games = [g for g in due if g is not None]
                 if not games:
                     try:
                         pair_round(station, tid, expected=r.round + 1)
                     except Refused:
-                        time.sleep(0.2)  # another station's tables are still being played
+                        stop.wait(0.2)  # the other station's tables are still being played
                     continue
-                game = rng.choice(games)
-                for _ in range(20):
-                    g, _ = store.load(game)
-                    rules = store.ruleset(game)
-                    if rules.result(g) is not None or time.time() >= until:
-                        break
-                    try:
-                        store.act(game, random_action(g, rules.legal_actions(g), rng, rules))
-                    except (IllegalAction, StaleVersion):
-                        continue
-                    after_match_write(store, game)
+                client = Client("127.0.0.1", port, rng.choice(games))
+                try:
+                    client.open()
+                    for _ in range(25):
+                        usable = [x for x in client.lines if x.split()[1] not in NOT_CHOSEN]
+                        if stop.is_set() or not usable:
+                            break
+                        status, _, _ = client.post(rng.choice(usable))
+                        tally["posts"] = tally.get("posts", 0) + 1
+                        if status != 200:
+                            tally["not logged"] = tally.get("not logged", 0) + 1  # stale: the other logger moved
+                            client.open()
+                except (OSError, RuntimeError) as exc:
+                    tally["errors"] = tally.get("errors", 0) + 1
+                    tally.setdefault("error", str(exc)[:200])  # type: ignore[arg-type]
+                finally:
+                    client.close()
         finally:
             station.close()
 
@@ -407,13 +416,14 @@ def load_bench(
     pg_url: str, *, samples: int = LOAD_SAMPLES, organised: int = LOAD_PLAYERS, played: int = LOAD_PLAYED, seed: int = 1
 ) -> BenchReport:
     """Organiser commands on an idle store, then while two stations log
-    without pause and one `simulate --event` plays (on PostgreSQL, a fresh
-    schema dropped afterwards), with a board server whose event page and
-    clock are polled every second throughout: each command's 95th
-    percentile under load against idle, and the failed polls."""
+    without pause through the board's console (``console_station``) and
+    one `simulate --event` plays (on PostgreSQL, a fresh schema dropped
+    afterwards), with the same board server's event page and clock polled
+    every second throughout: each command's 95th percentile under load
+    against idle, and the failed polls (the pages a busy server must not
+    call "store not answering")."""
     import http.client
     import secrets
-    import sys
     import threading
     from urllib.parse import urlsplit
 
@@ -449,6 +459,7 @@ def load_bench(
             raise RuntimeError(f"referee serve did not start: {line.strip()}")
         phase = ["idle"]
         stop = threading.Event()
+        stop_load = threading.Event()
 
         def poller() -> None:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -504,33 +515,23 @@ def load_bench(
         phase[0] = "loaded"
         played_event = built["played"]
         tables = played_event["tables"]
-        until = time.time() + 3600
         halves = [tables[: len(tables) // 2], tables[len(tables) // 2 :]]
-        for i, mine in enumerate(halves):
-            procs.append(
-                subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-c",
-                        "import sys; from referee.tournament.bench import station_main; "
-                        "station_main(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5]))",
-                        url,
-                        played_event["event"],
-                        ",".join(str(t) for t in mine),
-                        str(until),
-                        str(seed + i),
-                    ],
-                    env=env,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.PIPE,
-                    text=True,
-                )
+        tally: dict[str, int] = {}
+        stations = [
+            threading.Thread(
+                target=console_station,
+                args=(url, port, played_event["event"], mine, stop_load, tally, seed + i),
+                daemon=True,
             )
+            for i, mine in enumerate(halves)
+        ]
+        for t in stations:
+            t.start()
         simulations = [0]
 
         def simulate() -> None:
             """`simulate --event` playing the round, started again whenever it has played it out."""
-            while not stop.is_set():
+            while not stop_load.is_set():
                 proc = subprocess.Popen(
                     [*referee, "simulate", "--event", played_event["event"], "--seed", str(seed), "--db", url],
                     env=env,
@@ -538,23 +539,23 @@ def load_bench(
                     stderr=subprocess.DEVNULL,
                 )
                 simulations[0] += 1
-                while proc.poll() is None and not stop.is_set():
-                    stop.wait(0.5)
+                while proc.poll() is None and not stop_load.is_set():
+                    stop_load.wait(0.5)
                 if proc.poll() is None:
                     proc.terminate()
                     proc.wait(15)
-                stop.wait(0.5)
+                stop_load.wait(0.5)
 
         simulating = threading.Thread(target=simulate, daemon=True)
         simulating.start()
         time.sleep(3)  # the load under way
         organise("loaded")
-        stations_alive = sum(1 for p in procs[1:] if p.poll() is None)
-        for p in procs[1:]:
-            if p.poll() is not None and p.stderr is not None:
-                failures.append(f"a station ended with {p.returncode}: {p.stderr.read()[-500:]}")
+        stations_alive = sum(1 for t in stations if t.is_alive())
         stop.set()
         polling.join(120)
+        stop_load.set()
+        for t in stations:
+            t.join(120)
         simulating.join(120)
     finally:
         for p in procs:
@@ -592,6 +593,7 @@ def load_bench(
         "failures": failures[:20],
         "schema": schema,  # dropped at the end
         "stations_logging_at_the_end": stations_alive,
+        "station_posts": tally,
         "simulate_runs": simulations[0],
         "medians_ms": {
             phase: {name: round(statistics.median(v) * 1000, 1) for name, v in timings[phase].items()}

@@ -627,8 +627,10 @@ def close_view(view: Any) -> None:
 
 
 def catch_up(store: Any, view: Any | None = None, *, max_conflicts: int = 1000) -> int:
-    """Process every followed notification after the view's tracked position;
-    return how many this call processed. A page of notifications (``PAGE``)
+    """Process every followed notification after the view's tracked position,
+    up to the log's last notification when it started (later ones are left
+    to whoever wrote them: a command does not chase stations that go on
+    logging); return how many this call processed. A page of notifications (``PAGE``)
     is applied in one transaction with its last notification id as the new
     position, and each tournament it touches has its standings computed once
     for the page (``trn_computed`` still gets a row per notification).
@@ -637,10 +639,13 @@ def catch_up(store: Any, view: Any | None = None, *, max_conflicts: int = 1000) 
     view = view or open_view(store)
     app = store.application
     key = tracking_key(store)
+    head = app.recorder.max_notification_id() or 0  # what was written when this started (see below)
     processed = conflicts = 0
     while True:
         last = view.max_tracking_id(key) or 0
-        page = app.recorder.select_notifications(last + 1, PAGE, topics=TournamentsProjection.topics)
+        if last >= head:
+            return processed
+        page = app.recorder.select_notifications(last + 1, PAGE, topics=TournamentsProjection.topics, stop=head)
         if not page:
             return processed
         records = [(note.id, app.mapper.to_domain_event(note)) for note in page]

@@ -488,6 +488,7 @@ def repair_table(
     ``TableRepaired`` per table changed, written in one append."""
     if table < 1:
         raise Refused("a table number is 1 or more")
+    station.catch_up()  # every result landed so far is known: a table with one is never re-paired
 
     def decide(state: TournamentState) -> list[Any]:
         if not state.rounds:
