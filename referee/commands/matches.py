@@ -68,6 +68,20 @@ def _written(store: Any, match: str) -> None:
         after_match_write(store, match)
 
 
+def _not_void(store: Any, match: str, as_json: bool) -> None:
+    """A table of an event that a judge re-paired is void (tournament policy
+    TP7): an action there is refused naming the re-pair, nothing written."""
+    if not match.strip().lower().startswith("e-"):
+        return
+    from referee.actions import IllegalAction, Refusal
+    from referee.tournament.policy import REPAIR
+    from referee.tournament.service import void_refusal
+
+    why = void_refusal(store, match)
+    if why is not None:
+        refused(IllegalAction(Refusal(REPAIR, why)), as_json)
+
+
 def echo_json(doc: Any) -> None:
     click.echo(json.dumps(doc, indent=2))
 
@@ -643,6 +657,7 @@ def act(
         if unlisted:
             data["definitions"] = unlisted
         raw = game.action_from_mapping(data)
+        _not_void(store, match, as_json)
         before: list[Any] = []
 
         def decide(state: Any) -> Any:

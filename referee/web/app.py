@@ -131,7 +131,8 @@ class Board:
         self.store = store if store is not None else open_store(settings.url, settings.read_only)
         self.reader = BoardReader(self.store)
         self.console = Console(self.store)
-        self.watcher = Watcher(self.store.application.recorder, settings.poll_seconds)
+        self.probe = live.Probe(self.store.database)  # busy is not down: a short connection of its own
+        self.watcher = Watcher(self.store.application.recorder, settings.poll_seconds, self.probe)
         secret, self.shared_sessions = (
             (settings.session_key, True) if settings.session_key else session_secret(settings.token_key)
         )
@@ -218,13 +219,16 @@ class Board:
 
 
 class StoreDeadline:
-    """A page the store cannot answer says so within a few seconds.
+    """A page the store cannot answer says so within a few seconds; a page
+    a busy store answers slowly is waited for.
 
-    While the live watcher knows the store is not answering, requests that
-    need it get a 503 at once (the page asks again by itself); a request
-    already waiting on the store when it went quiet gets its 503 after
-    ``seconds`` (its thread finishes in the background and its answer is
-    dropped). The live streams, the static files and ``/health`` pass."""
+    While the live watcher knows the store is not answering (its health
+    check, a connection of its own, could not reach it), requests that
+    need it get a 503 at once (the page asks again by itself). A request
+    still waiting after ``seconds`` gets its 503 only if the store is down
+    by then (its thread finishes in the background and its answer is
+    dropped); while the store answers, however slowly, it is waited for.
+    The live streams, the static files and ``/health`` pass."""
 
     PASS = ("/static/", "/health")
 
@@ -262,6 +266,8 @@ class StoreDeadline:
         finally:
             WRITE_GATE.reset(token)
         done, _ = await asyncio.wait({task}, timeout=self.seconds)
+        while not done and not started and not self.board.watcher.down:
+            done, _ = await asyncio.wait({task}, timeout=0.5)  # busy is not down: wait while the store answers
         if done:
             task.result()
             return
@@ -692,12 +698,14 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     def tables_fragment(request: Request) -> Response:
         return render(request, "tables.html", tournament_pages.tables_context(reads, request))
 
-    def health(request: Request) -> Response:
-        """Is the store answering? (The pages' script asks when the live stream drops.)"""
-        try:
-            board.store.application.recorder.max_notification_id()
-        except Exception as exc:  # noqa: BLE001 - any failure means "not now"
-            return JSONResponse({"store": "down", "message": _store_message(exc)}, status_code=503)
+    async def health(request: Request) -> Response:
+        """Is the store answering? (The pages' script asks when the live
+        stream drops.) A health check of its own (``live.Probe``: a short
+        connection, one trivial query), so it answers within a few seconds
+        whether the store is gone or only busy."""
+        why = await board.probe.answering()
+        if why is not None:
+            return JSONResponse({"store": "down", "message": why}, status_code=503)
         return JSONResponse({"store": "ok"})
 
     # --- signing in -------------------------------------------------------------------
@@ -1133,6 +1141,13 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         return render(request, "error.html", {"status": 404, "message": told(exc)}, status=404)
 
     async def store_failed(request: Request, exc: Exception) -> Response:
+        from referee.tournament.store import only_reads
+
+        if only_reads(exc):  # the store answered: this board's role may not write
+            said = "This board's database role may only read: nothing was recorded (log with a role that may write)."
+            if fragment(request):
+                return Response(said, status_code=403, media_type="text/plain")
+            return render(request, "error.html", {"status": 403, "message": said}, status=403)
         message = told(_store_message(exc))
         if fragment(request):
             return Response(message, status_code=503, media_type="text/plain", headers={"Retry-After": "5"})
@@ -1165,12 +1180,18 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = asyncio.create_task(board.watcher.run())
+        # The read models read before the first page is asked for, so it is as fast
+        # as the next (a store that does not answer at start delays it a few seconds at most).
+        warm = asyncio.ensure_future(asyncio.to_thread(reads.warm))
+        await asyncio.wait({warm}, timeout=tournament_pages.WARM_SECONDS)
         try:
             yield
         finally:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            with contextlib.suppress(Exception):
+                await warm  # never close the store under it
             reads.close()
             if store is None:
                 board.store.close()
@@ -1238,6 +1259,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         lifespan=lifespan,
     )
     app.state.board = board
+    app.state.reads = reads
     app.state.templates = templates
     return app
 
