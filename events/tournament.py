@@ -67,10 +67,13 @@ class TournamentCreated(TournamentEvent):
     # The game its matches are of (a ruleset's id); None: Harem Master, and left
     # out of the JSON then.
     game: str | None = None
+    # The IANA time zone its times are shown in (``Europe/Berlin``); None: UTC,
+    # and left out of the JSON then. Events always store UTC.
+    tz: str | None = None
 
     @model_serializer(mode="wrap")
     def _omit_default_game(self, handler: Any) -> Any:
-        return _omit_none(handler(self), "game")
+        return _omit_none(_omit_none(handler(self), "game"), "tz")
 
 
 class PlayerRegistered(TournamentEvent):
@@ -155,15 +158,28 @@ class PlayerCheckedIn(TournamentEvent):
 
 class TableRepaired(TournamentEvent):
     """A judge re-pairs one table of the current round: ``A`` and ``B`` play
-    there now, in the new match ``match``; the table's old match is void."""
+    there now, in the new match ``match``; the table's old match is void.
+    ``B`` None: ``A`` has a bye there; ``A`` None too: the table is taken out
+    of the round (its players sit elsewhere now). One re-pair may move
+    players between tables: it is then one of these per table it changed,
+    written together, so the round is whole after each write. ``at``: when
+    (ISO 8601, UTC; None in logs written before it was kept, and left out of
+    the JSON then). ``void``: the table's match before, which this voids
+    (None in older logs, and for a table that had no match)."""
 
     round: int
     table: int
-    A: str
+    A: str | None
     B: str | None = None
     match: str | None = None
     judge: str
     reason: str
+    at: str | None = None
+    void: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_unknown_time(self, handler: Any) -> Any:
+        return _omit_none(_omit_none(handler(self), "at"), "void")
 
 
 class TimeExtended(TournamentEvent):
@@ -205,6 +221,19 @@ class PenaltyGiven(TournamentEvent):
     table: int | None = None
     game: int | None = None
     note: str = ""
+
+
+class PenaltyRescinded(TournamentEvent):
+    """A penalty taken back by a judge, with the reason (TP3): ``penalty``
+    counts the tournament's penalties from 0, in the order they were given.
+    It stays in the player's history, marked rescinded; a loss it had not
+    applied yet no longer applies, and a rescinded disqualification no
+    longer keeps the player out of the placings."""
+
+    penalty: int
+    judge: str
+    reason: str
+    at: str
 
 
 class PenaltyApplied(TournamentEvent):

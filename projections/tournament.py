@@ -14,11 +14,16 @@ Scoring (the Magic Tournament Rules' appendix C, the usual Swiss
 tie-breakers): a match win is 3 match points, a draw 1, a loss 0, a bye 3 (a
 match won by N//2+1 games to 0). Match-win percentage (MWP): match points
 over 3 per round played; game-win percentage (GWP): game points (win 3,
-draw 1) over 3 per game played; each floored at 1/3. OMW and OGW are the
-means of the opponents' MWP and GWP (a bye is no opponent). Ranked by
+draw 1) over 3 per game played; each at least 0.33, as appendix C writes
+it (not 1/3: the two order some players differently). OMW and OGW are the
+means of the opponents' MWP and GWP; a player's byes are ignored there (a
+bye is no opponent), and a player with no opponent yet (a round-1 bye, a
+late entrant) is at the floor, 0.33, as every percentage is. Ranked by
 points, then OMW, then GW, then OGW, then name; OOMW (the opponents' OMW)
 is shown too. A late entrant's missed rounds are losses (0 games to N//2+1)
-or byes, as the event chose (tournament policy TP5).
+or byes, as the event chose (tournament policy TP5). A disqualified
+player's results stay (their opponents' tiebreakers need them), but they
+are listed after everyone, unranked, and never placed.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from events.tournament import (
     Pairing,
     PenaltyApplied,
     PenaltyGiven,
+    PenaltyRescinded,
     PlayerCheckedIn,
     PlayerDropped,
     PlayerRegistered,
@@ -44,13 +50,14 @@ from events.tournament import (
 )
 
 WIN, DRAW, LOSS, BYE = 3, 1, 0, 3
-FLOOR = Fraction(1, 3)
+FLOOR = Fraction(33, 100)  # MTR appendix C: "If this number is lower than 0.33, use 0.33 instead."
 TIEBREAKERS = ("points", "omw", "gw", "ogw")
 EXPLAINED = (
     "Ranked by match points (win 3, draw 1, loss 0, bye 3), then OMW (the mean of the opponents' "
     "match-win percentages), then GW (the player's game-win percentage), then OGW (the mean of the "
-    "opponents' game-win percentages); every percentage is at least 33%, and byes are no opponent "
-    "(Magic Tournament Rules, appendix C)."
+    "opponents' game-win percentages); every percentage is at least 0.33 (33%), a player's byes are "
+    "ignored for their opponents' percentages, and a player with no opponent yet is at 0.33 "
+    "(Magic Tournament Rules, appendix C). Disqualified players are listed last, unranked."
 )
 
 
@@ -98,6 +105,7 @@ class TournamentState:
     late: str = "loss"
     check_in: bool = False
     players_log: bool = False  # players may log their own decisions at the board
+    tz: str | None = None  # the zone its times are shown in (None: UTC)
     version: int = 0
     players: dict[str, Player] = field(default_factory=dict)  # registration order
     rounds: list[RoundPaired] = field(default_factory=list)
@@ -107,11 +115,26 @@ class TournamentState:
     penalties: list[PenaltyGiven] = field(default_factory=list)
     applied: dict[int, PenaltyApplied] = field(default_factory=dict)  # penalty (index) -> where a late loss applied
     repairs: list[TableRepaired] = field(default_factory=list)
-    void: set[str] = field(default_factory=set)  # matches of tables a judge re-paired
+    void: dict[str, TableRepaired] = field(default_factory=dict)  # a re-paired table's old match -> the re-pair
+    rescinded: dict[int, PenaltyRescinded] = field(default_factory=dict)  # penalty (index) -> its rescission
+    originally: dict[int, set[str]] = field(default_factory=dict)  # round -> who its pairing seated
 
     @property
     def current_round(self) -> int:
         return len(self.rounds)
+
+    def copy(self) -> "TournamentState":
+        """A copy that the next events can be applied to without changing this one."""
+        import copy
+
+        out = copy.copy(self)
+        out.players = {k: copy.copy(v) for k, v in self.players.items()}
+        out.rounds = list(self.rounds)
+        out.extensions = {k: list(v) for k, v in self.extensions.items()}
+        out.calls, out.penalties, out.applied = list(self.calls), list(self.penalties), dict(self.applied)
+        out.repairs, out.void, out.entered = list(self.repairs), dict(self.void), dict(self.entered)
+        out.rescinded, out.originally = dict(self.rescinded), dict(self.originally)
+        return out
 
     @property
     def swiss_rounds(self) -> list[RoundPaired]:
@@ -129,6 +152,24 @@ class TournamentState:
                 if p.match in (match, table):
                     return r.round, p
         return None
+
+    def void_of(self, match: str) -> TableRepaired | None:
+        """The re-pair that voided this match (or the table this game is of), if one did."""
+        return self.void.get(match) or self.void.get(table_of(match)[0])
+
+    def seats(self, round_no: int) -> dict[str, list[int]]:
+        """Where each player sits in a round: their tables (one, if the round is whole)."""
+        out: dict[str, list[int]] = {}
+        for p in self.rounds[round_no - 1].pairings:
+            for n in (p.A, p.B):
+                if n is not None:
+                    out.setdefault(n, []).append(p.table)
+        return out
+
+    def round_name(self, round_no: int) -> str:
+        """The round's name: "Round 3", or a top cut round's ("Quarterfinals", "Semifinals", "Final")."""
+        r = self.rounds[round_no - 1]
+        return playoff_name(len(r.pairings)) if r.source == "playoff" else f"Round {round_no}"
 
     def eligible(self) -> list[str]:
         """Who may be paired now: not dropped, and checked in where check-in is used."""
@@ -155,7 +196,10 @@ class TournamentState:
         return [
             (i, p)
             for i, p in enumerate(self.penalties)
-            if p.penalty in ("game-loss", "match-loss") and p.game is None and i not in self.applied
+            if p.penalty in ("game-loss", "match-loss")
+            and p.game is None
+            and i not in self.applied
+            and i not in self.rescinded
         ]
 
     def extension(self, round_no: int, table: int) -> int:
@@ -172,9 +216,23 @@ class TournamentState:
         return next((c for c in self.calls if c.round == round_no and c.table is None), None)
 
     def missed(self) -> dict[str, list[str]]:
-        """Each late entrant's missed Swiss rounds, as ``loss`` or ``bye`` (TP5)."""
-        swiss = len(self.swiss_rounds)
-        return {p.name: [self.late] * min(p.joined, swiss) for p in self.players.values() if p.joined}
+        """Each late entrant's missed Swiss rounds, as ``loss`` or ``bye`` (TP5):
+        the rounds paired before they could be, except one a re-pair seated
+        them in after all (that round they played)."""
+        late = [p for p in self.players.values() if p.joined]
+        if not late:
+            return {}
+        swiss = self.swiss_rounds
+        seated = [{n for x in r.pairings for n in (x.A, x.B)} for r in swiss]
+        out: dict[str, list[str]] = {}
+        for p in late:
+            kinds = [self.late for i in range(min(p.joined, len(swiss))) if p.name not in seated[i]]
+            if kinds:
+                out[p.name] = kinds
+        return out
+
+    def disqualified(self) -> list[str]:
+        return [n for n, p in self.players.items() if p.disqualified]
 
 
 def _eligible_now(state: TournamentState, player: Player) -> None:
@@ -189,7 +247,7 @@ def evolve(state: TournamentState, event: Any) -> TournamentState:
         state.name, state.deal, state.game = event.name, event.deal, event.game
         state.best_of, state.round_minutes = event.best_of, event.round_minutes
         state.at_time, state.late, state.check_in = event.at_time, event.late, event.check_in
-        state.players_log = event.players_log
+        state.players_log, state.tz = event.players_log, event.tz
     elif isinstance(event, PlayerRegistered):
         known = state.players.get(event.player)
         if known is None:
@@ -213,6 +271,7 @@ def evolve(state: TournamentState, event: Any) -> TournamentState:
             p.dropped, p.drop_reason, p.disqualified = False, None, False
     elif isinstance(event, RoundPaired):
         state.rounds.append(event)
+        state.originally[event.round] = {n for p in event.pairings for n in (p.A, p.B) if n is not None}
     elif isinstance(event, TableRepaired):
         state.repairs.append(event)
         r = state.rounds[event.round - 1]
@@ -220,9 +279,12 @@ def evolve(state: TournamentState, event: Any) -> TournamentState:
         for pr in r.pairings:
             if pr.table == event.table:
                 if pr.match:
-                    state.void.add(pr.match)
-                pr = Pairing(table=pr.table, A=event.A, B=event.B, match=event.match)
+                    state.void[pr.match] = event
+                continue
             pairings.append(pr)
+        if event.A is not None:  # None: the table is taken out of the round
+            pairings.append(Pairing(table=event.table, A=event.A, B=event.B, match=event.match))
+        pairings.sort(key=lambda x: x.table)
         state.rounds[event.round - 1] = r.model_copy(update={"pairings": pairings})
     elif isinstance(event, TimeExtended):
         state.extensions.setdefault((event.round, event.table), []).append(event)
@@ -234,6 +296,14 @@ def evolve(state: TournamentState, event: Any) -> TournamentState:
             state.players[event.player].disqualified = True
     elif isinstance(event, PenaltyApplied):
         state.applied[event.penalty] = event
+    elif isinstance(event, PenaltyRescinded):
+        state.rescinded[event.penalty] = event
+        given = state.penalties[event.penalty] if event.penalty < len(state.penalties) else None
+        if given is not None and given.penalty == "disqualification" and given.player in state.players:
+            state.players[given.player].disqualified = any(
+                p.player == given.player and p.penalty == "disqualification" and i not in state.rescinded
+                for i, p in enumerate(state.penalties)
+            )
     elif isinstance(event, ResultEntered):
         state.entered[event.match] = event
     return state
@@ -324,14 +394,17 @@ def standings(
     missed: dict[str, list[str]] | None = None,
     called: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset(),
     dropped: Iterable[str] = (),
+    disqualified: Iterable[str] = (),
 ) -> list[dict[str, Any]]:
     """Ranked rows ``{"rank", "player", "points", "omw", "gw", "ogw", "oomw",
-    "played", "record", "games", "dropped"}``.
+    "played", "record", "dropped", "disqualified"}``.
 
     ``rounds`` gives each Swiss round's pairings; ``results`` the finished
     games by id (winners by name); a table whose match is not over counts
     for nothing yet. ``missed``: each late entrant's missed rounds (``loss``
-    or ``bye``); ``called``: the (round, table) pairs time was called on."""
+    or ``bye``); ``called``: the (round, table) pairs time was called on.
+    ``disqualified`` players come last with ``rank`` None (their results
+    still count for their opponents)."""
     names = list(dict.fromkeys(players))
     need = best_of // 2 + 1
     points = {n: 0 for n in names}
@@ -389,14 +462,19 @@ def standings(
     # by name), which floats summed in different orders do not promise.
     mwp = {n: max(FLOOR, Fraction(points[n], 3 * played[n])) if played[n] else FLOOR for n in names}
     gwp = {n: max(FLOOR, Fraction(gpoints[n], 3 * gplayed[n])) if gplayed[n] else FLOOR for n in names}
-    omw = {n: _mean(mwp[o] for o in opponents[n]) for n in names}
-    ogw = {n: _mean(gwp[o] for o in opponents[n]) for n in names}
-    oomw = {n: _mean(omw[o] for o in opponents[n]) for n in names}
-    order = sorted(names, key=lambda n: (-points[n], -omw[n], -gwp[n], -ogw[n], n))
+    # A player with no opponent (byes and missed rounds only, or none played
+    # yet) is at the floor: "every percentage is at least 0.33" holds for OMW
+    # and OGW too, and they do not sink below players who lost to someone.
+    omw = {n: _mean_or_floor(mwp[o] for o in opponents[n]) for n in names}
+    ogw = {n: _mean_or_floor(gwp[o] for o in opponents[n]) for n in names}
+    oomw = {n: _mean_or_floor(omw[o] for o in opponents[n]) for n in names}
+    excluded = set(disqualified)
+    order = sorted(names, key=lambda n: (n in excluded, -points[n], -omw[n], -gwp[n], -ogw[n], n))
     out_dropped = set(dropped)
+    ranked = len([n for n in names if n not in excluded])
     return [
         {
-            "rank": i,
+            "rank": i if i <= ranked else None,
             "player": n,
             "points": points[n],
             "omw": round(float(omw[n]), 4),
@@ -406,6 +484,7 @@ def standings(
             "played": played[n],
             "record": "-".join(str(x) for x in record[n]),
             "dropped": n in out_dropped,
+            "disqualified": n in excluded,
         }
         for i, n in enumerate(order, start=1)
     ]
@@ -422,12 +501,13 @@ def state_standings(state: TournamentState, results: dict[str, Result]) -> list[
         missed=state.missed(),
         called=called,
         dropped=[n for n, p in state.players.items() if p.dropped],
+        disqualified=state.disqualified(),
     )
 
 
-def _mean(values: Iterable[Fraction]) -> Fraction:
+def _mean_or_floor(values: Iterable[Fraction]) -> Fraction:
     vals = list(values)
-    return sum(vals, Fraction(0)) / len(vals) if vals else Fraction(0)
+    return sum(vals, Fraction(0)) / len(vals) if vals else FLOOR
 
 
 # --- the top cut -----------------------------------------------------------------------------
@@ -450,32 +530,50 @@ def playoff_outcomes(state: TournamentState, results: dict[str, Result]) -> list
     ]
 
 
+def playoff_name(tables: int) -> str:
+    """A top cut round by its size: the final, the semifinals, the quarterfinals, the round of 16..."""
+    return {1: "Final", 2: "Semifinals", 4: "Quarterfinals"}.get(tables, f"Round of {2 * tables}")
+
+
+def _one_loss(name: str) -> str:
+    return {"Final": "the final", "Semifinals": "a semifinal", "Quarterfinals": "a quarterfinal"}.get(
+        name, f"the {name.lower()}"
+    )
+
+
 def placings(state: TournamentState, swiss: list[dict[str, Any]], results: dict[str, Result]) -> list[dict[str, Any]]:
     """Final placings once the top cut is over (empty before): the champion,
-    the finalist, then each earlier playoff round's losers (ordered by their
-    Swiss rank), then everyone else in Swiss order."""
+    the finalist, then each earlier playoff round's losers (sharing a range
+    of places, "3-4", "5-8", listed by their Swiss rank), then everyone else
+    in Swiss order. Each row: ``place`` (the first of its range), ``places``
+    (the range as printed: "3-4", or "1"), ``player`` and ``how``. A
+    disqualified player is not placed: listed last, ``place`` None,
+    ``places`` "DQ"."""
     rounds = playoff_outcomes(state, results)
     if not rounds or len(rounds[-1]) != 1 or not rounds[-1][0][1].over:
         return []
-    rank = {row["player"]: row["rank"] for row in swiss}
+    dq = set(state.disqualified())
+    rank = {row["player"]: row["rank"] or 10**6 for row in swiss}
     out: list[dict[str, Any]] = []
+
+    def place(group: list[str], how: str) -> None:
+        kept = [n for n in group if n not in dq]
+        first, last = len(out) + 1, len(out) + len(kept)
+        text = str(first) if first == last else f"{first}-{last}"
+        for n in sorted(kept, key=lambda x: (rank.get(x, 10**6), x)):
+            out.append({"place": first, "places": text, "player": n, "how": how})
+
     final_p, final_o = rounds[-1][0]
     loser = final_p.B if final_o.winner == final_p.A else final_p.A
-    out.append({"place": 1, "player": final_o.winner, "how": "won the final"})
-    out.append({"place": 2, "player": loser, "how": "lost the final"})
-    names = {"1": "final", "2": "semifinal", "3": "quarterfinal"}
-    for depth, r in enumerate(reversed(rounds[:-1]), start=2):
-        losers = []
-        for p, o in r:
-            if p.B is None:
-                continue
-            losers.append(p.B if o.winner == p.A else p.A)
-        place = len(out) + 1
-        label = names.get(str(depth), f"playoff round {len(rounds) - depth + 1}")
-        for n in sorted(losers, key=lambda x: rank.get(x, 10**6)):
-            out.append({"place": place, "player": n, "how": f"lost in the {label}"})
-    seen = {row["player"] for row in out}
+    place([str(final_o.winner)], "won the final")
+    place([str(loser)], "lost the final")
+    for r in reversed(rounds[:-1]):
+        losers = [p.B if o.winner == p.A else p.A for p, o in r if p.B is not None]
+        place([str(n) for n in losers], f"lost in {_one_loss(playoff_name(len(r)))}")
+    seen = {row["player"] for row in out} | dq
     for row in swiss:
         if row["player"] not in seen:
-            out.append({"place": len(out) + 1, "player": row["player"], "how": f"Swiss rank {row['rank']}"})
+            place([row["player"]], f"Swiss rank {row['rank']}")
+    for n in sorted(dq, key=lambda x: rank.get(x, 10**6)):
+        out.append({"place": None, "places": "DQ", "player": n, "how": "disqualified"})
     return out

@@ -151,3 +151,124 @@ def chain_of(events: Sequence[Any], topic_of: Any = None) -> list[str]:
         prev = chain_hash(prev, topic(type(event)), event_json(event))
         out.append(prev)
     return out
+
+
+# --- signatures -------------------------------------------------------------------------
+#
+# A hash chain alone proves nothing to someone who can run this code: an
+# edited record can be chained again with ``chain_of``. So every store has an
+# Ed25519 signing key (``referee.store.side``), and signs what only it can
+# vouch for: the head of each match after every write (``_sig`` in the last
+# event's envelope) and each export's head together with who entered each
+# action (the record's ``signature``). A verifier needs only the public key,
+# which a record carries and ``referee key`` prints with its fingerprint.
+
+HEAD_CONTEXT = b"referee match head v1\x00"
+RECORD_CONTEXT = b"referee record v1\x00"
+KEY_PREFIX = "ed25519:"
+
+
+def key_text(public: bytes) -> str:
+    """A public key as records and ``referee key`` write it: ``ed25519:`` and base64."""
+    import base64
+
+    return KEY_PREFIX + base64.b64encode(public).decode()
+
+
+def key_bytes(text: str) -> bytes | None:
+    """The raw public key of ``key_text``'s form; None if ``text`` is not one."""
+    import base64
+    import binascii
+
+    if not text.startswith(KEY_PREFIX):
+        return None
+    try:
+        raw = base64.b64decode(text[len(KEY_PREFIX) :], validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return raw if len(raw) == 32 else None
+
+
+def key_fingerprint(public: bytes) -> str:
+    """A key's fingerprint for people to compare: SHA-256 of the raw key, 16
+    hex digits in groups of four (``3f2a 9c1e 77b0 4d12``)."""
+    digest = hashlib.sha256(public).hexdigest()[:16]
+    return " ".join(digest[i : i + 4] for i in range(0, 16, 4))
+
+
+def same_key(given: str, public: bytes) -> bool:
+    """Does ``given`` (a public key as ``key_text`` writes it, or its
+    fingerprint, with or without spaces) name ``public``?"""
+    given = given.strip()
+    if given.startswith(KEY_PREFIX):
+        return key_bytes(given) == public
+    return given.replace(" ", "").replace("-", "").lower() == key_fingerprint(public).replace(" ", "")
+
+
+def head_fingerprint(head: str) -> str:
+    """A head's short form for paper (print-outs, slips): 12 hex digits in
+    groups of four, enough for a person to compare a record with its slip."""
+    return "-".join(head[i : i + 4] for i in range(0, 12, 4))
+
+
+def head_message(match_id: str, version: int, head: str) -> bytes:
+    """What a store signs after a write: this match, at this version, has this head."""
+    return HEAD_CONTEXT + f"{match_id}\x00{version}\x00{head}".encode()
+
+
+def record_message(fmt: str, head: str, entries: Any) -> bytes:
+    """What an export signs: the record's format, the head of its replay
+    (which covers the seed, the decks, the names and every event), and who
+    entered each action (``entries``, outside the chain as in the store)."""
+    import json
+
+    who = json.dumps(entries, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return RECORD_CONTEXT + f"{fmt}\x00{head}\x00".encode() + hashlib.sha256(who).hexdigest().encode()
+
+
+def verify(public: bytes, signature: str, message: bytes) -> bool:
+    """Does ``signature`` (base64) sign ``message`` under the Ed25519 key ``public``?"""
+    import base64
+    import binascii
+
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        sig = base64.b64decode(signature, validate=True)
+        Ed25519PublicKey.from_public_bytes(public).verify(sig, message)
+    except (binascii.Error, ValueError, InvalidSignature):
+        return False
+    return True
+
+
+class Signer:
+    """A store's signing key (Ed25519), as ``referee.store.side`` loads it."""
+
+    def __init__(self, private: bytes) -> None:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        self._key = Ed25519PrivateKey.from_private_bytes(private)
+        self.public = self._key.public_key().public_bytes_raw()
+
+    @staticmethod
+    def new_private() -> bytes:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        return Ed25519PrivateKey.generate().private_bytes_raw()
+
+    @property
+    def fingerprint(self) -> str:
+        return key_fingerprint(self.public)
+
+    @property
+    def text(self) -> str:
+        return key_text(self.public)
+
+    def sign(self, message: bytes) -> str:
+        import base64
+
+        return base64.b64encode(self._key.sign(message)).decode()
+
+    def sign_head(self, match_id: str, version: int, head: str) -> str:
+        return self.sign(head_message(match_id, version, head))

@@ -47,6 +47,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "referee.commands.records:audit",
         "Replay a match record: is every action legal, and what is the result?",
     ),
+    "key": ("referee.commands.key:key", "Show the store's signing key: its public key and fingerprint."),
     "scenario": (
         "referee.commands.scenario:scenario",
         "Rules questions written as data (the format: docs/scenario-format.md).",

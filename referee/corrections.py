@@ -475,7 +475,7 @@ def enter_result(
             r.rule,
             "The game is over"
             + (f": {r.reason.rstrip('.')}" if r.reason else "")
-            + ". Replacing a result is a judge's command with a reason (event result --replace --reason).",
+            + ". Replacing a result is a judge's command with a reason: event result with --replace REASON.",
         )
     event = GameEnded(rule=rule or RESULT_ENTERED, winner=winner, draw=draw, reason=reason, judge=judge, step="over")
     return Correction([event], ruleset_of_state(state).evolve(state, event))

@@ -284,7 +284,7 @@ def load_document(file: str | Path) -> Document:
         except RecursionError:
             raise InputError(path, "", _TOO_DEEP) from None
         except ValueError as exc:  # a number of thousands of digits
-            raise InputError(path, "", f"holds a value that cannot be read ({_short(exc)})") from None
+            raise _unreadable(path, text, exc) from None
         _check_depth(path, data)
         return Document(path, data, None, text)
     import yaml
@@ -309,8 +309,23 @@ def load_document(file: str | Path) -> Document:
     except yaml.YAMLError as exc:
         raise InputError(path, "", f"is not valid YAML: {exc}") from None
     except ValueError as exc:  # a number of thousands of digits
-        raise InputError(path, "", f"holds a value that cannot be read ({_short(exc)})") from None
+        raise _unreadable(path, text, exc) from None
     return Document(path, data, None, node)
+
+
+def _unreadable(path: Path, text: str, exc: ValueError) -> InputError:
+    """A value Python will not read, with its line: a number of more digits
+    than Python turns into an integer (4,300), which no field takes anyway."""
+    import re
+    import sys
+
+    limit = sys.get_int_max_str_digits() or 4300
+    found = re.search(r"\d{%d,}" % (limit + 1), text)
+    if found is None:
+        return InputError(path, "", f"holds a value that cannot be read ({_short(exc)})")
+    line = text.count("\n", 0, found.start()) + 1
+    digits = len(found.group())
+    return InputError(path, "", f"holds a number of {digits} digits, which no field takes (at most {limit})", line)
 
 
 class _DuplicateKey(ValueError):

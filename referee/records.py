@@ -68,7 +68,7 @@ FORMAT = "harem-master-record/1"  # Harem Master's ``record_format``, what every
 # The header's keys every game's records share; a game's own
 # (``Ruleset.record_keys``) go between ``deal`` and ``players``.
 HEAD_KEYS = ("format", "seed", "mode", "deal")
-TAIL_KEYS = ("players", "actions", "chain", "head")
+TAIL_KEYS = ("players", "actions", "entries", "chain", "head", "signature")
 TOP_KEYS = (*HEAD_KEYS, *TAIL_KEYS)
 DEALS = ("seeded", "table")
 HASH = re.compile(r"^[0-9a-f]{16,64}$")
@@ -104,6 +104,10 @@ class Record:
     catalog: Any = field(default=None, repr=False)  # cards:, pool:, bundled: for cards on neither deck list (100.2)
     game: str = DEFAULT_GAME  # the ruleset whose ``record_format`` the record's ``format`` is
     started: Any = field(default=None, repr=False)  # a record starting from a position: the match it sets up
+    # Who entered each action where the store knew it ({action: K (0: the
+    # start), by, station}), and the store's signature of the head with them.
+    entries: list[dict[str, Any]] | None = None
+    signature: dict[str, str] | None = None
 
     @property
     def ruleset(self) -> Ruleset:
@@ -158,6 +162,11 @@ def parse_record(doc: Document) -> Record:
             for i, h in enumerate(reader.seq(data["chain"], ("chain",), MAX_ACTIONS + 1, "hashes"))
         ]
     head = _hash(reader, data["head"], ("head",)) if data.get("head") is not None else None
+    entries = _entries(reader, data.get("entries")) if data.get("entries") is not None else None
+    signature = None
+    if data.get("signature") is not None:
+        sig = reader.mapping(data["signature"], ("signature",), ("key", "value"), ("key", "value"))
+        signature = {k: reader.text(sig[k], ("signature", k), 200) for k in ("key", "value")}
     return Record(
         doc.file,
         seed,
@@ -173,7 +182,34 @@ def parse_record(doc: Document) -> Record:
         header.catalog,
         game,
         header.started,
+        entries,
+        signature,
     )
+
+
+ENTRY_KEYS = ("action", "by", "station")
+
+
+def _entries(reader: Any, value: Any) -> list[dict[str, Any]]:
+    """A record's ``entries``: who entered which action (0: the start), each
+    once, in order. (One naming an action the record lacks is not an input
+    error: the signature covers the entries, so such a record is refused as
+    changed, exit 1, by whatever checks its proof.)"""
+    out: list[dict[str, Any]] = []
+    last = -1
+    for i, raw in enumerate(reader.seq(value, ("entries",), MAX_ACTIONS + 1, "entries")):
+        entry = reader.mapping(raw, ("entries", i), ENTRY_KEYS, ("action",))
+        k = reader.int_(entry["action"], ("entries", i, "action"), 0, MAX_ACTIONS)
+        if k <= last:
+            raise reader.err(("entries", i, "action"), f"expected an action after {last}, in order, each once")
+        last = k
+        out.append(
+            {
+                "action": k,
+                **{key: reader.text(entry[key], ("entries", i, key), 200) for key in ("by", "station") if key in entry},
+            }
+        )
+    return out
 
 
 def _top_keys(ruleset: Ruleset) -> tuple[str, ...]:
@@ -225,7 +261,13 @@ def chain_check(record: Record, played: "Replay") -> dict[str, Any] | None:
     head = hashes[-1] if hashes else None
     for k, want in enumerate(record.chain or []):
         if k >= len(at_ends):
-            break
+            return {
+                "status": "broken",
+                "head": head,
+                "broken_at": None,
+                "reason": f"the chain has {len(record.chain or [])} hashes but the record replays only "
+                f"{len(at_ends)} (the start and {len(at_ends) - 1} actions): actions were cut from it",
+            }
         if not at_ends[k].startswith(want):
             first = played.ends[k - 1] + 1 if k else 1
             return {
@@ -235,6 +277,16 @@ def chain_check(record: Record, played: "Replay") -> dict[str, Any] | None:
                 "reason": "the events this action replays to do not fit the record's chain "
                 "(the record was changed here, or its chain was)",
             }
+    if record.chain is not None and len(record.chain) < len(at_ends):
+        k = len(record.chain)
+        first = played.ends[k - 1] + 1 if k else 1
+        return {
+            "status": "broken",
+            "head": head,
+            "broken_at": {"action": k, "events": [first, played.ends[k]]},
+            "reason": f"the chain has hashes for {k} of the record's {len(at_ends)} entries "
+            "(the start and each action): actions were added after it was written",
+        }
     if record.head is not None and record.head != head:
         return {
             "status": "broken",
@@ -245,18 +297,98 @@ def chain_check(record: Record, played: "Replay") -> dict[str, Any] | None:
     return {"status": "intact", "head": head, "broken_at": None, "reason": None}
 
 
-def add_chain(record: dict[str, Any], events: Sequence[Event]) -> dict[str, Any]:
-    """An exported record with its chain: the chain hash (16 hex digits)
-    after the start and after each action, and the head at the very end, so
-    two copies can be compared at a glance."""
-    from referee.chain import chain_of
+def add_chain(
+    record: dict[str, Any], events: Sequence[Event], envelopes: Sequence[Any] = (), signer: Any = None
+) -> dict[str, Any]:
+    """An exported record with its proof: who entered each action (from the
+    stored events' ``envelopes``, ``MatchEvent``s: their ``by`` and
+    ``station``), the chain hash (16 hex digits) after the start and after
+    each action, the head at the very end, so two copies can be compared at
+    a glance, and the store's ``signer``'s signature of the head with the
+    entries (``referee.chain.record_message``)."""
+    from referee.chain import chain_of, record_message
 
     played = replay(record_from_dict(record))
     hashes = chain_of(events)
     out = dict(record)
+    entries = entries_of(played.ends, envelopes)
+    if entries:
+        out["entries"] = entries
     out["chain"] = [hashes[end - 1][:16] for end in played.ends]
     out["head"] = hashes[-1]
+    if signer is not None:
+        message = record_message(str(out["format"]), out["head"], entries)
+        out["signature"] = {"key": signer.text, "value": signer.sign(message)}
     return out
+
+
+def entries_of(ends: Sequence[int], envelopes: Sequence[Any]) -> list[dict[str, Any]]:
+    """Who entered the start (0) and each action, from the first stored
+    event of each (``ends``: the log's length after the start and after each
+    action), where the store knew it."""
+    out: list[dict[str, Any]] = []
+    for k, end in enumerate(ends):
+        at = ends[k - 1] if k else 0
+        if at >= len(envelopes) or at >= end:
+            continue
+        env = envelopes[at]
+        known = {key: getattr(env, key, None) for key in ("by", "station")}
+        if any(known.values()):
+            out.append({"action": k, **{key: v for key, v in known.items() if v}})
+    return out
+
+
+def envelopes_of(record: Record, ends: Sequence[int]) -> list[dict[str, str]] | None:
+    """The envelope of each event of a record's replay (who entered the
+    action it belongs to, from ``entries``), for the store; None without entries."""
+    if not record.entries:
+        return None
+    by_action = {e["action"]: {k: v for k, v in e.items() if k in ("by", "station")} for e in record.entries}
+    out: list[dict[str, str]] = []
+    for k, end in enumerate(ends):
+        out += [by_action.get(k, {})] * (end - len(out))
+    return out
+
+
+def signature_check(
+    record: Record, head: str | None, store_key: bytes | None = None, trusted: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Does the record's signature verify, and whose key is it? {"status":
+    "verified" | "unsigned" | "bad", "key", "fingerprint", "trusted": "this
+    store" | "--trust" | None, "reason"}: ``bad`` when the signature does not
+    sign this record (its head, format and entries) under the key it names."""
+    from referee.chain import key_bytes, key_fingerprint, record_message, same_key, verify
+
+    if record.signature is None:
+        return {
+            "status": "unsigned",
+            "key": None,
+            "fingerprint": None,
+            "trusted": None,
+            "reason": "the record carries no signature",
+        }
+    public = key_bytes(record.signature["key"])
+    if public is None:
+        return {
+            "status": "bad",
+            "key": record.signature["key"],
+            "fingerprint": None,
+            "trusted": None,
+            "reason": "its signature's key is not an Ed25519 public key (ed25519: and base64)",
+        }
+    fingerprint = key_fingerprint(public)
+    trust = "this store" if store_key == public else "--trust" if any(same_key(t, public) for t in trusted) else None
+    base = {"key": record.signature["key"], "fingerprint": fingerprint, "trusted": trust}
+    if head is None or not verify(
+        public, record.signature["value"], record_message(str(record.ruleset.record_format), head, record.entries or [])
+    ):
+        return {
+            "status": "bad",
+            **base,
+            "reason": f"its signature does not sign this record under key {fingerprint}: the record "
+            "(or who entered its actions) was changed after it was signed",
+        }
+    return {"status": "verified", **base, "reason": None}
 
 
 def _action(reader: Any, ruleset: Ruleset, raw: Any, path: tuple[Any, ...]) -> dict[str, Any]:
@@ -295,14 +427,17 @@ class Replay:
 
     @property
     def legal(self) -> bool:
-        return self.violation is None and not self.recorded
+        """No action refused, and every violation recorded on the line of
+        play ruled on by a judge (accepted, 410): only an open one makes a
+        record not legal."""
+        return self.violation is None and all(r["accepted"] for r in self.recorded)
 
     @property
     def recorded(self) -> list[dict[str, Any]]:
         """Record mode: the violations recorded on the current line of play (a
         rewind that retracted one corrected it), each with its action number
-        and whether a judge accepted it. The record is not legal while any
-        stands, accepted or not: the game went on from an illegal action."""
+        and whether a judge accepted it. The record is not legal while one
+        stands that no judge ruled on (``legal``)."""
         from projections.lineage import live_positions
 
         live = set(live_positions(self.events))
@@ -327,10 +462,11 @@ class Replay:
 
     @property
     def first_violation(self) -> dict[str, Any] | None:
-        """The refused action, else the first violation recorded in record mode."""
+        """The refused action, else the first violation recorded in record
+        mode that no judge accepted."""
         if self.violation is not None:
             return self.violation
-        return self.recorded[0] if self.recorded else None
+        return next((r for r in self.recorded if not r["accepted"]), None)
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -707,8 +843,10 @@ ORDER = (
     "setup",
     "players",
     "actions",
+    "entries",
     "chain",
     "head",
+    "signature",
 )
 
 
@@ -721,7 +859,7 @@ def dump_record(record: dict[str, Any], comment: str | None = None) -> str:
     keys = [k for k in ORDER if k in record] + [k for k in record if k not in ORDER]
     for key in keys:
         value = record[key]
-        if key in ("cards", "actions") and isinstance(value, list):
+        if key in ("cards", "actions", "entries") and isinstance(value, list):
             if not value:
                 lines.append(f"{key}: []")
                 continue

@@ -224,11 +224,10 @@ def test_an_undo_survives_export_and_import(db: str, tmp_path: Path) -> None:
     assert undo == [{"judge": True, "do": "undo", "to": {"event": undo[0]["to"]["event"]}, "by": by}]
     record = tmp_path / "undo.yaml"
     record.write_text(exported)
-    other = f"sqlite:///{tmp_path / 'other.db'}"
-    imported = referee(other, "import", str(record), "--json")
+    imported = referee(db, "import", str(record), "--json")  # the store that signed it
     twin = json.loads(imported)["match"]
     body = lambda text: text.split("\n", 1)[1]  # noqa: E731 - the first line names the match
-    assert body(referee(other, "export", twin)) == body(exported)
+    assert body(referee(db, "export", twin)) == body(exported)
 
 
 # --- controls: keys, order, filters ----------------------------------------------------------

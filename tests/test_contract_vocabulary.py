@@ -1150,6 +1150,8 @@ def test_every_key_of_a_match_record_in_the_document_is_accepted(tmp_path: Path)
         ],
         "chain": ["cb4ceda4236c6d75", "8f9482946ab69bd4", "8f9482946ab69bd4"],
         "head": "8f9482946ab69bd4d7bc5e9ddd06b7777828010103dcb9dbc1230a9be23b98d7",
+        "entries": [{"action": 1, "by": "scorekeeper Sam of m-1a2b3c4d", "station": "table-4"}],
+        "signature": {"key": "ed25519:" + "A" * 43 + "=", "value": "c2ln"},
     }
     (tmp_path / "pool.yaml").write_text("[]\n", encoding="utf-8")
     (tmp_path / "deck.yaml").write_text(

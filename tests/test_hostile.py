@@ -23,6 +23,7 @@ from events.kernel import GameEnded, NoteAdded
 from referee.cli import main
 from referee.store import MatchStore
 from referee.web.app import Settings, create_app
+from tests.test_hostile_board import in_own_loop
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "scenarios" / "decks"
@@ -447,3 +448,95 @@ def test_judge_commands_decided_on_an_old_version_record_nothing(db: str) -> Non
     referee("note", match, "now it is current", "--expect-version", str(now), "--db", db)
     with MatchStore(db, read_only=True) as store:
         assert isinstance(store.events(match)[-1], NoteAdded)
+
+
+# --- the edges of issue 29 ---------------------------------------------------------------------
+
+
+def test_a_position_past_any_database_integer_is_one_line(db: str, tmp_path: Path) -> None:
+    match, _ = _exported(db, tmp_path)
+    for argv in (["state", match, "--at", str(2**63)], ["state", match, "--at", str(10**40)]):
+        code, _, err = run(*argv, "--db", db)
+        assert code == 2 and err.startswith("error: ") and "no match is that long" in err, err
+    code, out, _ = run("log", match, "--from", str(2**63), "--db", db)
+    assert code == 0
+
+
+def test_audit_of_a_match_whose_snapshots_are_damaged_says_so_as_state_does(db: str, tmp_path: Path) -> None:
+    """The events are sound but the snapshot `state` and `act` start from is
+    not: the audit fails in one line as they do (it used to say legal)."""
+    import sqlite3
+
+    match, _ = _exported(db, tmp_path)
+    con = sqlite3.connect(tmp_path / "referee.db")
+    assert con.execute("SELECT count(*) FROM stored_snapshots").fetchone()[0] >= 1
+    con.execute("UPDATE stored_snapshots SET state = ?", (b"\x00\x01garbage",))
+    con.commit()
+    con.close()
+    for command in (["state", match], ["audit", match]):
+        code, out, err = run(*command, "--db", db)
+        assert code == 2, (command, out, err)
+        assert err.startswith("error: ") and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_match_started_from_a_position_can_be_audited(db: str) -> None:
+    from referee.scenario import load_scenario
+
+    scenario = LOOPS[0]
+    match = json.loads(referee("new", "--position", str(scenario), "--db", db, "--json"))["match"]
+    doc = json.loads(referee("audit", match, "--db", db, "--json"))
+    assert doc["legal"] is True and doc["actions"] == 0 and doc["chain"]["status"] == "intact"
+    for raw, _expect in load_scenario(scenario).actions:
+        referee("act", match, raw["player"], raw["do"], *([raw["card"]] if "card" in raw else []), "--db", db)
+    referee("note", match, "checked", "--db", db)
+    doc = json.loads(referee("audit", match, "--db", db, "--json"))
+    assert doc["legal"] is True and doc["actions"] == len(load_scenario(scenario).actions) + 1
+    assert doc["result"]["ruling"] == "A30" and doc["signature"]["status"] == "verified"
+
+
+def test_a_number_of_thousands_of_digits_is_refused_with_its_line(tmp_path: Path, db: str) -> None:
+    record = tmp_path / "r.yaml"
+    record.write_text(f"format: harem-master-record/1\nplayers: {{}}\nseed: {'9' * 5000}\n")
+    code, _, err = run("audit", str(record))
+    assert code == 2 and f"{record}:3: holds a number of 5000 digits" in err
+    deck = tmp_path / "deck.json"
+    deck.write_text('[\n  {"random": ' + "7" * 5000 + ', "count": 50}]')
+    code, _, err = run("new", "--deck", f"A={deck}", "--deck", f"B={deck}", "--db", db)
+    assert code == 2 and f"{deck}:2: holds a number of 5000 digits" in err
+
+
+def test_a_client_that_leaves_in_the_middle_of_its_form_raises_nothing(db: str) -> None:
+    """No "Task exception was never retrieved ... ClientDisconnect" in the
+    server's log: the body is read before anything parses it, and a client
+    that leaves is simply not answered."""
+
+    referee("new", "--deck", f"A={DECKS / 'alice.yaml'}", "--deck", f"B={DECKS / 'bob.yaml'}", "--db", db)
+    app = create_app(Settings(url=db))
+    sent: list[dict] = []
+    parts = [
+        {"type": "http.request", "body": b"csrf=x&text=", "more_body": True},
+        {"type": "http.disconnect"},
+    ]
+
+    async def receive() -> dict:
+        return parts.pop(0) if parts else {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/matches/m-00000000/note",
+        "raw_path": b"/matches/m-00000000/note",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver"), (b"content-type", b"application/x-www-form-urlencoded")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 80),
+    }
+    in_own_loop(lambda: app(scope, receive, send))
+    assert sent == []

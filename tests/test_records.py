@@ -17,6 +17,7 @@ from projections.harem_master.state import evolve, initial_state
 from referee import corrections
 from referee.actions import Action, IllegalAction
 from referee.cli import cli
+from referee.commands.records import export_one
 from referee.inputs import InputError
 from referee.records import (
     FORMAT,
@@ -330,7 +331,7 @@ def test_a_stored_match_exported_imported_and_audited_is_the_same_game(tmp_path)
         original = store.events(match)
         final, _ = store.load(match)
     assert final.result is not None
-    record = export_record(original)
+    record = export_one(match, url)[0]  # signed by the store, as `referee export` writes it
     path = write(tmp_path, dump_record(record), "exported.yaml")
 
     runner = CliRunner()
@@ -345,9 +346,12 @@ def test_a_stored_match_exported_imported_and_audited_is_the_same_game(tmp_path)
     assert last == final == state
     assert dumped(imported) == dumped(original)
 
-    result = runner.invoke(cli, ["audit", str(path), "--json"])
+    result = runner.invoke(cli, ["audit", str(path), "--json", "--db", url])
     assert result.exit_code == 0, result.output
     audit = json.loads(result.output)
+    assert audit.pop("chain")["status"] == "intact"
+    signature = audit.pop("signature")
+    assert signature["status"] == "verified" and signature["trusted"] == "this store"
     r = final.result
     assert audit == {
         "legal": True,
@@ -365,7 +369,7 @@ def test_a_stored_match_exported_imported_and_audited_is_the_same_game(tmp_path)
     assert len(record["actions"]) == sum(isinstance(e, ActionTaken) for e in original)
 
 
-def _rewound_match(tmp_path: Path, *, replay_: bool) -> tuple[str, list[Event]]:
+def _rewound_match(tmp_path: Path, *, replay_: bool) -> tuple[str, str, list[Event]]:
     url = f"sqlite:///{tmp_path / 'referee.db'}"
     with MatchStore(url) as store:
         match = new_match(store, seed=21)
@@ -383,13 +387,13 @@ def _rewound_match(tmp_path: Path, *, replay_: bool) -> tuple[str, list[Event]]:
         play_to_the_end(store, match, rng, limit=30)
         store.update(match, lambda s: corrections.note(s, "table 4 checked", "Jo"))
         play_to_the_end(store, match, rng)
-        return url, store.events(match)
+        return url, match, store.events(match)
 
 
 @pytest.mark.parametrize("replay_", [False, True])
 def test_an_export_with_a_410_rewind_reimports_to_the_same_events(tmp_path, replay_) -> None:
-    url, original = _rewound_match(tmp_path, replay_=replay_)
-    record = export_record(original)
+    url, match, original = _rewound_match(tmp_path, replay_=replay_)
+    record = export_one(match, url)[0]
     rewinds = [a for a in record["actions"] if a.get("do") == "rewind"]
     rewound = next(e for e in original if isinstance(e, Rewound))
     expected = {"judge": True, "do": "rewind", "to": {"event": rewound.to}, "rule": "410.1", "reason": "test"}
@@ -457,7 +461,8 @@ def test_record_mode_violations_accepts_and_skipped_steps_round_trip(tmp_path) -
     # ...but the audit still reports what was broken, and that a judge accepted the 306.1a.
     rules = {v["rule"]: v for v in again.recorded}
     assert {"303", "306.1a"} <= set(rules) and rules["306.1a"]["accepted"]
-    assert not again.legal
+    # Every violation was ruled on by a judge (accepted): the record is legal, its violations listed.
+    assert all(r["accepted"] for r in again.recorded) and again.legal and again.first_violation is None
     assert dumped(again.events) == dumped(original)
 
 
@@ -505,12 +510,20 @@ def test_import_cli_stores_nothing_for_an_illegal_record_and_one_match_for_a_leg
     assert result.exit_code == 1
     assert json.loads(result.stdout) == {"match": None, "violation": replay(load_record(ILLEGAL)).violation}
 
+    # The sample is written by hand: no chain, no head, no signature. It is refused
+    # as a record that cannot show it was not changed, until a judge accepts it.
     result = runner.invoke(cli, ["import", str(COMPLETE), "--db", url, "--name", "Demo"])
+    assert result.exit_code == 1 and "carries no hash chain or head" in result.stderr
+    assert not db.exists()
+    accepted = ["--accept-broken-chain", "--by", "Kim", "--reason", "typed from the score sheet"]
+    result = runner.invoke(cli, ["import", str(COMPLETE), "--db", url, "--name", "Demo", *accepted])
     assert result.exit_code == 0, result.output
     match = result.stdout.strip()
     with MatchStore(url) as store:
         assert [(m.id, m.name) for m in store.list_matches()] == [(match, "Demo")]
         assert store.load(match)[0].result.rule == "102.1"
+        note = store.events(match)[-1]
+        assert note.judge == "Kim" and "carries no hash chain or head" in note.text
 
     bad = write(tmp_path, GOOD_HEAD.replace("seed: 3", "seed: [3]"))
     result = runner.invoke(cli, ["import", str(bad), "--db", url])

@@ -241,7 +241,7 @@ def _forget() -> None:
 
     characteristics._carried.clear()
     characteristics._memos.clear()
-    characteristics._memo[:] = [None, -1, {}]
+    characteristics._memo[:] = [(None, -1, {})]
     checks._clear_kept[:] = [None, None, False]
     situations._indexed.clear()
     engine._listed[:] = [None, -1, [], []]

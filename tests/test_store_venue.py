@@ -26,6 +26,8 @@ from referee.store import MatchStore, NoSuchDatabase, StoreError, parse_url
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "scenarios" / "decks"
 RECORD = ROOT / "scenarios" / "records" / "complete-legal-game.yaml"
+# The sample is typed by hand (no chain, no signature): a judge brings it in, as `import` asks.
+ACCEPT = ("--accept-broken-chain", "--by", "Kim", "--reason", "the sample, typed by hand")
 STATION = Path(__file__).resolve().parent / "station.py"
 
 
@@ -118,7 +120,7 @@ def test_import_killed_at_random_moments_stores_a_whole_match_or_nothing(databas
     rng = random.Random(11)
     for _ in range(6):
         proc = subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "import", str(RECORD), "--db", url],
+            [sys.executable, "-m", "referee.cli", "import", str(RECORD), "--db", url, *ACCEPT],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -245,7 +247,7 @@ def test_a_missing_sqlite_file_is_made_only_by_commands_that_create(tmp_path):
         assert list(tmp_path.iterdir()) == [], args
     with pytest.raises(NoSuchDatabase):
         MatchStore(url, create=False)
-    referee("import", str(RECORD), "--db", url)
+    referee("import", str(RECORD), "--db", url, *ACCEPT)
     assert (tmp_path / "typo.db").exists()
 
 

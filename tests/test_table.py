@@ -20,7 +20,7 @@ from events.harem_master.game import CardRevealed, MatchStarted
 from projections.harem_master.codec import encode_state
 from projections.harem_master.state import HIDDEN_PILES, fold
 from referee.cli import cli
-from referee.records import dump_record, export_record, record_from_dict, replay
+from referee.records import add_chain, dump_record, export_record, record_from_dict, replay
 from referee.rules.harem_master import is_legal
 from referee.rules.harem_master.decks import conservation_errors
 from referee.rules.harem_master.hidden import pending
@@ -76,8 +76,9 @@ def test_a_table_dealt_game_exports_imports_and_audits_to_the_same_events(tmp_pa
     replayed = replay(record_from_dict(record))
     assert replayed.violation is None and replayed.events == game.events
     path = tmp_path / "table.yaml"
-    path.write_text(dump_record(record))
     url = f"sqlite:///{tmp_path / 'referee.db'}"
+    with MatchStore(url) as store:  # signed by the store it goes into, as its own export would be
+        path.write_text(dump_record(add_chain(record, game.events, (), store.signer())))
     runner = CliRunner()
     result = runner.invoke(cli, ["import", str(path), "--db", url, "--json"])
     assert result.exit_code == 0, result.output

@@ -67,12 +67,15 @@ def recompute(
     best_of: int = 1,
     missed: dict[str, int] | None = None,
     called: set[str] = frozenset(),
+    disqualified: set[str] = frozenset(),
 ) -> list[dict]:
     """The standings from the rules' text (MTR appendix C), in exact
     fractions: match points win 3, draw 1, bye 3; MWP and GWP (game points
-    win 3, draw 1) floored at 1/3; OMW and OGW the means over opponents;
-    OOMW likewise; a late entrant's missed rounds are losses (0 games to a
-    majority). ``winners``: finished game id -> winner's name (None: a
+    win 3, draw 1) floored at 0.33 ("If this number is lower than 0.33, use
+    0.33 instead"); OMW and OGW the means over opponents, byes ignored, and
+    0.33 for a player with no opponent; OOMW likewise; a late entrant's
+    missed rounds are losses (0 games to a majority). Disqualified players
+    last, unranked. ``winners``: finished game id -> winner's name (None: a
     draw), game K of a table being ``<table match>.gK``; ``called``: the
     tables time was called on."""
     need = best_of // 2 + 1
@@ -127,17 +130,17 @@ def recompute(
                     record[n][2] += 1
                 else:
                     record[n][1] += 1
-    third = Fraction(1, 3)
-    mwp = {n: max(third, Fraction(pts[n], 3 * played[n])) if played[n] else third for n in names}
-    gwp = {n: max(third, Fraction(gpts[n], 3 * gplayed[n])) if gplayed[n] else third for n in names}
-    mean = lambda xs: sum(xs, Fraction(0)) / len(xs) if xs else Fraction(0)  # noqa: E731
+    floor = Fraction(33, 100)
+    mwp = {n: max(floor, Fraction(pts[n], 3 * played[n])) if played[n] else floor for n in names}
+    gwp = {n: max(floor, Fraction(gpts[n], 3 * gplayed[n])) if gplayed[n] else floor for n in names}
+    mean = lambda xs: sum(xs, Fraction(0)) / len(xs) if xs else floor  # noqa: E731
     omw = {n: mean([mwp[o] for o in opps[n]]) for n in names}
     ogw = {n: mean([gwp[o] for o in opps[n]]) for n in names}
     oomw = {n: mean([omw[o] for o in opps[n]]) for n in names}
-    order = sorted(names, key=lambda n: (-pts[n], -omw[n], -gwp[n], -ogw[n], n))
+    order = sorted(names, key=lambda n: (n in disqualified, -pts[n], -omw[n], -gwp[n], -ogw[n], n))
     return [
         {
-            "rank": i,
+            "rank": None if n in disqualified else i,
             "player": n,
             "points": pts[n],
             "omw": round(float(omw[n]), 4),
@@ -146,6 +149,7 @@ def recompute(
             "oomw": round(float(oomw[n]), 4),
             "played": played[n],
             "record": "-".join(map(str, record[n])),
+            "disqualified": n in disqualified,
         }
         for i, n in enumerate(order, 1)
     ]
@@ -337,9 +341,47 @@ def test_standings_math_on_a_small_example() -> None:
     assert rows["A"]["points"] == 4 and rows["C"]["points"] == 4 and rows["B"]["points"] == 3
     # A's opponents: B (3 points in 2 rounds: 1/2) and C (4 in 2: 2/3).
     assert rows["A"]["omw"] == round((0.5 + 2 / 3) / 2, 4)
-    # B lost to A only: OMW = A's 4/6; a loss-only record is floored at 1/3.
+    # B lost to A only: OMW = A's 4/6; a loss-only record is floored at 0.33.
     assert rows["B"]["omw"] == round(4 / 6, 4)
     assert [r["player"] for r in standings(["A", "B", "C"], rounds, results)][0] in ("A", "C")
+
+
+def test_the_floor_is_0_33_as_appendix_c_writes_it_not_a_third() -> None:
+    """X beat L (no wins: MWP floored), Y beat D (1-2: MWP exactly 1/3).
+    At 0.33, Y's OMW (1/3) is above X's (0.33), so Y ranks above X; at 1/3
+    they would tie and X (first by name) would rank first."""
+    p = lambda t, a, b, m=None: Pairing(table=t, A=a, B=b, match=m or f"{a}{b}")  # noqa: E731
+    rounds = [
+        (1, [p(1, "X", "L"), p(2, "Y", "D"), p(3, "F", "E")]),
+        (2, [p(1, "D", "E"), p(2, "F", "L")]),
+        (3, [p(1, "F", "D")]),
+    ]
+    results = {"XL": Result("X", False), "YD": Result("Y", False), "FE": Result("F", False)}
+    results |= {"DE": Result("D", False), "FL": Result("F", False), "FD": Result("F", False)}
+    rows = standings(["X", "Y", "L", "D", "E", "F"], rounds, results)
+    by = {r["player"]: r for r in rows}
+    assert by["X"]["omw"] == 0.33 and by["Y"]["omw"] == round(1 / 3, 4)
+    order = [r["player"] for r in rows]
+    assert order.index("Y") < order.index("X")
+
+
+def test_a_player_with_no_opponent_is_at_the_floor_and_a_disqualified_one_is_listed_last() -> None:
+    """A round-1 bye (no opponent yet) has OMW and OGW at 0.33, not 0: Ann
+    (a bye) ties Bob (who beat a player with no wins) on every tiebreaker
+    and ranks first by name; before, her OMW was 0 and she ranked last of
+    her points. A disqualified player keeps their results for their
+    opponents but is listed last, unranked."""
+    rounds = [(1, [Pairing(table=1, A="Bob", B="Cal", match="m1"), Pairing(table=2, A="Ann", B=None)])]
+    rows = standings(["Ann", "Bob", "Cal"], rounds, {"m1": Result("Bob", False)})
+    assert [r["player"] for r in rows] == ["Ann", "Bob", "Cal"]
+    assert rows[0]["omw"] == rows[0]["ogw"] == rows[0]["oomw"] == 0.33
+    rows = standings(["Ann", "Bob", "Cal"], rounds, {"m1": Result("Bob", False)}, disqualified=["Bob"])
+    assert [(r["player"], r["rank"], r["disqualified"]) for r in rows] == [
+        ("Ann", 1, False),
+        ("Cal", 2, False),
+        ("Bob", None, True),
+    ]
+    assert rows[1]["omw"] == 1.0  # Cal's opponent Bob still counts
 
 
 # --- command line details --------------------------------------------------------------------
@@ -412,7 +454,7 @@ def test_imported_pairings_and_a_result_entered_by_hand(run, tmp_path: Path) -> 
     table = {r["player"]: r["points"] for r in json.loads(run("event", "standings", event, "--json"))["standings"]}
     assert table == {"Bob": 3, "Eve": 3, "Carol": 1, "Dan": 1, "Alice": 0}
     csv_out = run("event", "standings", event, "--csv")
-    assert csv_out.splitlines()[0] == "rank,player,points,omw,gw,ogw,oomw,played,record,dropped"
+    assert csv_out.splitlines()[0] == "rank,player,points,omw,gw,ogw,oomw,played,record,dropped,disqualified"
     run("event", "drop", event, "Alice", "--by", "Judge Kim")
     paired2 = json.loads(run("event", "round", event, "--json"))
     assert "Alice" not in {n for p in paired2["pairings"] for n in (p["A"], p["B"])}
@@ -479,7 +521,8 @@ def test_an_export_ends_with_the_stored_head_and_an_edited_record_is_caught(tmp_
     out = tmp_path / "r.yaml"
     ok(referee("export", mid, "-o", str(out), db=url))
     text = out.read_text()
-    assert text.rstrip().splitlines()[-1] == f"head: {head}"
+    assert text.rstrip().splitlines()[-2] == f"head: {head}"  # then the store's signature of it
+    assert text.rstrip().splitlines()[-1].startswith("signature: {key: 'ed25519:")
     assert json.loads(ok(referee("audit", str(out), "--json", db=url)))["chain"]["status"] == "intact"
     out.write_text(text.replace("card: 'A:4'", "card: 'A:5'"))
     done = referee("audit", str(out), "--json", db=url)
@@ -744,7 +787,7 @@ def test_every_command_that_writes_leaves_the_read_models_current(run, tmp_path:
             "--judge",
             "Judge Kim",
         ),
-        ("event", "result", event, game, "--winner", table["A"], "--judge", "Judge Kim"),
+        ("event", "result", event, game, "--game", "1", "--winner", table["A"], "--judge", "Judge Kim"),
         (
             "event",
             "penalty",
@@ -756,6 +799,7 @@ def test_every_command_that_writes_leaves_the_read_models_current(run, tmp_path:
             "game-loss",
             "--judge",
             "Judge Kim",
+            "--yes",
         ),
         ("event", "time", event, "--judge", "Judge Kim"),
         ("event", "drop", event, "Eve", "--by", "Judge Kim", "--reason", "went home"),
@@ -793,7 +837,7 @@ def test_a_game_loss_between_games_takes_the_next_game_and_after_the_match_the_n
         run("event", "register", event, "--player", n, "--deck", str(DECKS / "alice.yaml"))
     one, two = json.loads(run("event", "round", event, "--json"))["pairings"]
     # Table one: game 1 won by A; then a game loss for A, between games.
-    run("event", "result", event, one["match"], "--winner", one["A"], "--judge", "Judge Kim")
+    run("event", "result", event, one["match"], "--game", "1", "--winner", one["A"], "--judge", "Judge Kim")
     given = json.loads(
         run(
             "event",
@@ -807,6 +851,7 @@ def test_a_game_loss_between_games_takes_the_next_game_and_after_the_match_the_n
             "--judge",
             "Judge Ann",
             "--json",
+            "--yes",
         )
     )
     assert given["penalty"]["game"] == 2 and given["pending"] is False
@@ -820,8 +865,8 @@ def test_a_game_loss_between_games_takes_the_next_game_and_after_the_match_the_n
     assert row["score"] == {one["A"]: 1, one["B"]: 1, "draws": 0} and row["current"] == f"{one['match']}.g3"
     run("event", "result", event, f"{one['match']}.g3", "--winner", one["A"], "--judge", "Judge Kim")
     # Table two: over 2-0; a game loss for its loser now waits for the next match.
-    for game in (two["match"], f"{two['match']}.g2"):
-        run("event", "result", event, game, "--winner", two["B"], "--judge", "Judge Kim")
+    for k, game in enumerate((two["match"], f"{two['match']}.g2"), start=1):
+        run("event", "result", event, game, "--game", str(k), "--winner", two["B"], "--judge", "Judge Kim")
     said = run(
         "event",
         "penalty",
@@ -833,6 +878,7 @@ def test_a_game_loss_between_games_takes_the_next_game_and_after_the_match_the_n
         "game-loss",
         "--judge",
         "Judge Ann",
+        "--yes",
     )
     assert "applies to the first game of their next match" in said
     with MatchStore(run.db, read_only=True) as store:
@@ -870,7 +916,9 @@ def test_a_record_with_a_judges_result_audits_imports_and_refuses_play_after_it(
     assert audited.exit_code == 0, audited.output
     assert "legal, 16 actions" in audited.output and "a draw (TP2)" in audited.output
     run("event", "new", "Cup")  # the store exists
-    match = json.loads(run("import", record, "--json"))["match"]
+    # Typed by hand: no chain or signature, so a judge brings it in (the log keeps a note).
+    accept = ["--accept-broken-chain", "--by", "Kim", "--reason", "the judge's own sample"]
+    match = json.loads(run("import", record, *accept, "--json"))["match"]
     refused = run("act", match, "A", "concede", code=1)
     assert "refused (TP2)" in refused and "Judge Kim" in refused
 

@@ -105,3 +105,34 @@ def test_referee_bench_prints_the_event_section(tmp_path, monkeypatch) -> None:
     targeted = [line for line in lines if "(target" in line]
     assert len(targeted) == 3 and all(line.endswith(("  ok", "  BELOW TARGET")) for line in targeted)
     assert sum(line.startswith("      $ ") and " event register " in line for line in lines) == 2
+
+
+def test_the_event_load_bench_reports_each_organiser_command_under_load_against_idle(postgres_url) -> None:
+    """`referee bench --postgres URL`'s event load on tiny sizes: each
+    organiser command idle and loaded (its 95th percentile and their ratio,
+    targeted), the failed polls of the event page and the clock, the load
+    still running at the end, and the schema dropped. Nothing is timed."""
+    import psycopg
+
+    from referee.store import parse_url
+
+    url = postgres_url()
+    report = bench.load_bench(url, samples=2, organised=16, played=8)
+    shape = [(f.section, f.name, f.unit, f.target) for f in report.figures]
+    assert shape == [
+        ("load", f"{name}: {what}", unit, target)
+        for name in ("event result", "event time", "event standings")
+        for what, unit, target in (
+            ("idle, p95", "ms", ""),
+            ("loaded, p95", "ms", ""),
+            ("loaded / idle p95", "x", "<= 3"),
+        )
+    ] + [("load", "failed polls of the event page and the clock", "", "0")]
+    info = report.info["load"]
+    assert info["stations_logging_at_the_end"] == 2 and info["simulate_runs"] >= 1
+    assert info["polls"]["idle"]["ok"] + info["polls"]["idle"]["failed"] > 0
+    assert info["polls"]["loaded"]["ok"] + info["polls"]["loaded"]["failed"] > 0
+    assert " event result e-" in info["commands"]["event result"] and "***" in info["commands"]["event result"]
+    with psycopg.connect(autocommit=True, **parse_url(url).connect_kwargs()) as conn:
+        left = conn.execute("SELECT count(*) AS n FROM pg_namespace WHERE nspname = %s", (info["schema"],)).fetchone()
+    assert left[0] == 0

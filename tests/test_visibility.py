@@ -204,7 +204,9 @@ def test_the_command_line_and_the_board_name_no_card_their_viewer_may_not_know(
     # The judge's record: with --names, a card is named only once someone knows it
     # (in a table-dealt match, an unknown card stays an id).
     exported = referee("export", match, "--names")
-    entries = [line for line in exported.split("\nactions:\n", 1)[1].split("\nchain:")[0].splitlines()]
+    entries = [
+        line for line in exported.split("\nactions:\n", 1)[1].split("\nchain:")[0].split("\nentries:")[0].splitlines()
+    ]
     starts = [i for i, e in enumerate(log) if isinstance(e, ActionTaken)]
     assert len(entries) == len(starts)
     for entry, i in zip(entries, starts):

@@ -408,11 +408,12 @@ def test_new_prints_each_players_link_and_keeps_no_secret_in_the_log(db: str, tm
     assert key.decode() not in stored
 
 
-def test_serve_refuses_the_network_without_a_judge_password(db: str, monkeypatch) -> None:
-    monkeypatch.delenv("REFEREE_JUDGE_PASSWORD", raising=False)
+def test_serve_refuses_the_network_with_a_short_judge_password(db: str, monkeypatch) -> None:
+    """(Without one, it makes one and prints it once: tests/test_hostile_board.py.)"""
+    monkeypatch.setenv("REFEREE_JUDGE_PASSWORD", "x")
     result = CliRunner().invoke(cli, ["serve", "--db", db, "--host", "0.0.0.0"])
     assert result.exit_code == 2
-    assert "REFEREE_JUDGE_PASSWORD" in result.output
+    assert "REFEREE_JUDGE_PASSWORD" in result.output and "at least 12 characters" in result.output
 
 
 def test_serve_links_prints_the_player_links_for_this_server(db: str, tmp_path: Path) -> None:

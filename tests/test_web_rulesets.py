@@ -241,11 +241,17 @@ def test_a_judge_notes_and_rewinds_citing_the_games_own_rule(db: str, tmp_path: 
 
 
 def test_a_judge_starts_a_match_of_the_game_from_a_pasted_position(db: str, tmp_path: Path) -> None:
-    new_zones_match(db, tmp_path)  # the store exists
-    text = POSITION.format(pool=ROOT / "scenarios/scp-tcg/pools/cards.yaml")
+    new_zones_match(db, tmp_path)  # the store exists, with a match of the cards
+    text = POSITION.format(pool="s1")  # that match's cards: a pasted position names no file on the server
     with app_for(db) as http:
         page = http.get("/new", headers=judge_auth())
         csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
+        for pool in (ROOT / "scenarios/scp-tcg/pools/cards.yaml", "/etc/passwd", "/no/such/file", "m-00000000"):
+            refused = http.post(
+                "/new", headers=judge_auth(), data={"csrf": csrf, "scenario": POSITION.format(pool=pool), "title": "x"}
+            )
+            assert refused.status_code == 400 and "never a file on the server" in refused.text
+            assert "root:" not in refused.text and "no such file" not in refused.text.lower()
         made = http.post(
             "/new",
             headers=judge_auth(),

@@ -113,6 +113,21 @@ if TYPE_CHECKING:
     help="Stored tables of the large event (a multiple of 8).",
 )
 @click.option(
+    "--event-load/--no-event-load",
+    "event_load",
+    default=True,
+    show_default=True,
+    help="With --event and --postgres: organiser commands (event result, time, standings) while two stations log "
+    "and `simulate --event` plays, against the same on an idle store, and failed polls of the event page and clock.",
+)
+@click.option(
+    "--event-load-samples",
+    type=click.IntRange(min=2),
+    default=10,
+    show_default=True,
+    help="Each organiser command's runs per phase (idle, loaded) for --event-load.",
+)
+@click.option(
     "--console/--no-console",
     default=True,
     show_default=True,
@@ -176,6 +191,8 @@ def bench(
     board: bool,
     event: bool,
     event_tables: int,
+    event_load: bool,
+    event_load_samples: int,
     console: bool,
     console_posts: int,
     tables: int,
@@ -215,7 +232,11 @@ def bench(
     event:  the board's event page and first page with 1,000 stored tables
             (250 players, 8 Swiss rounds) against the same pages with 10;
             `referee event register --csv` of 128 players against 8, in
-            fresh processes.
+            fresh processes; with --postgres URL (--event-load), `event
+            result`, `event time` and `event standings` (fresh processes)
+            while two stations log without pause through the board's
+            console and `simulate --event` plays, 95th percentile against the same on an idle store, and
+            the failed polls of the event page and the clock meanwhile.
     postgres: (6) with --postgres URL, four station processes writing the
             actions of self-play games to four matches at once, against one
             station alone (events/s of all together), and the same with
@@ -258,6 +279,8 @@ def bench(
         words += ["--act-runs", str(act_runs)]
     if postgres and console:
         words += ["--tables", str(tables), "--load-seconds", f"{load_seconds:g}"]
+    if postgres and event:
+        words += ["--event-load-samples", str(event_load_samples)] if event_load else ["--no-event-load"]
     if postgres:
         from referee.store import parse_url
 
@@ -306,6 +329,10 @@ def bench(
         from referee.tournament.bench import event_bench
 
         reports.append(("event", event_bench(directory, runs, tables=event_tables, seed=seed)))
+    if postgres and event and event_load:
+        from referee.tournament.bench import load_bench as event_load_bench
+
+        reports.append(("event_load", event_load_bench(postgres, samples=event_load_samples, seed=seed)))
     if postgres:
         from referee.bench import postgres_bench
 
@@ -365,6 +392,20 @@ def bench(
             continue
         if name == "event":
             _echo_event(report)
+            continue
+        if name == "event_load":
+            info = report.info["load"]
+            click.echo(
+                f"event load ({info['url']}; {info['samples']} runs of each organiser command per phase, fresh "
+                f"processes; loaded: two stations logging without pause through the board's console and "
+                f"`simulate --event`, on "
+                f"{info['events']['played']['tables']} tables; the board's event page and clock polled every "
+                f"second; {info['cpus']} CPUs here, server included):"
+            )
+            for f in report.figures:
+                click.echo(_line(f))
+            for label, command in info["commands"].items():
+                click.echo(f"      $ {command}")
             continue
         if name == "console":
             info = report.info["console"]

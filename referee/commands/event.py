@@ -1,11 +1,13 @@
-"""`referee event ...`: tournaments from the command line (new, register, checkin, round, result, time, extend, penalty, drop, undrop, repair, playoff, standings, matches, clock).
+"""`referee event ...`: tournaments from the command line (new, register, checkin, round, result, time, extend, penalty, rescind, drop, undrop, repair, playoff, standings, matches, clock).
 
 Each command opens the store (``--db``, else ``REFEREE_DB``), does one
 thing and prints for people or, with ``--json``, one JSON document in the
 shape docs/cli.md gives. A request the tournament refuses (a round still
 being played, an unknown player) exits 1 with one line and writes nothing;
 bad input (an unreadable deck or pairings file) exits 2 naming the file,
-the place and what was expected.
+the place and what was expected. A command that writes, run with a
+database role that may only read, says so in one line (exit 2) before it
+tries; the commands that read work there.
 """
 
 from __future__ import annotations
@@ -55,9 +57,11 @@ def _station(db: str | None, create: bool = False, read_only: bool = False) -> I
     runs them."""
     from referee.commands.matches import open_store
     from referee.tournament.service import Station
-    from referee.tournament.store import Refused
+    from referee.tournament.store import Refused, may_write, only_reads
 
     with open_store(db, create=create, read_only=read_only) as store:
+        if not read_only and not may_write(store):
+            _read_only_role(store)
         station = Station(store)
         try:
             yield station
@@ -66,8 +70,26 @@ def _station(db: str | None, create: bool = False, read_only: bool = False) -> I
             click.echo(printable(f"refused: {exc}"), err=True)
             click.echo("Nothing was recorded.", err=True)
             sys.exit(1)
+        except Exception as exc:
+            if only_reads(exc):  # a write the role may not make, found only as it was tried
+                _read_only_role(store)
+            raise
         finally:
             station.close()
+
+
+def _read_only_role(store: Any) -> None:
+    """One line for a command that writes, run with a role that may only read: exit 2, nothing written."""
+    ctx = click.get_current_context(silent=True)
+    command = ctx.command_path if ctx is not None else "this command"
+    click.echo(
+        printable(
+            f"error: {store.database.display}: this database role may only read; `{command}` writes to the event, "
+            "so run it with a role that may write. Nothing was recorded."
+        ),
+        err=True,
+    )
+    sys.exit(2)
 
 
 class EventId(click.ParamType):
@@ -146,6 +168,11 @@ def event() -> None:
     show_default=True,
     help="The game its matches are of (a complete ruleset: a fragment such as scp-tcg-s4 ends no game).",
 )
+@click.option(
+    "--tz",
+    metavar="ZONE",
+    help="The time zone the event's times are shown in (an IANA name: Europe/Berlin). Default: UTC.",
+)
 @db_option
 @json_option
 @_one_line
@@ -159,6 +186,7 @@ def new(
     check_in: bool,
     players_log: bool,
     game: str,
+    tz: str | None,
     db: str | None,
     as_json: bool,
 ) -> None:
@@ -176,8 +204,17 @@ def new(
         complete_ruleset(game)
     except SelfPlayRefused as exc:
         raise click.BadParameter(str(exc), param_hint="--game") from None
+    from referee.tournament.words import UnknownZone, check_zone
+
+    if tz is not None:
+        try:
+            check_zone(tz)
+        except UnknownZone as exc:
+            raise click.BadParameter(str(exc), param_hint="--tz") from None
     # Harem Master's tournaments name no game, as every one before games were named.
-    named = {"game": game} if game != DEFAULT_GAME else {}
+    named: dict[str, Any] = {"game": game} if game != DEFAULT_GAME else {}
+    if tz is not None and tz.upper() != "UTC":
+        named["tz"] = tz
     with _station(db, create=True) as st:
         tid = st.tournaments.create(
             name,
@@ -197,6 +234,7 @@ def new(
         click.echo(
             f"{name}: {deal} deal, best of {best_of}"
             + (f", {round_minutes}-minute rounds (at time: {at_time})" if round_minutes else "")
+            + (f", times in {named['tz']}" if "tz" in named else "")
             + f". Next: referee event register {tid} --player NAME --deck FILE (or --csv FILE)",
             err=True,
         )
@@ -278,14 +316,46 @@ def register(
     for e in done:
         again = f" (replaces the earlier deck; changed by {by})" if e.replaces else ""
         click.echo(printable(f"{e.player} registered with {len(e.deck)} cards{again}"))
-    if late:
-        missed = state.players[late[0]].joined
-        click.echo(
-            f"late entry (TP5): {', '.join(late)} take{'s' if len(late) == 1 else ''} "
-            f"{state.late}{'es' if state.late == 'loss' else 's'} for the {missed} round(s) missed"
-        )
+    for name in late:
+        click.echo(printable(_late_words(state, name)))
     if csv_file is not None:
         click.echo(f"{len(done)} players registered; {len(state.players)} in {state.name}")
+
+
+def _late_words(state: Any, name: str) -> str:
+    """What a late entrant's registration (or check-in) means for them, round by round (TP5)."""
+    missed = state.missed().get(name, [])
+    rounds = [r.round for r in state.swiss_rounds[: state.players[name].joined]]
+    kind = "a loss" if state.late == "loss" else "a bye (3 points)"
+    which = ", ".join(str(n) for n in rounds)
+    text = (
+        f"late entry (TP5): {name} takes {kind} for round{'s' if len(rounds) > 1 else ''} {which}, "
+        "paired before they could be"
+    )
+    if (
+        missed
+        and state.rounds
+        and state.rounds[-1].source != "playoff"
+        and rounds
+        and rounds[-1] == state.current_round
+    ):
+        r = state.rounds[-1]
+        bye = next((p for p in r.pairings if p.B is None), None)
+        free = max((p.table for p in r.pairings), default=0) + 1
+        how = (
+            f"with the bye player: referee event repair {state.id} {bye.table} --a {shlex_quote(bye.A)} "
+            f"--b {shlex_quote(name)}"
+            if bye is not None
+            else f"a table of their own, a bye: referee event repair {state.id} {free} --a {shlex_quote(name)}"
+        )
+        text += f"; to seat {name} in round {state.current_round} instead, re-pair ({how} --judge JUDGE --reason TEXT)"
+    return text
+
+
+def shlex_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
 
 
 @event.command("checkin")
@@ -307,6 +377,9 @@ def checkin(event_id: str, players: tuple[str, ...], by: str | None, db: str | N
     with _station(db) as st:
         done = check_in(st, event_id, list(players), by)
         state = st.tournaments.load(event_id)
+    for name in done:
+        if state.check_in and state.players[name].joined:
+            click.echo(printable(_late_words(state, name)))
     waiting = [n for n, p in state.players.items() if not p.checked_in and not p.dropped]
     click.echo(
         f"checked in: {', '.join(done) or 'nobody new'}; "
@@ -360,16 +433,35 @@ def undrop(event_id: str, player: str, by: str, reason: str, db: str | None) -> 
     click.echo(f"{player} is back in the event")
 
 
-def _round_json(r: Any) -> dict[str, Any]:
+def _round_json(r: Any, state: Any = None) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "round": r.round,
         "pairings": [{"table": p.table, "A": p.A, "B": p.B, "match": p.match} for p in r.pairings],
     }
     if r.source == "playoff":
         doc["playoff"] = True
+        doc["name"] = state.round_name(r.round) if state is not None else None
     if r.minutes:
         doc["clock"] = {"started": r.started, "minutes": r.minutes}
     return doc
+
+
+def _echo_round(state: Any, paired: Any) -> None:
+    """A round's pairings for people: its name, its clock in the event's zone, each table."""
+    from referee.tournament import words
+
+    clock = (
+        f": {paired.minutes} minutes from {words.hhmm(paired.started, state.tz)}"
+        if paired.minutes and paired.started
+        else ""
+    )
+    name = state.round_name(paired.round)
+    click.echo(printable(name + (f" (round {paired.round}, top cut)" if paired.source == "playoff" else "") + clock))
+    for p in paired.pairings:
+        if p.B is None:
+            click.echo(printable(f"  table {p.table}: {p.A} has a bye"))
+        else:
+            click.echo(printable(f"  table {p.table}: {p.A} v {p.B}   {p.match}"))
 
 
 @event.command("round")
@@ -415,59 +507,161 @@ def round_(event_id: str, pairings_file: str | None, expected: int | None, db: s
                 if p.B is not None and p.B in met.get(p.A, set()):
                     click.echo(f"warning: table {p.table}: {p.A} and {p.B} have met before", err=True)
         paired, ours = pair_round(st, event_id, imported, expected)
+        state = st.tournaments.load(event_id)
     if as_json:
-        _echo_json(_round_json(paired))
+        _echo_json(_round_json(paired, state))
         return
     if not ours:
         click.echo(f"round {paired.round} had just been paired by another station:", err=True)
-    click.echo(
-        f"round {paired.round}"
-        + (" (top cut)" if paired.source == "playoff" else "")
-        + (f": {paired.minutes} minutes from {paired.started[11:16]} UTC" if paired.minutes and paired.started else "")
-    )
-    for p in paired.pairings:
-        if p.B is None:
-            click.echo(printable(f"  table {p.table}: {p.A} has a bye"))
-        else:
-            click.echo(printable(f"  table {p.table}: {p.A} v {p.B}   {p.match}"))
+    _echo_round(state, paired)
+
+
+def _score(text: str | None) -> tuple[int, int, int] | None:
+    """``--score 2-1`` (or ``2-1-1`` with draws): the winner's game wins, the loser's, draws."""
+    import re
+
+    if text is None:
+        return None
+    m = re.fullmatch(r"\s*([0-9])\s*-\s*([0-9])(?:\s*-\s*([0-9]))?\s*", text)
+    if m is None:
+        raise click.BadParameter(
+            f"{text!r}: expected the match's games as WINS-LOSSES or WINS-LOSSES-DRAWS, the winner's first (2-1)",
+            param_hint="--score",
+        )
+    return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
 
 
 @event.command("result")
 @click.argument("event_id", metavar="EVENT", type=EVENT)
-@click.argument("match", type=MATCH)
-@click.option("--winner", type=PLAYER_NAME, help="The winner's name.")
-@click.option("--draw", is_flag=True, help="The game was a draw.")
+@click.argument("match", metavar="TABLE|MATCH", type=MATCH)
+@click.option("--winner", type=PLAYER_NAME, help="The winner's name (of the game, or of the match with --score).")
+@click.option("--draw", is_flag=True, help="The game (or, with --score, the match) was a draw.")
+@click.option("--game", type=click.IntRange(min=1, max=20), help="Which game of the table's match the result is for.")
+@click.option(
+    "--score",
+    metavar="W-L[-D]",
+    help="The whole match from its slip: the winner's game wins, the loser's, draws (2-1, 1-1-1 with --draw).",
+)
+@click.option(
+    "--no-show",
+    is_flag=True,
+    help="The opponent did not play (a no-show, or dropped after pairing): --winner wins the match 2-0 "
+    "(N//2+1 games to none).",
+)
 @click.option("--judge", required=True, type=JUDGE, help="The judge entering the result.")
 @click.option(
     "--replace",
     "replace",
     type=REASON,
     metavar="REASON",
-    help="Replace the game's result (entered or played): a judge's rewind with this reason, then the new result.",
+    help="Replace a decided game's result: a judge's rewind with this reason, then the new result.",
 )
 @db_option
+@json_option
 @_one_line
 def result(
-    event_id: str, match: str, winner: str | None, draw: bool, judge: str, replace: str | None, db: str | None
+    event_id: str,
+    match: str,
+    winner: str | None,
+    draw: bool,
+    game: int | None,
+    score: str | None,
+    no_show: bool,
+    judge: str,
+    replace: str | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
-    """Enter a game's result by hand (a paper game logged at its end): it ends the game (TP1).
+    """Enter a result from a slip, for one game or the whole match: it ends the games (TP1); prints what is due next.
 
-    MATCH is a game's id, or a table's (its game in progress, in a
-    best-of-N match). The result is a GameEnded in the game's own log naming
-    the judge: every later action is refused saying who entered it and
-    when, `simulate --event` skips it, `audit` reports it, and only a judge's
-    rewind reopens it. A game with a result keeps it: replacing one takes
-    --replace REASON (kept in the log).
+    TABLE|MATCH is a table number of the current round, a table's match id
+    or a game's id (<table id>.g2). A result names what it is for: --game N
+    (game N of the table), or the match's score (--score 2-1, the winner's
+    games first; games not played yet are created and entered). In a
+    single-game match the table alone names its game. A game's result is a
+    GameEnded in its own log naming the judge: later actions are refused
+    saying who entered it and when, and only a judge's rewind reopens it.
 
-    Example: referee event result e-1a2b3c4d e-1a2b3c4d.r1.t2 --winner Alice --judge "Judge Kim"
+    The same result keyed again (the same slip from a second station) is
+    recognised: "already entered by JUDGE at 14:02", nothing recorded. A
+    different result for a decided game is refused unless --replace REASON
+    (kept in the log).
+
+    Example: referee event result e-1a2b3c4d 4 --game 1 --winner Alice --judge "Judge Kim"
     """
+    from referee.tournament import words
     from referee.tournament.service import enter_result
 
-    if (winner is None) == (not draw):
+    if no_show:
+        if winner is None or draw or score is not None or game is not None:
+            raise click.UsageError("--no-show goes with --winner NAME alone (the player who was there)")
+    elif (winner is None) == (not draw):
         raise click.UsageError("give --winner NAME or --draw (one of them)")
+    scored = _score(score)
+    if scored is not None and game is not None:
+        raise click.UsageError("give --game N (one game) or --score W-L (the whole match), not both")
     with _station(db) as st:
-        game = enter_result(st, event_id, match, winner, draw, judge, replace=replace)
-    click.echo(f"result of {game} {'replaced' if replace else 'entered'} by {judge}")
+        state = st.tournaments.load(event_id)
+        note = None
+        if no_show:
+            need = state.best_of // 2 + 1
+            scored = (need, 0, 0)
+            note = "no-show: the opponent did not play"
+        done = enter_result(
+            st, event_id, match, winner, draw, judge, game=game, score=scored, replace=replace, note=note
+        )
+        state = st.tournaments.load(event_id)
+        if done.round_over and state.rounds:
+            last = state.rounds[-1]
+            if last.source == "playoff" and len(last.pairings) == 1:
+                nxt = "the final is over: referee event standings " + state.id + " prints the placings"
+            elif last.source == "playoff":
+                nxt = f"every table has a result: pair the next top cut round with referee event playoff {state.id}"
+            else:
+                nxt = f"every table has a result: pair the next round with referee event round {state.id}"
+        else:
+            nxt = ""
+    p, out = done.table, done.outcome
+    if as_json:
+        _echo_json(
+            {
+                "round": done.round,
+                "table": p.table,
+                "games": done.games,
+                "match": {
+                    "over": out.over,
+                    "winner": out.winner,
+                    "draw": out.draw,
+                    "score": {**out.wins, "draws": out.draws},
+                },
+                "next_game": done.next_game,
+                "still_playing": [x.table for x in done.still_playing],
+                "round_over": done.round_over,
+            }
+        )
+        return
+    for g in done.games:
+        if g["status"] == "already":
+            click.echo(printable(f"game {g['game']} ({g['match']}): already {g['how']}: nothing recorded"))
+        else:
+            click.echo(printable(f"game {g['game']} ({g['match']}): {g['status']} by {judge}"))
+    if out.over:
+        click.echo(
+            printable(
+                f"table {p.table}: {words.match_result(out.winner, out.draw, out.wins, out.draws, state.best_of)}"
+            )
+        )
+    elif done.next_game:
+        k = done.next_game.rsplit(".g", 1)[-1] if ".g" in done.next_game else "1"
+        click.echo(printable(f"next: game {k} of table {p.table}: {done.next_game}"))
+    if done.still_playing:
+        shown = ", ".join(str(x.table) for x in done.still_playing[:12])
+        more = f" and {len(done.still_playing) - 12} more" if len(done.still_playing) > 12 else ""
+        click.echo(
+            f"still playing in {state.round_name(done.round).lower()}: table{'s' if len(done.still_playing) > 1 else ''} {shown}{more}"
+        )
+    elif nxt:
+        click.echo(printable(nxt))
 
 
 @event.command("time")
@@ -487,13 +681,18 @@ def time_(event_id: str, judge: str, table: int | None, db: str | None) -> None:
 
     Example: referee event time e-1a2b3c4d --judge "Judge Kim"
     """
+    from referee.tournament import words
     from referee.tournament.service import call_time
 
     with _station(db) as st:
         settled = call_time(st, event_id, judge, table)
         state = st.tournaments.load(event_id)
-    where = f"table {table}" if table else f"round {state.current_round}"
-    click.echo(f"time called on {where} by {judge}; {len(settled)} unfinished game(s) settled ({state.at_time})")
+    where = f"table {table}" if table else state.round_name(state.current_round).lower()
+    call = next((c for c in reversed(state.calls) if c.table == table and c.round == state.current_round), None)
+    at = f" at {words.hhmm(call.at, state.tz)}" if call is not None else ""
+    click.echo(
+        printable(f"time called on {where} by {judge}{at}; {len(settled)} unfinished game(s) settled ({state.at_time})")
+    )
     for g in settled:
         click.echo(f"  {g}")
 
@@ -517,8 +716,10 @@ def extend(event_id: str, table: int, minutes: int, reason: str, judge: str, db:
         done = extend_time(st, event_id, table, minutes, reason, judge)
         state = st.tournaments.load(event_id)
     click.echo(
-        f"table {table} of round {done.round}: +{minutes} min ({reason}; {judge}); "
-        f"{state.extension(done.round, table)} min in all"
+        printable(
+            f"table {table} of {state.round_name(done.round).lower()}: +{minutes} min ({reason}; {judge}); "
+            f"{state.extension(done.round, table)} min in all"
+        )
     )
 
 
@@ -530,13 +731,18 @@ def extend(event_id: str, table: int, minutes: int, reason: str, judge: str, db:
 def clock_(event_id: str, db: str | None, as_json: bool) -> None:
     """The current round's clock: when it started, when it ends, what is left, and each table's extension.
 
+    Times are in the event's zone (event new --tz). The clock stops when
+    every table of the round has its result; after the final, the event
+    is over.
+
     Example: referee event clock e-1a2b3c4d
     """
-    from referee.tournament.service import clock
+    from referee.tournament.service import clock, round_over
 
     with _station(db, read_only=True) as st:
+        st.catch_up()
         state = st.tournaments.load(event_id)
-    c = clock(state)
+        c = clock(state, over=round_over(st, state))
     ext = {f"{r}.{t}": state.extension(r, t) for (r, t) in state.extensions if r == state.current_round}
     if as_json:
         _echo_json({"clock": c, "extensions": ext})
@@ -544,16 +750,29 @@ def clock_(event_id: str, db: str | None, as_json: bool) -> None:
     if c is None:
         click.echo("no clock: the event has no round length, or no round yet")
         return
-    left = (
-        f"{c['left'] // 60}:{c['left'] % 60:02d} left"
-        if not c["called"]
-        else f"time called at {c['called'][11:16]} UTC"
-    )
-    click.echo(
-        f"round {c['round']}: {c['minutes']} minutes from {c['started'][11:16]} to {c['ends'][11:16]} UTC; {left}"
-    )
+    if c["event_over"]:
+        left = "the final is over: the event has ended"
+    elif c["stopped"]:
+        left = "every table has its result: the clock has stopped"
+    elif c["called"]:
+        left = f"time called at {c['called_at']}"
+    else:
+        left = f"{c['left'] // 60}:{c['left'] % 60:02d} left"
+    click.echo(printable(f"{c['name']}: {c['minutes']} minutes from {c['started_at']} to {c['ends_at']}; {left}"))
     for key, minutes in ext.items():
         click.echo(f"  table {key.split('.')[1]}: +{minutes} min")
+
+
+def _penalty_line(number: int | None, e: dict[str, Any]) -> str:
+    where = f" round {e['round']} table {e['table']}" if e.get("round") else ""
+    head = f"#{number} " if number is not None else ""
+    line = (
+        f"  {head}{e['event']}{where}: {e['infraction']}, {e['penalty']} ({e['judge']}) {e.get('note') or ''}".rstrip()
+    )
+    rescinded = e.get("rescinded")
+    if rescinded:
+        line += f" [rescinded by {rescinded['judge']}: {rescinded['reason']}]"
+    return line
 
 
 @event.command("penalty")
@@ -570,46 +789,83 @@ def clock_(event_id: str, db: str | None, as_json: bool) -> None:
 )
 @click.option("--judge", required=True, type=JUDGE, help="The judge giving the penalty.")
 @click.option("--note", type=REASON, default="", help="What happened.")
+@click.option("--yes", "-y", is_flag=True, help="Record it without asking (the earlier penalties are still printed).")
 @db_option
 @json_option
 @_one_line
 def penalty(
-    event_id: str, player: str, infraction: str, penalty_: str, judge: str, note: str, db: str | None, as_json: bool
+    event_id: str,
+    player: str,
+    infraction: str,
+    penalty_: str,
+    judge: str,
+    note: str,
+    yes: bool,
+    db: str | None,
+    as_json: bool,
 ) -> None:
-    """Record a penalty (TP3); first shows the player's earlier penalties in every event.
+    """Record a penalty (TP3): first shows the player's earlier penalties in every event and asks (or --yes).
 
     A game loss ends the player's game in progress as a loss; between
     games, the next game is recorded as lost without being played; after
     the player's match, it waits for the first game of their next match. A
     match loss ends games until the match is lost; a disqualification does
-    that and drops the player. Each such result is the same GameEnded as
-    any result entered by hand, naming the judge.
+    that, drops the player and leaves them out of the placings. Each such
+    result is the same GameEnded as any result entered by hand, naming the
+    judge. Without --yes the command asks before recording (on a terminal;
+    elsewhere it records nothing and says to add --yes).
 
-    Example: referee event penalty e-1a2b3c4d Bob --infraction slow-play --penalty warning --judge "Judge Kim"
+    Example: referee event penalty e-1a2b3c4d Bob --infraction slow-play --penalty warning --judge "Judge Kim" --yes
     """
     from referee.tournament.policy import INFRACTIONS
-    from referee.tournament.service import give_penalty
+    from referee.tournament.service import give_penalty, penalty_preview
 
     if infraction not in INFRACTIONS:
         raise click.BadParameter(f"{infraction!r}: expected one of {', '.join(INFRACTIONS)}", param_hint="--infraction")
     with _station(db) as st:
+        preview = penalty_preview(st, event_id, player, penalty_)
+        earlier = preview["earlier"]
+        shown = not (as_json and yes)  # --json --yes: the document carries them ("earlier")
+
+        def say(text: str) -> None:
+            if shown:
+                click.echo(printable(text), err=as_json)
+
+        if earlier:
+            say(f"{player}'s earlier penalties ({len(earlier)}), in every event:")
+            for e in earlier:
+                say(_penalty_line(None, e))
+        else:
+            say(f"{player} has no earlier penalties")
+        if penalty_ != "warning":
+            if preview["game"] is not None:
+                say(
+                    f"this {penalty_.replace('-', ' ')} applies to round {preview['round']}, "
+                    f"table {preview['table']}, game {preview['game']}"
+                )
+            elif penalty_ != "disqualification":
+                say(f"{player} has no game to lose now: it would apply to the first game of their next match")
+        if not yes:
+            import sys as _sys
+
+            if not _sys.stdin.isatty():
+                click.echo(
+                    printable(
+                        f"not recorded: confirm the {penalty_} for {player} with --yes (after reading the above)"
+                    ),
+                    err=True,
+                )
+                _sys.exit(1)
+            if not click.confirm(f"Record {penalty_} for {player} ({infraction})?", default=False, err=as_json):
+                click.echo("Nothing was recorded.", err=True)
+                _sys.exit(1)
         given, earlier = give_penalty(st, event_id, player, infraction, penalty_, judge, note)
+        number = len(st.tournaments.load(event_id).penalties)
     pending = penalty_ in ("game-loss", "match-loss") and given.game is None
     if as_json:
-        _echo_json({"penalty": given.model_dump(mode="json"), "earlier": earlier, "pending": pending})
+        _echo_json({"penalty": given.model_dump(mode="json"), "number": number, "earlier": earlier, "pending": pending})
         return
-    if earlier:
-        click.echo(printable(f"{player}'s earlier penalties ({len(earlier)}):"))
-        for e in earlier:
-            where = f"round {e['round']} table {e['table']}" if e.get("round") else ""
-            click.echo(
-                printable(
-                    f"  {e['event']} {where}: {e['infraction']}, {e['penalty']} ({e['judge']}) {e['note']}".rstrip()
-                )
-            )
-    else:
-        click.echo(printable(f"{player} has no earlier penalties"))
-    click.echo(printable(f"recorded: {player}, {infraction}, {penalty_}, by {judge}"))
+    click.echo(printable(f"recorded as penalty {number}: {player}, {infraction}, {penalty_}, by {judge}"))
     if pending:
         click.echo(
             printable(
@@ -619,32 +875,71 @@ def penalty(
         )
     elif penalty_ != "warning" and given.game is not None:
         click.echo(printable(f"applied to round {given.round}, table {given.table}, game {given.game} (TP3)"))
+    if penalty_ == "disqualification":
+        click.echo(printable(f"{player} is dropped and will not be placed"))
 
 
-@event.command("penalties")
-@click.argument("player", type=PLAYER_NAME)
+@event.command("rescind")
+@click.argument("event_id", metavar="EVENT", type=EVENT)
+@click.argument("number", type=click.IntRange(min=1))
+@click.option("--judge", required=True, type=JUDGE, help="The judge taking the penalty back.")
+@click.option("--reason", required=True, type=REASON, help="Why (kept in the log and the player's history).")
 @db_option
 @json_option
 @_one_line
-def penalties(player: str, db: str | None, as_json: bool) -> None:
-    """A player's penalties in every event of the store (from the read model).
+def rescind(event_id: str, number: int, judge: str, reason: str, db: str | None, as_json: bool) -> None:
+    """Rescind penalty NUMBER of the event (as `event penalties` numbers them), with a reason (TP3).
 
-    Example: referee event penalties Bob
+    It stays in the player's history, marked rescinded. A loss not applied
+    yet no longer applies; a rescinded disqualification puts the player
+    back (paired from the next round, placed again). Games a loss already
+    ended keep their result: the command names them, for the judge to
+    replace (`event result ... --replace REASON`).
+
+    Example: referee event rescind e-1a2b3c4d 3 --judge "Judge Kim" --reason "appeal upheld"
     """
-    with _station(db, read_only=True) as st:
-        st.catch_up()
-        found = st.reader.penalties_of(player)
+    from referee.tournament.service import rescind_penalty
+
+    with _station(db) as st:
+        given, ended = rescind_penalty(st, event_id, number, judge, reason)
     if as_json:
-        _echo_json({"player": player, "penalties": found})
+        _echo_json({"rescinded": number, "penalty": given.model_dump(mode="json"), "games": ended})
         return
-    for e in found:
+    click.echo(printable(f"penalty {number} rescinded by {judge}: {given.player}, {given.infraction}, {given.penalty}"))
+    if given.penalty == "disqualification":
+        click.echo(printable(f"{given.player} is back in the event (paired from the next round) and placed again"))
+    for g in ended:
         click.echo(
             printable(
-                f"{e['event']} round {e.get('round')} table {e.get('table')}: {e['infraction']}, {e['penalty']} ({e['judge']}) {e['note']}".rstrip()
+                f"  {g} was ended by this {given.penalty.replace('-', ' ')}: it keeps that result unless replaced "
+                f"(referee event result {event_id} {g} --winner NAME --judge {shlex_quote(judge)} --replace REASON)"
             )
         )
+
+
+@event.command("penalties")
+@click.argument("player", type=PLAYER_NAME, required=False)
+@click.option("--event", "event_id", type=EVENT, help="Every penalty of this event, numbered (for `event rescind`).")
+@db_option
+@json_option
+@_one_line
+def penalties(player: str | None, event_id: str | None, db: str | None, as_json: bool) -> None:
+    """A player's penalties in every event of the store, or every penalty of one event (--event), rescinded ones marked.
+
+    Example: referee event penalties Bob; referee event penalties --event e-1a2b3c4d
+    """
+    if (player is None) == (event_id is None):
+        raise click.UsageError("give a PLAYER, or --event EVENT")
+    with _station(db, read_only=True) as st:
+        st.catch_up()
+        found = st.reader.penalties_of(player) if player is not None else st.reader.penalties_in(str(event_id))
+    if as_json:
+        _echo_json({"player": player, "event": event_id, "penalties": found})
+        return
+    for i, e in enumerate(found, start=1):
+        click.echo(printable(_penalty_line(i if event_id else None, e).strip()))
     if not found:
-        click.echo(printable(f"{player} has no penalties"))
+        click.echo(printable(f"{player or event_id} has no penalties"))
 
 
 @event.command("repair")
@@ -655,11 +950,19 @@ def penalties(player: str, db: str | None, as_json: bool) -> None:
 @click.option("--judge", required=True, type=JUDGE, help="The judge re-pairing the table.")
 @click.option("--reason", required=True, type=REASON, help="Why (kept in the log).")
 @db_option
+@json_option
 @_one_line
-def repair(event_id: str, table: int, a: str, b: str | None, judge: str, reason: str, db: str | None) -> None:
-    """Re-pair one table of the current round: a new match for it, the old one void.
+def repair(
+    event_id: str, table: int, a: str, b: str | None, judge: str, reason: str, db: str | None, as_json: bool
+) -> None:
+    """Re-pair a table of the current round, keeping the round whole (TP7); the table's old match is void.
 
-    Each player must already sit at this table or have no table this round.
+    A player seated here from another table (or from the bye) leaves that
+    seat to whoever they replace here; a player left without an opponent
+    has a bye; a player left without a table must have dropped or be a late
+    entrant (who then takes the missed round). TABLE may be a new table
+    number (to give a late entrant a table of their own). Every table
+    changed is printed; a table whose match has a result is refused.
 
     Example: referee event repair e-1a2b3c4d 4 --a Alice --b Hal --judge "Judge Kim" --reason "Bob dropped"
     """
@@ -667,7 +970,18 @@ def repair(event_id: str, table: int, a: str, b: str | None, judge: str, reason:
 
     with _station(db) as st:
         done = repair_table(st, event_id, table, a, b, judge, reason)
-    click.echo(printable(f"round {done.round} table {table}: {a} v {b or '(bye)'}   {done.match or ''}".rstrip()))
+    if as_json:
+        _echo_json({"repaired": [e.model_dump(mode="json") for e in done]})
+        return
+    for e in done:
+        if e.A is None:
+            what = "no longer in the round"
+        elif e.B is None:
+            what = f"{e.A} has a bye"
+        else:
+            what = f"{e.A} v {e.B}   {e.match}"
+        void = f" ({e.void} is void)" if e.void else ""
+        click.echo(printable(f"round {e.round} table {e.table}: {what}{void}"))
 
 
 @event.command("next")
@@ -676,24 +990,33 @@ def repair(event_id: str, table: int, a: str, b: str | None, judge: str, reason:
 @json_option
 @_one_line
 def next_(event_id: str, db: str | None, as_json: bool) -> None:
-    """Create the games due in best-of-N matches (game K+1 where game K ended and the match did not); print their ids.
+    """The games due now: each table's game being played (created if it was not), one id a line.
 
-    Event commands do this as they go; a station logging a table's games
-    with `referee act` runs it after a game ends to get the next game's id.
+    In best-of-N matches game K+1 is created when game K ended and the
+    match did not; event commands do this as they go, so the games are
+    usually there already: this lists them all (`created` says which this
+    command made).
 
     Example: referee event next e-1a2b3c4d
     """
-    from referee.tournament.service import ensure_games
+    from referee.tournament.service import due_games, ensure_games
 
     with _station(db) as st:
         made = ensure_games(st, st.tournaments.load(event_id))
+        state = st.tournaments.load(event_id)
+        due = due_games(st, state)
     if as_json:
-        _echo_json({"created": made})
+        _echo_json({"created": made, "due": [{"table": t, "game": g} for t, g in due]})
         return
-    for g in made:
-        click.echo(g)
-    if not made:
-        click.echo("no game is due", err=True)
+    for t, g in due:
+        click.echo(f"table {t}: {g}" + ("   (created now)" if g in made else ""))
+    if not due:
+        click.echo(
+            printable(
+                f"no game is due: every table of {state.round_name(state.current_round).lower() if state.rounds else 'the event'} has its result"
+            ),
+            err=True,
+        )
 
 
 @event.command("playoff")
@@ -707,9 +1030,10 @@ def next_(event_id: str, db: str | None, as_json: bool) -> None:
 def playoff_(event_id: str, top: int | None, db: str | None, as_json: bool) -> None:
     """Pair the top cut's next round: single elimination seeded from the Swiss standings (TP6).
 
-    The first round pairs 1v8, 4v5, 2v7, 3v6 (for --top 8); each later one
-    the winners of neighbouring tables. Its tables are stored matches like
-    any other; `event standings` shows the final placings once the final ends.
+    The first round pairs 1v8, 4v5, 2v7, 3v6 (for --top 8: the
+    quarterfinals); each later one the winners of neighbouring tables (the
+    semifinals, the final). Its tables are stored matches like any other;
+    `event standings` shows the final placings once the final ends.
 
     Example: referee event playoff e-1a2b3c4d --top 8
     """
@@ -717,12 +1041,28 @@ def playoff_(event_id: str, top: int | None, db: str | None, as_json: bool) -> N
 
     with _station(db) as st:
         paired, _ours = playoff(st, event_id, top)
+        state = st.tournaments.load(event_id)
     if as_json:
-        _echo_json(_round_json(paired))
+        _echo_json(_round_json(paired, state))
         return
-    click.echo(f"round {paired.round} (top cut)")
-    for p in paired.pairings:
-        click.echo(printable(f"  table {p.table}: {p.A} v {p.B}   {p.match}"))
+    _echo_round(state, paired)
+
+
+def _standings_doc(st: Any, event_id: str) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
+    from referee.tournament.service import final_placings
+
+    state = st.reader.states.get(event_id)
+    if state is None:
+        state = st.tournaments.load(event_id)  # says "no tournament" in one line
+    rows = st.reader.standings(event_id)
+    return state, rows, final_placings(st, state)
+
+
+def _after(state: Any) -> str:
+    after = f"after round {len(state.swiss_rounds)}"
+    if state.playoff_rounds:
+        after += f" and the {state.round_name(state.current_round).lower()}"
+    return after
 
 
 @event.command("standings")
@@ -738,32 +1078,35 @@ def standings(event_id: str, as_csv: bool, rebuild: bool, db: str | None, as_jso
     Computed by a projection that follows the store's log (each result
     counted once, as it lands); this command first catches it up (a role
     that may only read folds what it has not seen in memory). Dropped
-    players are marked; after a top cut, the final placings follow.
+    players are marked; disqualified players are listed last, unranked;
+    after a top cut, the final placings follow (ranges: 3-4, 5-8). The
+    same table as `event follow`, the event page and the print-out.
 
     Example: referee event standings e-1a2b3c4d --csv
     """
     from projections.tournament import EXPLAINED, TIEBREAKERS
+    from referee.tournament import words
     from referee.tournament.projection import rebuild as do_rebuild
-    from referee.tournament.service import final_placings
 
     with _station(db, read_only=not rebuild) as st:
-        state = st.tournaments.load(event_id)
+        st.tournaments.load(event_id)
         if rebuild:
             do_rebuild(st.store)
         st.catch_up()
-        rows = st.reader.standings(event_id)
-        places = final_placings(st, state)
+        state, rows, places = _standings_doc(st, event_id)
     if as_json:
         _echo_json({"standings": rows, "tiebreakers": list(TIEBREAKERS), "explained": EXPLAINED, "placings": places})
         return
     if as_csv:
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
-        w.writerow(["rank", "player", "points", "omw", "gw", "ogw", "oomw", "played", "record", "dropped"])
+        w.writerow(
+            ["rank", "player", "points", "omw", "gw", "ogw", "oomw", "played", "record", "dropped", "disqualified"]
+        )
         for r in rows:
             w.writerow(
                 [
-                    r["rank"],
+                    r["rank"] if r["rank"] is not None else "DQ",
                     r["player"],
                     r["points"],
                     f"{r['omw']:.4f}",
@@ -773,25 +1116,13 @@ def standings(event_id: str, as_csv: bool, rebuild: bool, db: str | None, as_jso
                     r["played"],
                     r["record"],
                     "yes" if r["dropped"] else "",
+                    "yes" if r.get("disqualified") else "",
                 ]
             )
         click.echo(out.getvalue(), nl=False)
         return
-    click.echo(printable(f"{state.name}, after round {len(state.swiss_rounds)}"))
-    click.echo(f"{'rank':>4}  {'player':<20} {'points':>6} {'record':>7} {'OMW':>7} {'GW':>7} {'OGW':>7} {'played':>6}")
-    for r in rows:
-        mark = "  (dropped)" if r["dropped"] else ""
-        click.echo(
-            printable(
-                f"{r['rank']:>4}  {r['player']:<20} {r['points']:>6} {r['record']:>7} {r['omw'] * 100:>6.2f}% "
-                f"{r['gw'] * 100:>6.2f}% {r['ogw'] * 100:>6.2f}% {r['played']:>6}{mark}"
-            )
-        )
-    click.echo(EXPLAINED)
-    if places:
-        click.echo("final placings:")
-        for p in places:
-            click.echo(printable(f"{p['place']:>4}  {p['player']:<20} {p['how']}"))
+    for line in words.standings_lines(state.name, _after(state), rows, places):
+        click.echo(printable(line))
 
 
 @event.command("matches")
@@ -815,18 +1146,22 @@ def matches_(event_id: str, db: str | None, as_json: bool) -> None:
     for r in rows:
         who = f"{r['A']} v {r['B']}" if r["B"] is not None else f"{r['A']} (bye)"
         if r["status"] == "finished":
-            outcome = "draw" if r["draw"] else f"{r['winner']} won"
-            if r.get("entered_by"):
-                outcome += f" (entered by {r['entered_by']})"
+            outcome = r["result"]
+            if r.get("ended_by"):
+                outcome += f" ({r['ended_by']})"
         else:
             outcome = r["status"]
             if r.get("current"):
                 outcome += f", game {table_of(r['current'])[1]}" + (
                     f" ({r['current']})" if r["current"] != r["match"] else ""
                 )
-        if r.get("score") and (len(r.get("games", [])) > 1 or (r.get("current") or "").count(".g")):
-            sc = r["score"]
-            outcome += f" [{sc[r['A']]}-{sc[r['B']]}" + (f"-{sc['draws']}" if sc["draws"] else "") + "]"
+            if r.get("score") and r.get("games"):
+                sc = r["score"]
+                outcome += (
+                    f" [{r['A']} {sc[r['A']]}-{sc[r['B']]} {r['B']}"
+                    + (f", {sc['draws']} drawn" if sc["draws"] else "")
+                    + "]"
+                )
         if r.get("extension"):
             outcome += f", +{r['extension']} min"
         extra = ""
@@ -834,9 +1169,8 @@ def matches_(event_id: str, db: str | None, as_json: bool) -> None:
             extra += f", {r['violations']} open violation(s)"
         if r.get("judge_calls"):
             extra += f", {r['judge_calls']} judge call(s)"
-        click.echo(
-            printable(f"round {r['round']} table {r['table']}: {who}: {outcome}{extra}   {r['match'] or ''}".rstrip())
-        )
+        label = r["round_name"] if r.get("playoff") else f"round {r['round']}"
+        click.echo(printable(f"{label} table {r['table']}: {who}: {outcome}{extra}   {r['match'] or ''}".rstrip()))
 
 
 @event.command("follow")
@@ -846,37 +1180,66 @@ def matches_(event_id: str, db: str | None, as_json: bool) -> None:
 @json_option
 @_one_line
 def follow(event_id: str, timeout: float | None, db: str | None, as_json: bool) -> None:
-    """Print the standings again each time a result lands (until Ctrl-C).
+    """Print the standings again each time a result lands (until Ctrl-C): the same table as `event standings`.
 
     On PostgreSQL the projection runs as eventsourcing's ProjectionRunner,
-    subscribed to the store's notifications; on SQLite it polls every second.
-    With --json, one JSON document per line, {"standings": [...]}, each time.
+    subscribed to the store's notifications; on SQLite it polls every
+    second. A role that may only read follows too: it reads the read
+    models and folds what they have not seen in memory, every second.
+    With --json, one JSON document per line, {"standings": [...], "placings": [...]}, each time.
 
     Example: referee event follow e-1a2b3c4d --timeout 3600
     """
-    from referee.tournament.projection import follow as do_follow
+    from referee.commands.matches import open_store
+    from referee.tournament import words
+    from referee.tournament.projection import follow as do_follow, follow_reading
+    from referee.tournament.service import Station
+    from referee.tournament.store import may_write
 
-    with _station(db) as st:
-        state = st.tournaments.load(event_id)
-        last: list[Any] = []
-
-        def show() -> None:
-            rows = st.reader.standings(event_id)
-            if rows == last:
-                return
-            last[:] = rows
-            if as_json:
-                click.echo(json.dumps({"standings": rows}))
-                return
-            click.echo(printable(f"{state.name}: standings"))
-            for r in rows:
-                click.echo(
-                    printable(
-                        f"{r['rank']:>4}  {r['player']:<20} {r['points']:>3}  OMW {r['omw'] * 100:6.2f}%  OOMW {r['oomw'] * 100:6.2f}%  played {r['played']}"
-                    )
-                )
-
+    with open_store(db) if _writable(db) else open_store(db, read_only=True) as store:
+        writes = not getattr(store, "read_only", False) and may_write(store)
+        st = Station(store) if writes else _reading_station(store)
         try:
-            do_follow(st.store, show, timeout=timeout)
-        except KeyboardInterrupt:
-            pass
+            st.tournaments.load(event_id)
+            last: list[Any] = []
+
+            def show() -> None:
+                state, rows, places = _standings_doc(st, event_id)
+                if [rows, places] == last:
+                    return
+                last[:] = [rows, places]
+                if as_json:
+                    click.echo(json.dumps({"standings": rows, "placings": places}))
+                    return
+                for line in words.standings_lines(state.name, _after(state), rows, places):
+                    click.echo(printable(line))
+
+            try:
+                if writes:
+                    do_follow(st.store, show, timeout=timeout)
+                else:
+                    follow_reading(st, show, timeout=timeout)
+            except KeyboardInterrupt:
+                pass
+        finally:
+            st.close()
+
+
+def _writable(db: str | None) -> bool:
+    """May ``--db`` be opened to write (an SQLite file that may not be written is followed read-only)?"""
+    from referee.store import database_url, parse_url
+
+    database = parse_url(database_url(db))
+    if database.kind != "sqlite" or database.path is None:
+        return True
+    import os
+
+    return os.access(database.path, os.W_OK) and os.access(os.path.dirname(os.path.abspath(database.path)), os.W_OK)
+
+
+def _reading_station(store: Any) -> Any:
+    from referee.tournament.service import Station
+
+    station = Station(store)
+    station.reader.writable = False  # it may only read: the read models are folded in memory
+    return station

@@ -68,6 +68,20 @@ def _written(store: Any, match: str) -> None:
         after_match_write(store, match)
 
 
+def _not_void(store: Any, match: str, as_json: bool) -> None:
+    """A table of an event that a judge re-paired is void (tournament policy
+    TP7): an action there is refused naming the re-pair, nothing written."""
+    if not match.strip().lower().startswith("e-"):
+        return
+    from referee.actions import IllegalAction, Refusal
+    from referee.tournament.policy import REPAIR
+    from referee.tournament.service import void_refusal
+
+    why = void_refusal(store, match)
+    if why is not None:
+        refused(IllegalAction(Refusal(REPAIR, why)), as_json)
+
+
 def echo_json(doc: Any) -> None:
     click.echo(json.dumps(doc, indent=2))
 
@@ -576,6 +590,13 @@ def require(game: Any, data: dict[str, Any]) -> None:
 )
 @expect_version_option
 @click.option(
+    "--entry",
+    metavar="ID",
+    help="The submission's id: the board's (its answer names it when the store was too slow to say whether "
+    "the entry was recorded), or the one an earlier `act` printed. If that submission is recorded already, "
+    "nothing more is (exit 0, a repeat).",
+)
+@click.option(
     "--as",
     "viewer",
     type=VIEWER,
@@ -598,6 +619,7 @@ def act(
     pool: str | None,
     given: tuple[str, ...],
     expect_version: int | None,
+    entry: str | None,
     viewer: str,
     db: str | None,
     as_json: bool,
@@ -612,8 +634,10 @@ def act(
     referee act m-1a2b3c4d A activate "Fencing Master" --target "Iron Knight";
     referee act m-1a2b3c4d B choose "Court Lady"; referee act m-1a2b3c4d A choose --option yes
     """
+    import secrets
+
     from referee.actions import IllegalAction
-    from referee.store.errors import StaleVersion
+    from referee.store.errors import AlreadyEntered, StaleVersion, StoreError
 
     with open_store(db) as store:  # opened once: the game is read from it first
         game = store.ruleset(match)
@@ -633,18 +657,31 @@ def act(
         if unlisted:
             data["definitions"] = unlisted
         raw = game.action_from_mapping(data)
+        _not_void(store, match, as_json)
         before: list[Any] = []
 
         def decide(state: Any) -> Any:
             before[:] = [state]  # the last attempt's state is the one written on
             return game.apply(state, game.resolve(state, raw))
 
+        # Every write carries a submission id, so that a write whose outcome
+        # was not known (a cut connection) is never entered twice.
+        typed = entry is not None
+        entry = (entry or "").strip()[:40] or f"cli-{secrets.token_hex(6)}"
         try:
-            applied = store.update(match, decide, expected_version=expect_version)
+            applied = store.update(match, decide, expected_version=expect_version, entry=entry, check_entry=typed)
         except IllegalAction as exc:
             refused(exc, as_json)
+        except AlreadyEntered as exc:
+            _repeat(match, exc, as_json)
+            return
         except StaleVersion as exc:
             stale(exc, as_json)
+        except StoreError as exc:
+            raise StoreError(
+                f"{exc}; if its outcome is not known, the same command with --entry {entry} "
+                "records it only if it was not recorded"
+            ) from None
         _written(store, match)
     state = applied.state
     rows = game.describe_log(applied.events, before[0], viewer)
@@ -663,6 +700,19 @@ def act(
     for row in rows:
         click.echo(_line(row))
     _say_next(game, state)
+
+
+def _repeat(match: str, exc: Any, as_json: bool) -> None:
+    """The submission was recorded already (``--entry``): say where; nothing more is."""
+    if as_json:
+        echo_json({"match": match, "repeat": {"entry": exc.entry, "position": exc.chosen + 1}})
+        return
+    click.echo(
+        printable(
+            f"Already recorded: submission {exc.entry} was recorded at event {exc.chosen + 1} "
+            "(this was a repeat); nothing more was recorded."
+        )
+    )
 
 
 def _check_zones(game: Any, state: Any, data: dict[str, Any], specs: Any) -> None:

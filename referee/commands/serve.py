@@ -11,6 +11,7 @@ from referee.commands.matches import db_option
 from referee.commands.params import JUDGE
 
 PASSWORD_ENV = "REFEREE_JUDGE_PASSWORD"
+MIN_PASSWORD = 12  # characters of a judge password the venue network may try to guess
 
 
 @click.command()
@@ -56,6 +57,21 @@ PASSWORD_ENV = "REFEREE_JUDGE_PASSWORD"
     help="Draw QR codes of the venue address and the links in the terminal (default: when it is a terminal).",
 )
 @click.option(
+    "--proxy",
+    "proxies",
+    multiple=True,
+    metavar="ADDRESS",
+    help="The address of a reverse proxy in front of the board: only from it is X-Forwarded-For believed "
+    "(for the limit on password attempts per client). Repeat for several.",
+)
+@click.option(
+    "--session-hours",
+    type=click.FloatRange(0.05, 24 * 14),
+    default=24.0,
+    show_default=True,
+    help="How long a sign-in (a judge's, a scorekeeper's) lasts before it must be made again.",
+)
+@click.option(
     "--name",
     "keeper_name",
     type=JUDGE,
@@ -72,6 +88,8 @@ def serve(
     read_only: bool,
     links_for: str | None,
     keeper_for: str | None,
+    proxies: tuple[str, ...],
+    session_hours: float,
     keeper_name: str | None,
     qr: bool | None,
 ) -> None:
@@ -84,9 +102,10 @@ def serve(
     for whoever may log, the decision in front of the table as controls.
 
     By default only this machine can reach it (127.0.0.1) and everyone who
-    can is the judge. To let phones and other stations of the venue in, set
-    a judge password ($REFEREE_JUDGE_PASSWORD) and listen on the venue
-    network: judges then sign in with it, scorekeepers open their link
+    can is the judge. To let phones and other stations of the venue in,
+    listen on the venue network with a judge password ($REFEREE_JUDGE_PASSWORD,
+    at least 12 characters; unset, the board makes one and prints it once):
+    judges then sign in with it, scorekeepers open their link
     (`referee serve --scorekeeper EVENT`), each player their own link
     (printed by `referee new`, or by `referee serve --links MATCH`).
 
@@ -105,6 +124,18 @@ def serve(
     url = database_url(db)
     password = os.environ.get(PASSWORD_ENV) or None
     loopback = is_loopback(host)
+    generated = False
+    if not loopback and links_for is None and keeper_for is None:
+        # Other devices can try passwords: a short one is guessed, none is made.
+        if password is None:
+            import secrets
+
+            password, generated = secrets.token_urlsafe(15), True
+        elif len(password) < MIN_PASSWORD:
+            raise click.UsageError(
+                f"--host {host} lets other devices reach the board: ${PASSWORD_ENV} must have at least "
+                f"{MIN_PASSWORD} characters (it has {len(password)}), or leave it unset and the board makes one"
+            )
     if bool(ssl_certfile) != bool(ssl_keyfile):
         raise click.UsageError("give --ssl-certfile and --ssl-keyfile together")
     for name in allowed_hosts:
@@ -125,11 +156,6 @@ def serve(
     if keeper_for is not None:
         _print_scorekeeper(url, keeper_for, keeper_name or "", key, base, qr=qr)
         return
-    if not loopback and not password:
-        raise click.UsageError(
-            f"--host {host} lets other devices reach the board: set {PASSWORD_ENV} first "
-            "(the judge view and every hidden card need it; see the README, 'Logging at the table')"
-        )
 
     from referee.web.app import Settings, create_app, open_store
     from referee.web.server import server_for
@@ -150,6 +176,8 @@ def serve(
         any_address=host in ANY_ADDRESS,
         read_only=read_only,
         https=bool(ssl_certfile),
+        session_seconds=session_hours * 3600,
+        proxies=tuple(proxies),
     )
     app = create_app(settings, store)
     address = url_of(sock, scheme)
@@ -172,6 +200,11 @@ def serve(
         + (" and any address of this machine" if host in ANY_ADDRESS else "")
         + " (--allowed-host adds others)"
     )
+    if generated:
+        click.echo(
+            f"  the judge password for this run (shown once, kept nowhere; set ${PASSWORD_ENV} to choose one): "
+            f"{password}"
+        )
     if settings.protect:
         click.echo(
             f"  judges: the password in ${PASSWORD_ENV}; scorekeepers: `referee serve --scorekeeper EVENT`; "

@@ -58,3 +58,26 @@ class StaleVersion(StoreError):
             f"match {key} moved on: the action was chosen at event {chosen} and the match is at event "
             f"{current} now ({why}); nothing was recorded: look at the board again and choose again"
         )
+
+
+class AlreadyEntered(StaleVersion):
+    """The very submission (its entry id) was stored already: a resend after
+    an answer that never came, or an action typed again at a terminal after
+    the board said the outcome was not known. Nothing more was written. It is
+    a ``StaleVersion`` whose first event after ``chosen`` carries the entry,
+    so whatever tells a stale page what happened meanwhile calls it a repeat."""
+
+    def __init__(self, key: str, chosen: int, current: int, entry: str) -> None:
+        super().__init__(key, chosen, current, False)
+        self.entry = entry
+        self.args = (
+            f"match {key}: submission {entry} was recorded already at event {chosen + 1}; nothing more was recorded",
+        )
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class WriteCancelled(StoreError):
+    """A write given up before it reached the database (the answer could
+    wait no longer: ``matches.write_gate``): nothing was written."""

@@ -36,7 +36,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
 from eventsourcing.persistence import (
     Mapper,
@@ -73,6 +73,8 @@ class MatchEvent:
     hash: str | None = None  # the chain hash stored with it (None: stored before chains)
     by: str | None = None  # who entered it at the board (None: a command-line station)
     entry: str | None = None  # the board submission it came from
+    station: str | None = None  # the machine that wrote it, where known
+    sig: str | None = None  # the store's signature of the head after it (the last event of a write)
 
     @property
     def match_id(self) -> str:
@@ -264,6 +266,7 @@ class PydanticEventMapper(Mapper[str]):
         super().__init__(*args, **kwargs)
         self._memo: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._memo_lock = threading.Lock()
+        self.station: str | None = None  # written as ``_station`` on every event (``MatchStore`` sets it)
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if isinstance(domain_event, MatchEvent):
@@ -344,6 +347,8 @@ class PydanticEventMapper(Mapper[str]):
         prev: str | None = GENESIS,
         by: str | None = None,
         entry: str | None = None,
+        sign: Callable[[int, str], str] | None = None,
+        envelopes: list[dict[str, str]] | None = None,
     ) -> tuple[list[tuple[str, int, str, bytes]], str | None]:
         """``to_stored_events`` as plain (match, position, topic, bytes) rows,
         which is what SQLite takes: one tuple per event and nothing else.
@@ -353,17 +358,23 @@ class PydanticEventMapper(Mapper[str]):
         ``model_dump(mode="json")`` then ``json.dumps``), and the envelope keys
         are spliced in before its closing brace, so nothing is dumped to
         Python objects and back. ``by`` and ``entry`` go on every event of
-        the write (one entry at the board)."""
+        the write (one entry at the board), and the station's name
+        (``_station``, the machine that wrote) when ``station`` is set.
+        ``envelopes`` (an imported record's: one mapping per event of who
+        entered it) replace ``by`` event by event. ``sign(version, head)``
+        signs the head after the last event (``_sig`` on that one)."""
         stamp = b',"_timestamp":"' + timestamp.isoformat().encode() + b'"'  # ISO digits: nothing to escape
         if by is not None:
             stamp += b',"_by":' + json.dumps(by, ensure_ascii=False).encode()
         if entry is not None:
             stamp += b',"_entry":' + json.dumps(entry, ensure_ascii=False).encode()
+        if self.station is not None and envelopes is None:
+            stamp += b',"_station":' + json.dumps(self.station, ensure_ascii=False).encode()
         stamp += b"}"
         seal = self._seal if (self.compressor or self.cipher) else None
         rows: list[tuple[str, int, str, bytes]] = []
         append = rows.append
-        first_body = b""
+        bodies: list[bytes] = []  # each event's hashed JSON, for the rows made again below
         link = prev.encode() if prev is not None else None
         topics = _topics
         for event in events:
@@ -374,18 +385,33 @@ class PydanticEventMapper(Mapper[str]):
             if link is not None:
                 link = chain_step(link, known[1], body)
                 body = body[:-1] + (b"," if len(body) > 2 else b"") + b'"_hash":"' + link + b'"}'
-            if not rows:
-                first_body = body
+            bodies.append(body)
             data = body[:-1] + stamp if len(body) > 2 else b"{" + stamp[1:]
             version += 1
             append((match_id, version, topic, seal(data) if seal else data))
-        if name is not None and rows:
-            first_id, first_version, topic, _ = rows[0]
-            body = first_body
-            named = stamp[:-1] + b',"_name":' + json.dumps(name, ensure_ascii=False).encode() + b"}"
-            data = body[:-1] + named if len(body) > 2 else b"{" + named[1:]
-            rows[0] = (first_id, first_version, topic, seal(data) if seal else data)
-        return rows, link.decode() if link is not None else None
+        head = link.decode() if link is not None else None
+        if rows and (name is not None or sign is not None or envelopes is not None):
+            # The rows whose envelope differs from the others': made again.
+            extra: dict[int, bytes] = {}
+            if envelopes is not None:
+                for k, env in enumerate(envelopes[: len(rows)]):
+                    extra[k] = b"".join(
+                        b',"_%s":%s' % (key.encode(), json.dumps(value, ensure_ascii=False).encode())
+                        for key, value in env.items()
+                        if key in ("by", "station") and isinstance(value, str)
+                    )
+            if name is not None:
+                extra[0] = extra.get(0, b"") + b',"_name":' + json.dumps(name, ensure_ascii=False).encode()
+            if sign is not None and head is not None:
+                last = len(rows) - 1
+                extra[last] = extra.get(last, b"") + b',"_sig":"' + sign(version, head).encode() + b'"'
+            for k, more in extra.items():
+                row_id, row_version, topic, _ = rows[k]
+                body = bodies[k]
+                tail = stamp[:-1] + more + b"}"
+                data = body[:-1] + tail if len(body) > 2 else b"{" + tail[1:]
+                rows[k] = (row_id, row_version, topic, seal(data) if seal else data)
+        return rows, head
 
     def unseal(self, data: bytes) -> bytes:
         """A stored row's bytes as written before compression and encryption."""
@@ -477,4 +503,6 @@ class PydanticEventMapper(Mapper[str]):
             envelope.get("_hash"),
             envelope.get("_by"),
             envelope.get("_entry"),
+            envelope.get("_station"),
+            envelope.get("_sig"),
         )

@@ -44,6 +44,7 @@ is the application a judge station talks to:
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import sqlite3
@@ -52,6 +53,7 @@ import threading
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
@@ -72,7 +74,17 @@ from eventsourcing.utils import Environment, EnvType
 from events.kernel import Event, Rewound
 from referee import ruleset as registry
 from referee.actions import Applied
-from referee.store.errors import MatchExists, MatchNotFound, PositionError, StaleVersion, StoreError, one_line
+from referee.chain import Signer
+from referee.store.errors import (
+    AlreadyEntered,
+    MatchExists,
+    MatchNotFound,
+    PositionError,
+    StaleVersion,
+    StoreError,
+    WriteCancelled,
+    one_line,
+)
 from referee.store.mapper import (
     GENESIS,
     JSONBytes,
@@ -82,6 +94,7 @@ from referee.store.mapper import (
     split_chained,
     topics_of,
 )
+from referee.store.side import SideTables
 from referee.store.sqlitefactory import ACCESS
 from referee.store.statecodec import IncompatibleSnapshot, ruleset_of_state
 from referee.store.url import DEFAULT_URL, Database, parse_url
@@ -94,10 +107,54 @@ MAX_ATTEMPTS = 20  # conflicting writes one action survives before giving up
 KNOWN_SNAPSHOTS = 64  # decoded snapshot states kept in the process
 CARDS_REFERENCES = 8  # snapshots followed to find one holding the cards (usually one)
 MATCH_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+ENTRY_WINDOW = 500  # latest events searched for a submission sent again
+MAX_POSITION = 2**63 - 1  # the largest position a database integer holds
+
+
+class WriteGate:
+    """Whether a write may still start: the board makes one per request
+    (``WRITE_GATE``) and closes it when it can wait no longer for the store,
+    so a write either starts before the answer (the answer then says its
+    outcome is not known yet, and names its entry) or never starts (the
+    answer truthfully says nothing was recorded)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.started = False
+        self.closed = False
+        self.entry: str | None = None
+
+    def start(self, entry: str | None) -> bool:
+        """Called by the store just before it writes: may it?"""
+        with self._lock:
+            if self.closed:
+                return False
+            self.started = True
+            self.entry = entry
+            return True
+
+    def close(self) -> bool:
+        """No write may start from now on; whether one had started."""
+        with self._lock:
+            self.closed = True
+            return self.started
+
+
+WRITE_GATE: ContextVar[WriteGate | None] = ContextVar("referee_write_gate", default=None)
 
 State = Any  # a game's state: its ruleset's ``state_type``
 Decided = TypeVar("Decided", bound=Applied)  # what ``update``'s ``decide`` returns (a ``Correction``...)
 Checkpoints = list[tuple[int, State]]
+
+
+def _station() -> str | None:
+    """This machine's name, written with every event as the station that wrote it."""
+    import socket
+
+    try:
+        return socket.gethostname()[:60] or None
+    except OSError:
+        return None
 
 
 def first_event_classes() -> tuple[type, ...]:
@@ -258,6 +315,7 @@ class MatchStore:
         cache_size: int = 256,
         read_only: bool = False,
         create: bool | None = None,
+        station: str | None = None,
     ) -> None:
         if snapshot_interval < 1:
             raise ValueError("snapshot_interval must be at least 1")
@@ -317,6 +375,10 @@ class MatchStore:
         self.snapshot_failures = 0  # states the codec could not write (a bug: see the warning)
         # Test seam: called just before each write attempt with (match id, attempt).
         self.before_write: Callable[[str, int], None] | None = None
+        # The key, the sessions and the sign-ins beside the matches (``side``).
+        self.side = SideTables(self)
+        self._signer: Signer | None | Literal[False] = None  # False: this store cannot sign (see ``signer``)
+        self.application.mapper.station = station if station is not None else _station()
 
     # --- lifecycle ------------------------------------------------------
 
@@ -343,7 +405,14 @@ class MatchStore:
         if not self._has_tables:
             raise StoreError(f"{self.url} holds no matches yet: `referee new` or `referee import` starts one")
 
-    def create(self, first_events: Iterable[Event], *, name: str | None = None, match_id: str | None = None) -> str:
+    def create(
+        self,
+        first_events: Iterable[Event],
+        *,
+        name: str | None = None,
+        match_id: str | None = None,
+        envelopes: list[dict[str, str]] | None = None,
+    ) -> str:
         """Store a new match from its first events (``ruleset.start(...).events``,
         or a scenario's position) in one transaction; return its id, ``m-``
         and 8 hex digits unless ``match_id`` chooses one. The first event
@@ -369,7 +438,7 @@ class MatchStore:
             for _ in range(8):
                 key = chosen or f"m-{secrets.token_hex(4)}"
                 try:
-                    self._write(key, 0, events, name=name)
+                    self._write(key, 0, events, name=name, envelopes=envelopes)
                 except IntegrityError:
                     if chosen is not None:
                         raise MatchExists(f"a match with id {key!r} already exists in {self.url}") from None
@@ -400,7 +469,7 @@ class MatchStore:
         causes in one transaction. ``IllegalAction`` if the rules refuse it,
         also when another station's write made it illegal meanwhile;
         ``StaleVersion`` if the match is no longer at ``expected_version``."""
-        return self.update(
+        return self.update(  # (see ``update`` for ``entry``)
             match_id,
             lambda state: ruleset_of_state(state).apply(state, action),
             expected_version=expected_version,
@@ -416,6 +485,7 @@ class MatchStore:
         expected_version: int | None = None,
         by: str | None = None,
         entry: str | None = None,
+        check_entry: bool = False,
     ) -> Decided:
         """Run ``decide`` on the current state and store the events it returns,
         all in one transaction; on a conflicting write by another station,
@@ -442,10 +512,22 @@ class MatchStore:
         board and ``act --expect-version`` send) any other write refuses the
         action with ``StaleVersion``; without it, a rewind written meanwhile
         still does (the action was chosen from the legal list of a position
-        the rewind took back), while ordinary writes are decided again."""
+        the rewind took back), while ordinary writes are decided again.
+
+        ``entry`` (a submission's id, stored with its events) makes a
+        submission sent twice a repeat: a write that lost a race is not
+        decided again if the winner was this very entry (``AlreadyEntered``),
+        and with ``check_entry`` (an id typed again, `act --entry`) neither
+        is one whose entry is among the latest events already. Under a
+        ``WRITE_GATE`` that has closed, nothing is written (``WriteCancelled``)."""
         key = self._key(match_id)
         self._writable()
+        gate = WRITE_GATE.get()
         with self._db_errors(f"write to match {key}"):
+            if entry is not None and check_entry:
+                # A submission id given again by hand (`act --entry`): the same
+                # submission stored already is a repeat, never a second entry.
+                self._refuse_if_entered(key, entry, None)
             cached = self._cached(key)
             first: int | None = expected_version  # the version the action was chosen on
             for attempt in range(1, MAX_ATTEMPTS + 1):
@@ -479,6 +561,10 @@ class MatchStore:
                     return applied
                 if self.before_write is not None:
                     self.before_write(key, attempt)
+                if gate is not None and not gate.start(entry):
+                    raise WriteCancelled(
+                        f"the write to match {key} was given up before it started: nothing was recorded"
+                    )
                 new_version = version + len(events)
                 after = applied.state
                 folded = isinstance(after, ruleset.state_type) and after.position == new_version
@@ -495,6 +581,8 @@ class MatchStore:
                             f"the database refused the write to match {key}: {self.database.describe(exc)}"
                         ) from None
                     self.conflicts += 1
+                    if entry is not None:
+                        self._refuse_if_entered(key, entry, version)
                     continue
                 if not folded:
                     after, _, marks = self._fold(ruleset, state, version, events)
@@ -508,6 +596,19 @@ class MatchStore:
                     self._take_snapshots(key, marks)
                 return applied
         raise StoreError(f"gave up on match {key}: {MAX_ATTEMPTS} writes in a row lost to other stations")
+
+    def _refuse_if_entered(self, key: str, entry: str, after: int | None) -> None:
+        """``AlreadyEntered`` if submission ``entry`` is stored (after event
+        ``after``, or among the latest events when None)."""
+        if after is not None:
+            rows = self.application.recorder.select_events(key, gt=after)
+        else:
+            rows = self.application.recorder.select_events(key, desc=True, limit=ENTRY_WINDOW)
+        needle = b'"_entry":' + json.dumps(entry, ensure_ascii=False).encode()
+        mapper: PydanticEventMapper = self.application.mapper
+        found = [r.originator_version for r in rows if needle in mapper.unseal(r.state)]
+        if found:
+            raise AlreadyEntered(key, min(found) - 1, self._stored_version(key), entry)
 
     def _refuse_if_stale(self, key: str, chosen: int, current: int, *, strict: bool) -> None:
         """``StaleVersion`` if the match moved from ``chosen`` to ``current``
@@ -566,6 +667,8 @@ class MatchStore:
         key = self._key(match_id)
         if position < 0:
             raise PositionError(f"there is no event {position}: positions start at 0")
+        if position > MAX_POSITION:  # a database integer holds no more: no match is that long
+            raise PositionError(f"match {key} has no event {position}: no match is that long")
         with self._db_errors(f"load match {key}"):
             cached = self._cached(key)
             if cached is not None and cached[0] == position:
@@ -589,6 +692,8 @@ class MatchStore:
         key = self._key(match_id)
         if upto is not None and upto < 0:
             raise PositionError(f"there is no event {upto}: positions start at 0")
+        if upto is not None and upto > MAX_POSITION:
+            upto = MAX_POSITION  # every event there is (a database integer holds no more)
         with self._db_errors(f"read match {key}"):
             if upto == 0:
                 self._require(key)
@@ -720,6 +825,7 @@ class MatchStore:
         snapshots: list[tuple[Any, ...]] | None = None,
         by: str | None = None,
         entry: str | None = None,
+        envelopes: list[dict[str, str]] | None = None,
     ) -> None:
         """All of ``events`` after ``version``, in one transaction: the mapper
         makes the rows in one go and the library's recorder inserts them with
@@ -729,7 +835,11 @@ class MatchStore:
         On SQLite the rows stay plain tuples (``RefereeSQLiteRecorder``)."""
         mapper: PydanticEventMapper = self.application.mapper
         prev = self.head(key, version)
-        rows, head = mapper.chained_rows(key, version, datetime.now(timezone.utc), events, name, prev, by, entry)
+        signer = self.signer()
+        sign = (lambda at, head: signer.sign_head(key, at, head)) if signer is not None else None
+        rows, head = mapper.chained_rows(
+            key, version, datetime.now(timezone.utc), events, name, prev, by, entry, sign, envelopes
+        )
         recorder: Any = self.application.recorder
         if snapshots:
             recorder.insert_rows(rows, snapshots=(self._snapshot_table, snapshots))
@@ -738,6 +848,39 @@ class MatchStore:
         else:
             recorder.insert_events([StoredEvent(*row) for row in rows])
         self._set_head(key, version + len(rows), head)
+
+    def signer(self) -> Signer | None:
+        """The store's signing key, which signs the head of every write (made
+        on the first write of a store that has none); None for a read-only
+        store without one. ``StoreError`` if it cannot be read or made (a
+        role that may not create tables needs the owner to run `referee key`
+        once)."""
+        if self._signer is None:
+            # A store that cannot read its key now (a cut connection) writes
+            # nothing now: the write fails in one line, as any store failure.
+            self._signer = self.side.signer(create=not self.read_only) or False
+        return self._signer or None
+
+    def head_of(self, match_id: str) -> MatchEvent:
+        """The last stored event of a match, with its hash and signature (``MatchEvent.hash``, ``.sig``)."""
+        key = self._key(match_id)
+        with self._db_errors(f"read match {key}"):
+            last = list(self.application.events.get(key, desc=True, limit=1))
+        if not last:
+            raise MatchNotFound(f"no match {key!r} in {self.url}")
+        return last[0]
+
+    def entered(self, match_id: str, entry: str) -> int | None:
+        """The position of the first event submission ``entry`` wrote, among
+        the match's latest ``ENTRY_WINDOW`` events; None if it wrote none
+        there (a repeat is only ever sent soon after the first)."""
+        key = self._key(match_id)
+        with self._db_errors(f"read match {key}"):
+            try:
+                self._refuse_if_entered(key, entry, None)
+            except AlreadyEntered as exc:
+                return exc.chosen + 1
+        return None
 
     def head(self, key: str, version: int) -> str:
         """The chain hash the event after ``version`` follows: the stored hash

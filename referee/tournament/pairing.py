@@ -171,6 +171,14 @@ def read_pairings(file: str | Path, state: TournamentState) -> list[Pairing]:
     return sorted(out, key=lambda p: p.table)
 
 
+def _registration_header(cells: list[str]) -> bool:
+    """Is this first line a header ("name, deck file", "player,deck", "Name,Deck File")?"""
+    if len(cells) != 2:
+        return False
+    first, second = (" ".join(c.lower().replace("_", " ").split()) for c in cells)
+    return first in ("name", "player", "player name") and second in ("deck", "deck file", "deckfile", "file")
+
+
 def read_registrations(file: str | Path, load_deck: Callable[[Path], list[Any]]) -> list[tuple[str, list[Any]]]:
     """Players and their decks from a CSV file: ``name, deck file`` per line
     (a header line is allowed; a deck path is relative to the CSV's folder).
@@ -192,8 +200,8 @@ def read_registrations(file: str | Path, load_deck: Callable[[Path], list[Any]])
         cells = [c.strip() for c in row]
         if not any(cells):
             continue
-        if line == 1 and [c.lower() for c in cells[:2]] in (["name", "deck"], ["player", "deck"]):
-            continue  # a header
+        if line == 1 and _registration_header(cells):
+            continue  # a header: "name,deck file" (as the docs write it), "player,deck", ...
         if len(cells) != 2 or not cells[0] or not cells[1]:
             raise InputError(
                 file, "", f"expected 'name, deck file' (2 columns), got {len(cells)}: {','.join(cells)!r}", line

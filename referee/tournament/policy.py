@@ -32,7 +32,9 @@ RESULT_ENTERED = _policy(
     "TP1",
     "A hand-entered result ends the match",
     "A result a judge enters ends the game: nothing more is logged in it, and only a judge's rewind (410) "
-    "reopens it. Replacing an entered result is a judge's command with a reason, kept in the log.",
+    "reopens it. A result names what it is for: one game, or the whole match's score. The same result keyed "
+    "again is recognised and records nothing; a different one for a decided game is a judge's replacement "
+    "with a reason, kept in the log.",
 )
 TIME = _policy(
     "TP2",
@@ -68,6 +70,16 @@ TOP_CUT = _policy(
     "playoff match cannot end in a draw: another game is played until one player wins.",
 )
 
+REPAIR = _policy(
+    "TP7",
+    "Re-pairing a table",
+    "A judge may re-pair tables of the current round: the players seated there take the seats of the "
+    "players they replace, a player left without an opponent has a bye, and a player left without a table "
+    "must have dropped or be a late entrant (who then takes the missed round, TP5), so every player who "
+    "has not dropped sits at exactly one table or has the bye. A table's old match is void: nothing more "
+    "is logged in it and no result is taken for it.",
+)
+
 # What happens to an unfinished game when time is called (TP2), chosen at ``event new``.
 AT_TIME = {
     "draw": "the unfinished game is a draw",
@@ -98,7 +110,7 @@ PENALTIES: dict[str, str] = {
     "game-loss": "Game loss: the player loses the game in progress (between games: the next one; after their match: "
     "the first game of their next match)",
     "match-loss": "Match loss: the player loses the match (after their match: the next one)",
-    "disqualification": "Disqualification: the player loses the match and is dropped from the event",
+    "disqualification": "Disqualification: the player loses the match, is dropped from the event and is not placed",
 }
 
 

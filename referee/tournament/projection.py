@@ -56,6 +56,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from events.kernel import GameEnded, Rewound
 from events.tournament import (
     PenaltyGiven,
+    PenaltyRescinded,
     PlayerCheckedIn,
     PlayerDropped,
     PlayerRegistered,
@@ -71,6 +72,7 @@ from projections.tournament import Result, TournamentState, state_standings, tab
 from referee import ruleset as registry
 from referee.store.errors import StoreError
 from referee.store.mapper import MatchEvent, topics_of
+from referee.tournament.store import TournamentCache
 
 FOLLOWED = (
     GameEnded,
@@ -85,6 +87,7 @@ FOLLOWED = (
     TimeExtended,
     TimeCalled,
     PenaltyGiven,
+    PenaltyRescinded,
     ResultEntered,
 )
 PAGE = 500
@@ -99,6 +102,7 @@ TABLES = {
     "trn_computed": "notification_id BIGINT PRIMARY KEY, tournament TEXT NOT NULL",
     "trn_penalties": "notification_id BIGINT PRIMARY KEY, tournament TEXT NOT NULL, player TEXT NOT NULL, "
     "doc TEXT NOT NULL",
+    "trn_void": "match_id TEXT PRIMARY KEY, tournament TEXT NOT NULL, doc TEXT NOT NULL",
 }
 INDEXES = {
     "trn_results_tournament": ("trn_results", "tournament"),
@@ -110,50 +114,6 @@ def tournament_of_match(match: str) -> str | None:
     """The tournament a table's game belongs to, from its id (``e-1a2b3c4d.r3.t7.g2``)."""
     m = MATCH_OF_EVENT.match(match)
     return m.group(1) if m else None
-
-
-class TournamentCache:
-    """Tournaments folded from the store, kept per process and grown by the
-    events written since (a tournament's registrations carry whole decks:
-    read once, never again)."""
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
-        self._known: dict[str, tuple[int, TournamentState]] = {}
-        self._lock = threading.Lock()
-
-    def get(self, tid: str) -> TournamentState | None:
-        import copy
-
-        from projections.tournament import evolve, fold
-
-        with self._lock:
-            known = self._known.get(tid)
-        with self.store._db_errors(f"load tournament {tid}"):
-            if known is None:
-                records = list(self.store.application.events.get(tid))
-                if not records or not isinstance(records[0].event, TournamentCreated):
-                    return None
-                state = fold((r.event for r in records), tid)
-            else:
-                records = list(self.store.application.events.get(tid, gt=known[0]))
-                if not records:
-                    return known[1]
-                state = copy.copy(known[1])
-                state.players = {k: copy.copy(v) for k, v in state.players.items()}
-                state.rounds = list(state.rounds)
-                state.extensions = {k: list(v) for k, v in state.extensions.items()}
-                state.calls, state.penalties, state.applied = (
-                    list(state.calls),
-                    list(state.penalties),
-                    dict(state.applied),
-                )
-                state.repairs, state.void, state.entered = list(state.repairs), set(state.void), dict(state.entered)
-                for r in records:
-                    evolve(state, r.event)
-        with self._lock:
-            self._known[tid] = (state.version, state)
-        return state
 
 
 def game_seats(state: TournamentState) -> tuple[str, str]:
@@ -194,12 +154,17 @@ class Rows:
     def put(self, match: str, row: dict[str, Any]) -> None: ...
     def delete(self, match: str) -> None: ...
     def penalty(self, notification: int, tournament: str, player: str, doc: dict[str, Any]) -> None: ...
+    def rescind(self, tournament: str, index: int, note: dict[str, Any]) -> None: ...
+    def void(self, match: str, tournament: str, doc: dict[str, Any]) -> None: ...
 
 
 def _apply(event: Any, key: str, position: int, notification: int, rows: Rows) -> str | None:
     """Apply one followed event; return the tournament whose standings it changes (or None)."""
     if isinstance(event, TournamentCreated):
         return None
+    if isinstance(event, TableRepaired) and event.void:
+        rows.void(event.void, key, {"event": key, **event.model_dump(mode="json")})
+        return key
     if isinstance(
         event,
         (
@@ -216,6 +181,9 @@ def _apply(event: Any, key: str, position: int, notification: int, rows: Rows) -
         return key
     if isinstance(event, PenaltyGiven):
         rows.penalty(notification, key, event.player, {"event": key, **event.model_dump(mode="json")})
+        return key
+    if isinstance(event, PenaltyRescinded):
+        rows.rescind(key, event.penalty, {"judge": event.judge, "reason": event.reason, "at": event.at})
         return key
     if isinstance(event, ResultEntered):  # logs written before results went into the match itself
         rows.put(
@@ -305,6 +273,24 @@ class _SqlRows(Rows):
             "INSERT INTO {trn_penalties} VALUES (?, ?, ?, ?)",
             (notification, tournament, player, json.dumps(doc)),
         )
+
+    def void(self, match: str, tournament: str, doc: dict[str, Any]) -> None:
+        self.view._x(self.c, "DELETE FROM {trn_void} WHERE match_id=?", (match,))
+        self.view._x(self.c, "INSERT INTO {trn_void} VALUES (?, ?, ?)", (match, tournament, json.dumps(doc)))
+
+    def rescind(self, tournament: str, index: int, note: dict[str, Any]) -> None:
+        found = self.view._x(
+            self.c,
+            "SELECT notification_id, doc FROM {trn_penalties} WHERE tournament=? ORDER BY notification_id",
+            (tournament,),
+        ).fetchall()
+        if index < len(found):
+            doc = {**json.loads(found[index]["doc"]), "rescinded": note}
+            self.view._x(
+                self.c,
+                "UPDATE {trn_penalties} SET doc=? WHERE notification_id=?",
+                (json.dumps(doc), found[index]["notification_id"]),
+            )
 
 
 class TournamentsViewMixin:
@@ -396,11 +382,11 @@ class TournamentsViewMixin:
             return
         table = compute_standings(state, self._rows(c, tournament))
         self._x(c, "DELETE FROM {trn_standings} WHERE tournament=?", (tournament,))
-        for row in table:
+        for i, row in enumerate(table, start=1):  # ``rank`` column: the row's place in the list (a DQ has no rank)
             self._x(
                 c,
                 "INSERT INTO {trn_standings} VALUES (?, ?, ?, ?)",
-                (tournament, row["rank"], row["player"], json.dumps(row)),
+                (tournament, i, row["player"], json.dumps(row)),
             )
 
     # --- reading --------------------------------------------------------------
@@ -441,6 +427,18 @@ class TournamentsViewMixin:
                 c, "SELECT doc FROM {trn_penalties} WHERE player=? ORDER BY notification_id", (player,)
             ).fetchall()
         return [json.loads(r["doc"]) for r in rows]
+
+    def penalties_in(self, tournament: str) -> list[dict[str, Any]]:
+        with self._txn(commit=False) as c:
+            rows = self._x(
+                c, "SELECT doc FROM {trn_penalties} WHERE tournament=? ORDER BY notification_id", (tournament,)
+            ).fetchall()
+        return [json.loads(r["doc"]) for r in rows]
+
+    def void_of(self, match: str) -> dict[str, Any] | None:
+        with self._txn(commit=False) as c:
+            row = self._x(c, "SELECT doc FROM {trn_void} WHERE match_id=?", (match,)).fetchone()
+        return json.loads(row["doc"]) if row is not None else None
 
     def computed(self, tournament: str) -> list[int]:
         """The notification ids whose processing computed this tournament's standings."""
@@ -629,8 +627,10 @@ def close_view(view: Any) -> None:
 
 
 def catch_up(store: Any, view: Any | None = None, *, max_conflicts: int = 1000) -> int:
-    """Process every followed notification after the view's tracked position;
-    return how many this call processed. A page of notifications (``PAGE``)
+    """Process every followed notification after the view's tracked position,
+    up to the log's last notification when it started (later ones are left
+    to whoever wrote them: a command does not chase stations that go on
+    logging); return how many this call processed. A page of notifications (``PAGE``)
     is applied in one transaction with its last notification id as the new
     position, and each tournament it touches has its standings computed once
     for the page (``trn_computed`` still gets a row per notification).
@@ -639,10 +639,13 @@ def catch_up(store: Any, view: Any | None = None, *, max_conflicts: int = 1000) 
     view = view or open_view(store)
     app = store.application
     key = tracking_key(store)
+    head = app.recorder.max_notification_id() or 0  # what was written when this started (see below)
     processed = conflicts = 0
     while True:
         last = view.max_tracking_id(key) or 0
-        page = app.recorder.select_notifications(last + 1, PAGE, topics=TournamentsProjection.topics)
+        if last >= head:
+            return processed
+        page = app.recorder.select_notifications(last + 1, PAGE, topics=TournamentsProjection.topics, stop=head)
         if not page:
             return processed
         records = [(note.id, app.mapper.to_domain_event(note)) for note in page]
@@ -677,8 +680,17 @@ def catch_up(store: Any, view: Any | None = None, *, max_conflicts: int = 1000) 
 
 
 class _MemoryRows(Rows):
-    def __init__(self, results: dict[str, dict[str, Any]], penalties: list[tuple[int, str, dict[str, Any]]]) -> None:
+    def __init__(
+        self,
+        results: dict[str, dict[str, Any]],
+        penalties: list[tuple[int, str, dict[str, Any]]],
+        voided: dict[str, dict[str, Any]] | None = None,
+    ) -> None:
         self.results, self.penalties = results, penalties
+        self.voided = voided if voided is not None else {}
+
+    def void(self, match: str, tournament: str, doc: dict[str, Any]) -> None:
+        self.voided[match] = doc
 
     def get(self, match: str) -> dict[str, Any] | None:
         return self.results.get(match)
@@ -692,6 +704,12 @@ class _MemoryRows(Rows):
     def penalty(self, notification: int, tournament: str, player: str, doc: dict[str, Any]) -> None:
         self.penalties.append((notification, player, doc))
 
+    def rescind(self, tournament: str, index: int, note: dict[str, Any]) -> None:
+        mine = [i for i, (_, _, doc) in enumerate(self.penalties) if doc.get("event") == tournament]
+        if index < len(mine):
+            n, who, doc = self.penalties[mine[index]]
+            self.penalties[mine[index]] = (n, who, {**doc, "rescinded": note})
+
 
 class Reader:
     """The projection as a command or a page reads it. With the right to
@@ -701,14 +719,16 @@ class Reader:
     their tracked position in memory with ``_apply``, keeping what it folded
     for the next read. Either way the answers are the same."""
 
-    def __init__(self, store: Any, *, writable: bool) -> None:
+    def __init__(self, store: Any, *, writable: bool, states: TournamentCache | None = None) -> None:
         self.store = store
         self.writable = writable
+        self._shared = states  # the station's tournaments, folded once for the commands and the view
         self._view: Any = None
         self._lock = threading.Lock()
         self._position: int | None = None
         self._results: dict[str, dict[str, Any]] = {}
         self._penalties: list[tuple[int, str, dict[str, Any]]] = []
+        self._voided: dict[str, dict[str, Any]] = {}
         self._states: TournamentCache | None = None
         # What is computed from the rows (standings, results by name), once per
         # change of the tournament: its own events (its state's version) or a
@@ -721,10 +741,14 @@ class Reader:
     def view(self) -> Any:
         if self._view is None:
             self._view = open_view(self.store)
+            if self._shared is not None:
+                self._view.states = self._shared
         return self._view
 
     @property
     def states(self) -> TournamentCache:
+        if self._shared is not None:
+            return self._shared
         if self.writable:
             return self.view.states
         if self._states is None:
@@ -741,7 +765,7 @@ class Reader:
         app = self.store.application
         if self._position is None:
             self._position = self._load_view()
-        rows = _MemoryRows(self._results, self._penalties)
+        rows = _MemoryRows(self._results, self._penalties, self._voided)
         done = 0
         while True:
             page = app.recorder.select_notifications(self._position + 1, PAGE, topics=TournamentsProjection.topics)
@@ -770,10 +794,22 @@ class Reader:
                     self._results[r["match_id"]] = dict(r)
                 for r in view._x(c, "SELECT * FROM {trn_penalties} ORDER BY notification_id").fetchall():
                     self._penalties.append((int(r["notification_id"]), r["player"], json.loads(r["doc"])))
+            try:
+                with view._txn(commit=False) as c:
+                    for r in view._x(c, "SELECT * FROM {trn_void}").fetchall():
+                        self._voided[r["match_id"]] = json.loads(r["doc"])
+            except (OperationalError, ProgrammingError):
+                # A view made before it kept void matches: its position would
+                # skip their re-pairs, so fold the whole log in memory instead.
+                self._results.clear()
+                self._penalties.clear()
+                self._voided.clear()
+                return 0
             return position
         except (OperationalError, ProgrammingError):
             self._results.clear()
             self._penalties.clear()
+            self._voided.clear()
             return 0
         finally:
             close_view(view)
@@ -843,6 +879,20 @@ class Reader:
         with self._lock:
             return [doc for _, who, doc in self._penalties if who == player]
 
+    def penalties_in(self, tournament: str) -> list[dict[str, Any]]:
+        """Every penalty of one tournament, in the order given (their numbers, from 1)."""
+        if self.writable:
+            return self.view.penalties_in(tournament)
+        with self._lock:
+            return [doc for _, _, doc in self._penalties if doc.get("event") == tournament]
+
+    def void_of(self, match: str) -> dict[str, Any] | None:
+        """The re-pair (``TableRepaired``'s fields) that voided ``match``, if one did."""
+        if self.writable:
+            return self.view.void_of(match)
+        with self._lock:
+            return self._voided.get(match)
+
     def computed(self, tid: str) -> list[int]:
         return self.view.computed(tid)
 
@@ -910,6 +960,24 @@ def follow(store: Any, on_change: Callable[[], None], *, timeout: float | None =
         close_view(view)
 
 
+def follow_reading(
+    station: Any, on_change: Callable[[], None], *, timeout: float | None = None, poll: float = 1.0
+) -> None:
+    """``follow`` for a role that may only read: the station's reader folds
+    what the read models have not seen, in memory, every ``poll`` seconds,
+    and ``on_change`` is called after a fold that took anything in (it
+    prints only when the standings changed)."""
+    import time as clock
+
+    deadline = None if timeout is None else clock.monotonic() + timeout
+    station.catch_up()
+    on_change()
+    while deadline is None or clock.monotonic() < deadline:
+        clock.sleep(poll if deadline is None else max(0.0, min(poll, deadline - clock.monotonic())))
+        if station.catch_up():
+            on_change()
+
+
 def rebuild(store: Any) -> int:
     """Empty the view and process the whole notification log again."""
     view = open_view(store)
@@ -918,3 +986,36 @@ def rebuild(store: Any) -> int:
         return catch_up(store, view)
     finally:
         close_view(view)
+
+
+def voided(store: Any, match: str) -> dict[str, Any] | None:
+    """The re-pair that voided ``match`` (``TableRepaired``'s fields), if one
+    did: the view's row, or a re-pair written after its tracked position.
+    Reads only (no view is made, nothing written), so any station may ask
+    before acting on a table of an event."""
+    position = 0
+    try:
+        view = open_view(store, create=False)
+    except (OperationalError, ProgrammingError):
+        view = None
+    if view is not None:
+        try:
+            position = view.max_tracking_id(tracking_key(store)) or 0
+            found = view.void_of(match)
+            if found is not None:
+                return found
+        except (OperationalError, ProgrammingError):
+            position = 0
+        finally:
+            close_view(view)
+    app = store.application
+    topics = topics_of(TableRepaired)
+    while True:
+        page = app.recorder.select_notifications(position + 1, PAGE, topics=topics)
+        for note in page:
+            event = app.mapper.to_domain_event(note).event
+            if isinstance(event, TableRepaired) and event.void == match:
+                return {"event": str(note.originator_id), **event.model_dump(mode="json")}
+        if len(page) < PAGE:
+            return None
+        position = page[-1].id

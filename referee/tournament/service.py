@@ -31,6 +31,7 @@ from events.tournament import (
     Pairing,
     PenaltyApplied,
     PenaltyGiven,
+    PenaltyRescinded,
     PlayerCheckedIn,
     PlayerDropped,
     PlayerRegistered,
@@ -42,6 +43,7 @@ from events.tournament import (
 )
 from projections.tournament import (
     Outcome,
+    Result,
     TournamentState,
     game_id,
     placings,
@@ -52,7 +54,8 @@ from projections.tournament import (
 from referee.ruleset import Ruleset
 from referee.simulate import SelfPlayRefused, complete_ruleset
 from referee.store.errors import MatchExists
-from referee.tournament.policy import INFRACTIONS, PENALTIES, PENALTY, TIME
+from referee.tournament import words
+from referee.tournament.policy import INFRACTIONS, PENALTIES, PENALTY, REPAIR, TIME, cite
 from referee.tournament.projection import Reader, game_seats
 from referee.tournament.store import Refused, Tournaments
 
@@ -66,8 +69,9 @@ def stamp(when: datetime | None = None) -> str:
     return (when or now()).replace(microsecond=0).isoformat()
 
 
-def said(when: datetime | None = None) -> str:
-    return (when or now()).strftime("%H:%M UTC on %Y-%m-%d")
+def said(state: TournamentState, when: datetime | None = None) -> str:
+    """When something happens, as the log's sentences say it: in the event's time zone ("14:02 CEST on 2026-06-01")."""
+    return words.said(when or now(), state.tz)
 
 
 @dataclass
@@ -79,8 +83,11 @@ class Station:
     store: Any
 
     def __post_init__(self) -> None:
-        self.tournaments = Tournaments(self.store)
-        self.reader = Reader(self.store, writable=not getattr(self.store, "read_only", False))
+        from referee.tournament.store import TournamentCache
+
+        states = TournamentCache(self.store)  # folded once, shared by the commands and the read models
+        self.tournaments = Tournaments(self.store, states)
+        self.reader = Reader(self.store, writable=not getattr(self.store, "read_only", False), states=states)
 
     @property
     def view(self) -> Any:
@@ -300,7 +307,8 @@ def check_in(station: Station, tid: str, players: list[str], by: str | None) -> 
     def decide(state: TournamentState) -> list[Any]:
         unknown = [n for n in players if n not in state.players]
         if unknown:
-            raise Refused(f"not registered in {state.name}: {', '.join(unknown)}")
+            known = list(state.players)
+            raise Refused(f"not registered in {state.name}: " + ", ".join(n + _did_you_mean(n, known) for n in unknown))
         return [PlayerCheckedIn(player=n, by=by) for n in dict.fromkeys(players) if not state.players[n].checked_in]
 
     _, new = station.tournaments.update(tid, decide)
@@ -312,7 +320,8 @@ def drop(station: Station, tid: str, player: str, by: str | None, reason: str | 
         p = state.players.get(player)
         if p is None:
             raise Refused(
-                f"{player} is not registered in {state.name} (registered: {', '.join(state.players) or 'none'})"
+                f"{player} is not registered in {state.name}{_did_you_mean(player, list(state.players))}"
+                f" (registered: {', '.join(list(state.players)[:20]) or 'none'}{' ...' if len(state.players) > 20 else ''})"
             )
         if p.dropped:
             return []  # already dropped (by another station, say): nothing to add
@@ -325,7 +334,7 @@ def undrop(station: Station, tid: str, player: str, by: str, reason: str) -> Non
     def decide(state: TournamentState) -> list[Any]:
         p = state.players.get(player)
         if p is None:
-            raise Refused(f"{player} is not registered in {state.name}")
+            raise Refused(f"{player} is not registered in {state.name}{_did_you_mean(player, list(state.players))}")
         if not p.dropped:
             raise Refused(f"{player} has not dropped from {state.name}")
         return [PlayerReinstated(player=player, by=by, reason=reason)]
@@ -465,54 +474,229 @@ def final_placings(station: Station, state: TournamentState) -> list[dict[str, A
 
 def repair_table(
     station: Station, tid: str, table: int, a: str, b: str | None, judge: str, reason: str
-) -> TableRepaired:
-    """Re-pair one table of the current round (a judge's correction of the
-    pairings): ``a`` and ``b`` play there in a new match; the old one is void.
-    Each must be at this table already, or have no table this round."""
+) -> list[TableRepaired]:
+    """Re-pair a table of the current round (TP7): ``a`` and ``b`` (None: a
+    bye) play at ``table`` now, in a new match; the table's old match is
+    void. The round stays whole: a player seated here who came from another
+    table leaves their seat there to whoever they replace here (so a bye
+    player, or a player of another table, can be seated here), a player left
+    without an opponent has a bye, an emptied table leaves the round, and a
+    player this takes out of the round must have dropped or be a late
+    entrant for it (who then takes the missed round, TP5), else it is
+    refused. ``table`` may be a new table number (a new table of the round).
+    A table whose match has a result is never re-paired. Returns one
+    ``TableRepaired`` per table changed, written in one append."""
+    if table < 1:
+        raise Refused("a table number is 1 or more")
+    station.catch_up()  # every result landed so far is known: a table with one is never re-paired
 
     def decide(state: TournamentState) -> list[Any]:
         if not state.rounds:
             raise Refused(f"{state.name} has no round to re-pair")
         r = state.rounds[-1]
-        here = next((p for p in r.pairings if p.table == table), None)
-        if here is None:
-            raise Refused(f"round {r.round} has no table {table}")
-        seated = {n: p.table for p in r.pairings for n in (p.A, p.B) if n is not None}
-        for n in (a, b):
-            if n is None:
-                continue
-            if n not in state.players:
-                raise Refused(f"{n} is not registered in {state.name}")
-            if state.players[n].dropped:
-                raise Refused(f"{n} has dropped from {state.name}")
-            if seated.get(n, table) != table:
-                raise Refused(f"{n} plays at table {seated[n]} this round: re-pair that table first")
         if a == b:
             raise Refused("a table needs two different players")
-        if here.match and station.store.exists(here.match):
-            game, _ = station.store.load(here.match)
-            if station.store.ruleset(here.match).result(game) is not None:
-                raise Refused(f"table {table}'s match already has a result: re-pairing would void it")
-        nth = sum(1 for x in state.repairs if x.round == r.round and x.table == table) + 2
-        match = None if b is None else f"{state.id}.r{r.round}.t{table}.p{nth}"
-        return [TableRepaired(round=r.round, table=table, A=a, B=b, match=match, judge=judge, reason=reason)]
+        at = {p.table: p for p in r.pairings}
+        here = at.get(table)
+        new = [a] + ([b] if b is not None else [])
+        for n in new:
+            player = state.players.get(n)
+            if player is None:
+                raise Refused(f"{n} is not registered in {state.name}{_did_you_mean(n, list(state.players))}")
+            if player.dropped:
+                raise Refused(f"{n} has dropped from {state.name}: undrop them first (event undrop)")
+            if state.check_in and not player.checked_in:
+                raise Refused(f"{n} has not checked in (this event pairs only players who checked in)")
+        old = [n for n in ((here.A, here.B) if here else ()) if n is not None]
+        seats = state.seats(r.round)
+        arriving = [n for n in new if n not in old]
+        leaving = [n for n in old if n not in new]
+        changed: dict[int, list[str | None]] = {table: list(new)}
+        vacated: list[tuple[int, int]] = []
+        for n in arriving:
+            for t in seats.get(n, []):
+                if t == table:
+                    continue
+                there = changed.setdefault(t, [x for x in (at[t].A, at[t].B) if x is not None])
+                i = there.index(n)
+                there[i] = None
+                vacated.append((t, i))
+        for n in leaving:
+            player = state.players[n]
+            if player.dropped:
+                continue  # a dropped player needs no seat: they leave the round
+            if vacated:
+                t, i = vacated.pop(0)
+                changed[t][i] = n
+                continue
+            if not (player.joined >= r.round or n not in state.originally.get(r.round, set())):
+                raise Refused(
+                    f"{n} sits at table {table} and has not dropped: seating {' and '.join(arriving)} there would "
+                    f"leave {n} without a table in round {r.round}. Seat {n} elsewhere in the same re-pair (bring in "
+                    f"a player who has a table or the bye), drop {n} first (event drop), or give the newcomer a "
+                    f"table of their own (event repair {state.id} {_free_table(r)} --a NAME: a bye)"
+                )
+        events: list[Any] = []
+        when = stamp()
+        for t in sorted(changed):
+            players = [x for x in changed[t] if x is not None]
+            was = at.get(t)
+            A = players[0] if players else None
+            B = players[1] if len(players) > 1 else None
+            if was is not None and (was.A, was.B) == (A, B):
+                continue
+            if was is not None and was.match is not None:
+                decided = _decided_games(station, state, was)
+                if decided:
+                    raise Refused(
+                        f"table {t}'s match already has a result ({decided}): re-pairing would void it; "
+                        "correct a result with `event result --replace REASON` instead"
+                    )
+            if was is None and A is None:
+                continue
+            nth = sum(1 for x in state.repairs if x.round == r.round and x.table == t) + 2
+            match = None if B is None else f"{state.id}.r{r.round}.t{t}.p{nth}"
+            why = reason if t == table else f"{reason} (seats moved by the re-pair of table {table})"
+            events.append(
+                TableRepaired(
+                    round=r.round,
+                    table=t,
+                    A=A,
+                    B=B,
+                    match=match,
+                    judge=judge,
+                    reason=why,
+                    at=when,
+                    void=was.match if was is not None else None,
+                )
+            )
+        if not events:
+            raise Refused(f"table {table} already seats {' v '.join(new)}: nothing to re-pair")
+        return events
 
-    state, new = station.tournaments.update(tid, decide)
-    ensure_matches(station, state)
+    _, new_events = station.tournaments.update(tid, decide)
+    ensure_matches(station, station.tournaments.load(tid))
     station.catch_up()
-    return new[0]  # type: ignore[return-value]
+    return new_events  # type: ignore[return-value]
+
+
+def _free_table(r: RoundPaired) -> int:
+    return max((p.table for p in r.pairings), default=0) + 1
+
+
+def _decided_games(station: Station, state: TournamentState, p: Pairing) -> str:
+    """The games of a table that have a result, in words ("" when none)."""
+    if p.match is None:
+        return ""
+    results = station.results(state)
+    done = []
+    k = 1
+    while game_id(p.match, k) in results:
+        r = results[game_id(p.match, k)]
+        done.append(f"game {k}: " + ("a draw" if r.draw or r.winner is None else f"{r.winner} won"))
+        k += 1
+    if not done and station.store.exists(p.match):
+        game, _ = station.store.load(p.match)
+        if station.store.ruleset(p.match).result(game) is not None:
+            done.append("game 1 is over")
+    return ", ".join(done)
+
+
+def _did_you_mean(name: str, known: list[str]) -> str:
+    """A hint for a name close to a registered one: " (did you mean Alice?)"."""
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=2, cutoff=0.6)
+    if not close:
+        folded = {k.casefold(): k for k in known}
+        if name.casefold() in folded:
+            close = [folded[name.casefold()]]
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
+def void_sentence(state: TournamentState | None, match: str, repair: dict[str, Any]) -> str:
+    """Why a match is void, naming the re-pair: who, when, why, and what the table plays now."""
+    tz = state.tz if state is not None else None
+    when = f" at {words.hhmm(repair['at'], tz)}" if repair.get("at") else ""
+    now_plays = (
+        f"the table plays {repair['match']} now"
+        if repair.get("match")
+        else f"{repair['A']} has a bye there now"
+        if repair.get("A")
+        else "the table is no longer in the round"
+    )
+    return (
+        f"{match} is void: round {repair['round']} table {repair['table']} was re-paired by {repair['judge']}{when} "
+        f"({repair['reason']}); {now_plays}. Nothing is recorded in a void match ({cite(REPAIR)})."
+    )
+
+
+def void_refusal(store: Any, match: str) -> str | None:
+    """The refusal for an action on a void match (a table a judge re-paired,
+    TP7), or None. ``referee act`` asks before acting on a table of an event."""
+    from referee.tournament.projection import voided
+
+    repair = voided(store, match.strip().lower())
+    if repair is None:
+        return None
+    return void_sentence(None, match, repair)
 
 
 # --- results ------------------------------------------------------------------------------
 
 
-def _locate(state: TournamentState, match: str) -> tuple[int, Pairing, int]:
-    found = state.pairing_of(match)
+class _Same(Exception):
+    """The game already has the result being entered (another station keyed the same slip first)."""
+
+
+def _locate(state: TournamentState, match: str) -> tuple[int, Pairing, int | None]:
+    """The round, table and game number (None: the table's id, which names no game) of ``match``:
+    a game's id, a table's, or a table number of the current round."""
+    text = match.strip().lower()
+    if text.isascii() and text.isdigit():
+        if not state.rounds:
+            raise Refused(f"{state.name} has no round yet")
+        r = state.rounds[-1]
+        p = next((x for x in r.pairings if x.table == int(text)), None)
+        if p is None:
+            raise Refused(f"{state.round_name(r.round).lower()} has no table {text}")
+        return r.round, p, None
+    repair = state.void_of(text)
+    if repair is not None:
+        raise Refused(void_sentence(state, text, repair.model_dump(mode="json")))
+    found = state.pairing_of(text)
     if found is None:
         raise Refused(f"match {match} is not a table of {state.name}")
     round_no, p = found
-    _, k = table_of(match) if match != p.match else (match, 1)
+    table, k = table_of(text)
+    if text == p.match:
+        return round_no, p, None
     return round_no, p, k
+
+
+def _result_words(r: Result | None) -> str:
+    if r is None:
+        return "no result"
+    return "a draw" if r.draw or r.winner is None else f"{r.winner} wins"
+
+
+def _ended(station: Station, state: TournamentState, game: str) -> str:
+    """How a game's result came, in words: "entered by Judge Kim at 14:02 CEST", "played to its end at 14:02 UTC"."""
+    rows = station.reader.results([game])
+    row = rows.get(game)
+    if row is None:
+        return "recorded"
+    when = ""
+    try:
+        with station.store._db_errors(f"read match {game}"):
+            found = list(station.store.application.events.get(game, gt=row["position"] - 1, limit=1))
+        if found:
+            when = f" at {words.hhmm(found[0].timestamp, state.tz)}"
+    except Exception:  # noqa: BLE001 - the time is a courtesy; the result is what matters
+        when = ""
+    if row.get("judge"):
+        return f"{words.how(row.get('rule'))} {row['judge']}{when}"
+    return f"played to its end{when} ({row.get('rule')})"
 
 
 def _end_game(
@@ -527,23 +711,57 @@ def _end_game(
     rule: str | None = None,
     replace: str | None = None,
 ) -> None:
-    """A game's result entered by hand: the judge's ``GameEnded`` in its own log."""
+    """A game's result entered by hand: the judge's ``GameEnded`` in its own
+    log. ``_Same`` when the game already ends with this very result (a slip
+    keyed again, by this station or another); ``Refused`` when it ends with
+    another one and this is no replacement."""
     from referee import corrections
     from referee.actions import IllegalAction
 
     first, second = game_seats(state)
     seat = None if winner is None else (first if winner == p.A else second)
+    rules = station.store.ruleset(game)
 
     def decide(game_state: Any) -> Any:
         if replace is not None:
             log = station.store.events(game)
             return corrections.replace_result(game_state, log, seat, seat is None, judge, replace, reason)
+        ended = rules.result(game_state)
+        if ended is not None:
+            if (ended.draw or ended.winner is None) == (seat is None) and (seat is None or ended.winner == seat):
+                raise _Same()
         return corrections.enter_result(game_state, seat, seat is None, judge, reason, rule=rule)
 
     try:
         station.store.update(game, decide)
     except IllegalAction as exc:
         raise Refused(f"{game}: {exc.refusal.reason} ({exc.refusal.rule})") from None
+
+
+@dataclass
+class Keyed:
+    """What ``enter_result`` did: each game it touched (``entered``,
+    ``replaced``, or ``already``: the same result was there, nothing
+    written, with who entered it and when), and where the table and its
+    round stand now."""
+
+    round: int
+    table: Pairing
+    games: list[dict[str, Any]]
+    outcome: Outcome
+    next_game: str | None
+    still_playing: list[Pairing]
+    round_over: bool
+
+
+def _score_sequence(p: Pairing, winner: str | None, wins: int, losses: int, draws: int) -> list[str | None]:
+    """A match's games for a score keyed from a slip, in an order that ends
+    the match at its last game: the loser's wins, the draws, the winner's
+    wins (a slip says how many, not in which order; the standings need only
+    the count)."""
+    a = winner or p.A
+    b = p.B if a == p.A else p.A
+    return [b] * losses + [None] * draws + [a] * wins
 
 
 def enter_result(
@@ -554,34 +772,159 @@ def enter_result(
     draw: bool,
     judge: str,
     *,
+    game: int | None = None,
+    score: tuple[int, int, int] | None = None,
     replace: str | None = None,
-) -> str:
-    """A game's result entered by hand (TP1): ``match`` is a game's id, or a
-    table's (then its game in progress). ``replace`` (a reason) replaces a
-    game's result, entered or played. Returns the game's id."""
+    note: str | None = None,
+) -> Keyed:
+    """A result entered by hand (TP1), for what it names: ``match`` is a
+    game's id, a table's id or a table number of the current round; ``game``
+    names game K of the table, ``score`` the whole match (the winner's game
+    wins, the loser's, draws; a draw: equal wins). A table's id alone names
+    game 1 of a single-game match only: in a best-of-N match it must say
+    which game, or the score.
+
+    The same result keyed again (a slip keyed twice, by one station or two)
+    is recognised and nothing is written; a different result for a decided
+    game needs ``replace`` (a reason, kept in the log). Games the score
+    needs are created and entered in order (the loser's wins, the draws, the
+    winner's wins). Returns what was done and what is due next."""
     station.catch_up()
     state = station.tournaments.load(tid)
     round_no, p, k = _locate(state, match)
     if winner is not None and winner not in (p.A, p.B):
-        raise Refused(f"{winner} does not play at table {p.table} ({p.A} v {p.B})")
-    if p.match is None:
-        raise Refused(f"table {p.table} is a bye: there is no game to enter")
-    if match == p.match and state.best_of > 1 and replace is None:
-        game = current_game(station, state, p, round_no)
-        if game is None:
-            raise Refused(f"table {p.table}'s match is over; name the game to replace (e.g. {game_id(p.match, 2)})")
+        raise Refused(
+            f"{winner} does not play at table {p.table} ({p.A} v {p.B}){_did_you_mean(winner, [p.A, p.B or ''])}"
+        )
+    if p.match is None or p.B is None:
+        raise Refused(f"table {p.table} is {p.A}'s bye: there is no game to enter")
+    if game is not None and k is not None and game != k:
+        raise Refused(f"{match} is game {k} of table {p.table}, not game {game}")
+    k = game if game is not None else k
+    paired = state.rounds[round_no - 1]
+    playoff = paired.source == "playoff"
+    called = state.called(round_no, p.table) is not None
+    where = f"table {p.table}" + (
+        f" ({state.round_name(round_no)})" if round_no != state.current_round or playoff else ""
+    )
+    if score is None and k is None:
+        if state.best_of > 1:
+            now = table_outcome(p, station.results(state), state.best_of, called=called, playoff=playoff)
+            due = f"game {now.next_game} is being played" if now.next_game else "its match is over"
+            raise Refused(
+                f"{where} plays best of {state.best_of}: say which game the result is for (--game N; {due}) "
+                f"or give the match's score (--score 2-1)"
+            )
+        k = 1
+    verb_note = f" ({note})" if note else ""
+    done: list[dict[str, Any]] = []
+
+    def key_game(n: int, who: str | None, results: dict[str, Result], *, replacing: bool) -> None:
+        gid = game_id(str(p.match), n)
+        have = results.get(gid)
+        wanted = Result(who, who is None)
+        if have is not None:
+            same = (have.draw or have.winner is None) == wanted.draw and (wanted.draw or have.winner == who)
+            if same:
+                done.append({"game": n, "match": gid, "status": "already", "how": _ended(station, state, gid)})
+                return
+            if not replacing:
+                raise Refused(
+                    f"game {n} of {where} already has a result: {_result_words(have)}, {_ended(station, state, gid)}. "
+                    f"To replace it: --replace REASON"
+                )
+            why = f"Result replaced by {judge} at {said(state)}: {_result_words(wanted)}{verb_note}."
+            _end_game(station, state, gid, p, who, judge, why, replace=replace)
+            done.append({"game": n, "match": gid, "status": "replaced"})
+            return
+        if replacing and score is None:
+            raise Refused(f"game {n} of {where} has no result to replace: enter it without --replace")
+        now = table_outcome(p, results, state.best_of, called=called, playoff=playoff)
+        if now.over:
+            raise Refused(
+                f"{where}'s match is over ({words.match_result(now.winner, now.draw, now.wins, now.draws, state.best_of)}):"
+                f" game {n} is not played"
+            )
+        if now.next_game != n:
+            raise Refused(f"game {n} of {where} is not due: game {now.next_game} has no result yet")
+        _create_game(station, state, paired, p, n)
+        why = f"Result entered by {judge} at {said(state)}: {_result_words(wanted)}{verb_note}."
+        try:
+            _end_game(station, state, gid, p, who, judge, why)
+        except _Same:
+            done.append({"game": n, "match": gid, "status": "already", "how": _ended(station, state, gid)})
+            return
+        except Refused:
+            station.catch_up()  # another station ended it otherwise meanwhile: say how
+            have = station.results(state).get(gid)
+            raise Refused(
+                f"game {n} of {where} already has a result: {_result_words(have)}, {_ended(station, state, gid)}. "
+                f"To replace it: --replace REASON"
+            ) from None
+        done.append({"game": n, "match": gid, "status": "entered"})
+
+    if score is None:
+        assert k is not None
+        key_game(k, winner, station.results(state), replacing=replace is not None)
     else:
-        game = match if match != p.match else p.match
-        if not station.store.exists(game):
-            ensure_games(station, state)
-            if not station.store.exists(game):
-                raise Refused(f"{game} is not a game of table {p.table} yet")
-    who = "a draw" if winner is None else f"{winner} wins"
-    verb = "replaced" if replace is not None else "entered"
-    _end_game(station, state, game, p, winner, judge, f"Result {verb} by {judge} at {said()}: {who}.", replace=replace)
+        wins, losses, draws = score
+        if draw and wins != losses:
+            raise Refused(f"a drawn match has as many game wins on each side, not {words.score(*score)}")
+        if not draw and wins <= losses:
+            raise Refused(
+                f"the winner's games come first: {winner} won {words.score(losses, wins, draws)}, not {words.score(*score)}"
+            )
+        wanted = _score_sequence(p, winner, wins, losses, draws)
+        results = station.results(state)
+        have: list[str | None] = []
+        while game_id(p.match, len(have) + 1) in results:
+            r = results[game_id(p.match, len(have) + 1)]
+            have.append(None if r.draw or r.winner is None else r.winner)
+        loser = p.B if (winner or p.A) == p.A else p.A
+        if replace is None:
+            remaining = list(wanted)
+            for n, h in enumerate(have, start=1):
+                if h in remaining:
+                    remaining.remove(h)
+                    continue
+                gid = game_id(p.match, n)
+                raise Refused(
+                    f"game {n} of {where} already has a result: {_result_words(results[gid])}, "
+                    f"{_ended(station, state, gid)}, which {words.score(*score)} does not include. "
+                    "To replace the match's games: --replace REASON"
+                )
+            # the games still to enter, ordered so that the match ends at the last one
+            sequence = have + sorted(remaining, key=lambda w: 0 if w == loser else 1 if w is None else 2)
+        else:
+            sequence = wanted
+            if len(have) > len(wanted):
+                raise Refused(
+                    f"{where} has {len(have)} games with a result and {words.score(*score)} is {len(wanted)}: "
+                    "replace them one by one (--game N --replace REASON)"
+                )
+        trial = {game_id(p.match, n): Result(w, w is None) for n, w in enumerate(sequence, start=1)}
+        out = table_outcome(p, trial, state.best_of, called=called, playoff=playoff)
+        if not out.over or out.games != len(sequence) or out.winner != winner or out.draw != draw:
+            need = state.best_of // 2 + 1
+            why = (
+                "a top cut match ends only with a winner"
+                if playoff and draw
+                else f"{need} game wins end a best-of-{state.best_of} match, or {state.best_of} games"
+                + ("" if called else " (or fewer, once time is called)")
+            )
+            raise Refused(f"{words.score(*score)} does not end {where}'s match: {why}")
+        for n, w in enumerate(sequence, start=1):
+            key_game(n, w, station.results(state), replacing=replace is not None)
+            station.catch_up()
     station.catch_up()
-    ensure_games(station, state)
-    return game
+    state = station.tournaments.load(tid)
+    results = station.results(state)
+    out = table_outcome(p, results, state.best_of, called=called, playoff=playoff)
+    nxt = game_id(p.match, out.next_game) if not out.over and out.next_game else None
+    if nxt is not None:
+        _create_game(station, state, state.rounds[round_no - 1], p, out.next_game or 1)  # ready to log
+    still = open_tables(station, state) if round_no == state.current_round else []
+    return Keyed(round_no, p, done, out, nxt, still, round_no == state.current_round and not still)
 
 
 # --- the clock ----------------------------------------------------------------------------
@@ -602,8 +945,14 @@ def extend_time(station: Station, tid: str, table: int, minutes: int, reason: st
     return new[0]  # type: ignore[return-value]
 
 
-def clock(state: TournamentState, round_no: int | None = None, when: datetime | None = None) -> dict[str, Any] | None:
-    """The round's clock: start, length, end and seconds left (None: no clock)."""
+def clock(
+    state: TournamentState, round_no: int | None = None, when: datetime | None = None, *, over: bool = False
+) -> dict[str, Any] | None:
+    """The round's clock: start, length, end and seconds left (None: no
+    clock), with the times as the event's zone says them (``started_at``,
+    ``ends_at``, ``called_at``: "14:02 CEST"). ``over``: every table of the
+    round is over, so the clock has stopped (``stopped``: True, nothing
+    left); after the final, the event is over (``event_over``)."""
     if not state.rounds:
         return None
     r = state.rounds[(round_no or state.current_round) - 1]
@@ -615,14 +964,41 @@ def clock(state: TournamentState, round_no: int | None = None, when: datetime | 
     end = start + timedelta(minutes=r.minutes)
     left = (end - (when or now())).total_seconds()
     called = next((c for c in state.calls if c.round == r.round and c.table is None), None)
+    final = r.source == "playoff" and len(r.pairings) == 1
     return {
         "round": r.round,
+        "name": state.round_name(r.round),
         "started": r.started,
         "minutes": r.minutes,
         "ends": stamp(end),
-        "left": max(0, int(left)),
+        "left": 0 if over else max(0, int(left)),
         "called": called.at if called else None,
+        "stopped": over,
+        "event_over": over and final,
+        "tz": state.tz or "UTC",
+        "started_at": words.hhmm(r.started, state.tz),
+        "ends_at": words.hhmm(end, state.tz),
+        "called_at": words.hhmm(called.at, state.tz) if called else None,
     }
+
+
+def round_over(station: Station, state: TournamentState, round_no: int | None = None) -> bool:
+    """Is every table of the round over (its clock stops)?"""
+    return outcomes_over(state, station.results(state), round_no)
+
+
+def outcomes_over(state: TournamentState, results: dict[str, Result], round_no: int | None = None) -> bool:
+    """Is every table of the round (default: the current one) over, by these results?"""
+    if not state.rounds:
+        return False
+    r = state.rounds[(round_no or state.current_round) - 1]
+    playoff = r.source == "playoff"
+    return all(
+        table_outcome(
+            p, results, state.best_of, called=state.called(r.round, p.table) is not None, playoff=playoff
+        ).over
+        for p in r.pairings
+    )
 
 
 def call_time(station: Station, tid: str, judge: str, table: int | None = None) -> list[str]:
@@ -645,12 +1021,13 @@ def call_time(station: Station, tid: str, judge: str, table: int | None = None) 
     station.catch_up()
     r = state.rounds[-1]
     settled = []
+    results = station.results(state)  # once: a game this call settles is not asked about again
     for p in r.pairings:
         if p.match is None or p.B is None or state.called(r.round, p.table) is None:
             continue
         if table is not None and p.table != table:
             continue
-        out = table_outcome(p, station.results(state), state.best_of, called=False, playoff=r.source == "playoff")
+        out = table_outcome(p, results, state.best_of, called=False, playoff=r.source == "playoff")
         if out.over or out.next_game is None:
             continue
         game = game_id(p.match, out.next_game)
@@ -668,9 +1045,9 @@ def call_time(station: Station, tid: str, judge: str, table: int | None = None) 
             first, second = game_seats(state)
             a, b = counted[first], counted[second]
             winner = p.A if a > b else p.B if b > a else None
-            why = f"time called by {judge} at {said()}; scores {a}-{b}"
+            why = f"time called by {judge} at {said(state)}; scores {a}-{b}"
         else:
-            why = f"time called by {judge} at {said()}"
+            why = f"time called by {judge} at {said(state)}"
         who = "a draw" if winner is None else f"{winner} wins"
         try:
             _end_game(
@@ -693,6 +1070,42 @@ def call_time(station: Station, tid: str, judge: str, table: int | None = None) 
 # --- penalties ----------------------------------------------------------------------------
 
 
+def penalty_preview(station: Station, tid: str, player: str, penalty: str) -> dict[str, Any]:
+    """What a penalty would do, before it is recorded: the player's earlier
+    penalties in every event of the store (rescinded ones marked), for the
+    judge to consider an upgrade, and where a loss would apply (``round``,
+    ``table``, ``game``; ``game`` None: it waits for their next match)."""
+    if penalty not in PENALTIES:
+        raise Refused(f"unknown penalty {penalty!r}: one of {', '.join(PENALTIES)}")
+    station.catch_up()
+    state = station.tournaments.load(tid)
+    if player not in state.players:
+        raise Refused(f"{player} is not registered in {state.name}{_did_you_mean(player, list(state.players))}")
+    where: tuple[int, Pairing] | None = None
+    for r in reversed(state.rounds):
+        p = next((x for x in r.pairings if player in (x.A, x.B)), None)
+        if p is not None:
+            where = (r.round, p)
+            break
+    game_no = None
+    if where is not None and where[1].match is not None and where[1].B is not None:
+        out = table_outcome(
+            where[1],
+            station.results(state),
+            state.best_of,
+            called=state.called(where[0], where[1].table) is not None,
+            playoff=state.rounds[where[0] - 1].source == "playoff",
+        )
+        game_no = None if out.over else out.next_game
+    return {
+        "earlier": station.reader.penalties_of(player),
+        "round": where[0] if where else None,
+        "table": where[1].table if where else None,
+        "pairing": where[1] if where else None,
+        "game": game_no,
+    }
+
+
 def give_penalty(
     station: Station,
     tid: str,
@@ -711,32 +1124,12 @@ def give_penalty(
     given when the player has no game to lose (their match is over, or they
     are not paired yet) waits for their next match (``apply_pending``).
     Returns the penalty and the player's earlier penalties in every event
-    (from the read model), for the judge to consider an upgrade."""
+    (``penalty_preview``'s, which a judge sees before recording it)."""
     if infraction not in INFRACTIONS:
         raise Refused(f"unknown infraction {infraction!r}: one of {', '.join(INFRACTIONS)}")
-    if penalty not in PENALTIES:
-        raise Refused(f"unknown penalty {penalty!r}: one of {', '.join(PENALTIES)}")
-    station.catch_up()
-    earlier = station.reader.penalties_of(player)
-    state = station.tournaments.load(tid)
-    if player not in state.players:
-        raise Refused(f"{player} is not registered in {state.name}")
-    where: tuple[int, Pairing] | None = None
-    for r in reversed(state.rounds):
-        p = next((x for x in r.pairings if player in (x.A, x.B)), None)
-        if p is not None:
-            where = (r.round, p)
-            break
-    game_no = None
-    if where is not None and where[1].match is not None and where[1].B is not None:
-        out = table_outcome(
-            where[1],
-            station.results(state),
-            state.best_of,
-            called=state.called(where[0], where[1].table) is not None,
-            playoff=state.rounds[where[0] - 1].source == "playoff",
-        )
-        game_no = None if out.over else out.next_game
+    preview = penalty_preview(station, tid, player, penalty)
+    where = (preview["round"], preview["pairing"]) if preview["pairing"] is not None else None
+    game_no = preview["game"]
 
     def decide(s: TournamentState) -> list[Any]:
         given = PenaltyGiven(
@@ -759,7 +1152,58 @@ def give_penalty(
     if penalty in LOSSES and where is not None and game_no is not None:
         _lose(station, tid, given, *where)
     station.catch_up()
-    return given, earlier
+    return given, preview["earlier"]
+
+
+def rescind_penalty(station: Station, tid: str, number: int, judge: str, reason: str) -> tuple[PenaltyGiven, list[str]]:
+    """Take back the tournament's penalty ``number`` (from 1, as `event
+    penalties` lists them), with a reason (TP3). It stays in the history,
+    marked rescinded; a loss it had not applied yet no longer applies; a
+    rescinded disqualification puts the player back (paired from the next
+    round, placed again). Games a loss already ended keep their result:
+    returns them, for the judge to replace (`event result --replace`)."""
+
+    def decide(state: TournamentState) -> list[Any]:
+        if not 1 <= number <= len(state.penalties):
+            raise Refused(f"{state.name} has no penalty {number}: it has {len(state.penalties)} (event penalties)")
+        if number - 1 in state.rescinded:
+            r = state.rescinded[number - 1]
+            raise Refused(f"penalty {number} was already rescinded by {r.judge} ({r.reason})")
+        given = state.penalties[number - 1]
+        out: list[Any] = [PenaltyRescinded(penalty=number - 1, judge=judge, reason=reason, at=stamp())]
+        player = state.players.get(given.player)
+        others = [
+            i
+            for i, x in enumerate(state.penalties)
+            if x.player == given.player
+            and x.penalty == "disqualification"
+            and i != number - 1
+            and i not in state.rescinded
+        ]
+        if given.penalty == "disqualification" and player is not None and player.dropped and not others:
+            out.append(PlayerReinstated(player=given.player, by=judge, reason=f"disqualification rescinded: {reason}"))
+        return out
+
+    state, new = station.tournaments.update(tid, decide)
+    given = state.penalties[number - 1]
+    ended: list[str] = []
+    if given.penalty in LOSSES:
+        station.catch_up()
+        rows = station.reader.result_rows(tid)
+        ended = sorted(m for m, row in rows.items() if row.get("rule") == PENALTY and _lost_to(state, m, given))
+    station.catch_up()
+    return given, ended
+
+
+def _lost_to(state: TournamentState, game: str, given: PenaltyGiven) -> bool:
+    """Was ``game`` ended by this penalty (a game of the player's, ended citing TP3)?"""
+    found = state.pairing_of(game)
+    if found is None or given.player not in (found[1].A, found[1].B):
+        return False
+    applied = [a for i, a in state.applied.items() if state.penalties[i] is given]
+    if given.round is not None and given.game is not None:
+        return found[0] == given.round and found[1].table == given.table
+    return any(found[0] == a.round and found[1].table == a.table for a in applied)
 
 
 LOSSES = ("game-loss", "match-loss", "disqualification")
@@ -785,7 +1229,7 @@ def _lose(station: Station, tid: str, given: PenaltyGiven, round_no: int, p: Pai
                 opponent,
                 given.judge,
                 f"{given.penalty.replace('-', ' ').capitalize()} for {given.player} "
-                f"({INFRACTIONS[given.infraction].split(':')[0]}), given by {given.judge} at {said()}: "
+                f"({INFRACTIONS[given.infraction].split(':')[0]}), given by {given.judge} at {said(state)}: "
                 f"{opponent} wins.",
                 rule=PENALTY,
             )
@@ -832,6 +1276,20 @@ def apply_pending(station: Station, tid: str) -> list[str]:
 # --- listing ------------------------------------------------------------------------------
 
 
+def due_games(station: Station, state: TournamentState) -> list[tuple[int, str]]:
+    """The game being played at each table of the current round whose match
+    is not over: (table, game id), the games a station logs next."""
+    if not state.rounds:
+        return []
+    r = state.rounds[-1]
+    done = outcomes(station, state)
+    return [
+        (p.table, game_id(p.match, done[p.table].next_game or 1))
+        for p in r.pairings
+        if p.match is not None and p.B is not None and not done[p.table].over
+    ]
+
+
 def matches(station: Station, tid: str, *, details: bool = True) -> list[dict[str, Any]]:
     """Every table of every round: players, match, status, result, games,
     and (with ``details``) each table's current game as the table summary
@@ -848,6 +1306,7 @@ def matches(station: Station, tid: str, *, details: bool = True) -> list[dict[st
         for p in r.pairings:
             row: dict[str, Any] = {
                 "round": r.round,
+                "round_name": state.round_name(r.round),
                 "table": p.table,
                 "A": p.A,
                 "B": p.B,
@@ -880,9 +1339,15 @@ def matches(station: Station, tid: str, *, details: bool = True) -> list[dict[st
             row["current"] = current
             if o.over:
                 row.update(status="finished", winner=o.winner, draw=o.draw)
-                entered = [g["entered_by"] for g in row["games"] if g["entered_by"]]
-                if entered:
-                    row["entered_by"] = entered[-1]
+                row["result"] = words.match_result(o.winner, o.draw, o.wins, o.draws, state.best_of)
+                keyed = [
+                    g["entered_by"] for g in row["games"] if g["entered_by"] and words.how(g["rule"]) == "entered by"
+                ]
+                if keyed:
+                    row["entered_by"] = " and ".join(dict.fromkeys(keyed))
+                ended = words.entered_by(row["games"])
+                if ended:
+                    row["ended_by"] = ended
             else:
                 row.update(status="playing", winner=None, draw=False)
             out.append(row)

@@ -179,15 +179,23 @@ class TablesView:
         return [json.loads(r["doc"]) for r in found], int(total)
 
     def catch_up(self) -> int:
-        """Summarise every notification after the tracked position, a page
-        per transaction (rows and position together, and only if the position
-        is still the one the page was read from); return how many."""
+        """Summarise every notification after the tracked position up to the
+        log's last one when this started, a page per transaction (rows and
+        position together, and only if the position is still the one the
+        page was read from); return how many. Notifications written after
+        the start are left to whoever wrote them (each station catches up
+        after its own writes): a command never chases the stations that go
+        on logging, and a page another station recorded first is not done
+        again."""
         app = self.store.application
         key = tracking_key(self.store, NAME)
+        head = app.recorder.max_notification_id() or 0
         done = 0
         for _ in range(10_000):
             last = self.position()
-            notes = app.recorder.select_notifications(last + 1, PAGE)
+            if last >= head:
+                return done
+            notes = app.recorder.select_notifications(last + 1, PAGE, stop=head)
             if not notes:
                 return done
             changed = _summarise(self.store, notes, {}, self.rows)

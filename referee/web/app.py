@@ -56,9 +56,21 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from referee import ruleset as registry
 from referee.actions import Action, IllegalAction
 from referee.store import MatchNotFound, MatchStore, PositionError, StoreError
+from referee.store.matches import WRITE_GATE, WriteGate
 from referee.tournament.store import TournamentNotFound
 from referee.web import anygame, live, tournament_pages
-from referee.web.auth import REALM, Guard, Role, check_csrf, covers, csrf_token, event_of
+from referee.web.auth import (
+    REALM,
+    Attempts,
+    Guard,
+    Role,
+    SessionCheck,
+    Sessions,
+    check_csrf,
+    covers,
+    csrf_token,
+    event_of,
+)
 from referee.web.board import VIOLATION_EVENTS, BoardReader
 from referee.web.console import Console, Outcome
 from referee.web.live import POLL_SECONDS, Watcher
@@ -69,6 +81,8 @@ HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "referee_session"
 SESSION_SECONDS = 24 * 3600  # a day at the venue
 MAX_FORM = 64 * 1024  # a pasted scenario position is a few KB
+CALLS_PER_MINUTE = 3  # judge calls one link may make in a minute
+CALL_REASON = 200  # characters of a judge call's reason
 # Everything the pages load comes from this server: no inline script, no
 # framing, no referrer (a player's link carries its token).
 SECURITY_HEADERS = {
@@ -96,6 +110,9 @@ class Settings:
     read_only: bool = False  # a spectators' screen: nothing can be logged
     https: bool = False  # cookies are then sent over HTTPS only
     session_key: str | None = None  # None: ``tokens.session_secret(token_key)``
+    session_seconds: float = 24 * 3600  # how long a sign-in lasts (``referee serve --session-hours``)
+    # The addresses of the reverse proxies whose X-Forwarded-For is believed (``--proxy``).
+    proxies: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.protect and not self.judge_password:
@@ -116,17 +133,33 @@ class Board:
         self.store = store if store is not None else open_store(settings.url, settings.read_only)
         self.reader = BoardReader(self.store)
         self.console = Console(self.store)
-        self.watcher = Watcher(self.store.application.recorder, settings.poll_seconds)
+        self.probe = live.Probe(self.store.database)  # busy is not down: a short connection of its own
+        self.watcher = Watcher(self.store.application.recorder, settings.poll_seconds, self.probe)
         secret, self.shared_sessions = (
             (settings.session_key, True) if settings.session_key else session_secret(settings.token_key)
         )
         self.secret = secret
+        side = self.store.side
         self.guard = Guard(
             protect=settings.protect,
             judge_password=settings.judge_password,
             token_key=settings.token_key,
             secret=secret,
+            attempts=Attempts(side=side),
+            sessions=Sessions(side, settings.session_seconds),
+            proxies=settings.proxies,
         )
+        if settings.protect and side.available:
+            # A judge password changed on the server ends the sessions made with
+            # the old one; sessions past their expiry are forgotten.
+            import time
+
+            side.end_sessions("judge", unless_proof=self.guard._fingerprint())
+            side.drop_expired_sessions(time.time())
+        # Judge calls from one link: a few a minute, each recorded (``call_judge``).
+        self.calls = Attempts(per_client=CALLS_PER_MINUTE, side=side)
+        # Writes whose answer could not wait for them (``StoreDeadline``): entry -> the request's task.
+        self.pending: dict[str, asyncio.Future[Any]] = {}
 
     # --- who may see and do what -----------------------------------------------------
 
@@ -188,13 +221,16 @@ class Board:
 
 
 class StoreDeadline:
-    """A page the store cannot answer says so within a few seconds.
+    """A page the store cannot answer says so within a few seconds; a page
+    a busy store answers slowly is waited for.
 
-    While the live watcher knows the store is not answering, requests that
-    need it get a 503 at once (the page asks again by itself); a request
-    already waiting on the store when it went quiet gets its 503 after
-    ``seconds`` (its thread finishes in the background and its answer is
-    dropped). The live streams, the static files and ``/health`` pass."""
+    While the live watcher knows the store is not answering (its health
+    check, a connection of its own, could not reach it), requests that
+    need it get a 503 at once (the page asks again by itself). A request
+    still waiting after ``seconds`` gets its 503 only if the store is down
+    by then (its thread finishes in the background and its answer is
+    dropped); while the store answers, however slowly, it is waited for.
+    The live streams, the static files and ``/health`` pass."""
 
     PASS = ("/static/", "/health")
 
@@ -223,8 +259,17 @@ class StoreDeadline:
                 started = True
             await send(message)
 
-        task = asyncio.ensure_future(self.app(scope, receive, guarded))
+        # A write may start only while the answer can still wait for it
+        # (``WriteGate``): the store asks the gate just before it writes.
+        gate = WriteGate() if scope.get("method") == "POST" else None
+        token = WRITE_GATE.set(gate)
+        try:
+            task = asyncio.ensure_future(self.app(scope, receive, guarded))
+        finally:
+            WRITE_GATE.reset(token)
         done, _ = await asyncio.wait({task}, timeout=self.seconds)
+        while not done and not started and not self.board.watcher.down:
+            done, _ = await asyncio.wait({task}, timeout=0.5)  # busy is not down: wait while the store answers
         if done:
             task.result()
             return
@@ -232,23 +277,160 @@ class StoreDeadline:
             await task
             return
         late = True
-        await self._unavailable(scope, receive, send, self.board.watcher.down or "the match store is not answering")
+        task.add_done_callback(_finished_late)
+        why = self.board.watcher.down or "the match store is not answering"
+        entry = None
+        if gate is not None and gate.close():  # the write had started: its outcome is not known yet
+            entry = gate.entry or ""
+            if entry:
+                self.board.pending[entry] = task
+                task.add_done_callback(lambda _: self.board.pending.pop(entry, None))
+        await self._unavailable(scope, receive, send, why, entry)
 
-    async def _unavailable(self, scope: Scope, receive: Receive, send: Send, why: str) -> None:
+    async def _unavailable(
+        self, scope: Scope, receive: Receive, send: Send, why: str, entry: str | None = None
+    ) -> None:
         headers = {k.decode().lower(): v.decode() for k, v in scope.get("headers", [])}
         message = f"The match store is not answering ({why}): nothing was recorded. This page tries again by itself."
+        refresh = "5"
+        outcome = "unavailable"
+        if entry is not None:
+            # One truth: the write reached the store and may yet be stored.
+            path = str(scope.get("path", ""))
+            match = path.split("/")[2] if path.startswith("/matches/") else ""
+            outcome = "unknown"
+            message = (
+                f"The match store is slow ({why}): this entry reached it, but whether it was recorded is not "
+                f"known yet. Do not enter it again: this page finds out (submission {entry})."
+                + (
+                    f" At a terminal, `referee act {match} ... --entry {entry}` records it only if it was not."
+                    if match
+                    else ""
+                )
+            )
+            if match and entry:
+                refresh = f"5; url=/matches/{match}/entries/{entry}"
         if headers.get("x-requested-with") == "referee-console":
             response: Response = Response(message, status_code=503, media_type="text/plain")
         else:
             html = (
-                "<!doctype html><html lang=en><head><meta charset=utf-8><meta http-equiv=refresh content=5>"
+                f"<!doctype html><html lang=en><head><meta charset=utf-8><meta http-equiv=refresh content='{_escape(refresh)}'>"
                 "<meta name=viewport content='width=device-width, initial-scale=1'>"
                 "<link rel=stylesheet href=/static/board.css><title>referee · 503</title></head><body><main>"
                 f"<h1>503</h1><p class=error role=alert>{_escape(message)}</p></main></body></html>"
             )
             response = Response(html, status_code=503, media_type="text/html")
         response.headers["Retry-After"] = "5"
+        if scope.get("method") == "POST":
+            response.headers["X-Outcome"] = outcome
+        if entry:
+            response.headers["X-Entry"] = entry
         await response(scope, receive, send)
+
+
+def _finished_late(task: asyncio.Future[Any]) -> None:
+    """A request answered before it finished: whatever it raised is not news
+    (the client was answered already; a client that left mid-form is
+    ``ClientDisconnect``), and must not be logged as a task nobody awaited."""
+    if not task.cancelled():
+        task.exception()
+
+
+class BodyLimit:
+    """A request's body is read here, up to ``limit`` bytes, before anything
+    parses it: a longer one, whether it says its length or comes in chunks,
+    is answered 413 at once and the rest is never read (so a stranger's
+    endless form holds ``limit`` bytes of memory, not its size). A client that
+    leaves in the middle of its body gets no answer and raises nothing."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_FORM) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers", []))
+        length = headers.get(b"content-length", b"").decode("latin-1").strip()
+        if length and (not length.isdigit() or int(length) > self.limit):
+            await self._too_large(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the client left: nobody to answer
+            body = message.get("body", b"")
+            size += len(body)
+            if size > self.limit:
+                await self._too_large(scope, receive, send)
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        whole = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = Response(
+            f"The form is too large (at most {self.limit // 1024} KB): nothing was recorded.",
+            status_code=413,
+            media_type="text/plain",
+            headers={"Connection": "close", "X-Outcome": "invalid"},
+        )
+        await response(scope, receive, send)
+
+
+class OutcomeHeader:
+    """Every answer to a console POST says its outcome in ``X-Outcome``
+    (docs/console.md), also those refused before the console saw them: 400
+    and 413 ``invalid``, 401, 403 and 429 ``refused``, 409 ``stale``, 503
+    ``unavailable`` (nothing was recorded) or ``unknown`` (``StoreDeadline``)."""
+
+    CODES = {
+        400: "invalid",
+        413: "invalid",
+        422: "refused",
+        401: "refused",
+        403: "refused",
+        429: "refused",
+        409: "stale",
+    }
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] != "http"
+            or scope.get("method") != "POST"
+            or not str(scope.get("path", "")).startswith("/matches/")
+        ):
+            await self.app(scope, receive, send)
+            return
+
+        async def with_outcome(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                if not any(k.lower() == b"x-outcome" for k, _ in headers):
+                    status = int(message["status"])
+                    outcome = self.CODES.get(status, "unavailable" if status >= 500 else "invalid")
+                    headers.append((b"x-outcome", outcome.encode()))
+                    message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_outcome)
 
 
 def _escape(text: str) -> str:
@@ -380,6 +562,19 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         return path + ("?" + urlencode(query) if query else "")
 
     env.globals["link"] = link
+
+    def record_fingerprint(match: str) -> str:
+        """A match's short head fingerprint for paper (``chain.head_fingerprint``):
+        what ``referee audit MATCH`` shows in full, so a slip anchors the record."""
+        from referee.chain import head_fingerprint
+
+        try:
+            last = board.store.head_of(match)
+        except StoreError:
+            return "not started"
+        return f"{head_fingerprint(last.hash)} at event {last.position}" if last.hash else "no chain"
+
+    env.globals["record_fingerprint"] = record_fingerprint
     env.globals["game_name"] = game_name
     env.globals["default_game"] = registry.DEFAULT_GAME
     env.filters["cite"] = lambda row: row["rule"] + (f" ruling:{row['ruling']}" if row.get("ruling") else "")
@@ -540,12 +735,14 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     def tables_fragment(request: Request) -> Response:
         return render(request, "tables.html", tournament_pages.tables_context(reads, request))
 
-    def health(request: Request) -> Response:
-        """Is the store answering? (The pages' script asks when the live stream drops.)"""
-        try:
-            board.store.application.recorder.max_notification_id()
-        except Exception as exc:  # noqa: BLE001 - any failure means "not now"
-            return JSONResponse({"store": "down", "message": _store_message(exc)}, status_code=503)
+    async def health(request: Request) -> Response:
+        """Is the store answering? (The pages' script asks when the live
+        stream drops.) A health check of its own (``live.Probe``: a short
+        connection, one trivial query), so it answers within a few seconds
+        whether the store is gone or only busy."""
+        why = await board.probe.answering()
+        if why is not None:
+            return JSONResponse({"store": "down", "message": why}, status_code=503)
         return JSONResponse({"store": "ok"})
 
     # --- signing in -------------------------------------------------------------------
@@ -567,14 +764,15 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         form = await _form(request)
         target = _safe_next(form.get("next"))
         scope = str(form.get("scope") or "") or None
-        role = board.guard.sign_in(request, str(form.get("password") or ""), _text(form, "name", 60), scope)
+        password, name = str(form.get("password") or ""), _text(form, "name", 60)
+        role = await asyncio.to_thread(board.guard.sign_in, request, password, name, scope)
         if role is None:
             return render(request, "login.html", {"next": target, "scope": scope, "failed": True}, status=401)
         return RedirectResponse(target, status_code=303)
 
     async def logout(request: Request) -> Response:
         form = await _form(request)
-        board.guard.sign_out(request)
+        await asyncio.to_thread(board.guard.sign_out, request)
         return RedirectResponse(_safe_next(form.get("next")), status_code=303)
 
     def scorekeeper_link(request: Request) -> Response:
@@ -595,8 +793,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     # --- writing ------------------------------------------------------------------------
 
     async def _form(request: Request) -> Any:
-        if int(request.headers.get("content-length") or 0) > MAX_FORM:
-            raise HTTPException(413, f"The form is too large (at most {MAX_FORM // 1024} KB).")
+        # The body is at most MAX_FORM bytes by now, chunked or not (``BodyLimit``).
         form = await request.form(max_files=0, max_fields=200)
         check_csrf(request, form)
         return form
@@ -690,8 +887,18 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         version, entry, reason = (
             int(_number(form, "version") or 0),
             str(form.get("entry") or "")[:40],
-            _text(form, "reason"),
+            _text(form, "reason", CALL_REASON),
         )
+        caller = f"call {match} {role.by}"  # bounded per link (a seat, a scorekeeper); judges are not
+        if role.kind != "judge":
+            wait = await asyncio.to_thread(board.calls.wait, caller)
+            if wait:
+                raise HTTPException(
+                    429,
+                    f"A judge was called from here {CALLS_PER_MINUTE} times in the last minute, and every call "
+                    f"is in the log: a judge is on the way. Call again in {int(wait) + 1} seconds if need be.",
+                    headers={"Retry-After": str(int(wait) + 1)},
+                )
         outcome = await asyncio.to_thread(
             board.console.correction,
             match,
@@ -701,6 +908,8 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             viewer,
             lambda s, log: corrections.call(s, reason, role.caller),
         )
+        if outcome.status == "logged" and role.kind != "judge":
+            await asyncio.to_thread(board.calls.failed, caller)  # counted once recorded
         return answer(request, form, role, outcome)
 
     async def judged(request: Request, what: str, change: Callable[[Any, Role], Any]) -> Response:
@@ -844,7 +1053,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             raise HTTPException(401, "Starting a match needs the judge password.", headers={"WWW-Authenticate": REALM})
         text, title = str(form.get("scenario") or ""), _text(form, "title", 120)
         try:
-            setup = await asyncio.to_thread(_position_from_text, text)
+            setup = await asyncio.to_thread(_position_from_text, text, board.store)
         except ValueError as exc:
             return render(request, "new_match.html", {"error": str(exc), "text": text, "title": title}, status=400)
         mid = await asyncio.to_thread(board.store.create, setup.events, name=title or setup.name)
@@ -912,6 +1121,34 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
         await asyncio.to_thread(run)
         return RedirectResponse(_safe_next(form.get("next"), f"/events/{event}"), status_code=303)
+
+    def entry_status(request: Request) -> Response:
+        """What became of a submission whose answer could not wait for the
+        store (``StoreDeadline``): recorded (at which event), still being
+        written by this server, or not recorded. For whoever may log the match."""
+        match = _match_key(request)
+        entry = str(request.path_params["entry"])[:40]
+        role = board.role(request, match)
+        if not board.may_log(role, match) and role.kind != "judge":
+            raise HTTPException(403, "Only whoever logs this match may ask what became of its entries.")
+        if entry in board.pending:
+            doc: dict[str, Any] = {"entry": entry, "status": "pending", "position": None}
+        else:
+            position = board.store.entered(match, entry)
+            doc = {"entry": entry, "status": "recorded" if position else "not recorded", "position": position}
+        if fragment(request) or "json" in request.headers.get("accept", ""):
+            return JSONResponse(doc)
+        said = {
+            "pending": "is still being written: this page looks again in a few seconds",
+            "recorded": f"was recorded (event {doc['position']})",
+            "not recorded": "was not recorded: enter it again",
+        }[doc["status"]]
+        message = f"Submission {entry} {said}."
+        return render(
+            request,
+            "error.html",
+            {"status": 200, "message": message, "retry": doc["status"] == "pending", "next": f"/matches/{match}"},
+        )
 
     # --- live -----------------------------------------------------------------------------
 
@@ -993,6 +1230,13 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         return render(request, "error.html", {"status": 404, "message": told(exc)}, status=404)
 
     async def store_failed(request: Request, exc: Exception) -> Response:
+        from referee.tournament.store import only_reads
+
+        if only_reads(exc):  # the store answered: this board's role may not write
+            said = "This board's database role may only read: nothing was recorded (log with a role that may write)."
+            if fragment(request):
+                return Response(said, status_code=403, media_type="text/plain")
+            return render(request, "error.html", {"status": 403, "message": said}, status=403)
         message = told(_store_message(exc))
         if fragment(request):
             return Response(message, status_code=503, media_type="text/plain", headers={"Retry-After": "5"})
@@ -1025,12 +1269,18 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = asyncio.create_task(board.watcher.run())
+        # The read models read before the first page is asked for, so it is as fast
+        # as the next (a store that does not answer at start delays it a few seconds at most).
+        warm = asyncio.ensure_future(asyncio.to_thread(reads.warm))
+        await asyncio.wait({warm}, timeout=tournament_pages.WARM_SECONDS)
         try:
             yield
         finally:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            with contextlib.suppress(Exception):
+                await warm  # never close the store under it
             reads.close()
             if store is None:
                 board.store.close()
@@ -1040,15 +1290,18 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         middleware.append(Middleware(HostCheck, names=settings.allowed_hosts, any_address=settings.any_address))
     middleware += [
         Middleware(SecurityHeaders),
+        Middleware(BodyLimit),
+        Middleware(OutcomeHeader),
         Middleware(StoreDeadline, board=board),
         Middleware(
             SessionMiddleware,
             secret_key=board.secret,
             session_cookie=SESSION_COOKIE,
-            max_age=SESSION_SECONDS,
+            max_age=int(settings.session_seconds),
             same_site="lax",
             https_only=settings.https,
         ),
+        Middleware(SessionCheck, sessions=board.guard.sessions),
     ]
     app = Starlette(
         routes=[
@@ -1070,6 +1323,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             Route("/matches/{match}/log", full_log),
             Route("/matches/{match}/rewind", rewind_preview),
             Route("/matches/{match}/live", match_live),
+            Route("/matches/{match}/entries/{entry}", entry_status),
             Route("/matches/{match}/act", act, methods=["POST"]),
             Route("/matches/{match}/skip-step", skip_step, methods=["POST"]),
             Route("/matches/{match}/call", call_judge, methods=["POST"]),
@@ -1094,6 +1348,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         lifespan=lifespan,
     )
     app.state.board = board
+    app.state.reads = reads
     app.state.templates = templates
     return app
 
@@ -1181,19 +1436,68 @@ def _free_action(form: Any, game: Any) -> Action:
     )
 
 
-def _position_from_text(text: str) -> Any:
-    """A scenario's setup from pasted YAML (``referee new --position``'s input)."""
+def _position_from_text(text: str, store: MatchStore | None = None) -> Any:
+    """A scenario's setup from pasted YAML (``referee new --position``'s
+    input). Its cards come from its own ``cards:``, the bundled pool, and
+    ``pool:`` naming a match of the store (that match's cards), never a file
+    on the server (``_pool_of_match``)."""
     import tempfile
 
-    from referee.inputs import InputError
-    from referee.scenario import load_scenario
+    from referee.inputs import InputError, load_document
+    from referee.scenario import ruleset_of
 
     if not text.strip():
         raise ValueError("Paste a scenario position (YAML: name, rules, setup...), as `referee new --position` reads.")
-    with tempfile.NamedTemporaryFile("w", suffix=".yaml", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
+    with tempfile.TemporaryDirectory() as folder:
+        name = str(Path(folder) / "position.yaml")
+        Path(name).write_text(text, encoding="utf-8")
         try:
-            return load_scenario(f.name)
+            doc = load_document(name)
+            _no_files(doc.data)
+            if isinstance(doc.data, dict) and "pool" in doc.data:
+                doc.data["pool"] = _pool_of_match(doc.data["pool"], store, Path(folder))
+            return ruleset_of(doc).load_scenario(doc)
         except InputError as exc:
-            raise ValueError(str(exc).replace(f.name, "the pasted position")) from None
+            raise ValueError(str(exc).replace(name, "the pasted position")) from None
+
+
+def _pool_of_match(value: Any, store: MatchStore | None, folder: Path) -> str:
+    """A pasted position's ``pool:``: the id of a stored match, whose card
+    definitions become the position's pool (written to ``folder``, where the
+    pasted text is read from). Anything else, a path above all, is refused
+    without a word about the server's files."""
+    from referee.store.matches import MATCH_ID
+
+    refused = ValueError(
+        "pool: a pasted position names a stored match whose cards it uses (pool: m-1a2b3c4d), never a file "
+        "on the server; or write the cards it needs in its own `cards:` list."
+    )
+    if not isinstance(value, str) or store is None or not MATCH_ID.match(value.strip().lower()):
+        raise refused
+    try:
+        state, _ = store.load(value.strip().lower())
+    except MatchNotFound:
+        raise refused from None
+    cards: dict[str, Any] = {}
+    for card in getattr(state, "cards", {}).values():
+        name = getattr(card, "name", None)
+        if name and name not in cards and not getattr(card, "filler", False) and hasattr(card, "model_dump"):
+            cards[name] = card.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+    import yaml
+
+    (folder / "pool.yaml").write_text(yaml.safe_dump(list(cards.values()), allow_unicode=True), encoding="utf-8")
+    return "pool.yaml"
+
+
+def _no_files(data: Any) -> None:
+    """A pasted position names no deck file on the server: its decks are
+    written in it. (A path would let whoever pastes read any file the server
+    can, or learn whether it exists.)"""
+    if not isinstance(data, dict):
+        return
+    setup = data.get("setup")
+    decks = setup.get("decks") if isinstance(setup, dict) else None
+    if isinstance(decks, dict) and any(isinstance(d, str) for d in decks.values()):
+        raise ValueError(
+            "setup.decks: a pasted position cannot name a deck file on the server; write each deck as a list."
+        )

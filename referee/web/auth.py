@@ -32,12 +32,23 @@ shared by every server of a store (``tokens.session_secret``), so any of
 them accepts a session another signed.
 
 Password attempts (the judge password, a scorekeeper token typed as one)
-are limited per client address and overall, in each server process: a few
-wrong guesses, then refusals until the window has passed.
+are limited per client address, counted in the store (``referee.store.side``)
+so every server of it counts alike: a few wrong guesses, then refusals from
+that address until the window has passed. There is no overall limit, so
+strangers guessing from many addresses cannot lock a judge out, and a
+signed-in judge is never asked again. The client address is the
+connection's; ``X-Forwarded-For`` is believed only from a proxy the
+organiser named (``referee serve --proxy``), and then only its last hop.
+
+Sign-ins are kept in the store too: the cookie holds the session's id, its
+row says who it is and until when (``referee serve --session-hours``).
+Signing out deletes the row, on every server at once; a judge password
+changed on the server ends every judge session made with the old one.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import hashlib
@@ -109,17 +120,25 @@ def covers(scope: str, match: str) -> bool:
 
 
 class Attempts:
-    """Failed password attempts in a sliding window, per client address and
-    in all (this process only: each server of a store keeps its own count,
-    so N servers allow N times as many, still a handful a minute)."""
+    """Failed password attempts in a sliding window, per client address: in
+    the store's ``referee_attempts`` (``side``: every server of the store
+    counts the same attempts), else in this process. ``overall`` (off by
+    default) also limits all clients together, which lets strangers lock a
+    judge out: only for a single-user board."""
 
     def __init__(
-        self, per_client: int = 5, overall: int = 30, window: float = 60.0, clock: Callable[[], float] = time.monotonic
+        self,
+        per_client: int = 5,
+        overall: int | None = None,
+        window: float = 60.0,
+        clock: Callable[[], float] = time.time,
+        side: Any = None,
     ) -> None:
         self.per_client = per_client
         self.overall = overall
         self.window = window
         self.clock = clock
+        self.side = side if side is not None and getattr(side, "available", False) else None
         self._failed: deque[tuple[float, str]] = deque()
         self._lock = threading.Lock()
 
@@ -129,25 +148,75 @@ class Attempts:
 
     def wait(self, client: str) -> float:
         """Seconds until ``client`` may try again (0: now)."""
-        with self._lock:
-            now = self.clock()
-            self._trim(now)
-            mine = [t for t, c in self._failed if c == client]
-            if len(mine) >= self.per_client:
-                return max(1.0, mine[-self.per_client] + self.window - now)
-            if len(self._failed) >= self.overall:
-                return max(1.0, self._failed[-self.overall][0] + self.window - now)
-            return 0.0
+        now = self.clock()
+        if self.side is not None:
+            mine = self.side.recent(client, now - self.window)
+        else:
+            with self._lock:
+                self._trim(now)
+                mine = [t for t, c in self._failed if c == client]
+        if len(mine) >= self.per_client:
+            return max(1.0, mine[-self.per_client] + self.window - now)
+        if self.overall is not None:
+            with self._lock:
+                self._trim(now)
+                if len(self._failed) >= self.overall:
+                    return max(1.0, self._failed[-self.overall][0] + self.window - now)
+        return 0.0
 
     def failed(self, client: str) -> None:
+        now = self.clock()
+        if self.side is not None:
+            self.side.failed(client, now, self.window)
+            if self.overall is None:
+                return
         with self._lock:
-            now = self.clock()
             self._trim(now)
             self._failed.append((now, client))
 
 
-def client_of(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+class SessionCheck:
+    """Looks the cookie's session up in the store before the route runs, in
+    a worker thread (a store that hangs must not hang the server: the pages
+    then answer 503), so ``Sessions.alive`` reads the answer from the request."""
+
+    def __init__(self, app: Any, sessions: Sessions) -> None:
+        self.app = app
+        self.sessions = sessions
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and self.sessions.side is not None:
+            sid = (scope.get("session") or {}).get("sid")
+            if sid:
+                from starlette.responses import PlainTextResponse
+
+                from referee.store.errors import StoreError
+
+                try:
+                    scope["referee.sid"] = await asyncio.to_thread(self.sessions.lookup, str(sid))
+                except StoreError:
+                    # Who this is cannot be told now: nothing is done, and the page says so.
+                    response = PlainTextResponse(
+                        "The match store is not answering: nothing was recorded. Try again in a moment.",
+                        status_code=503,
+                        headers={"Retry-After": "5"},
+                    )
+                    await response(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
+def client_of(request: Request, proxies: tuple[str, ...] = ()) -> str:
+    """The client's address: the connection's, or, when the connection comes
+    from a proxy the organiser named, the last address that proxy added to
+    ``X-Forwarded-For`` (whatever a client puts there itself comes before it)."""
+    host = request.client.host if request.client else "unknown"
+    if host in proxies:
+        forwarded = request.headers.get("x-forwarded-for", "")
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        if last:
+            return last[:64]
+    return host
 
 
 def too_many(wait: float) -> HTTPException:
@@ -156,6 +225,46 @@ def too_many(wait: float) -> HTTPException:
         f"Too many wrong passwords: try again in {int(wait) + 1} seconds.",
         headers={"Retry-After": str(int(wait) + 1)},
     )
+
+
+class Sessions:
+    """Sign-ins kept in the store (``side``); None: only in the signed cookie
+    (a read-only store, an app embedded without one), as before."""
+
+    def __init__(self, side: Any, seconds: float, clock: Callable[[], float] = time.time) -> None:
+        self.side = side if side is not None and getattr(side, "available", False) else None
+        self.seconds = seconds
+        self.clock = clock
+
+    def start(self, request: Request, kind: str, proof: str) -> None:
+        """A new session row for this browser, its id in the cookie."""
+        if self.side is None or "session" not in request.scope:
+            return
+        old = request.session.get("sid")
+        if old:
+            self.side.end_session(str(old))
+        request.session["sid"] = self.side.new_session(kind, proof, self.clock() + self.seconds)
+
+    def lookup(self, sid: str) -> bool:
+        return self.side is not None and self.side.session(sid, self.clock()) is not None
+
+    def alive(self, request: Request) -> bool:
+        """Does the cookie name a session the store still holds?"""
+        if self.side is None:
+            return True
+        sid = (request.scope.get("session") or {}).get("sid")
+        if not sid:
+            return False
+        cached = request.scope.get("referee.sid")
+        if cached is None:
+            cached = request.scope["referee.sid"] = self.side.session(str(sid), self.clock()) is not None
+        return bool(cached)
+
+    def end(self, request: Request) -> None:
+        sid = (request.scope.get("session") or {}).get("sid")
+        if self.side is not None and sid:
+            self.side.end_session(str(sid))
+        request.scope["referee.sid"] = False
 
 
 class Guard:
@@ -169,12 +278,19 @@ class Guard:
         token_key: bytes | None,
         secret: str,
         attempts: Attempts | None = None,
+        sessions: Sessions | None = None,
+        proxies: tuple[str, ...] = (),
     ) -> None:
         self.protect = protect
         self.judge_password = judge_password or ""
         self.token_key = token_key
         self.secret = secret.encode()
         self.attempts = attempts or Attempts()
+        self.sessions = sessions or Sessions(None, 0)
+        self.proxies = proxies
+
+    def client(self, request: Request) -> str:
+        return client_of(request, self.proxies)
 
     # --- the judge ---------------------------------------------------------------
 
@@ -197,12 +313,16 @@ class Guard:
         if not self.protect:
             return True
         session = request.scope.get("session") or {}
-        if session.get("judge") and hmac.compare_digest(str(session["judge"]), self._fingerprint()):
-            return True
+        if (
+            session.get("judge")
+            and hmac.compare_digest(str(session["judge"]), self._fingerprint())
+            and self.sessions.alive(request)
+        ):
+            return True  # signed in: never asked for a password again, so never locked out
         password = self._basic_password(request)
         if password is None:
             return False
-        client = client_of(request)
+        client = self.client(request)
         wait = self.attempts.wait(client)
         if wait:
             raise too_many(wait)
@@ -210,8 +330,11 @@ class Guard:
             # The session remembers it too: the page's own background posts
             # then count as the judge's whether or not the browser repeats
             # its Basic credentials on them.
-            if "session" in request.scope and request.session.get("judge") != self._fingerprint():
+            if "session" in request.scope and (
+                request.session.get("judge") != self._fingerprint() or not self.sessions.alive(request)
+            ):
                 request.session["judge"] = self._fingerprint()
+                self.sessions.start(request, "judge", self._fingerprint())
             return True
         self.attempts.failed(client)
         return False
@@ -226,7 +349,7 @@ class Guard:
         """The sign-in form: the judge password, or a scorekeeper token of
         ``scope`` (the event or match whose page sent the sign-in); the
         session remembers it. None for a wrong password (counted)."""
-        client = client_of(request)
+        client = self.client(request)
         wait = self.attempts.wait(client)
         if wait:
             raise too_many(wait)
@@ -234,6 +357,7 @@ class Guard:
         if self.judge_password and hmac.compare_digest(password.encode(), self.judge_password.encode()):
             session["judge"] = self._fingerprint()
             session["name"] = name or None
+            self.sessions.start(request, "judge", self._fingerprint())
             return Role("judge", name=name or None)
         # A scorekeeper's name is the organiser's, never typed freely: the
         # password printed for a name signs in only with that name; the
@@ -254,10 +378,12 @@ class Guard:
         kept = [k for k in request.session.get("keeper", []) if k.get("scope") != scope]
         kept.append({"scope": scope, "token": token, "name": name})
         request.session["keeper"] = kept[-8:]
+        if not self.sessions.alive(request):
+            self.sessions.start(request, "keeper", "")
 
     def enter_by_link(self, request: Request, scope: str, token: str, name: str) -> bool:
         """A scorekeeper's link: the token is of the scope and the name in it."""
-        client = client_of(request)
+        client = self.client(request)
         wait = self.attempts.wait(client)
         if wait:
             raise too_many(wait)
@@ -268,6 +394,8 @@ class Guard:
         return False
 
     def sign_out(self, request: Request) -> None:
+        """The session ends in the store (every server forgets it) and in the cookie."""
+        self.sessions.end(request)
         request.session.clear()
 
     # --- roles ----------------------------------------------------------------------
@@ -275,6 +403,8 @@ class Guard:
     def scorekeeper(self, request: Request, match: str | None) -> Role | None:
         """The scorekeeper role that covers ``match`` (any, for None)."""
         session = request.scope.get("session") or {}
+        if session.get("keeper") and not self.sessions.alive(request):
+            return None
         for k in session.get("keeper", []):
             scope, token, name = k.get("scope", ""), k.get("token", ""), k.get("name", "")
             if match is not None and not covers(scope, match):

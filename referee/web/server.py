@@ -50,7 +50,12 @@ def server_for(app: Any, *, log_level: str = "warning", **options: Any) -> Any:
     """A uvicorn server for ``app`` (uvicorn is imported only when serving)."""
     import uvicorn
 
-    config = uvicorn.Config(app, log_level=log_level, lifespan="on", timeout_graceful_shutdown=2, **options)
+    # uvicorn believes X-Forwarded-For from 127.0.0.1 by default, which made
+    # any local client whoever it claimed to be: the board reads it itself,
+    # and only from the proxies the organiser names (``auth.client_of``).
+    config = uvicorn.Config(
+        app, log_level=log_level, lifespan="on", timeout_graceful_shutdown=2, proxy_headers=False, **options
+    )
     return uvicorn.Server(config)
 
 

@@ -22,7 +22,8 @@ LIVE_WAIT = 10_000  # ms; the board updates within a second, the machine may be 
 
 
 def import_record(cli, db: str) -> str:
-    return cli(db, "import", str(RECORD), "--name", "Sample record").strip()
+    accept = ("--accept-broken-chain", "--by", "Kim", "--reason", "the sample, typed by hand")
+    return cli(db, "import", str(RECORD), "--name", "Sample record", *accept).strip()
 
 
 def hidden_hands(cli, db: str, tmp_path: Path) -> dict:

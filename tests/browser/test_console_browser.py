@@ -112,6 +112,23 @@ def tap_line(page, line: str) -> None:
     action_locator(page, line).tap()
 
 
+def _game(record: str) -> str:
+    """An exported record without ``entries:`` (who entered each action) and
+    the ``signature:`` over them: what two stations logging one game share."""
+    kept: list[str] = []
+    skipping = False
+    for line in record.splitlines():
+        if line.startswith("entries:"):
+            skipping = True
+            continue
+        if skipping and line.startswith("  - "):
+            continue
+        skipping = False
+        if not line.startswith("signature:"):
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def cli_argv(line: str) -> list[str]:
     """A console line as `referee act` takes it (the cost shown is not an argument)."""
     return shlex.split(re.sub(r" \(cost [^)]*\)$", "", line))
@@ -220,8 +237,10 @@ def test_a_whole_paper_match_is_logged_by_taps_at_phone_size_and_equals_the_cli_
         else:
             cli(store_url, step[0], twin, *step[1:])
     exported = cli(store_url, "export", match)
-    # The same record, hash chain head included; only the comment naming the match differs.
-    assert exported.replace(match, "M") == cli(store_url, "export", twin).replace(twin, "M")
+    # The same record, hash chain head included; only the comment naming the match differs,
+    # and who entered each action (the scorekeeper's phone, or the terminal) with the signature over it.
+    assert _game(exported.replace(match, "M")) == _game(cli(store_url, "export", twin).replace(twin, "M"))
+    assert "by: scorekeeper" in exported
     assert "deal: table" in exported and "do: reveal" in exported and "do: rewind" in exported
     record = Path(store_url.removeprefix("sqlite:///")).parent / "phone-match.yaml"
     record.write_text(exported)

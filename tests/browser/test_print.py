@@ -38,7 +38,7 @@ def test_print_outs_render_to_pdf(
         for kind, words in (
             ("pairings", ["Round 1 pairings", names[0], names[-1]]),
             ("slips", ["Table 1", "Game 3", "Signature"]),
-            ("standings", ["Standings after round 1", f"{names[3]} (dropped)"]),
+            ("standings", ["Standings after round 1", f"{names[3]} dropped"]),
         ):
             page.goto(f"{base}events/{event}/print/{kind}?paper={paper}")
             text = page.locator("body").inner_text()

@@ -41,6 +41,7 @@ reading characteristics call each other, so they are one module.
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Iterable, NamedTuple
 
 from events.harem_master.abilities import (
@@ -384,21 +385,29 @@ class Static(NamedTuple):
 # and comes back), so the answers for the latest few states asked about are
 # kept. A fold changes its private state in place, so the position is part
 # of the key. Keys are names, or tuples of a name and what the answer depends on.
+#
+# The board serves requests from several threads at once: the latest entry
+# is ONE tuple in a one-slot list, read and replaced whole (a thread never
+# sees one state's key with another's answers), and the table of the last
+# few is changed under a lock.
 
-_memo: list[Any] = [None, -1, {}]
+_memo: list[tuple[Any, int, dict[Any, Any]]] = [(None, -1, {})]
 _memos: dict[int, tuple[GameState, int, dict[Any, Any]]] = {}
+_memos_lock = threading.Lock()
 MEMO_STATES = 8
 
 
-def memo(state: GameState, _memo: list[Any] = _memo) -> dict[Any, Any]:
-    if _memo[0] is state and _memo[1] == state.position:
-        return _memo[2]
-    found = _memos.get(id(state))
-    if found is None or found[0] is not state or found[1] != state.position:
-        if len(_memos) >= MEMO_STATES:
-            del _memos[next(iter(_memos))]
-        found = _memos[id(state)] = (state, state.position, {})
-    _memo[0], _memo[1], _memo[2] = found
+def memo(state: GameState, _memo: list[tuple[Any, int, dict[Any, Any]]] = _memo) -> dict[Any, Any]:
+    found = _memo[0]
+    if found[0] is state and found[1] == state.position:
+        return found[2]
+    with _memos_lock:
+        found = _memos.get(id(state))  # type: ignore[assignment]
+        if found is None or found[0] is not state or found[1] != state.position:
+            while len(_memos) >= MEMO_STATES:
+                del _memos[next(iter(_memos))]
+            found = _memos[id(state)] = (state, state.position, {})
+    _memo[0] = found
     return found[2]
 
 
@@ -431,7 +440,7 @@ def carry(name: str, key: tuple[Any, ...], value: Any) -> Any:
     return value
 
 
-_roster_kept: list[Any] = [None, None]  # the latest field asked about, and its roster
+_roster_kept: list[Any] = [(None, None)]  # (the latest field asked about, its roster): one tuple, read whole
 _rosters: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 ROSTERS = 256
 
@@ -444,7 +453,7 @@ def roster(state: GameState) -> tuple[Any, ...]:
     changes in three), so the field itself is a poor key: the same roster
     is the very same object, whatever field it was read from."""
     field = state.field
-    kept = _roster_kept
+    kept = _roster_kept[0]
     if kept[0] is field:
         return kept[1]
     key = tuple([(ch.card, ch.controller, ch.items, ch.face_down, ch.since) for ch in field])
@@ -453,11 +462,11 @@ def roster(state: GameState) -> tuple[Any, ...]:
         if len(_rosters) >= ROSTERS:
             _rosters.clear()
         found = _rosters[key] = key
-    kept[0], kept[1] = field, found
+    _roster_kept[0] = (field, found)
     return found
 
 
-_last_cards: list[Any] = [None, False]  # the card dict of the latest match asked about, and its answer
+_last_cards: list[Any] = [(None, False)]  # (the card dict of the latest match asked about, its answer)
 
 
 def _has_text(state: GameState) -> bool:
@@ -466,9 +475,10 @@ def _has_text(state: GameState) -> bool:
     and the referee skips the ability machinery (it is asked very often, so
     the answer for the latest match's cards is kept)."""
     cards = state.cards
-    if cards is not _last_cards[0]:
-        _last_cards[0], _last_cards[1] = cards, any(cd.abilities for cd in cards.values())
-    return _last_cards[1] or bool(state.effects)
+    kept = _last_cards[0]
+    if cards is not kept[0]:
+        kept = _last_cards[0] = (cards, any(cd.abilities for cd in cards.values()))
+    return bool(kept[1]) or bool(state.effects)
 
 
 has_text = _has_text
@@ -890,7 +900,7 @@ def name(state: GameState, card: str) -> str:
     return _given_name(state, card, current_abilities(state, card)) or ident.name
 
 
-_names_memo: list[Any] = [None, None, None, None]
+_names_memo: list[Any] = [(None, None, None, None)]  # (roster, effects, cards, names): one tuple, read whole
 
 
 def field_names(state: GameState) -> dict[str, str]:
@@ -904,11 +914,12 @@ def field_names(state: GameState) -> dict[str, str]:
     if known.names_gained:
         return _names_now(state, None)
     present = roster(state)
-    if _names_memo[0] is present and _names_memo[1] is state.effects and _names_memo[2] is state.cards:
-        kept = _names_memo[3]
+    last = _names_memo[0]
+    if last[0] is present and last[1] is state.effects and last[2] is state.cards:
+        kept = last[3]
     else:
         kept = {ch.card: name(state, ch.card) for ch in state.field if ch.card not in known.names_given}
-        _names_memo[:] = [present, state.effects, state.cards, kept]
+        _names_memo[0] = (present, state.effects, state.cards, kept)
     if len(kept) == len(state.field):
         return kept
     return _names_now(state, kept)

@@ -171,6 +171,32 @@
       root.querySelectorAll(".sending").forEach(function (s) { s.hidden = !on; });
     }
 
+    // What became of an entry whose answer could not wait for the store
+    // (X-Outcome: unknown): asked every few seconds until it is known.
+    async function learn(action, entry) {
+      if (!entry) return;
+      const url = action.replace(/\/[a-z-]+$/, "") + "/entries/" + encodeURIComponent(entry);
+      for (let tries = 0; tries < 60; tries++) {
+        await new Promise(function (done) { setTimeout(done, 2000); });
+        let doc;
+        try {
+          const r = await fetch(url, { headers: Object.assign({ Accept: "application/json" }, FRAGMENT), credentials: "same-origin" });
+          if (!r.ok) continue;
+          doc = await r.json();
+        } catch (err) { continue; }
+        if (doc.status === "recorded") {
+          say(`It was recorded (event ${doc.position}).`);
+          show(null);
+          return;
+        }
+        if (doc.status === "not recorded") {
+          say("It was not recorded: enter it again.", "error");
+          show(null);
+          return;
+        }
+      }
+    }
+
     async function submit(form, submitter, resend) {
       if (sending) return; // a second tap while the first is on its way
       const body = resend || new FormData(form, submitter);
@@ -206,14 +232,20 @@
         setSending(false);
       }
       const text = await response.text();
-      if (response.headers.get("X-Outcome")) {
+      const outcome = response.headers.get("X-Outcome");
+      if (outcome === "unknown") {
+        // The write reached the store but its outcome is not known yet: say so,
+        // and ask what became of it (never "nothing was recorded").
+        say(text, "down");
+        learn(form.getAttribute("action"), response.headers.get("X-Entry"));
+      } else if (outcome && !(response.headers.get("Content-Type") || "").startsWith("text/plain")) {
         say("");
         if (preview) preview.hidden = true;
         answered += 1;
         place(text); // the notice sticks to the top of the screen: the page is not scrolled under the finger
         settle(true);
       } else if (response.status === 503) {
-        say("The match store is not answering: nothing was recorded. " + text, "down");
+        say(text.indexOf("nothing was recorded") >= 0 ? text : "The match store is not answering: nothing was recorded. " + text, "down");
       } else {
         // Refused before the rules were asked (expired form, no right to log):
         // keep the board and say why.
