@@ -300,4 +300,4 @@ def test_a_table_match_logged_at_phone_size_equals_the_script(
     assert retracted == wrong
     audit = json.loads(cli(store_url, "audit", match, "--json"))
     assert audit["legal"] is True, audit
-    assert [v["rule"] for v in audit["accepted"]] == ["306.5b"], audit
+    assert [v["rule"] for v in audit["accepted_violations"]] == ["306.5b"], audit
