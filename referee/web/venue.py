@@ -150,5 +150,6 @@ def qr_svg(url: str, scale: int = 4) -> str:
     """``url`` as an inline SVG QR code for a printed page."""
     import segno
 
-    svg: Any = segno.make(url, error="m").svg_inline(scale=scale, border=2)
+    # No size of its own (a viewBox only): the page sizes it, and it scales rather than being cut.
+    svg: Any = segno.make(url, error="m").svg_inline(scale=scale, border=4, omitsize=True)
     return str(svg)
