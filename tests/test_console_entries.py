@@ -271,3 +271,31 @@ def _argv(line: str) -> list[str]:
     import shlex
 
     return shlex.split(re.sub(r" \(cost [^)]*\)$", "", line))
+
+
+def test_a_void_table_refuses_the_console_as_it_refuses_act(db: str) -> None:
+    """A judge re-paired the table (TP7): the board's console logs nothing on
+    the void match and says why, as `referee act` does (issue 28)."""
+    event = json.loads(referee(db, "event", "new", "Void Cup", "--json"))["event"]
+    for n in ("Ann", "Bob", "Cid", "Dee", "Eve"):
+        referee(db, "event", "register", event, "--player", n, "--deck", _decks()[0].split("=", 1)[1])
+    paired = json.loads(referee(db, "event", "round", event, "--json"))["pairings"]
+    bye = next(p for p in paired if p["B"] is None)
+    table = next(p for p in paired if p["B"] is not None)
+    referee(db, "event", "drop", event, table["B"], "--by", "Judge Kim", "--reason", "went home")
+    referee(
+        db, "event", "repair", event, str(table["table"]), "--a", table["A"], "--b", bye["A"],
+        "--judge", "Judge Kim", "--reason", "dropped after pairing",
+    )  # fmt: skip
+    match = table["match"]
+    with app_for(db) as http:
+        page = http.get(f"/matches/{match}", headers=judge_auth()).text
+        line = next(a for a in actions(page) if " choose_opening " in a)
+        before = version_of(db, match)
+        fields = form_of(page)
+        fields.pop("undo", None)
+        done = http.post(f"/matches/{match}/act", data={**fields, "line": line}, headers={**FRAGMENT, **judge_auth()})
+        assert done.status_code == 422 and done.headers["x-outcome"] == "refused"
+        said = text_of(done.text)
+        assert "Refused (TP7)" in said and "void" in said and "Judge Kim" in said
+    assert version_of(db, match) == before

@@ -212,10 +212,25 @@ class Console:
             http=409,
         )
 
+    def void(self, match: str, version: int) -> Outcome | None:
+        """A table of an event that a judge re-paired is void (tournament
+        policy TP7): an action logged there is refused naming the re-pair, as
+        `referee act` refuses it. Only an event's tables are asked about."""
+        if not match.startswith("e-"):
+            return None
+        from referee.tournament.policy import REPAIR
+        from referee.tournament.service import void_refusal
+
+        why = void_refusal(self.store, match)
+        return None if why is None else Outcome("refused", why, REPAIR, version, http=422)
+
     # --- player actions ---------------------------------------------------------------
 
     def act_line(self, match: str, version: int, line: str, role: Role, entry: str, viewer: str) -> Outcome:
         """Log one legal line, as chosen on the board at ``version``."""
+        refused = self.void(match, version)
+        if refused is not None:
+            return refused
         state, current = self.store.load(match)
         if current != version:
             return self.stale(match, StaleVersion(match, version, current, False), entry, viewer)
@@ -239,6 +254,9 @@ class Console:
     ) -> Outcome:
         """Record mode: log what the table did, whatever it was. Decided first
         without storing: what it would record as a violation needs a confirmation."""
+        refused = self.void(match, version)
+        if refused is not None:
+            return refused
         state, current = self.store.load(match)
         if current != version:
             return self.stale(match, StaleVersion(match, version, current, False), entry, viewer)
@@ -265,6 +283,9 @@ class Console:
         """Log one action of a game drawn from its ruleset alone (``anygame``):
         ``data`` as the notation writes it, checked against its declarations;
         the ruleset resolves, decides and applies it (a refusal cites its rule)."""
+        refused = self.void(match, version)
+        if refused is not None:
+            return refused
         game = self.store.ruleset(match)
         state, current = self.store.load(match)
         if current != version:
