@@ -255,9 +255,7 @@ def import_(
             # A record written by hand (the format of docs/scenario-format.md,
             # section 4, carries no proof), or one signed by a key this store
             # has not been told to trust: stored, as the format promises, with
-            # a note in its log and a warning that nothing vouches for it.
-            if not as_json:
-                click.echo(printable(f"warning: {record_file}: {proof['message']}"), err=True)
+            # a note in its log and (once stored) a warning that nothing vouches for it.
             events.append(_unproven_note(record_file, proof))
         elif proof["status"] != "intact":
             if not accept_broken_chain:
@@ -277,6 +275,8 @@ def import_(
             envelopes += [{"by": f"judge {judge}"}] * (len(events) - len(envelopes))
         with _store(db, create=True) as store:
             match = store.create(events, name=name, envelopes=envelopes)
+    if proof["status"] in UNPROVEN and not as_json:
+        click.echo(printable(f"warning: {record_file}: {proof['message']}"), err=True)
     if as_json:
         _echo_json({"match": match, "chain": proof})
     else:

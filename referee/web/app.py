@@ -226,10 +226,12 @@ class StoreDeadline:
 
     While the live watcher knows the store is not answering (its health
     check, a connection of its own, could not reach it), requests that
-    need it get a 503 at once (the page asks again by itself). A request
+    need it get a 503 at once (the page asks again by itself). A read
     still waiting after ``seconds`` gets its 503 only if the store is down
     by then (its thread finishes in the background and its answer is
-    dropped); while the store answers, however slowly, it is waited for.
+    dropped); while the store answers, however slowly, it is waited for. A
+    write still waiting after ``seconds`` is answered then, with the truth
+    about it (``WriteGate``).
     The live streams, the static files and ``/health`` pass."""
 
     PASS = ("/static/", "/health")
@@ -268,8 +270,13 @@ class StoreDeadline:
         finally:
             WRITE_GATE.reset(token)
         done, _ = await asyncio.wait({task}, timeout=self.seconds)
-        while not done and not started and not self.board.watcher.down:
-            done, _ = await asyncio.wait({task}, timeout=0.5)  # busy is not down: wait while the store answers
+        # Busy is not down: a page read waits while the store answers, however
+        # slowly. A write is answered at the deadline, truthfully (the gate:
+        # never started, so nothing was recorded; or started, outcome not known
+        # yet, which the page then learns by its entry), so that nobody at the
+        # table is left waiting on a lock without knowing what was logged.
+        while not done and not started and gate is None and not self.board.watcher.down:
+            done, _ = await asyncio.wait({task}, timeout=0.5)
         if done:
             task.result()
             return
