@@ -262,22 +262,24 @@
 
     // --- one gesture, one entry (spec: console.md, 7) -----------------------------------
     //
-    // After an entry is logged, the new board's controls sleep (disabled)
-    // until SETTLE_MS after the tap that logged it: the second touch of a
-    // double tap, which comes within 400 ms of the first wherever it lands,
-    // finds them asleep and logs nothing. A board that arrives by itself
-    // (another station logged) sleeps SEEN_MS, so that nobody logs on a
-    // control they have not seen yet. Both are shorter than a person takes
-    // to look at a new board and choose, so a deliberate next tap is never
-    // slowed; a tool waits for the control to be enabled, as for any other.
-    // A card's sheet holds its controls asleep the same way after it opens.
+    // After an entry is logged, the control the new board draws under the
+    // point of the tap that logged it sleeps (disabled) until SETTLE_MS after
+    // that tap: the second touch of a double tap, which comes within 400 ms
+    // at that point, finds it asleep and logs nothing; every other control
+    // takes a tap at once, and the one under the finger after a moment (a
+    // tool's tap waits for it to be enabled, as for any other). A board that
+    // arrives by itself (another station logged) sleeps whole for SEEN_MS,
+    // so that nobody logs on a control they have not seen. A card's sheet
+    // holds its controls asleep the same way after it opens.
 
     const SETTLE_MS = 450;
     const SEEN_MS = 250;
-    let tapped = -Infinity; // when the last logging control was activated
+    const SAME_POINT = 24; // px around the first touch that count as the same point
+    let tapped = null; // the last activation of a logging control: {x, y, t} (no point for a key)
 
     root.addEventListener("click", function (event) {
-      if (event.target.closest("form[data-console] button[type=submit], [data-sheet-line]")) tapped = performance.now();
+      if (!event.target.closest("form[data-console] button[type=submit], [data-sheet-line]")) return;
+      tapped = { x: event.clientX, y: event.clientY, t: performance.now(), pointed: event.detail > 0 };
     }, true);
 
     function asleep(buttons, ms) {
@@ -291,6 +293,32 @@
       }, ms);
     }
 
+    function loggingControls() {
+      return Array.from(board.querySelectorAll("form[data-console] button[type=submit]:not(.implicit)"));
+    }
+
+    function settle(byForm) {
+      const now = performance.now();
+      if (!byForm) {
+        asleep(loggingControls(), SEEN_MS); // a board nobody here asked for: looked at before it is tapped
+        return;
+      }
+      if (!tapped || !tapped.pointed) return; // a key: deliberate, and no finger to lift
+      const left = tapped.t + SETTLE_MS - now;
+      if (left <= 0) return;
+      // A thumb's second touch is not pixel-exact (nor is where the page maps
+      // it): every control within SAME_POINT of the first touch sleeps.
+      const found = [];
+      for (const dx of [-SAME_POINT, 0, SAME_POINT]) {
+        for (const dy of [-SAME_POINT, 0, SAME_POINT]) {
+          const under = document.elementFromPoint(tapped.x + dx, tapped.y + dy);
+          const control = under && under.closest("form[data-console] button[type=submit]");
+          if (control && found.indexOf(control) < 0) found.push(control);
+        }
+      }
+      asleep(found, left);
+    }
+
     // A key (Enter in a picker, 1-9) is deliberate: it waits out the sleep instead of being lost.
     function press(button, tries) {
       if (!button.isConnected || sending) return;
@@ -298,12 +326,6 @@
       if (button.classList.contains("settling") && (tries || 0) < 40) {
         setTimeout(function () { press(button, (tries || 0) + 1); }, 25);
       }
-    }
-
-    function settle(byForm) {
-      const now = performance.now();
-      const until = Math.max(now + SEEN_MS, byForm ? tapped + SETTLE_MS : 0);
-      asleep(Array.from(board.querySelectorAll("form[data-console] button[type=submit]:not(.implicit)")), until - now);
     }
 
     // --- cards on the table: lit when a control can use them ----------------------------
@@ -375,7 +397,7 @@
 
     // The sheet of one card: its text, then (where the viewer logs) each
     // action it can take now, as a control of its own, then Close.
-    function showCard(name, el, fromHover) {
+    function showCard(name, el, fromHover, point) {
       cardpop.innerHTML = "";
       const close = document.createElement("button");
       close.type = "button";
@@ -413,7 +435,7 @@
             // The control as the board now draws it (the board may have been drawn again meanwhile).
             const now = board.querySelector(`form.console [data-action="${CSS.escape(button.dataset.action)}"]`);
             closeSheet();
-            if (now) now.click();
+            if (now) press(now); // deliberate: if the control sleeps a moment (a tap nearby just logged), it waits
           });
           cardpop.appendChild(b);
         });
@@ -421,7 +443,15 @@
       cardpop.dataset.name = name;
       cardpop.hidden = false;
       hovering = !!fromHover;
-      asleep(Array.from(cardpop.querySelectorAll("[data-sheet-line]")), SETTLE_MS); // a double tap on a card reads it only
+      if (point) {
+        // A double tap on a card reads it only: the sheet's controls near the touch wait it out.
+        const near = Array.from(cardpop.querySelectorAll("[data-sheet-line]")).filter(function (b) {
+          const r = b.getBoundingClientRect();
+          return point.x >= r.left - SAME_POINT && point.x <= r.right + SAME_POINT &&
+            point.y >= r.top - SAME_POINT && point.y <= r.bottom + SAME_POINT;
+        });
+        asleep(near, SETTLE_MS);
+      }
     }
 
     board.addEventListener("click", async function (event) {
@@ -458,7 +488,7 @@
       const card = event.target.closest("[data-name]");
       if (card) {
         event.preventDefault();
-        showCard(card.dataset.name, card, false);
+        showCard(card.dataset.name, card, false, event.detail > 0 ? { x: event.clientX, y: event.clientY } : null);
       }
     });
 
