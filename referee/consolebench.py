@@ -111,26 +111,24 @@ class Client:
             raise RuntimeError(f"GET /matches/{self.match} answered {status}")
         self._read_board(html)
 
-    def post(self, line: str) -> tuple[int, float, str]:
-        body = urlencode({**self.fields, "line": line})
+    def _timed(self, path: str, fields: dict[str, str]) -> tuple[int, float, str]:
+        """POST the board's fields and ``fields`` to ``path``, timed from the request to the last byte."""
+        body = urlencode({**self.fields, **fields})
         t0 = time.perf_counter()
-        status, html = self._send("POST", f"/matches/{self.match}/act", body, HEADERS)
+        status, html = self._send("POST", f"/matches/{self.match}/{path}", body, HEADERS)
         seconds = time.perf_counter() - t0
         if 'class="position"' in html:
             self._read_board(html)
         return status, seconds, html
 
+    def post(self, line: str) -> tuple[int, float, str]:
+        return self._timed("act", {"line": line})
+
     def take_back(self) -> tuple[int, float, str]:
         """The undo of this device's last entry (spec: console.md, 10), timed as a decision is."""
         if not self.undo:
             raise RuntimeError("the board offered no undo after a logged decision")
-        body = urlencode({**self.fields, "undo": self.undo})
-        t0 = time.perf_counter()
-        status, html = self._send("POST", f"/matches/{self.match}/undo", body, HEADERS)
-        seconds = time.perf_counter() - t0
-        if 'class="position"' in html:
-            self._read_board(html)
-        return status, seconds, html
+        return self._timed("undo", {"undo": self.undo})
 
     def close(self) -> None:
         self.conn.close()
