@@ -197,12 +197,24 @@ class JudgeCalled(Event):
 
 
 class ViolationsAccepted(Event):
-    """A judge leaves the open violations standing (the game is too far along)."""
+    """A judge leaves open violations standing (the game is too far along):
+    those recorded at the positions ``at``, one ruling per violation as the
+    board makes it; with ``at`` empty, every violation open then (as every
+    acceptance was before violations were ruled on one at a time). ``at``
+    is left out of the JSON when empty, so those are stored as before."""
 
     rule: str = "410"
     judge: str | None = None
     reason: str
     rules: list[str] = []
+    at: list[int] = []
+
+    @model_serializer(mode="wrap")
+    def _omit_at(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("at"):
+            data.pop("at", None)
+        return data
 
 
 class Rewound(Event):
@@ -232,3 +244,22 @@ class Rewound(Event):
         if isinstance(data, dict) and data.get("after") is False:
             del data["after"]
         return data
+
+
+class EntryUndone(Rewound):
+    """Whoever logged an entry at the board takes it back, before anything
+    else is logged in the match: the game goes back to the position just
+    before that entry (``to``), exactly as a rewind does, but no rule was
+    broken and no judge ruled: an entry was mistyped (spec: console.md, 10).
+    ``by`` names who took it back (the one who had entered it, as the
+    envelope's ``_by`` names them), so the log keeps both the entry (the
+    events after ``to``, their envelope naming who entered them) and its
+    undo, with who made them.
+
+    A kind of ``Rewound``: every reader of the log that retracts what a
+    rewind undid (the lineage, the board, records, tournaments, the store's
+    stale-version check) treats an undo alike."""
+
+    rule: str = "undo"
+    reason: str = "a mistyped entry"
+    by: str

@@ -1,4 +1,4 @@
-"""The sentences of the judges' events every game shares (notes, calls, accepted violations).
+"""The sentences of the judges' events every game shares (notes, calls, accepted violations, undone entries).
 
 Each game's transcript registers these for the kernel's events, so a note or
 a judge call reads the same in every game's log and is worded in one place.
@@ -6,7 +6,7 @@ a judge call reads the same in every game's log and is worded in one place.
 
 from __future__ import annotations
 
-from events.kernel import JudgeCalled, NoteAdded, ViolationsAccepted
+from events.kernel import EntryUndone, JudgeCalled, NoteAdded, ViolationsAccepted
 
 
 def judge_words(name: str | None, nobody: str) -> str:
@@ -37,4 +37,16 @@ def open_call(e: JudgeCalled) -> str:
 
 def accepted_sentence(e: ViolationsAccepted) -> str:
     rules = ", ".join(e.rules) if e.rules else "the open violations"
+    if e.at:
+        rules += " (recorded at event " + ", ".join(str(p) for p in e.at) + ")"
     return f"{judge_words(e.judge, 'The judge')} lets {rules} stand: {e.reason.rstrip('.')}."
+
+
+def undone_sentence(e: EntryUndone, position: int) -> str:
+    """An undo at ``position``: who took back their entry, and what it retracts
+    (the events after ``to`` and before the undo itself)."""
+    who = e.by[0].upper() + e.by[1:]
+    return (
+        f"{who} takes back their last entry ({e.reason.rstrip('.')}): the game goes back to just after "
+        f"event {e.to}; events {e.to + 1} to {position - 1} are retracted (an undo, not a rewind: no rule was broken)."
+    )

@@ -35,7 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "note": ("referee.commands.matches:note", "Add a judge's note to the log (it changes nothing on the table)."),
     "accept": (
         "referee.commands.matches:accept",
-        "Leave the open violations standing (the game is too far along to rewind).",
+        "Leave open violations standing (the game is too far along to rewind).",
     ),
     "skip-step": (
         "referee.commands.matches:skip_step",

@@ -80,6 +80,7 @@ class Client:
         self.cookie = ""
         self.fields: dict[str, str] = {}
         self.lines: list[str] = []
+        self.undo: str | None = None  # the entry the board offers to take back
 
     def _send(
         self, method: str, path: str, body: str | None = None, headers: dict[str, str] | None = None
@@ -98,8 +99,11 @@ class Client:
     def _read_board(self, html: str) -> None:
         form = html[html.index("data-console") :] if "data-console" in html else ""
         found = dict(re.findall(r'<input type="hidden" name="([a-z]+)" value="([^"]*)"', form))
+        found.pop("undo", None)  # the undo control's own field
         self.fields.update({k: unescape(v) for k, v in found.items()})
         self.lines = [unescape(x) for x in re.findall(r'data-action="([^"]*)"', html)]
+        undo = re.search(r'action="/matches/[^"]+/undo".*?name="undo" value="([^"]*)"', html, re.S)
+        self.undo = unescape(undo.group(1)) if undo else None
 
     def open(self) -> None:
         status, html = self._send("GET", f"/matches/{self.match}")
@@ -107,14 +111,24 @@ class Client:
             raise RuntimeError(f"GET /matches/{self.match} answered {status}")
         self._read_board(html)
 
-    def post(self, line: str) -> tuple[int, float, str]:
-        body = urlencode({**self.fields, "line": line})
+    def _timed(self, path: str, fields: dict[str, str]) -> tuple[int, float, str]:
+        """POST the board's fields and ``fields`` to ``path``, timed from the request to the last byte."""
+        body = urlencode({**self.fields, **fields})
         t0 = time.perf_counter()
-        status, html = self._send("POST", f"/matches/{self.match}/act", body, HEADERS)
+        status, html = self._send("POST", f"/matches/{self.match}/{path}", body, HEADERS)
         seconds = time.perf_counter() - t0
         if 'class="position"' in html:
             self._read_board(html)
         return status, seconds, html
+
+    def post(self, line: str) -> tuple[int, float, str]:
+        return self._timed("act", {"line": line})
+
+    def take_back(self) -> tuple[int, float, str]:
+        """The undo of this device's last entry (spec: console.md, 10), timed as a decision is."""
+        if not self.undo:
+            raise RuntimeError("the board offered no undo after a logged decision")
+        return self._timed("undo", {"undo": self.undo})
 
     def close(self) -> None:
         self.conn.close()
@@ -178,8 +192,12 @@ def decision_bench(
             copy.unlink()
         act_s = statistics.median(act_times)
 
-        # The board: one decision after another, each chosen before its POST is timed.
+        # The board: one decision after another, each chosen before its POST is
+        # timed; every fifth is taken back with the undo (timed too) and
+        # logged again. Every answer is the new board with its undo control,
+        # and every entry is stored with who made it (the attribution).
         times: list[float] = []
+        undos: list[float] = []
         app = create_app(Settings(url))
         with running(app) as base:
             address = urlsplit(base)
@@ -196,6 +214,11 @@ def decision_bench(
                 if status != 200 or "data-logged" not in html:
                     raise RuntimeError(f"POST {line!r} answered {status}")
                 times.append(seconds)
+                if len(times) % 5 == 0:
+                    status, seconds, html = client.take_back()
+                    if status != 200 or "data-taken-back" not in html:
+                        raise RuntimeError(f"the undo of {line!r} answered {status}")
+                    undos.append(seconds)
             client.close()
         with MatchStore(url, read_only=True) as store:
             final = store.load(match)[1]
@@ -212,9 +235,24 @@ def decision_bench(
         ),
         Figure("board median / act median", median / act_s, "x", section="console"),
     ]
+    if undos:
+        report.figures.append(
+            Figure("board: an undo, median", statistics.median(undos) * 1000, "ms", section="console")
+        )
+        report.figures.append(
+            Figure(
+                "board: an undo, max / act median",
+                max(undos) / act_s,
+                "x",
+                f"<= {CONSOLE_TARGET:g}",
+                max(undos) / act_s <= CONSOLE_TARGET,
+                section="console",
+            )
+        )
     report.info["console"] = {
         "match": {"events": events, "rewinds": rewinds, "after": final},
         "posts": len(times),
+        "undos": len(undos),
         "act_runs": act_runs,
         "act": shlex.join(["referee", "act", match, *argv]),
     }

@@ -27,7 +27,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Sequence, cast
 
-from events.kernel import ActionTaken, Event, GameEnded, JudgeCalled, NoteAdded, Rewound, ViolationsAccepted
+from events.kernel import (
+    ActionTaken,
+    EntryUndone,
+    Event,
+    GameEnded,
+    JudgeCalled,
+    NoteAdded,
+    Rewound,
+    ViolationsAccepted,
+)
 from projections.lineage import live_positions
 from referee.actions import Applied, IllegalAction, Refusal
 from referee.ruleset import RewindRules, Ruleset, State, get, of_first_event
@@ -356,16 +365,49 @@ def call(state: State, reason: str = "", by: str | None = None) -> Correction:
     return Correction([event], ruleset_of_state(state).evolve(state, event))
 
 
-def accept(state: State, reason: str, judge: str | None = None) -> Correction:
-    """Leave the open violations standing: the game is too far along to rewind."""
+def accept(state: State, reason: str, judge: str | None = None, at: int | None = None) -> Correction:
+    """Leave open violations standing: the game is too far along to rewind.
+    ``at``: only the violation recorded at that event (the board rules on
+    one violation at a time); None: every open one."""
     ruleset = ruleset_of_state(state)
     section = _section(rewinds_of(ruleset))
     if not state.violations:
         raise _refuse(section, "There are no open violations to accept.")
     if not reason.strip():
         raise _refuse(section, "Accepting a violation needs a reason for the log.")
-    event = ViolationsAccepted(reason=reason, judge=judge, rules=[v.rule for v in state.violations])
+    chosen = list(state.violations)
+    if at is not None:
+        chosen = [v for v in state.violations if v.position == at]
+        if not chosen:
+            opened = ", ".join(str(v.position) for v in state.violations)
+            raise _refuse(section, f"No open violation was recorded at event {at} (open: event {opened}).")
+    event = ViolationsAccepted(
+        reason=reason,
+        judge=judge,
+        rules=[v.rule for v in chosen],
+        at=[v.position for v in chosen] if at is not None else [],
+    )
     return Correction([event], ruleset.evolve(state, event))
+
+
+def undo(state: State, to: int, restored: State | None, by: str, reason: str = "") -> Correction:
+    """Whoever logged the last entry takes it back (the board's undo, spec:
+    console.md 10): the state just after event ``to``, ``restored`` (None
+    where there is no such event), comes back as a rewind would bring it back, with
+    an ``EntryUndone`` naming who. Which entry may be taken
+    back, and by whom, is the console's to check (it reads who entered what
+    from the store); no rule is cited, since none was broken."""
+    ruleset = ruleset_of_state(state)
+    if restored is None or not 0 < to < state.position:
+        raise _refuse("undo", f"There is no entry after event {to} to take back.")
+    fields: dict[str, Any] = {"to": to, "by": by, "state": ruleset.encode_state(restored, omit=("cards",))}
+    if reason.strip():
+        fields["reason"] = reason.strip()
+    event = EntryUndone(**fields)
+    events: list[Event] = [event]
+    after = ruleset.evolve(state, event)
+    events, after = ruleset.advance(after, events)
+    return Correction(events, after)
 
 
 def skip_step(state: State, log: Sequence[Event], rule: str, reason: str = "") -> Correction:

@@ -50,6 +50,7 @@ import yaml
 
 from events.kernel import (
     ActionTaken,
+    EntryUndone,
     Event,
     GameEnded,
     JudgeCalled,
@@ -634,7 +635,7 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
         if isinstance(ev, ActionTaken):
             entry = _player_action(ruleset, state, ev, by_name)
         elif (
-            isinstance(ev, Rewound)
+            type(ev) is Rewound
             and ev.judge is None
             and not ev.rule.startswith("410")
             and i + 1 < len(log)
@@ -644,6 +645,11 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
             # follows (a late interception), which makes this rewind again.
             entry = _player_action(ruleset, state, following, by_name)
             n = 2
+        elif isinstance(ev, EntryUndone):
+            # Whoever logged the last entry took it back (the board's undo).
+            entry = {"judge": True, "do": "undo", "to": {"event": ev.to}, "by": ev.by}
+            if ev.reason != EntryUndone.model_fields["reason"].default:
+                entry["reason"] = ev.reason
         elif isinstance(ev, Rewound):
             entry = {"judge": True, "do": "rewind", "to": {"event": ev.to}, "rule": ev.rule, "reason": ev.reason}
             replayed = _replayed(state, log, i, states)
@@ -662,7 +668,13 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
                 **({"by": ev.by} if ev.by else {}),
             }
         elif isinstance(ev, ViolationsAccepted):
-            entry = {"judge": True, "do": "accept", "reason": ev.reason, **({"by": ev.judge} if ev.judge else {})}
+            entry = {
+                "judge": True,
+                "do": "accept",
+                "reason": ev.reason,
+                **({"by": ev.judge} if ev.judge else {}),
+                **({"at": ev.at[0]} if len(ev.at) == 1 else {}),
+            }
         elif isinstance(ev, GameEnded) and ev.judge is not None:
             # A result a judge entered by hand (tournament policy TP1).
             entry = {

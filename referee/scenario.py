@@ -105,9 +105,10 @@ JUDGE_REQUIRED = {
     "accept": ("reason",),
     "result": ("winner", "by"),  # a result entered by hand (tournament policy TP1)
     "call": (),  # a judge call (JudgeCalled)
+    "undo": ("by",),  # whoever logged the last entry takes it back (EntryUndone; the board's undo)
 }
 JUDGE_DOS = tuple(JUDGE_REQUIRED)
-JUDGE_ACTION_KEYS = ("to", "rule", "reason", "text", "replay", "by", "winner")
+JUDGE_ACTION_KEYS = ("to", "rule", "reason", "text", "replay", "by", "winner", "at")
 
 
 def read_judge_action(
@@ -153,6 +154,10 @@ def read_judge_action(
         # K, the replay starts at K+1)
         if not isinstance(a["replay"], bool):
             raise reader.err(path + ("replay",), f"expected true, false or after, got {kind_of(a['replay'])}")
+    if "at" in a:
+        if do != "accept":
+            raise reader.err(path + ("at",), f"'at' names the violation an accept lets stand, not a {do}'s")
+        reader.int_(a["at"], path + ("at",), 1, 10**9)
     for key in ("reason", "text", "rule", "by"):
         if key in a:
             reader.str_(a[key], path + (key,))
@@ -255,7 +260,7 @@ def judge_action(
     if do == "note":
         return corrections.note(state, str(raw["text"]), judge)
     if do == "accept":
-        return corrections.accept(state, str(raw["reason"]), judge)
+        return corrections.accept(state, str(raw["reason"]), judge, at=raw.get("at"))
     if do == "call":
         return corrections.call(state, str(raw.get("reason", "")), judge)
     if do == "skip_step":
@@ -270,7 +275,13 @@ def judge_action(
             str(raw.get("reason", "")),
             rule=raw.get("rule"),
         )
-    to = raw["to"]
+    to = raw.get("to")
+    if do == "undo" and to is None:
+        # The last entry: the action before this one (``before_action`` ends with this one's).
+        if len(before_action) < 2:
+            raise IllegalAction(Refusal("undo", "No action has been logged yet: there is nothing to take back."))
+        to = {"event": before_action[-2]}
+    assert to is not None  # read_judge_action requires it of a rewind
     if "action" in to:
         k = to["action"]
         if k > len(before_action):
@@ -280,6 +291,10 @@ def judge_action(
         position = to["event"]
     else:
         position = corrections.position_of_step(log, to["turn"], str(to["step"]), states)
+    if do == "undo":
+        states = corrections.states_along(log, states)
+        restored = states[position] if 0 <= position < len(states) else None
+        return corrections.undo(state, position, restored, str(judge), reason=str(raw.get("reason", "")))
     return corrections.rewind(
         state,
         log,

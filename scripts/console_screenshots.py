@@ -8,8 +8,8 @@ as its own process; the pictures are taken on the way:
 
 Needs chromium (REFEREE_CHROMIUM, else /usr/bin/chromium) and the test tools
 (scripts/setup.sh --test). Look at the pictures, then copy them to docs/:
-console-phone, console-reveal, console-violation, console-cardtext, and
-event-phone as console-event.
+console-qr, console-phone, console-reveal, console-logged, console-else,
+console-violation and console-cardtext.
 """
 
 from __future__ import annotations
@@ -51,42 +51,57 @@ def venue(db: str) -> tuple[str, str]:
 
 
 def log_until_shots(phone: Any, out: Path, rng: random.Random) -> set[str]:
-    """Tap through the match until the decision, reveal and violation pictures are taken."""
+    """Tap through the match until every picture of the console is taken:
+    a reveal narrowed by typing, a decision logged (its sentence and the
+    undo), the "Something else happened" menu, a record-mode violation's
+    preview, and a card read from its sheet."""
     position = phone.locator("#board .position")
     shots: set[str] = set()
+    wanted = {"reveal", "logged", "else", "violation", "card"}
     for _ in range(400):
-        if phone.locator("#board .result").count() or len(shots) >= 3:
+        if phone.locator("#board .result").count() or shots >= wanted:
             break
         version = int(position.get_attribute("data-version"))
         lines = phone.eval_on_selector_all("#board form.console [data-action]", "els => els.map(e => e.dataset.action)")
         usable = [x for x in lines if x.split()[1] not in NOT_CHOSEN]
         kinds = {x.split()[1] for x in usable}
+        if "card" not in shots and version > 120 and phone.locator("#board .side-A .character[data-name]").count():
+            phone.locator("#board .side-A .character[data-name] .name").first.tap()
+            expect(phone.locator("#cardpop [data-card-text]").first).to_be_visible()
+            phone.wait_for_timeout(500)
+            phone.screenshot(path=str(out / "console-cardtext.png"))
+            phone.keyboard.press("Escape")
+            shots.add("card")
         if "reveal" in kinds and "reveal" not in shots and version > 30:
+            name = json.loads(usable[0].split(" ", 2)[2])
+            box = phone.locator("#board input[data-filter]")
+            box.tap()
+            phone.keyboard.type(name[:3])
+            phone.wait_for_timeout(300)
             phone.screenshot(path=str(out / "console-reveal.png"))
             shots.add("reveal")
-        if {"attack", "play_character"} <= kinds and version > 120 and "main" not in shots:
-            phone.evaluate("window.scrollTo(0, 0)")
-            phone.wait_for_timeout(300)
-            phone.screenshot(path=str(out / "console-phone.png"))
-            phone.locator("fieldset[data-group='attack'] .pick-kind").tap()
-            phone.wait_for_timeout(1200)
-            phone.screenshot(path=str(out / "console-pick.png"))
-            shots.add("main")
+            box.fill("")
+            phone.locator("#board input[data-filter]").dispatch_event("input")
         tapped = phone.locator("#board .side-A .character.tapped[data-name]")
         if "violation" not in shots and version > 150 and "A end_turn" in lines and tapped.count():
             name = tapped.first.get_attribute("data-name")
-            tool = phone.locator("details.tool", has_text="Record what the table did")
-            tool.locator("summary").tap()
+            phone.evaluate("window.scrollTo(0, 0)")
+            phone.locator("#board details[data-else] > summary").tap()
+            tool = phone.locator('#board details[data-tool="record"]')
+            tool.locator(":scope > summary").tap()
             form = tool.locator("form")
-            form.locator("select[name=player]").select_option("A")
             form.locator("select[name=do]").select_option("attack")
             form.locator("select[name=card]").select_option(name)
+            tool.scroll_into_view_if_needed()
+            phone.wait_for_timeout(300)
+            phone.screenshot(path=str(out / "console-else.png"))
             form.locator("button[type=submit]").tap()
             expect(phone.locator("#board [data-preview-violation]")).to_be_visible()
             phone.wait_for_timeout(300)
             phone.screenshot(path=str(out / "console-violation.png"))
             phone.locator("#board [data-preview-violation] [data-dismiss]").tap()
-            shots.add("violation")
+            phone.locator("#board details[data-else] > summary").tap()
+            shots.update({"violation", "else"})
             continue
         keen = [x for x in usable if x.split()[1] in ("attack", "play_character", "intercept", "play_item")]
         if usable[0].split()[1] == "reveal" and rng.random() < 0.6:
@@ -95,6 +110,11 @@ def log_until_shots(phone: Any, out: Path, rng: random.Random) -> set[str]:
             line = rng.choice(keen) if keen and rng.random() < 0.8 else rng.choice(usable)
         phone.locator(f"#board [data-action={json.dumps(line)}]").tap()
         expect(position).not_to_have_attribute("data-version", str(version))
+        if "logged" not in shots and line.split()[1] in ("attack", "play_character") and version > 60:
+            phone.evaluate("window.scrollTo(0, 0)")
+            phone.wait_for_timeout(500)
+            phone.screenshot(path=str(out / "console-logged.png"))
+            shots.add("logged")
     return shots
 
 
@@ -102,39 +122,23 @@ def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     db = f"sqlite:///{Path(tempfile.mkdtemp()) / 'venue.db'}"
     event, match = venue(db)
-    printed = referee(db, "serve", "--scorekeeper", event, "--name", "Sam")
-    path = re.search(r"https?://[^/\s]+(/scorekeeper/\S+)", printed).group(1)  # type: ignore[union-attr]
     chromium = os.environ.get("REFEREE_CHROMIUM") or "/usr/bin/chromium"
     with serving(db, REFEREE_JUDGE_PASSWORD=PASSWORD) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--headless"])
+        # The organiser's sheet of per-table QR codes, as a judge opens it.
+        judge = browser.new_context(
+            viewport={"width": 800, "height": 560}, http_credentials={"username": "judge", "password": PASSWORD}
+        ).new_page()
+        judge.goto(f"{base}events/{event}/print/links")
+        judge.screenshot(path=str(out / "console-qr.png"))
+        # A scorekeeper's phone opens the first table's code: the table's console, signed in.
+        printed = referee(db, "serve", "--scorekeeper", match, "--port", base.rsplit(":", 1)[1].strip("/"))
+        path = re.search(r"https?://[^/\s]+(/scorekeeper/\S+)", printed).group(1)  # type: ignore[union-attr]
         phone = browser.new_context(**PHONE).new_page()
         phone.goto(base.rstrip("/") + path)
-        phone.screenshot(path=str(out / "event-phone.png"))
-        phone.locator(f'[data-log-table="{match}"]').tap()
+        expect(phone.locator("#board form.console")).to_be_visible()
+        phone.screenshot(path=str(out / "console-phone.png"))
         print("taken:", sorted(log_until_shots(phone, out, random.Random(4))))
-        # Card text: a card with an ability, tapped on a judge's phone.
-        made = referee(
-            db,
-            "new",
-            "--deck",
-            f"A={DECKS}/alice.yaml",
-            "--deck",
-            f"B={DECKS}/bob.yaml",
-            "--name",
-            "A=Alice",
-            "--name",
-            "B=Bob",
-            "--seed",
-            "3",
-            "--json",
-        )
-        other = json.loads(made)["match"]
-        referee(db, "act", other, "A", "choose_opening", "Palace Herald")
-        judge = browser.new_context(**PHONE, http_credentials={"username": "judge", "password": PASSWORD}).new_page()
-        judge.goto(f"{base}matches/{other}?as=judge")
-        judge.locator("#board .character[data-name='Palace Herald'] .name").tap()
-        judge.wait_for_timeout(500)
-        judge.screenshot(path=str(out / "console-cardtext.png"))
         browser.close()
 
 

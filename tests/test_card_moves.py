@@ -72,6 +72,7 @@ PLACES: dict[tuple[str, str, str], tuple[str | None, str]] = {
 NOT_MOVES = {
     "CardRevealed": "100.2, 215: the table names an unknown card; the ids swap, no card moves",
     "Rewound": "410: a judge's correction restores an earlier state",
+    "EntryUndone": "the board's undo of a mistyped entry restores the state before it",
     "StepSkipped": "410.2: record mode undoes a step the table skipped",
     "PositionSetUp": "a scenario's position written by hand",
     "MatchStarted": "100.2: the decks",

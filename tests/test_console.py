@@ -281,7 +281,8 @@ def test_a_player_link_never_acts_for_the_opponent_and_logs_only_where_the_event
     b_token = tokens.player_token(KEY, match, "B")
     with app_for(db) as http:
         page = http.get(f"/matches/{match}?as=A&token={a_token}")
-        assert page.status_code == 200 and "data-console" not in page.text  # players do not log here
+        assert page.status_code == 200 and "data-action" not in page.text  # players do not log here
+        assert f'action="/matches/{match}/call"' in page.text  # but they may call a judge
         fields = {
             "csrf": form_of(http.get("/login").text)["csrf"],
             "version": str(version_of(db, match)),
@@ -464,7 +465,7 @@ def test_card_text_is_shown_for_the_cards_the_viewer_may_read_only(db: str, tmp_
     with app_for(db) as http:
         a_page = http.get(f"/matches/{match}?as=A&token={a_token}").text
         judge = http.get(f"/matches/{match}", headers=judge_auth()).text
-    texts = lambda html: set(re.findall(r'data-card-text="([^"]*)"', html))  # noqa: E731
+    texts = lambda html: set(re.findall(r'data-text-of="([^"]*)"', html))  # noqa: E731
     assert {"Queen Regent", "War Council", "Bold Squire", "Helman Ranger"} <= texts(a_page)
     assert not {"Master Thief", "Smoke Bomb"} & texts(a_page)
     assert {"Master Thief", "Smoke Bomb"} <= texts(judge)

@@ -1042,6 +1042,7 @@ def test_every_action_of_the_document_is_read_with_its_arguments(tmp_path: Path,
         "by": "Kim",
         "to": {"action": 1},
         "winner": "A",
+        "at": 1,
     }
     judge = do in v.judge_dos
     args = v.judge_dos[do] if judge else v.player_dos[do]

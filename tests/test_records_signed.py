@@ -155,15 +155,18 @@ def test_a_re_chained_record_fails_its_audit_by_its_signature(game, tmp_path: Pa
     assert code == 1 and "SIGNATURE DOES NOT VERIFY" in out
 
 
-def test_another_stores_record_needs_its_key_trusted(game, tmp_path: Path) -> None:
+def test_another_stores_record_is_stored_saying_who_signed_it_unless_its_key_is_trusted(game, tmp_path: Path) -> None:
     url, _, record = game
     other = f"sqlite:///{tmp_path / 'other.db'}"
-    code, _, err = _imports(other, tmp_path, record)
+    code, out, err = _imports(other, tmp_path, record)
     fingerprint = key_fingerprint(__import__("base64").b64decode(record["signature"]["key"][8:]))
-    assert code == 1 and f"signed by key {fingerprint}" in err and "--trust" in err
-    assert not (tmp_path / "other.db").exists()  # nothing written for a refused record
-    code, _, err = _imports(other, tmp_path, record, "--trust", "0000 0000 0000 0000")
-    assert code == 1
+    # Out of one store and into another works (cli.md: "match record out and in"), and says what vouches for it.
+    assert code == 0 and f"signed by key {fingerprint}" in err and "--trust" in err
+    with MatchStore(other, read_only=True) as store:
+        note = store.events(out.strip())[-1]
+    assert isinstance(note, NoteAdded) and f"signed by key {fingerprint}" in note.text
+    code, out, err = _imports(other, tmp_path, record, "--trust", "0000 0000 0000 0000", "--json")
+    assert code == 0 and json.loads(out)["chain"]["status"] == "untrusted"
     code, out, err = _imports(other, tmp_path, record, "--trust", fingerprint, "--json")
     assert code == 0, err
     assert json.loads(out)["chain"]["signature"]["trusted"] == "--trust"

@@ -105,7 +105,7 @@ def test_judges_actions_are_the_kernels_for_every_game(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="expected one of 1, got '410.1'"):
         rewind = {"do": "rewind", "to": {"event": 3}, "rule": "410.1", "reason": "x"}
         read_judge_action(reader, rewind, "rewind", ("actions", 0), (), ("1",))
-    assert JUDGE_DOS == ("rewind", "note", "skip_step", "accept", "result", "call")
+    assert JUDGE_DOS == ("rewind", "note", "skip_step", "accept", "result", "call", "undo")
 
 
 def test_a_records_header_keys_are_the_formats_and_its_games(tmp_path: Path) -> None:

@@ -336,6 +336,10 @@ def wrong_corrections(state: GameState, log: list[Event]) -> Iterator[Any]:
     yield lambda: corrections.note(state, "  ")
     yield lambda: corrections.accept(state, "  ")
     yield lambda: corrections.accept(state, "late")
+    yield lambda: corrections.accept(state, "late", at=len(log) + 1)  # one violation, none recorded there
+    # The board's undo: back past the end of the log, or with nothing to restore.
+    yield lambda: corrections.undo(state, len(log) + 5, None, "scorekeeper Sam")
+    yield lambda: judge_action(state, log, {"do": "undo", "by": "scorekeeper Sam"}, [len(log)])
     for rule in (*HAREM_MASTER.rewinds.skippable, "999"):
         yield lambda rule=rule: corrections.skip_step(state, log, rule)
     yield lambda: corrections.rewind(state, log, len(log) - 1, rule="410.3", reason="x", states=states)
@@ -556,9 +560,9 @@ def test_every_refusal_reads_as_a_sentence(refusals: Collected, library: Library
     for (file, line), refusal in sorted(refusals.by_line.items()):
         found = problems(refusal.reason, names)
         if (
-            not re.fullmatch(r"(ruling:)?[0-9]{3}(\.[0-9]+[a-z]?)?|ruling:A[0-9]+|judge", refusal.rule)
+            not re.fullmatch(r"(ruling:)?[0-9]{3}(\.[0-9]+[a-z]?)?|ruling:A[0-9]+|judge|undo", refusal.rule)
             and refusal.rule not in POLICIES
-        ):  # a game a judge ended cites the tournament policy (TP1-TP6)
+        ):  # a game a judge ended cites the tournament policy (TP1-TP6); the board's undo cites no rule: "undo"
             found.append(f"cites {refusal.rule!r}, not a rule")
         if found:
             bad[f"{file}:{line}: {refusal}"] = "; ".join(found)

@@ -56,6 +56,7 @@ def test_every_event_of_complete_games_gets_a_sentence(logs: list[list[Event]]) 
         "NoteAdded",
         "ViolationsAccepted",
         "Rewound",
+        "EntryUndone",
         "JudgeCalled",
     }
     seed = 0

@@ -23,6 +23,7 @@ from events.harem_master.abilities import Ability
 from events.harem_master.cards import CardDef
 from events.kernel import (  # the kernel's events are part of every game's log, and re-exported here
     ActionTaken as ActionTaken,
+    EntryUndone as EntryUndone,
     Event,
     GameEnded as GameEnded,
     JudgeCalled as JudgeCalled,

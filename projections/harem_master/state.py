@@ -1163,7 +1163,7 @@ def _violation_recorded(s: GameState, e: ev.ViolationRecorded) -> None:
 
 @MUTATORS.on(ev.ViolationsAccepted)
 def _violations_accepted(s: GameState, e: ev.ViolationsAccepted) -> None:
-    s.violations = ()
+    s.violations = tuple(v for v in s.violations if e.at and v.position not in e.at)
     s.judge_call = None  # a judge has ruled
 
 
@@ -1197,7 +1197,7 @@ def _note_added(s: GameState, e: ev.NoteAdded) -> None:
     s.judge_call = None  # a judge has come to the table
 
 
-@MUTATORS.on(ev.Rewound)
+@MUTATORS.on(ev.Rewound, ev.EntryUndone)
 def _rewound(s: GameState, e: ev.Rewound) -> None:
     """410: the state the judge restored (``projections.harem_master.codec``'s JSON, the
     fields a rewind leaves out taken from the state it is folded onto)."""

@@ -23,7 +23,7 @@ from events.kernel import Event
 from projections.by_type import ByType
 from projections.harem_master.state import PLAYERS, GameState, initial_state, other, owner
 from projections.harem_master.visibility import OUTCOME, REVEALS, SHOWN, WHERE, Audience, Sight, reveals, sight, sights
-from projections.judging import accepted_sentence, call_sentence, judge_words, note_sentence
+from projections.judging import accepted_sentence, call_sentence, judge_words, note_sentence, undone_sentence
 from projections.lineage import retracted_positions
 
 # --- small wording helpers ----------------------------------------------------------
@@ -694,6 +694,11 @@ def _rewound(e: ev.Rewound, s: GameState, see: Sight) -> str:
         f"events {e.to + 1} to {s.position} are retracted"
         + ("; the player actions that followed are applied again." if e.replay else ".")
     )
+
+
+@says(ev.EntryUndone)
+def _entry_undone(e: ev.EntryUndone, s: GameState, see: Sight) -> str:
+    return undone_sentence(e, s.position + 1)
 
 
 def describe(event: Event, state_before: GameState, viewer: str = "judge") -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from events.kernel import ActionTaken, Event, JudgeCalled, NoteAdded, Rewound
+from events.kernel import ActionTaken, EntryUndone, Event, JudgeCalled, NoteAdded, Rewound
 from events.scp_tcg.zones import (
     CardMoved,
     CardsPlaced,
@@ -33,7 +33,7 @@ from events.scp_tcg.zones import (
     ZonesSetUp,
 )
 from projections.by_type import ByType
-from projections.judging import call_sentence, judge_words, note_sentence
+from projections.judging import call_sentence, judge_words, note_sentence, undone_sentence
 from projections.scp_tcg.state import SANDBOXES, SEATS, ZoneState, evolve, initial_state, kind_of, seat_of
 from projections.scp_tcg.views import check_viewer, sees
 
@@ -219,6 +219,11 @@ def _rewound(e: Rewound, before: ZoneState, after: ZoneState, viewer: str) -> st
         f"events {e.to + 1} to {before.position} are retracted"
         + ("; the instructions that followed are entered again." if e.replay else ".")
     )
+
+
+@SENTENCES.on(EntryUndone)
+def _entry_undone(e: EntryUndone, before: ZoneState, after: ZoneState, viewer: str) -> str:
+    return undone_sentence(e, before.position + 1)
 
 
 @SENTENCES.on(NoteAdded)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from events.kernel import ActionTaken, Event, JudgeCalled, NoteAdded, Rewound
+from events.kernel import ActionTaken, EntryUndone, Event, JudgeCalled, NoteAdded, Rewound
 from events.scp_tcg.cards import ScpCard
 from events.scp_tcg.zones import (
     GAME,
@@ -391,7 +391,7 @@ def _personnel_revealed(s: ZoneState, e: PersonnelRevealed) -> None:
     s.face_down = s.face_down - {e.card}
 
 
-@MUTATORS.on(Rewound)
+@MUTATORS.on(Rewound, EntryUndone)
 def _rewound(s: ZoneState, e: Rewound) -> None:
     """A judge's rewind (``referee.corrections``): the state it restored
     (``encode_state``'s JSON, the fields it leaves out, the cards, taken from

@@ -1292,19 +1292,32 @@ def note(match: str, text: str, judge: str | None, expect_version: int | None, d
 @click.argument("match", type=MATCH)
 @click.option("--reason", type=REASON, required=True, help="Why the violations stand.")
 @click.option("--by", "judge", type=JUDGE, help="The judge's name.")
+@click.option(
+    "--at",
+    type=click.IntRange(1, 10**9),
+    default=None,
+    metavar="EVENT",
+    help="Only the violation recorded at this event (as `referee state` lists them); default: every open one.",
+)
 @expect_version_option
 @db_option
 @json_option
 def accept(
-    match: str, reason: str, judge: str | None, expect_version: int | None, db: str | None, as_json: bool
+    match: str,
+    reason: str,
+    judge: str | None,
+    at: int | None,
+    expect_version: int | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
-    """Leave the open violations standing (the game is too far along to rewind).
+    """Leave open violations standing (the game is too far along to rewind).
 
-    Example: referee accept m-1a2b3c4d --reason "noticed three turns later" --by Kim
+    Example: referee accept m-1a2b3c4d --reason "noticed three turns later" --by Kim --at 63
     """
     from referee import corrections
 
-    _judge_update(match, db, as_json, lambda s, log: corrections.accept(s, reason, judge), expect_version)
+    _judge_update(match, db, as_json, lambda s, log: corrections.accept(s, reason, judge, at=at), expect_version)
 
 
 @click.command("skip-step")

@@ -201,14 +201,17 @@ def import_(
     """Replay a match record and store it as a new match; print its id.
 
     Every action must be legal: if one is refused, nothing is stored and the
-    command exits 1 naming the action and the rule. The record must prove
-    itself, as `referee export` writes it: its hash chain and head must fit
-    its replay in full, and its signature must verify against this store's
-    key or a key given with --trust. A record without them, cut, extended,
-    edited, or re-chained by someone without the key is refused the same
-    way (exit 1, nothing stored), unless a judge accepts it with
-    --accept-broken-chain --by NAME --reason TEXT (the log then keeps a note
-    of what failed and who accepted it). `--json` prints {"match": ID,
+    command exits 1 naming the action and the rule. A record that claims a
+    proof must hold it, as `referee export` writes it: its hash chain and
+    head must fit its replay in full, and its signature must verify. One
+    cut, extended, edited, re-chained by someone without the key, or with
+    part of its proof removed is refused the same way (exit 1, nothing
+    stored), unless a judge accepts it with --accept-broken-chain --by NAME
+    --reason TEXT (the log then keeps a note of what failed and who accepted
+    it). A record with no proof at all (written by hand, as
+    docs/scenario-format.md describes) or signed by a key this store does not
+    trust (not its own, not given with --trust) is stored with a warning and
+    a note in its log saying that nothing vouches for it. `--json` prints {"match": ID,
     "chain": {...}} (or {"match": null, "violation": {...}} or
     {"match": null, "chain": {...}}).
 
@@ -248,7 +251,13 @@ def import_(
         # Checked against the key of the store as it is (a store that does
         # not exist yet has none): nothing is written for a refused record.
         proof = _proof(record, played, _store_key(db), trusted)
-        if proof["status"] != "intact":
+        if proof["status"] in UNPROVEN:
+            # A record written by hand (the format of docs/scenario-format.md,
+            # section 4, carries no proof), or one signed by a key this store
+            # has not been told to trust: stored, as the format promises, with
+            # a note in its log and (once stored) a warning that nothing vouches for it.
+            events.append(_unproven_note(record_file, proof))
+        elif proof["status"] != "intact":
             if not accept_broken_chain:
                 if as_json:
                     _echo_json({"match": None, "chain": proof})
@@ -266,10 +275,36 @@ def import_(
             envelopes += [{"by": f"judge {judge}"}] * (len(events) - len(envelopes))
         with _store(db, create=True) as store:
             match = store.create(events, name=name, envelopes=envelopes)
+    if proof["status"] in UNPROVEN and not as_json:
+        click.echo(printable(f"warning: {record_file}: {proof['message']}"), err=True)
     if as_json:
         _echo_json({"match": match, "chain": proof})
     else:
         click.echo(match)
+
+
+# What a record may lack and still be stored, with a note saying so: no proof
+# at all (written by hand), or a signature by a key this store does not know.
+# Anything that claims a proof and does not hold (a chain without a head, a
+# head without a signature, a cut, an edit, a re-chain) is refused.
+UNPROVEN = ("written by hand", "untrusted")
+
+
+def _unproven_note(file: str, proof: dict[str, Any]) -> Any:
+    """The note that stays in the log of a match imported from a record that
+    proves nothing here: what it lacked, and the signer if there was one."""
+    from pathlib import Path
+
+    from events.kernel import NoteAdded
+
+    if proof["status"] == "untrusted":
+        what = f"signed by key {proof['signature']['fingerprint']}, which this store was not told to trust (--trust)"
+    else:
+        what = "written without a hash chain, head or signature (by hand, or stripped of them)"
+    return NoteAdded(
+        judge=None,
+        text=printable(f"Imported from {Path(file).name}, {what}: nothing shows it equals the match it records."),
+    )
 
 
 def _is_fingerprint(text: str) -> bool:
@@ -287,6 +322,17 @@ def _proof(record: Any, played: Any, store_key: bytes | None, trusted: tuple[str
     from referee.records import chain_check, signature_check
 
     chain = chain_check(record, played)
+    if record.chain is None and record.head is None and record.signature is None and record.entries is None:
+        return {
+            "status": "written by hand",
+            "head": chain["head"] if chain is not None else None,
+            "broken_at": None,
+            "reason": "the record carries no hash chain, head or signature",
+            "signature": None,
+            "where": "the record",
+            "message": "it carries no hash chain, head or signature (a record written by hand, or stripped "
+            "of them): it is stored, with a note in its log that nothing shows it is the match it records.",
+        }
     if chain is None or record.chain is None or record.head is None:
         lacks = (
             "hash chain" if record.head is not None else "head" if record.chain is not None else "hash chain or head"
@@ -326,8 +372,8 @@ def _proof(record: Any, played: Any, store_key: bytes | None, trusted: tuple[str
             "status": "untrusted",
             "where": "the signature",
             "message": f"it is signed by key {signature['fingerprint']}, which is neither this store's key "
-            f"nor one given with --trust: if that is the store it came from (`referee key` there), "
-            f'import it with --trust "{signature["fingerprint"]}".',
+            f"nor one given with --trust: it is stored, with a note in its log saying so; if that is the "
+            f'store it came from (`referee key` there), import it with --trust "{signature["fingerprint"]}".',
         }
     return {**out, "where": None, "message": None}
 

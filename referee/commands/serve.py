@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import click
 
@@ -27,8 +28,8 @@ MIN_PASSWORD = 12  # characters of a judge password the venue network may try to
     "allowed_hosts",
     multiple=True,
     metavar="NAME",
-    help="A host name the board answers to (repeat for several; *.example.org for a domain). "
-    "Default: the address it listens on, and localhost; on 0.0.0.0, this machine's names and addresses.",
+    help="A host name the board answers to besides its own (repeat for several; *.example.org for a domain): "
+    "it always answers localhost and the address it listens on; on 0.0.0.0, this machine's name and any address.",
 )
 @click.option(
     "--ssl-certfile", type=click.Path(dir_okay=False, exists=True), help="Serve HTTPS with this certificate (PEM)."
@@ -46,7 +47,14 @@ MIN_PASSWORD = 12  # characters of a judge password the venue network may try to
     "--scorekeeper",
     "keeper_for",
     metavar="EVENT|MATCH",
-    help="Print a scorekeeper's link (and password) for an event's tables, or one match, and exit.",
+    help="Print a scorekeeper's link (and password) for an event's tables, or one match, and exit "
+    "(with --host, the link names that address; the store is all it needs).",
+)
+@click.option(
+    "--qr/--no-qr",
+    "qr",
+    default=None,
+    help="Draw QR codes of the venue address and the links in the terminal (default: when it is a terminal).",
 )
 @click.option(
     "--proxy",
@@ -83,6 +91,7 @@ def serve(
     proxies: tuple[str, ...],
     session_hours: float,
     keeper_name: str | None,
+    qr: bool | None,
 ) -> None:
     """Serve the board and its console: every match at any event, live, per viewer.
 
@@ -93,17 +102,24 @@ def serve(
     for whoever may log, the decision in front of the table as controls.
 
     By default only this machine can reach it (127.0.0.1) and everyone who
-    can is the judge. To let phones and other stations of the venue in, set
-    a judge password ($REFEREE_JUDGE_PASSWORD) and listen on the venue
-    network: judges then sign in with it, scorekeepers open their link
+    can is the judge. To let phones and other stations of the venue in,
+    listen on the venue network with a judge password ($REFEREE_JUDGE_PASSWORD,
+    at least 12 characters; unset, the board makes one and prints it once):
+    judges then sign in with it, scorekeepers open their link
     (`referee serve --scorekeeper EVENT`), each player their own link
     (printed by `referee new`, or by `referee serve --links MATCH`).
+
+    On 0.0.0.0 it answers every address of this machine, and prints the one
+    a phone on the same network opens, with its QR code. Printing a link
+    (--links, --scorekeeper) needs only the store; with --host ADDRESS the
+    link names that address (0.0.0.0: this machine's venue address).
 
     Example: REFEREE_JUDGE_PASSWORD=... referee serve --host 0.0.0.0 --port 8000
     """
     from referee.store import database_url, parse_url
-    from referee.web.server import bind, default_hosts, is_loopback, url_of
+    from referee.web.server import bind, is_loopback, url_of
     from referee.web.tokens import load_key, session_secret
+    from referee.web.venue import ANY_ADDRESS, default_names, machine_addresses, qr_for_terminal
 
     url = database_url(db)
     password = os.environ.get(PASSWORD_ENV) or None
@@ -129,11 +145,16 @@ def serve(
             )
     scheme = "https" if ssl_certfile else "http"
     key = load_key(parse_url(url).path, create=True)
+    if qr is None:
+        qr = sys.stdout.isatty()  # a phone reads a terminal, not a file or another program
+    venue = machine_addresses()
+    shown_host = venue[0] if host in ANY_ADDRESS and venue else host
+    base = f"{scheme}://{_bracketed(shown_host)}:{port}"
     if links_for is not None:
-        _print_links(url, links_for, key, f"{scheme}://{host}:{port}")
+        _print_links(url, links_for, key, base, qr=qr)
         return
     if keeper_for is not None:
-        _print_scorekeeper(url, keeper_for, keeper_name or "", key, f"{scheme}://{host}:{port}")
+        _print_scorekeeper(url, keeper_for, keeper_name or "", key, base, qr=qr)
         return
 
     from referee.web.app import Settings, create_app, open_store
@@ -145,13 +166,14 @@ def serve(
     except OSError as exc:
         store.close()
         raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    hosts = tuple(allowed_hosts) or default_hosts(host)
+    hosts = tuple(dict.fromkeys((*default_names(host), *allowed_hosts)))
     settings = Settings(
         url,
         protect=bool(password) or not loopback,
         judge_password=password,
         token_key=key,
         allowed_hosts=hosts,
+        any_address=host in ANY_ADDRESS,
         read_only=read_only,
         https=bool(ssl_certfile),
         session_seconds=session_hours * 3600,
@@ -160,12 +182,24 @@ def serve(
     app = create_app(settings, store)
     address = url_of(sock, scheme)
     click.echo(f"The board of {store.url} is at {address}  (Ctrl-C stops it)")
-    if host in ("0.0.0.0", "::"):
-        click.echo(
-            f"  listening on every address of this machine: from another device use this machine's "
-            f"venue address, e.g. {scheme}://<address>:{sock.getsockname()[1]}/"
-        )
-    click.echo(f"  answers to the host names {', '.join(hosts)} (--allowed-host adds others)")
+    if host in ANY_ADDRESS:
+        port_now = sock.getsockname()[1]
+        if venue:
+            phone = f"{scheme}://{_bracketed(venue[0])}:{port_now}/"
+            others = "".join(f", {scheme}://{_bracketed(a)}:{port_now}/" for a in venue[1:])
+            click.echo(f"  phones and other stations on this network open {phone}{others}")
+            if qr:
+                click.echo(qr_for_terminal(phone), nl=False)
+        else:
+            click.echo(
+                f"  listening on every address of this machine, but it has no network address yet: "
+                f"connect it to the venue's network, then open {scheme}://<its address>:{port_now}/"
+            )
+    click.echo(
+        f"  answers to the host names {', '.join(hosts)}"
+        + (" and any address of this machine" if host in ANY_ADDRESS else "")
+        + " (--allowed-host adds others)"
+    )
     if generated:
         click.echo(
             f"  the judge password for this run (shown once, kept nowhere; set ${PASSWORD_ENV} to choose one): "
@@ -189,7 +223,11 @@ def serve(
         store.close()
 
 
-def _print_links(url: str, match: str, key: bytes | None, base: str) -> None:
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def _print_links(url: str, match: str, key: bytes | None, base: str, qr: bool = False) -> None:
     from referee.web.app import open_store
     from referee.web.tokens import player_links
 
@@ -201,9 +239,13 @@ def _print_links(url: str, match: str, key: bytes | None, base: str) -> None:
         key_id = match.strip().lower()
     for player, path in player_links(key, key_id, seats).items():
         click.echo(f"{player} ({state.names.get(player, player)}): {base}{path}")
+        if qr:
+            from referee.web.venue import qr_for_terminal
+
+            click.echo(qr_for_terminal(f"{base}{path}"), nl=False)
 
 
-def _print_scorekeeper(url: str, scope: str, name: str, key: bytes | None, base: str) -> None:
+def _print_scorekeeper(url: str, scope: str, name: str, key: bytes | None, base: str, qr: bool = False) -> None:
     """A scorekeeper's link for an event (every table of it) or one match."""
     from referee.web.app import open_store
     from referee.web.tokens import scorekeeper_link, scorekeeper_token
@@ -219,10 +261,19 @@ def _print_scorekeeper(url: str, scope: str, name: str, key: bytes | None, base:
         else:
             store.load(scope)  # MatchNotFound, exit 2, for a typo
             what = f"match {scope}"
+    link = f"{base}{scorekeeper_link(key, scope, name)}"
     click.echo(f"Scorekeeper link for {what}" + (f", {name}" if name else "") + ":")
-    click.echo(f"  {base}{scorekeeper_link(key, scope, name)}")
-    click.echo(f"  or sign in on the event's page with the password {scorekeeper_token(key, scope)}")
+    click.echo(f"  {link}")
+    if qr:
+        from referee.web.venue import qr_for_terminal
+
+        click.echo(qr_for_terminal(link), nl=False)
+    # The link's token is the password: typed on the sign-in form with the same name, it signs in as that name.
+    who = f' with the name "{name}"' if name else ""
+    click.echo(f"  or sign in on its page{who} and the password {scorekeeper_token(key, scope, name)}")
     click.echo(
         "It logs every decision there (violations included) but cannot rewind or accept; give it only "
-        "to the scorekeeper. Anyone with the store's token key can make these links."
+        "to the scorekeeper"
+        + (", whose name it records with every entry" if name else "; entries are recorded as its scope's scorekeeper")
+        + ". Anyone with the store's token key can make these links."
     )

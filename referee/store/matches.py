@@ -271,6 +271,39 @@ def _origin(first: Any) -> tuple[str, int] | None:
     return (origin.match, origin.at) if origin is not None else None
 
 
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One write to a match as the board sent it (``MatchStore.last_entry``):
+    its stored events in order, who entered them and the submission's id."""
+
+    records: tuple[MatchEvent, ...]
+
+    @classmethod
+    def of(cls, records: list[MatchEvent]) -> "Entry":
+        return cls(tuple(records))
+
+    @property
+    def first(self) -> int:
+        """The position of its first event: the state before it is ``first - 1``."""
+        return self.records[0].position
+
+    @property
+    def last(self) -> int:
+        return self.records[-1].position
+
+    @property
+    def by(self) -> str | None:
+        return self.records[0].by
+
+    @property
+    def entry(self) -> str | None:
+        return self.records[0].entry
+
+    @property
+    def events(self) -> list[Event]:
+        return [r.event for r in self.records]
+
+
 class MatchStore:
     """Matches in a database: create, read at any position, act, list."""
 
@@ -671,6 +704,36 @@ class MatchStore:
         if upto is not None and len(found) < upto:
             raise PositionError(f"match {key} has {len(found)} events: there is no event {upto}")
         return found
+
+    def records_after(self, match_id: str, position: int) -> list[MatchEvent]:
+        """The match's events after ``position`` with their envelopes: what was
+        logged since a page showed ``position`` (read from there, not from event 1)."""
+        key = self._key(match_id)
+        with self._db_errors(f"read match {key}"):
+            return list(self.application.events.get(key, gt=position))
+
+    def last_entry(self, match_id: str) -> Entry | None:
+        """The match's last write, as the board made it: its events (one
+        submission's, which share its entry id), who entered it and its
+        entry id; None for a match without events. A write with no entry id
+        (a command-line station's) comes back as its last event alone, since
+        nothing marks where such a write began. Read backwards from the end
+        a few rows at a time, so its cost does not grow with the match."""
+        key = self._key(match_id)
+        found: list[MatchEvent] = []
+        with self._db_errors(f"read match {key}"):
+            below: int | None = None
+            while True:
+                rows = list(self.application.events.get(key, desc=True, limit=32, lte=below))
+                for row in rows:
+                    if found and (row.entry is None or row.entry != found[0].entry):
+                        return Entry.of(list(reversed(found)))
+                    found.append(row)
+                    if row.entry is None:
+                        return Entry.of(found)
+                if len(rows) < 32:
+                    return Entry.of(list(reversed(found))) if found else None
+                below = rows[-1].position - 1
 
     def exists(self, match_id: str) -> bool:
         try:

@@ -685,7 +685,20 @@ def _ended(station: Station, state: TournamentState, game: str) -> str:
     rows = station.reader.results([game])
     row = rows.get(game)
     if row is None:
-        return "recorded"
+        # The other station's result is stored but the read model has not
+        # caught up with it yet (two judges keying one slip at once): read
+        # the game's own log, from its end.
+        from events.kernel import GameEnded
+
+        try:
+            with station.store._db_errors(f"read match {game}"):
+                recent = list(station.store.application.events.get(game, desc=True, limit=50))
+        except Exception:  # noqa: BLE001 - the words are a courtesy; the refusal stands
+            recent = []
+        ended = next((r for r in recent if isinstance(r.event, GameEnded)), None)
+        if ended is None:
+            return "recorded"
+        row = {"position": ended.position, "judge": ended.event.judge, "rule": ended.event.rule}
     when = ""
     try:
         with station.store._db_errors(f"read match {game}"):

@@ -51,6 +51,7 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
     app = store.application
     last: dict[str, Any] = {}
     calls: dict[str, int] = {}
+    undos: dict[str, int] = {}  # entries taken back at the board: judges see each on the event page
     first: dict[str, Any] = {}
     for note in notes:
         key = str(note.originator_id)
@@ -60,6 +61,8 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
         last[key] = note
         if topic in JUDGE_EVENTS:
             calls[key] = calls.get(key, 0) + 1
+        if topic == "EntryUndone":
+            undos[key] = undos.get(key, 0) + 1
         if note.originator_version == 1:  # a match's first event, whatever its game
             first[key] = note
     missing = [k for k in last if k not in rows]
@@ -107,6 +110,10 @@ def _summarise(store: Any, notes: list[Any], rows: dict[str, dict[str, Any]], kn
             decision=_decision(ruleset, state),
             violations=len(violations),
             rules=[v.rule for v in violations],
+            violations_at=[
+                v.position for v in violations
+            ],  # the event page links to each (its banner on the match page)
+            undos=row.get("undos", 0) + undos.get(key, 0),
             judge_calls=row.get("judge_calls", 0) + calls.get(key, 0),
             judge_call=getattr(state, "judge_call", None),  # an open call (None once a judge answered)
             last={

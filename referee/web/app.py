@@ -16,8 +16,9 @@ and do what is ``auth``'s (judge, scorekeeper, player, public):
 
 Every change is a POST with the session's CSRF token and the version of the
 board it was chosen on (spec: console.md). The server answers only the host
-names it was given (``Settings.allowed_hosts``), so a page elsewhere cannot
-rebind a name of its own to this address. Nothing is kept in the process
+names it was given (``Settings.allowed_hosts``; on every address, any
+address literal too: ``venue``), so a page elsewhere cannot rebind a name
+of its own to this address. Nothing is kept in the process
 that another server of the same store needs: sessions are signed with a
 shared key, the board and the live updates are read from the store.
 
@@ -45,7 +46,6 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -75,6 +75,7 @@ from referee.web.board import VIOLATION_EVENTS, BoardReader
 from referee.web.console import Console, Outcome
 from referee.web.live import POLL_SECONDS, Watcher
 from referee.web.tokens import session_secret
+from referee.web.venue import HostCheck
 
 HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "referee_session"
@@ -105,6 +106,7 @@ class Settings:
     # The Host names this server answers (None: any, for an app embedded in
     # tests or tools; ``referee serve`` always gives a list).
     allowed_hosts: tuple[str, ...] | None = None
+    any_address: bool = False  # listening on every address: any address literal is answered too (``venue``)
     read_only: bool = False  # a spectators' screen: nothing can be logged
     https: bool = False  # cookies are then sent over HTTPS only
     session_key: str | None = None  # None: ``tokens.session_secret(token_key)``
@@ -224,10 +226,12 @@ class StoreDeadline:
 
     While the live watcher knows the store is not answering (its health
     check, a connection of its own, could not reach it), requests that
-    need it get a 503 at once (the page asks again by itself). A request
+    need it get a 503 at once (the page asks again by itself). A read
     still waiting after ``seconds`` gets its 503 only if the store is down
     by then (its thread finishes in the background and its answer is
-    dropped); while the store answers, however slowly, it is waited for.
+    dropped); while the store answers, however slowly, it is waited for. A
+    write still waiting after ``seconds`` is answered then, with the truth
+    about it (``WriteGate``).
     The live streams, the static files and ``/health`` pass."""
 
     PASS = ("/static/", "/health")
@@ -266,8 +270,13 @@ class StoreDeadline:
         finally:
             WRITE_GATE.reset(token)
         done, _ = await asyncio.wait({task}, timeout=self.seconds)
-        while not done and not started and not self.board.watcher.down:
-            done, _ = await asyncio.wait({task}, timeout=0.5)  # busy is not down: wait while the store answers
+        # Busy is not down: a page read waits while the store answers, however
+        # slowly. A write is answered at the deadline, truthfully (the gate:
+        # never started, so nothing was recorded; or started, outcome not known
+        # yet, which the page then learns by its entry), so that nobody at the
+        # table is left waiting on a lock without knowing what was logged.
+        while not done and not started and gate is None and not self.board.watcher.down:
+            done, _ = await asyncio.wait({task}, timeout=0.5)
         if done:
             task.result()
             return
@@ -519,6 +528,15 @@ def _text(form: Any, name: str, limit: int = 500) -> str:
     return text
 
 
+def _signin_scope(request: Request) -> str | None:
+    """The scope a sign-in from this page is for (an event, or a match: a
+    table's match also takes its event's password), so that a scorekeeper's
+    printed password works on the page's own "sign in" link."""
+    params = request.path_params
+    found = params.get("event") or params.get("match")
+    return str(found).strip().lower() if found else None
+
+
 def _safe_next(target: str | None, default: str = "/") -> str:
     target = target or default
     if not target.startswith("/") or target.startswith("//") or "\\" in target:
@@ -575,6 +593,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             "store_url": None if settings.protect else board.store.url,
             "read_only": settings.read_only,
             "csrf": csrf_token(request),
+            "signin_scope": _signin_scope(request),
         }
         return templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
 
@@ -597,7 +616,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
         game = page["game"]
         token = params.get("token") if viewer in game.seats else None
         tabs = [v for v in game.viewers if board.may_see(request, match, v, role)]
-        console = None
+        console: dict[str, Any] | None = None
         decision = page["decision"]
         logs = page["live"] and board.may_log(role, match) and (role.kind != "player" or viewer == role.seat)
         if logs and game.board is None:
@@ -626,6 +645,30 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
                 "judge": role.kind == "judge",
                 "call": True,
             }
+        if (
+            console is None
+            and page["live"]
+            and not settings.read_only
+            and role.kind == "player"
+            and role.scope == match
+            and viewer == role.seat
+        ):
+            # A player who does not log their own decisions may still call a judge.
+            console = {
+                "controls": None,
+                "forms": None,
+                "entry": secrets.token_urlsafe(12),
+                "record": False,
+                "menus": None,
+                "judge": False,
+                "call": True,
+            }
+        if console is not None:
+            # The one who logged the last entry may take it back (spec: console.md, 10).
+            console["undo"] = board.console.undoable(match, role, page["state"], viewer)
+        rewinds_to = None
+        if role.kind == "judge" and viewer == "judge" and page["live"] and (page["view"].get("violations") or []):
+            rewinds_to = board.console.before_violations(match, page["view"]["violations"])
         return {
             **page,
             "token": token,
@@ -634,6 +677,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             "role": role,
             "console": console,
             "notice": notice,
+            "violation_rewinds": rewinds_to,
         }
 
     def match_page(request: Request) -> Response:
@@ -900,9 +944,19 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
         def change(form: Any, role: Role) -> Any:
             reason = _text(form, "reason")
-            return lambda s, log: corrections.accept(s, reason, role.name)
+            at = _number(form, "at", required=False)  # one violation (the board's way); none: every open one
+            return lambda s, log: corrections.accept(s, reason, role.name, at=at)
 
         return await judged(request, "accepts violations (410)", change)
+
+    async def undo(request: Request) -> Response:
+        """Whoever logged the match's last entry takes it back (spec: console.md, 10)."""
+        match, form, role, viewer, version, entry = await writer(request)
+        undoing = str(form.get("undo") or "")[:40]
+        if not undoing:
+            raise HTTPException(400, "undo: expected the entry to take back (the form is incomplete).")
+        outcome = await asyncio.to_thread(board.console.undo, match, version, undoing, role, entry, viewer)
+        return answer(request, form, role, outcome)
 
     async def rewind(request: Request) -> Response:
         from referee import corrections
@@ -1011,6 +1065,48 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             return render(request, "new_match.html", {"error": str(exc), "text": text, "title": title}, status=400)
         mid = await asyncio.to_thread(board.store.create, setup.events, name=title or setup.name)
         return RedirectResponse(f"/matches/{mid}", status_code=303)
+
+    def print_links(request: Request) -> Response:
+        """The judges' sheet of scorekeepers' links: one QR code per table of
+        the round (each signs a phone in for that table's match), and one for
+        every table of the event. Judges only: a code is a scorekeeper's key."""
+        from referee.web.tokens import scorekeeper_link
+        from referee.web.venue import qr_svg
+
+        if not board.is_judge(request):
+            raise HTTPException(
+                401, "The scorekeepers' links need the judge password.", headers={"WWW-Authenticate": REALM}
+            )
+        key = settings.token_key
+        if key is None:
+            raise HTTPException(
+                400, "No key for scorekeeper links on this board: set REFEREE_TOKEN_KEY (PostgreSQL stores need it)."
+            )
+        event = str(request.path_params["event"]).strip().lower()
+        page = tournament_pages.print_context(reads, event, request)
+        base = str(request.base_url).rstrip("/")  # the address this sheet was opened by: the venue's
+        keeper = _text(request.query_params, "name", 60)
+        tables = [
+            {
+                "table": p.table,
+                "match": p.match,
+                "A": p.A,
+                "B": p.B,
+                "svg": qr_svg(base + scorekeeper_link(key, p.match)),
+            }
+            for p in page["pairings"]
+        ]
+        return render(
+            request,
+            "print_links.html",
+            {
+                **page,
+                "tables": tables,
+                "board_url": base + "/",
+                "keeper": keeper,
+                "event_svg": qr_svg(base + scorekeeper_link(key, page["event"], keeper)),
+            },
+        )
 
     async def open_tables(request: Request) -> Response:
         """Create the current round's matches that do not exist yet (a station
@@ -1198,9 +1294,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
     middleware = []
     if settings.allowed_hosts is not None:
-        middleware.append(
-            Middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts), www_redirect=False)
-        )
+        middleware.append(Middleware(HostCheck, names=settings.allowed_hosts, any_address=settings.any_address))
     middleware += [
         Middleware(SecurityHeaders),
         Middleware(BodyLimit),
@@ -1228,6 +1322,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             Route("/events/{event}", event_page),
             Route("/events/{event}/tables", event_fragment),
             *tournament_pages.routes(reads, render),
+            Route("/events/{event}/print/links", print_links),
             Route("/events/{event}/open", open_tables, methods=["POST"]),
             Route("/new", new_match, methods=["GET", "POST"]),
             Route("/matches/{match}", match_page),
@@ -1242,6 +1337,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
             Route("/matches/{match}/note", note, methods=["POST"]),
             Route("/matches/{match}/accept", accept, methods=["POST"]),
             Route("/matches/{match}/rewind", rewind, methods=["POST"]),
+            Route("/matches/{match}/undo", undo, methods=["POST"]),
             Route("/matches/{match}/scenario", scenario_from),
             Route("/matches/{match}/fork", fork, methods=["POST"]),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),

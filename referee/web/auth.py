@@ -7,8 +7,10 @@ Roles, from the most to the least:
   accepts violations, writes notes, starts matches. On an unprotected board
   (loopback, no password: a judge's own machine) everyone is the judge.
 - **scorekeeper** of a scope (an event, or one match outside any event):
-  signed in by a link (``referee serve --scorekeeper SCOPE`` prints it) or
-  by typing its token as the password. Sees the judge's view of that
+  signed in by a link (``referee serve --scorekeeper SCOPE [--name NAME]``
+  prints it) or by typing its token as the password. The name it records
+  is the one the organiser printed the link for: a password printed for a
+  name signs in only with that name, the scope's shared one with none. Sees the judge's view of that
   event's tables (a paper table holds nothing the store hides from its
   scorekeeper) and logs every decision there, violations and skipped steps
   included, but never rewinds or accepts.
@@ -110,8 +112,11 @@ def event_of(match: str) -> str | None:
 
 
 def covers(scope: str, match: str) -> bool:
-    """Does a scorekeeper of ``scope`` keep ``match``?"""
-    return scope == match or scope == event_of(match)
+    """Does a scorekeeper of ``scope`` keep ``match``? A scope is an event
+    (every table), a table's match (that table, its later games
+    ``MATCH.g2``... included: the per-table links of ``/events/E/print/links``)
+    or a match outside any event."""
+    return scope == match or scope == event_of(match) or match.startswith(scope + ".g")
 
 
 class Attempts:
@@ -354,9 +359,17 @@ class Guard:
             session["name"] = name or None
             self.sessions.start(request, "judge", self._fingerprint())
             return Role("judge", name=name or None)
-        if scope and check_scorekeeper(self.token_key, scope, "", password):
-            self.keep(request, scope, password, name)
-            return Role("scorekeeper", scope=scope, name=name or None)
+        # A scorekeeper's name is the organiser's, never typed freely: the
+        # password printed for a name signs in only with that name; the
+        # scope's shared password signs in without one (the typed name is
+        # not recorded). A match page of an event's table takes the event's.
+        for kept in dict.fromkeys(s for s in (scope, event_of(scope or "")) if s):
+            if name and check_scorekeeper(self.token_key, kept, name, password):
+                self.keep(request, kept, password, name)
+                return Role("scorekeeper", scope=kept, name=name)
+            if check_scorekeeper(self.token_key, kept, "", password):
+                self.keep(request, kept, password, "")
+                return Role("scorekeeper", scope=kept)
         self.attempts.failed(client)
         return None
 
@@ -396,11 +409,12 @@ class Guard:
             scope, token, name = k.get("scope", ""), k.get("token", ""), k.get("name", "")
             if match is not None and not covers(scope, match):
                 continue
-            # A link's token is of the scope and its name; a typed one of the scope alone.
-            if check_scorekeeper(self.token_key, scope, name, token) or check_scorekeeper(
-                self.token_key, scope, "", token
-            ):
-                return Role("scorekeeper", scope=scope, name=name or None)
+            # A link's token is of the scope and its name (the name it records); the
+            # scope's shared password is of the scope alone, and records no name.
+            if name and check_scorekeeper(self.token_key, scope, name, token):
+                return Role("scorekeeper", scope=scope, name=name)
+            if check_scorekeeper(self.token_key, scope, "", token):
+                return Role("scorekeeper", scope=scope)
         return None
 
     def player(self, match: str, seat: str | None, token: str | None) -> Role | None:

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from events.kernel import (
     ActionTaken,
+    EntryUndone,
+    GameEnded,
     JudgeCalled,
     NoteAdded,
     Rewound,
@@ -77,8 +79,17 @@ class Console:
         self.store = store
 
     def _write(
-        self, match: str, version: int, role: Role, entry: str, viewer: str, decide: Callable[[Any], Any]
+        self,
+        match: str,
+        version: int,
+        role: Role,
+        entry: str,
+        viewer: str,
+        decide: Callable[[Any], Any],
+        before: Any = None,
     ) -> Outcome:
+        """Store what ``decide`` makes at ``version``; the outcome says in words
+        what was logged (``before``: the state it was decided on, else read)."""
         try:
             done = self.store.update(match, decide, expected_version=version, by=role.by, entry=entry or None)
         except StaleVersion as exc:
@@ -87,11 +98,97 @@ class Console:
             return Outcome("refused", exc.refusal.reason, exc.refusal.rule, version, http=422)
         after = getattr(done, "state", None)
         new = after.position if after is not None else self.store.load(match)[1]
-        return Outcome("logged", f"{len(done.events)} events recorded.", None, new)
+        if before is None:
+            before = self.store.state_at(match, version)
+        said = logged_sentence(self.store.ruleset(match), before, list(done.events), viewer)
+        return Outcome("logged", said, None, new)
+
+    # --- taking an entry back (spec: console.md, 10) ------------------------------------
+
+    def undoable(self, match: str, role: Role, state: Any, viewer: str) -> dict[str, Any] | None:
+        """The entry ``role`` may take back now: the match's last write, if
+        they made it at the board and it is not itself an undo. With what it
+        logged in words, for the control's label."""
+        last = self.store.last_entry(match)
+        if last is None or last.entry is None or last.by != role.by or last.first < 2:
+            return None
+        if isinstance(last.events[0], EntryUndone):
+            return None
+        game = self.store.ruleset(match)
+        return {
+            "entry": last.entry,
+            "first": last.first,
+            "what": logged_sentence(game, state, last.events, viewer, rules=False),
+        }
+
+    def undo(self, match: str, version: int, undoing: str, role: Role, entry: str, viewer: str) -> Outcome:
+        """Take back ``role``'s last entry ``undoing``, as the page showed it at
+        ``version``: refused if anything was logged since (then it is no longer
+        the last entry) or if someone else made it."""
+        state, current = self.store.load(match)
+        if current != version:
+            return self.stale(match, StaleVersion(match, version, current, False), entry, viewer)
+        last = self.store.last_entry(match)
+        if last is None or last.entry is None or last.entry != undoing or isinstance(last.events[0], EntryUndone):
+            return Outcome(
+                "refused",
+                "That entry is no longer the last one logged here, so it cannot be undone: "
+                "a judge corrects it with a rewind (410).",
+                "undo",
+                version,
+                http=409,
+            )
+        if last.by != role.by:
+            return Outcome(
+                "refused",
+                f"Only whoever logged an entry may undo it ({last.by or 'a command-line station'} did): "
+                "call a judge to correct it.",
+                "undo",
+                version,
+                http=403,
+            )
+        game = self.store.ruleset(match)
+        restored = self.store.state_at(match, last.first - 1)
+        what = logged_sentence(game, restored, last.events, viewer)
+        from referee import corrections
+
+        outcome = self._write(
+            match,
+            version,
+            role,
+            entry,
+            viewer,
+            lambda s: corrections.undo(s, last.first - 1, restored, role.by),
+            before=state,
+        )
+        if outcome.status == "logged":
+            outcome.status = "undone"
+            outcome.message = f"Undone: {what.rstrip('.')}. The board is back to event {last.first - 1}."
+        return outcome
+
+    def before_violations(self, match: str, violations: list[dict[str, Any]]) -> dict[int, int]:
+        """For each open violation (by the position it was recorded at), the
+        event a rewind goes back to so as to undo the action that broke the
+        rule: just before that action's ``ActionTaken`` (or the violation
+        itself, for a skipped step). Reads only the stretch of the log
+        around the violations."""
+        positions = sorted(int(v["position"]) for v in violations)
+        rows = self.store.records_after(match, max(0, positions[0] - 200))
+        out: dict[int, int] = {}
+        for p in positions:
+            start = None
+            for r in rows:
+                if r.position > p:
+                    break
+                if isinstance(r.event, (ActionTaken, StepSkipped)):
+                    start = r.position
+            if start is not None and start > 1:
+                out[p] = start - 1
+        return out
 
     def stale(self, match: str, exc: StaleVersion, entry: str, viewer: str) -> Outcome:
         """Nothing was recorded: say what was logged meanwhile (as ``viewer`` may read it)."""
-        records = [r for r in self.store.records(match) if r.position > exc.chosen]
+        records = self.store.records_after(match, exc.chosen)
         if entry and records and records[0].entry == entry:
             return Outcome(
                 "repeat", "That was logged already (it was sent twice); here is the board now.", version=exc.current
@@ -115,10 +212,25 @@ class Console:
             http=409,
         )
 
+    def void(self, match: str, version: int) -> Outcome | None:
+        """A table of an event that a judge re-paired is void (tournament
+        policy TP7): an action logged there is refused naming the re-pair, as
+        `referee act` refuses it. Only an event's tables are asked about."""
+        if not match.startswith("e-"):
+            return None
+        from referee.tournament.policy import REPAIR
+        from referee.tournament.service import void_refusal
+
+        why = void_refusal(self.store, match)
+        return None if why is None else Outcome("refused", why, REPAIR, version, http=422)
+
     # --- player actions ---------------------------------------------------------------
 
     def act_line(self, match: str, version: int, line: str, role: Role, entry: str, viewer: str) -> Outcome:
         """Log one legal line, as chosen on the board at ``version``."""
+        refused = self.void(match, version)
+        if refused is not None:
+            return refused
         state, current = self.store.load(match)
         if current != version:
             return self.stale(match, StaleVersion(match, version, current, False), entry, viewer)
@@ -133,13 +245,18 @@ class Console:
             return Outcome(
                 "invalid", f"Player {role.seat}'s link cannot act for {raw.player}.", "100.1", version, http=403
             )
-        return self._write(match, version, role, entry, viewer, lambda s: game.apply(s, game.resolve(s, raw)))
+        return self._write(
+            match, version, role, entry, viewer, lambda s: game.apply(s, game.resolve(s, raw)), before=state
+        )
 
     def act_free(
         self, match: str, version: int, raw: Action, role: Role, entry: str, viewer: str, confirmed: bool
     ) -> Outcome:
         """Record mode: log what the table did, whatever it was. Decided first
         without storing: what it would record as a violation needs a confirmation."""
+        refused = self.void(match, version)
+        if refused is not None:
+            return refused
         state, current = self.store.load(match)
         if current != version:
             return self.stale(match, StaleVersion(match, version, current, False), entry, viewer)
@@ -158,12 +275,17 @@ class Console:
                 version,
                 violations,
             )
-        return self._write(match, version, role, entry, viewer, lambda s: game.apply(s, game.resolve(s, raw)))
+        return self._write(
+            match, version, role, entry, viewer, lambda s: game.apply(s, game.resolve(s, raw)), before=state
+        )
 
     def act_any(self, match: str, version: int, data: dict[str, Any], role: Role, entry: str, viewer: str) -> Outcome:
         """Log one action of a game drawn from its ruleset alone (``anygame``):
         ``data`` as the notation writes it, checked against its declarations;
         the ruleset resolves, decides and applies it (a refusal cites its rule)."""
+        refused = self.void(match, version)
+        if refused is not None:
+            return refused
         game = self.store.ruleset(match)
         state, current = self.store.load(match)
         if current != version:
@@ -180,7 +302,9 @@ class Console:
             raw = game.action_from_mapping(data)
         except (ValueError, TypeError) as exc:
             return Outcome("invalid", str(exc), None, version, http=422)
-        return self._write(match, version, role, entry, viewer, lambda s: game.apply(s, game.resolve(s, raw)))
+        return self._write(
+            match, version, role, entry, viewer, lambda s: game.apply(s, game.resolve(s, raw)), before=state
+        )
 
     # --- the table's and the judge's entries ---------------------------------------------
 
@@ -212,6 +336,7 @@ class Console:
             entry,
             viewer,
             lambda s: corrections.skip_step(s, self.store.events(match), rule, reason),
+            before=state,
         )
 
     def correction(
@@ -225,3 +350,34 @@ class Console:
     ) -> Outcome:
         """A note, a call, an acceptance or a rewind (``corrections``), at ``version``."""
         return self._write(match, version, role, entry, viewer, lambda s: decide(s, self.store.events(match)))
+
+
+def logged_sentence(game: Any, before: Any, events: list[Any], viewer: str, rules: bool = True) -> str:
+    """What one write logged, in words, as ``viewer`` may know it (spec:
+    console.md, 8): the sentence of its player action (the player named as
+    registered, and its rule) or of the judge's entry, then any violation it
+    recorded and the end of the game if it came. The first event is read as
+    the log reads it, to the end of its action (a card played from a hand
+    nobody knew is named by what the action revealed), from ``before``, the
+    state the write was decided on; the rest from their own fields."""
+    parts: list[str] = []
+    names = getattr(before, "names", None) or {}
+    for e in events:
+        if not parts and isinstance(e, (ActionTaken, EntryUndone, *JUDGE_EVENTS)):
+            rows = game.describe_log(events, before, viewer) if e is events[0] else None
+            text = (rows[0]["text"] if rows else game.describe(e, before, viewer)).rstrip(".")
+            if isinstance(e, ActionTaken):
+                name = names.get(e.player)
+                if name and name != e.player and text.startswith(f"{e.player}:"):
+                    text = f"{name} ({e.player}):{text[len(e.player) + 1 :]}"
+                if rules:
+                    text += f" ({e.rule})"
+            parts.append(text)
+        elif isinstance(e, ViolationRecorded):
+            parts.append(f"violation recorded ({e.rule}): {e.reason.rstrip('.')}")
+        elif isinstance(e, GameEnded):
+            winner = f"{names.get(e.winner, e.winner)} wins" if e.winner else "a draw"
+            parts.append(f"the game is over: {winner} ({e.rule})")
+    if not parts:
+        return f"{len(events)} events recorded."
+    return "; ".join(parts) + "."

@@ -23,26 +23,6 @@ def is_loopback(host: str) -> bool:
         return False  # a host name: it may resolve to anything
 
 
-def default_hosts(host: str) -> tuple[str, ...]:
-    """The Host names a server bound to ``host`` answers by default: that
-    address and this machine's loopback names; for every address (0.0.0.0,
-    ::) also this machine's name and its addresses. Anything else (a name in
-    the venue's DNS, a reverse proxy's) is given with --allowed-host. Without
-    this list a page anywhere could point a name of its own at this address
-    and read the board as a browser on this network sees it."""
-    names = {"localhost", "127.0.0.1", "::1"}
-    if host in ("0.0.0.0", "::", ""):
-        hostname = socket.gethostname()
-        names.add(hostname)
-        try:
-            names.update(str(info[4][0]) for info in socket.getaddrinfo(hostname, None))  # str for IPv4/IPv6
-        except OSError:
-            pass
-    else:
-        names.add(host.strip("[]"))
-    return tuple(sorted(names))
-
-
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host``:``port`` (OSError if it is taken)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

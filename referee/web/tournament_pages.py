@@ -194,6 +194,8 @@ def event_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
                     decision=s["decision"],
                     last=s["last"],
                     violations=s["violations"],
+                    violations_at=s.get("violations_at", []),
+                    undos=s.get("undos", 0),
                     judge_calls=s["judge_calls"],
                     # a judge is wanted at the table: called from the board, or a violation to rule on
                     judge_called=bool(s.get("judge_call") or s["violations"]),

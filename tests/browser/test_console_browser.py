@@ -94,17 +94,20 @@ def choose(rng: random.Random, offered: list[str]) -> str:
 
 
 def tap_line(page, line: str) -> None:
-    """Log one line by tapping: an attack by tapping the attacker on the
-    table (the console lights it), anything else by its button."""
+    """Log one line by tapping: an attack from the attacker's sheet (a tap on
+    the card on the table shows its text and what it can do, and logs
+    nothing), anything else by its button."""
     player, do = line.split()[:2]
     if do == "attack":
         name = shlex.split(line)[2]
         lit = page.locator(f"#board .side-{player} .character.pickable[data-name={json.dumps(name)}]").first
         if lit.count():
+            before = version(page)
             lit.tap()
             pop = page.locator("#cardpop")
-            if pop.is_visible():  # the card may do several things: take the attack
-                pop.locator("button", has_text="attack").first.tap()
+            expect(pop.locator(f"[data-card-text={json.dumps(name)}]")).to_be_visible()
+            assert version(page) == before  # reading is never acting
+            pop.locator(f"[data-sheet-line={json.dumps(line)}]").tap()
             return
     action_locator(page, line).tap()
 
@@ -162,8 +165,9 @@ def test_a_whole_paper_match_is_logged_by_taps_at_phone_size_and_equals_the_cli_
                 and tapped.count()
             ):
                 name = tapped.first.get_attribute("data-name")
-                tool = phone.locator("details.tool", has_text="Record what the table did")
-                tool.locator("summary").tap()
+                phone.locator("#board details[data-else] > summary").tap()
+                tool = phone.locator('#board details[data-tool="record"]')
+                tool.locator(":scope > summary").tap()
                 form = tool.locator("form")
                 form.locator("select[name=player]").select_option("A")
                 form.locator("select[name=do]").select_option("attack")

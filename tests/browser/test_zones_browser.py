@@ -105,7 +105,7 @@ def test_a_judge_logs_and_rewinds_an_scp_tcg_match_on_a_phone(
         line.scroll_into_view_if_needed()
         line.tap()
         expect(board.locator(".position")).to_have_attribute("data-version", str(before + 2), timeout=LIVE)
-        expect(board.locator("[data-logged]")).to_contain_text("Logged.")
+        expect(board.locator("[data-logged]")).to_contain_text("A: count")
         assert judge.evaluate("document.documentElement.scrollWidth") <= 390
 
         # Player A's link: A's own view, no sandbox card named, the public zones shown.

@@ -136,6 +136,7 @@ GROUPS: dict[str, str] = {
 # One-tap answers shown large, first: the usual way on.
 PRIMARY = ("pass", "end_turn", "keep", "no_intercept", "accept_draw")
 ENDING = ("concede", "propose_draw")  # kept apart, last: a mistap would end the game
+UNKEYED = (*ENDING, "accept_draw")  # what no key logs: each ends the game
 
 
 def label(a: dict[str, Any]) -> str:
@@ -183,6 +184,8 @@ class Control:
     label: str
     cost: str | None = None
     likely: int | None = None  # a reveal: copies of the name the deck list has left
+    kind: str | None = None  # the card's type (character, item, event), for grouping a long list
+    key: int | None = None  # the desktop key (1-9) that logs it; never an ending's
     # Per copy of the line, the cards it uses in order (card, then target; or
     # the cards of a discard): {"i": id, "n": name, "z": zone}.
     copies: list[list[dict[str, str]]] = field(default_factory=list)
@@ -193,6 +196,19 @@ class Group:
     title: str
     dos: list[str]
     controls: list[Control]
+    filter: bool = False  # a list of names to pick from: searchable (spec: console.md, 9)
+
+
+# A list of names longer than this gets a search box; a reveal always does.
+FILTER_FROM = 6
+KINDS = ("character", "item", "event")  # how a long list of cards is grouped, in this order
+
+
+def _cost(c: Control) -> int:
+    try:
+        return int(str(c.cost))
+    except ValueError:
+        return 99  # "X" and the like after every fixed cost
 
 
 def zones_of(state: GameState) -> dict[str, str]:
@@ -237,13 +253,19 @@ def controls(
         return None
     if described is None:
         described = [describe_action(state, a) for a in legal_actions(state)]
+    from referee.rules.harem_master.describe import definitions
+
     by_line: dict[str, Control] = {}
     where = zones_of(state)
+    kinds = {name: cd.type for name, cd in definitions(state).items()}
     for a in described:
         line = action_line(a)
         found = by_line.get(line)
         if found is None:
-            found = by_line[line] = Control(line, a["do"], a["player"], label(a), a.get("cost"))
+            card = a.get("card") if isinstance(a.get("card"), str) else None
+            found = by_line[line] = Control(
+                line, a["do"], a["player"], label(a), a.get("cost"), kind=kinds.get(card) if card else None
+            )
         if a["do"] != "reveal":
             slots = _slots(where, a)
             if slots:
@@ -278,14 +300,28 @@ def controls(
             if c.do not in groups[title].dos:
                 groups[title].dos.append(c.do)
     for g in groups.values():
-        if "reveal" in g.dos:  # most likely first: the names with the most copies left
-            g.controls.sort(key=lambda c: (-(c.likely or 0), c.label))
+        # A stable order a thumb learns: a reveal's names alphabetically (the
+        # copies left are shown beside each, and never reorder the list
+        # between reveals); cards by type, then cost, then name.
+        if "reveal" in g.dos:
+            g.controls.sort(key=lambda c: c.label.casefold())
+            g.filter = True
+        elif any(c.kind for c in g.controls):
+            rank = {k: i for i, k in enumerate(KINDS)}
+            g.controls.sort(key=lambda c: (rank.get(c.kind or "", 9), _cost(c), c.label.casefold()))
+            g.filter = len(g.controls) > FILTER_FROM
     order = list(dict.fromkeys(GROUPS.values()))
+    shown = sorted(groups.values(), key=lambda g: order.index(g.title) if g.title in order else 99)
+    # Keys 1-9 in the order the controls are drawn; the endings have none (a
+    # key must never concede or offer a draw).
+    keyed = [c for c in (*primary, *(c for g in shown for c in g.controls)) if c.do not in UNKEYED]
+    for number, c in enumerate(keyed[:9], start=1):
+        c.key = number
     return {
         "player": d.player,
         "kind": d.kind,
         "primary": primary,
-        "groups": sorted(groups.values(), key=lambda g: order.index(g.title) if g.title in order else 99),
+        "groups": shown,
         "ending": ending,
         "reveal": reveal,
         "count": len(by_line),
@@ -294,12 +330,33 @@ def controls(
 
 def entry_menus(state: GameState) -> dict[str, Any]:
     """What the record-mode form offers: every kind of action and every card
-    name of the match (whatever the table did, legal or not)."""
-    from referee.rules.harem_master import ACTIONS
+    name of the match (whatever the table did, legal or not), prefilled from
+    the board so that what the table did usually takes two choices (the
+    action and the card): the player is the one the decision is in front
+    of, and the cards on the table come first (the characters of the field,
+    by controller), then every name of the match."""
+    from referee.rules.harem_master import ACTIONS, current_decision
     from referee.rules.harem_master.describe import definitions
 
+    d = current_decision(state) if state.position else None
+    names = sorted(definitions(state))
+    known = set(names)
+    on_table: dict[str, list[str]] = {}
+    for ch in state.field:
+        name = state.cards[ch.card].name if ch.card in state.cards else None
+        if name in known and not ch.face_down:
+            on_table.setdefault(ch.controller, [])
+            if name not in on_table[ch.controller]:
+                on_table[ch.controller].append(name)
+    first = d.player if d is not None else state.active
+    groups = [
+        (f"{p}'s characters on the table", sorted(on_table[p])) for p in sorted(on_table, key=lambda p: p != first)
+    ]
     return {
         "kinds": sorted(ACTIONS),
-        "names": sorted(definitions(state)),
+        "names": names,
+        "cards": [*groups, ("every card of the match", names)],
+        "seats": ["A", "B"],
+        "player": first or "A",
         "steps": SKIPPABLE,
     }

@@ -37,7 +37,6 @@
     let timer = null;
     let sending = false; // a form is on its way: nothing else is sent (a double tap logs once)
     let lastFailed = null; // a submission whose answer never came: "send again" resends it as it was
-    let picked = []; // cards tapped so far for the action being picked
     let hoverTimer = null;
     let hovering = false; // the card text shown is a hover's, which leaving the card closes
 
@@ -84,6 +83,7 @@
         });
       });
       const shown = board.querySelector(".position").dataset;
+      const moved = Number(shown.at) !== at || Number(shown.version) !== version;
       at = Number(shown.at);
       version = Number(shown.version);
       live = shown.live === "yes";
@@ -94,8 +94,14 @@
       // The URL holds the position, so a judge can send a colleague this moment.
       history.replaceState(null, "", `/matches/${encodeURIComponent(match)}?${query(live ? null : at)}`);
       root.dataset.at = String(at);
-      picked = [];
+      if (moved && !cardpop.hidden) closeSheet(); // its card and its actions were the old board's
+      if (!moved && !cardpop.hidden && cardpop.dataset.name) {
+        // The same board drawn again (a reconnect): the sheet stays, its controls those of the new drawing.
+        const card = board.querySelector(`[data-name="${CSS.escape(cardpop.dataset.name)}"]`);
+        if (!card) closeSheet();
+      }
       highlight();
+      return shown;
     }
 
     // Show the board at `position` (null: the latest event, following live).
@@ -123,7 +129,11 @@
       // A form's answer placed while this fetch was on its way carries the
       // notice ("Logged.", "Refused (rule)"): a live board of no later
       // version must not wipe it (nor take the board back).
-      if (!(answered !== before && position === null && versionOf(html) <= version)) place(html);
+      if (!(answered !== before && position === null && versionOf(html) <= version)) {
+        const was = version;
+        place(html);
+        if (version !== was) settle(false); // a new board: looked at before it is tapped
+      }
       root.dataset.fetched = String(Number(root.dataset.fetched || 0) + 1); // tests wait on it
     }
 
@@ -155,7 +165,7 @@
 
     function setSending(on) {
       sending = on;
-      root.querySelectorAll("form[data-console] button, form[data-console] input[type=submit]").forEach(function (b) {
+      root.querySelectorAll("form[data-console] button:not(.implicit), form[data-console] input[type=submit]").forEach(function (b) {
         b.disabled = on;
       });
       root.querySelectorAll(".sending").forEach(function (s) { s.hidden = !on; });
@@ -232,9 +242,8 @@
         say("");
         if (preview) preview.hidden = true;
         answered += 1;
-        place(text);
-        const notice = board.querySelector(".notice");
-        if (notice) notice.scrollIntoView({ block: "nearest" });
+        place(text); // the notice sticks to the top of the screen: the page is not scrolled under the finger
+        settle(true);
       } else if (response.status === 503) {
         say(text.indexOf("nothing was recorded") >= 0 ? text : "The match store is not answering: nothing was recorded. " + text, "down");
       } else {
@@ -251,10 +260,78 @@
       submit(form, event.submitter);
     });
 
-    // --- picking cards on the table ------------------------------------------------------
+    // --- one gesture, one entry (spec: console.md, 7) -----------------------------------
+    //
+    // After an entry is logged, the control the new board draws under the
+    // point of the tap that logged it sleeps (disabled) until SETTLE_MS after
+    // that tap: the second touch of a double tap, which comes within 400 ms
+    // at that point, finds it asleep and logs nothing; every other control
+    // takes a tap at once, and the one under the finger after a moment (a
+    // tool's tap waits for it to be enabled, as for any other). A board that
+    // arrives by itself (another station logged) sleeps whole for SEEN_MS,
+    // so that nobody logs on a control they have not seen. A card's sheet
+    // holds its controls asleep the same way after it opens.
+
+    const SETTLE_MS = 450;
+    const SEEN_MS = 250;
+    const SAME_POINT = 24; // px around the first touch that count as the same point
+    let tapped = null; // the last activation of a logging control: {x, y, t} (no point for a key)
+
+    root.addEventListener("click", function (event) {
+      if (!event.target.closest("form[data-console] button[type=submit], [data-sheet-line]")) return;
+      tapped = { x: event.clientX, y: event.clientY, t: performance.now(), pointed: event.detail > 0 };
+    }, true);
+
+    function asleep(buttons, ms) {
+      if (ms <= 0 || !buttons.length) return;
+      buttons.forEach(function (b) { b.disabled = true; b.classList.add("settling"); });
+      setTimeout(function () {
+        buttons.forEach(function (b) {
+          b.classList.remove("settling");
+          if (!sending) b.disabled = false;
+        });
+      }, ms);
+    }
+
+    function loggingControls() {
+      return Array.from(board.querySelectorAll("form[data-console] button[type=submit]:not(.implicit)"));
+    }
+
+    function settle(byForm) {
+      const now = performance.now();
+      if (!byForm) {
+        asleep(loggingControls(), SEEN_MS); // a board nobody here asked for: looked at before it is tapped
+        return;
+      }
+      if (!tapped || !tapped.pointed) return; // a key: deliberate, and no finger to lift
+      const left = tapped.t + SETTLE_MS - now;
+      if (left <= 0) return;
+      // A thumb's second touch is not pixel-exact (nor is where the page maps
+      // it): every control within SAME_POINT of the first touch sleeps.
+      const found = [];
+      for (const dx of [-SAME_POINT, 0, SAME_POINT]) {
+        for (const dy of [-SAME_POINT, 0, SAME_POINT]) {
+          const under = document.elementFromPoint(tapped.x + dx, tapped.y + dy);
+          const control = under && under.closest("form[data-console] button[type=submit]");
+          if (control && found.indexOf(control) < 0) found.push(control);
+        }
+      }
+      asleep(found, left);
+    }
+
+    // A key (Enter in a picker, 1-9) is deliberate: it waits out the sleep instead of being lost.
+    function press(button, tries) {
+      if (!button.isConnected || sending) return;
+      if (!button.disabled) { button.click(); return; }
+      if (button.classList.contains("settling") && (tries || 0) < 40) {
+        setTimeout(function () { press(button, (tries || 0) + 1); }, 25);
+      }
+    }
+
+    // --- cards on the table: lit when a control can use them ----------------------------
 
     function actionButtons() {
-      return Array.from(board.querySelectorAll("button[data-action][data-copies]"));
+      return Array.from(board.querySelectorAll("form.console button[data-action][data-copies]"));
     }
 
     function copiesOf(button) {
@@ -266,104 +343,115 @@
       return el.dataset.zone && slot.z === el.dataset.zone && slot.n === el.dataset.name;
     }
 
-    // The actions still possible with the cards picked so far, and for each
-    // the copies that fit.
-    function candidates() {
-      const out = [];
-      actionButtons().forEach(function (button) {
-        const copies = copiesOf(button).filter(function (slots) {
-          return picked.every(function (el, k) { return slots[k] && fits(slots[k], el); });
-        });
-        if (copies.length) out.push({ button: button, copies: copies });
+    // The controls whose first card is ``el`` (what the card can do now).
+    function controlsOf(el) {
+      return actionButtons().filter(function (button) {
+        return copiesOf(button).some(function (slots) { return slots[0] && fits(slots[0], el); });
       });
-      return out;
     }
 
     function pickable() {
       return Array.from(board.querySelectorAll(".table .character[data-id], .table .card.face[data-zone]"));
     }
 
-    // Highlight the cards that can be picked next (every legal choice lit, the rest inert).
-    function highlight() {
-      const next = picked.length;
-      const found = candidates();
+    // Light the cards the decision can use (``only``: the controls of one
+    // group); a tap on one shows its text and what it can do, and logs nothing.
+    function highlight(only) {
+      const buttons = only ? actionButtons().filter(function (b) { return only.indexOf(b.dataset.do) >= 0; }) : actionButtons();
+      const firsts = [];
+      buttons.forEach(function (b) { copiesOf(b).forEach(function (slots) { if (slots[0]) firsts.push(slots[0]); }); });
       pickable().forEach(function (el) {
-        const lit = found.some(function (c) {
-          return c.copies.some(function (slots) { return slots[next] && fits(slots[next], el); });
-        });
-        el.classList.toggle("pickable", lit);
-        el.classList.toggle("picked", picked.indexOf(el) >= 0);
+        el.classList.toggle("pickable", firsts.some(function (slot) { return fits(slot, el); }));
       });
     }
 
-    function choose(list) {
-      // Several actions use the card: offer them, with the card's text.
-      const name = picked.length ? (picked[0].dataset.name || "") : "";
+    // --- reading a card (spec: console.md, 6): a sheet with its text, never an action ----
+
+    function textOf(name) {
+      const source = name && board.querySelector(`.card-texts [data-text-of="${CSS.escape(name)}"]`);
+      let shown;
+      if (source) {
+        shown = source.cloneNode(true);
+        shown.removeAttribute("data-text-of");
+      } else {
+        shown = document.createElement("div");
+        shown.className = "cardtext";
+        const head = document.createElement("b");
+        head.textContent = name;
+        shown.appendChild(head);
+        const none = document.createElement("p");
+        none.className = "muted";
+        none.textContent = "No printed text to show for this card here.";
+        shown.appendChild(none);
+      }
+      shown.setAttribute("data-card-text", name);
+      return shown;
+    }
+
+    function closeSheet() {
+      cardpop.hidden = true;
       cardpop.innerHTML = "";
-      const head = document.createElement("p");
-      head.className = "muted";
-      head.textContent = "What does this card do?";
-      cardpop.appendChild(head);
-      list.forEach(function (c) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = "act";
-        b.textContent = c.button.dataset.do.replace(/_/g, " ") + ": " + c.button.querySelector(".lbl").textContent;
-        b.addEventListener("click", function () { cardpop.hidden = true; c.button.click(); });
-        cardpop.appendChild(b);
-      });
-      appendText(name);
-      openPop();
+      cardpop.dataset.name = "";
+      hovering = false;
     }
 
-    function pick(el) {
-      picked.push(el);
-      const found = candidates();
-      const complete = found.filter(function (c) {
-        return c.copies.some(function (slots) { return slots.length === picked.length; });
-      });
-      const longer = found.filter(function (c) {
-        return c.copies.some(function (slots) { return slots.length > picked.length; });
-      });
-      if (complete.length === 1 && !longer.length) {
-        const button = complete[0].button;
-        picked = [];
-        button.click();
-        return;
-      }
-      if (complete.length > 1 && !longer.length) {
-        choose(complete);
-        picked = [];
-        highlight();
-        return;
-      }
-      if (!found.length) picked = [];
-      highlight();
-    }
-
-    // --- card text ----------------------------------------------------------------------
-
-    function appendText(name) {
-      const source = name && board.querySelector(`.card-texts [data-card-text="${CSS.escape(name)}"]`);
-      if (source) cardpop.appendChild(source.cloneNode(true));
-    }
-
-    function openPop() {
-      cardpop.hidden = false;
+    // The sheet of one card: its text, then (where the viewer logs) each
+    // action it can take now, as a control of its own, then Close.
+    function showCard(name, el, fromHover, point) {
+      cardpop.innerHTML = "";
       const close = document.createElement("button");
       close.type = "button";
-      close.className = "act small";
+      close.className = "act small close";
       close.textContent = "Close";
-      close.addEventListener("click", function () { cardpop.hidden = true; });
-      cardpop.appendChild(close);
-    }
-
-    function showText(name) {
-      hovering = false;
-      cardpop.innerHTML = "";
-      appendText(name);
-      if (!cardpop.childElementCount) return;
-      openPop();
+      close.setAttribute("aria-label", "close the card's text");
+      close.addEventListener("click", closeSheet);
+      cardpop.appendChild(close); // first: always in reach, however long the text
+      cardpop.appendChild(textOf(name));
+      // An item sits on a character: a tap on it reads both (each card stays readable by its own tap).
+      const holder = el && !fromHover && el.parentElement ? el.parentElement.closest("[data-name]") : null;
+      if (holder && holder.dataset.name !== name) cardpop.appendChild(textOf(holder.dataset.name));
+      // A character's values as computed now, with how (the tooltip a mouse shows).
+      const why = el && el.querySelector(".values .why");
+      if (why && !fromHover) {
+        const copy = why.cloneNode(true);
+        copy.className = "why-in-sheet";
+        copy.removeAttribute("role");
+        cardpop.appendChild(copy);
+      }
+      const actions = el && !fromHover ? controlsOf(el) : [];
+      if (holder) controlsOf(holder).forEach(function (b) { if (actions.indexOf(b) < 0) actions.push(b); });
+      if (actions.length) {
+        const head = document.createElement("p");
+        head.className = "muted";
+        head.textContent = "It can now:";
+        cardpop.appendChild(head);
+        actions.forEach(function (button) {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.className = "act";
+          b.dataset.sheetLine = button.dataset.action;
+          b.textContent = button.dataset.do.replace(/_/g, " ") + ": " + button.dataset.label;
+          b.addEventListener("click", function () {
+            // The control as the board now draws it (the board may have been drawn again meanwhile).
+            const now = board.querySelector(`form.console [data-action="${CSS.escape(button.dataset.action)}"]`);
+            closeSheet();
+            if (now) press(now); // deliberate: if the control sleeps a moment (a tap nearby just logged), it waits
+          });
+          cardpop.appendChild(b);
+        });
+      }
+      cardpop.dataset.name = name;
+      cardpop.hidden = false;
+      hovering = !!fromHover;
+      if (point) {
+        // A double tap on a card reads it only: the sheet's controls near the touch wait it out.
+        const near = Array.from(cardpop.querySelectorAll("[data-sheet-line]")).filter(function (b) {
+          const r = b.getBoundingClientRect();
+          return point.x >= r.left - SAME_POINT && point.x <= r.right + SAME_POINT &&
+            point.y >= r.top - SAME_POINT && point.y <= r.bottom + SAME_POINT;
+        });
+        asleep(near, SETTLE_MS);
+      }
     }
 
     board.addEventListener("click", async function (event) {
@@ -379,6 +467,7 @@
                                      { headers: FRAGMENT });
         preview.innerHTML = await response.text();
         preview.hidden = false;
+        preview.scrollIntoView({ block: "start" });
         return;
       }
       const dismiss = event.target.closest("[data-dismiss]");
@@ -389,55 +478,61 @@
       }
       const kind = event.target.closest("[data-pick]");
       if (kind) {
-        picked = [];
-        highlight();
+        highlight(kind.dataset.pick.split(" "));
         const first = board.querySelector(".table .pickable");
         if (first) first.scrollIntoView({ block: "center", behavior: "smooth" });
         return;
       }
-      // A lit card (or the lit character an item sits on) is picked; any other shows its text.
-      const lit = event.target.closest(".table .pickable");
-      if (lit) {
-        pick(lit);
-        return;
+      // Any face-up card: its text (and what it can do), nothing logged.
+      if (event.target.closest("form, button, a")) return;
+      const card = event.target.closest("[data-name]");
+      if (card) {
+        event.preventDefault();
+        showCard(card.dataset.name, card, false, event.detail > 0 ? { x: event.clientX, y: event.clientY } : null);
       }
-      const card = event.target.closest(".table .character[data-name], .card.face[data-name]");
-      if (card && !event.target.closest(".values")) showText(card.dataset.name);
     });
 
     // Resting the mouse on a card shows its text on a desktop (a tap does on a phone).
     board.addEventListener("mouseover", function (event) {
       if (!matchMedia("(hover: hover)").matches) return;
-      const card = event.target.closest(".card.face[data-name], .character[data-name] .name, button[data-name]");
+      const card = event.target.closest("[data-name]");
       clearTimeout(hoverTimer);
-      if (!card) return;
-      const name = card.dataset.name || card.closest("[data-name]").dataset.name;
+      if (!card || card.closest("form, button")) return;
+      const name = card.dataset.name;
       hoverTimer = setTimeout(function () {
-        if (cardpop.hidden || cardpop.dataset.name !== name) {
-          showText(name);
-          cardpop.dataset.name = name;
-          hovering = true;
-        }
+        if (cardpop.hidden || cardpop.dataset.name !== name) showCard(name, card, true);
       }, 500);
     });
     board.addEventListener("mouseout", function (event) {
       clearTimeout(hoverTimer);
-      const card = event.target.closest(".card.face[data-name], .character[data-name] .name, button[data-name]");
-      if (card && hovering && !card.contains(event.relatedTarget)) {
-        cardpop.hidden = true;
-        hovering = false;
-        cardpop.dataset.name = "";
-      }
+      const card = event.target.closest("[data-name]");
+      if (card && hovering && !card.contains(event.relatedTarget)) closeSheet();
     });
 
-    // The reveal picker's search: names that do not match step aside.
+    // --- pickers that filter (spec: console.md, 9) ---------------------------------------
+
+    function listed(box) {
+      return Array.from(box.closest("fieldset").querySelectorAll("button[data-action]"));
+    }
+
     board.addEventListener("input", function (event) {
-      const box = event.target.closest("input.filter");
+      const box = event.target.closest("input[data-filter]");
       if (!box) return;
       const words = box.value.trim().toLowerCase();
-      box.closest("fieldset").querySelectorAll("button[data-action]").forEach(function (b) {
-        b.hidden = words !== "" && !(b.dataset.name || b.textContent).toLowerCase().includes(words);
+      const fieldset = box.closest("fieldset");
+      listed(box).forEach(function (b) {
+        b.hidden = words !== "" && !(b.dataset.label || "").toLowerCase().includes(words);
       });
+      fieldset.querySelectorAll(".kind").forEach(function (k) { k.hidden = words !== ""; });
+    });
+
+    // Enter ("Go" on a phone) logs only the one name left, else nothing.
+    board.addEventListener("keydown", function (event) {
+      const box = event.target.closest("input[data-filter]");
+      if (!box || event.key !== "Enter") return;
+      event.preventDefault();
+      const left = listed(box).filter(function (b) { return !b.hidden; });
+      if (left.length === 1) press(left[0]);
     });
 
     if (preview) {
@@ -451,26 +546,22 @@
     document.addEventListener("keydown", function (event) {
       const tag = (event.target.tagName || "").toLowerCase();
       if (event.key === "Escape") {
-        cardpop.hidden = true;
+        closeSheet();
         if (preview) preview.hidden = true;
-        picked = [];
         highlight();
         return;
       }
       if (tag === "input" && event.target !== slider) return;
       if (tag === "textarea" || tag === "select" || event.altKey || event.ctrlKey || event.metaKey) return;
       if (/^[1-9]$/.test(event.key)) {
-        // Desktop shortcut: the Nth action of the console (the numbers are shown on wide screens).
-        const visible = Array.from(board.querySelectorAll("form.console button[data-action]")).filter(function (b) {
-          return !b.hidden;
-        });
-        const button = visible[Number(event.key) - 1];
-        if (button) button.click();
+        // Desktop shortcut: the action numbered so on its button (never a concession or a draw).
+        const button = board.querySelector(`form.console button[data-key="${event.key}"]`);
+        if (button && !button.hidden) press(button);
         event.preventDefault();
         return;
       }
       if (event.key === "/") {
-        const box = board.querySelector("input.filter");
+        const box = board.querySelector("input[data-filter]");
         if (box) { box.focus(); event.preventDefault(); }
         return;
       }
