@@ -413,9 +413,12 @@ def undo(state: State, to: int, restored: State | None, by: str, reason: str = "
 def skip_step(state: State, log: Sequence[Event], rule: str, reason: str = "") -> Correction:
     """Record mode: the table skipped a mandatory step; the game's
     ``RewindRules.skip_step`` says which steps it has and what mirrors the
-    table, with the skip as an open violation for a judge."""
-    applied = rewinds_of(ruleset_of(log)).skip_step(state, log, rule, reason)
-    return Correction(applied.events, applied.state)
+    table, with the skip as an open violation for a judge; then the
+    automatic steps that follow."""
+    ruleset = ruleset_of(log)
+    skipped = rewinds_of(ruleset).skip_step(state, log, rule, reason)
+    events, after = ruleset.advance(ruleset.fold(skipped, state), list(skipped))
+    return Correction(events, after)
 
 
 def rewinds_consistent(log: Sequence[Event], states: Sequence[State] | None = None) -> list[str]:
