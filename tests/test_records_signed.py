@@ -300,3 +300,32 @@ def test_the_export_says_who_entered_each_action_and_import_keeps_it(tmp_path: P
     assert [r.hash for r in kept] == [r.hash for r in original]  # the chain covers the events, not who
     first_action = next(r for r in kept if isinstance(r.event, ActionTaken))
     assert first_action.by == "scorekeeper Kim of m-x"
+
+
+def test_stations_making_the_signing_key_at_once_all_get_the_same_one(database) -> None:
+    """Eight stations of a new store sign at the same moment: one makes the
+    key table and the key, the others wait and use them (PostgreSQL's
+    CREATE TABLE IF NOT EXISTS alone fails on a race: CI once saw it)."""
+    import threading
+
+    database.open().close()  # the store's own tables exist; its side tables do not yet
+    stores = [database.open() for _ in range(8)]
+    start = threading.Barrier(len(stores))
+    keys: list[str] = []
+    errors: list[BaseException] = []
+
+    def sign(store) -> None:
+        start.wait()
+        try:
+            signer = store.side.signer()
+            assert signer is not None
+            keys.append(signer.fingerprint)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=sign, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == [] and len(keys) == 8 and len(set(keys)) == 1
