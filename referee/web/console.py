@@ -193,8 +193,11 @@ class Console:
             # Sent twice (a double tap, a resend): logged once; say what, as a logged entry says it.
             mine = [r.event for r in records if r.entry == entry]
             game = self.store.ruleset(match)
-            said = logged_sentence(game, self.store.state_at(match, exc.chosen), mine, viewer)
-            return Outcome("repeat", said, version=exc.current)
+            return Outcome(
+                "repeat",
+                logged_sentence(game, self.store.state_at(match, exc.chosen), mine, viewer),
+                version=exc.current,
+            )
         said = None
         before = self.store.state_at(match, exc.chosen)
         game = self.store.ruleset(match)
