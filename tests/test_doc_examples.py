@@ -93,3 +93,33 @@ def test_a_console_block_is_read_as_commands_and_their_output() -> None:
         (3, "referee a    --b", None),
         (6, "referee c   # what it does", None),
     ]
+
+
+def test_every_command_quoted_in_the_text_names_a_command_and_options_it_has() -> None:
+    """Commands written in running text (`referee act ... --target X`) are not
+    run, but each names a command that exists, with options it takes."""
+    import click
+
+    from referee.cli import cli
+
+    fenced = re.compile(r"^ {0,3}(`{3,}).*?^ {0,3}\1\s*$", re.M | re.S)
+    wrong = []
+    for page in documents():
+        text = fenced.sub("", page.read_text(encoding="utf-8"))
+        for span in re.findall(r"`(referee [^`]+)`", text):
+            words = span.split()[1:]
+            command: click.Command = cli
+            ctx = click.Context(cli)
+            while isinstance(command, click.Group) and words and words[0] in command.list_commands(ctx):
+                found = command.get_command(ctx, words.pop(0))
+                assert found is not None
+                command = found
+            if isinstance(command, click.Group):
+                if words and re.fullmatch(r"[a-z][a-z-]*", words[0]):
+                    wrong.append(f"{_name(page)}: `{span}`: no command {words[0]}")
+                continue
+            options = {o for p in command.get_params(ctx) for o in (*p.opts, *p.secondary_opts)}
+            for option in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", span):
+                if option not in options:
+                    wrong.append(f"{_name(page)}: `{span}`: no option {option}")
+    assert not wrong, wrong
