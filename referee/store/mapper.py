@@ -58,6 +58,13 @@ SNAPSHOT_TOPIC = "projections.state:GameState"
 LEGACY_SNAPSHOT_TOPICS: dict[str, str] = {SNAPSHOT_TOPIC: registry.DEFAULT_GAME}  # topic -> game
 
 
+def row_bytes(state: bytes | str) -> bytes:
+    """A stored row's state as bytes. A row edited by hand can come back as
+    text (SQLite's ``replace()`` turns a blob into text): read as its UTF-8
+    bytes, the hash chain then names the edit instead of a traceback."""
+    return state.encode("utf-8") if isinstance(state, str) else bytes(state)
+
+
 @dataclass(frozen=True, slots=True)
 class MatchEvent:
     """One domain event in a match's log, with the envelope the library stores.
@@ -415,6 +422,7 @@ class PydanticEventMapper(Mapper[str]):
 
     def unseal(self, data: bytes) -> bytes:
         """A stored row's bytes as written before compression and encryption."""
+        data = row_bytes(data)
         if self.cipher:
             data = self.cipher.decrypt(data)
         if self.compressor:
@@ -446,7 +454,7 @@ class PydanticEventMapper(Mapper[str]):
             stored_event.originator_id,
             stored_event.originator_version,
             stored_event.topic,
-            bytes(stored_event.state),
+            row_bytes(stored_event.state),
         )
         with self._memo_lock:
             found = self._memo.get(key)
@@ -466,7 +474,7 @@ class PydanticEventMapper(Mapper[str]):
             f"(topic {stored_event.topic!r})"
         )
         try:
-            data = stored_event.state
+            data = row_bytes(stored_event.state)
             if self.cipher:
                 data = self.cipher.decrypt(data)
             if self.compressor:
