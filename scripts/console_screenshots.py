@@ -1,4 +1,4 @@
-"""Takes the README's screenshots of the console (docs/console-*.png).
+"""Takes the docs' screenshots of the console (docs/console-*.png, in docs/tutorials/paper-match.md).
 
 A scorekeeper's phone logs a paper match of an event through the board
 itself (a seeded policy taps the controls), against `referee serve` running

@@ -18,4 +18,6 @@ if [ -z "${REFEREE_CHROMIUM:-}" ] && [ -z "${REFEREE_SKIP_BROWSER:-}" ]; then
     REFEREE_CHROMIUM="$(bash .ci/chromium.sh)"
     export REFEREE_CHROMIUM
 fi
-exec .venv/bin/python -m pytest "$@"
+# The log ends with the 15 slowest tests (where CI's time goes) and the
+# reason of every skipped test (why it did not run here).
+exec .venv/bin/python -m pytest --durations=15 -rs "$@"

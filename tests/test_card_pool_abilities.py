@@ -79,12 +79,12 @@ def test_every_card_with_abilities_has_a_passing_scenario_citing_rules() -> None
     assert missing == []
 
 
-def test_the_readme_examples_are_the_pools_own_cards(tmp_path: Path) -> None:
-    """README's "Card abilities" shows three cards as the pool writes them:
-    each must be the bundled card, value for value, not an illustration that
-    drifted from it."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Card abilities", 1)[1].split("\n## ", 1)[0]
+def test_the_documented_examples_are_the_pools_own_cards(tmp_path: Path) -> None:
+    """docs/harem-master.md's "Card text as data" shows three cards as the
+    pool writes them: each must be the bundled card, value for value, not an
+    illustration that drifted from it."""
+    page = (ROOT / "docs" / "harem-master.md").read_text(encoding="utf-8")
+    section = page.split("## Card text as data", 1)[1].split("\n## ", 1)[0]
     block = section.split("```yaml\n", 1)[1].split("```", 1)[0]
     shown = load_pool(_write(tmp_path / "readme-cards.yaml", block))
     assert len(shown) == 3

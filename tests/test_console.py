@@ -149,7 +149,10 @@ def test_the_same_submission_twice_is_logged_once(db: str) -> None:
         after = version_of(db, match)
         second = http.post(f"/matches/{match}/act", data=data)
         assert first.headers["x-outcome"] == "logged" and second.headers["x-outcome"] == "repeat"
-        assert "logged already" in second.text and version_of(db, match) == after
+        assert "sent twice: logged once" in second.text and version_of(db, match) == after
+        # The second answer says what was logged, as the first did (spec: console.md, 8).
+        said = lambda html: re.search(r"<span data-logged>(.*?)</span>", html, re.S).group(1)  # noqa: E731
+        assert said(second.text) == said(first.text) and "reveal Kitchen Maid" in said(first.text)
 
 
 def test_a_refused_action_shows_its_rule_and_records_nothing(db: str, tmp_path: Path) -> None:

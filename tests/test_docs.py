@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from docexamples import documents
 
 from referee import records, scenario as kernel_scenario
 from referee.cli import COMMANDS
@@ -67,13 +68,73 @@ def test_every_ruling_a_scenario_cites_is_described() -> None:
 
 
 def test_no_user_document_points_at_the_teams_shared_folder() -> None:
-    for path in [ROOT / "README.md", ROOT / "scenarios" / "README.md", *DOCS.glob("*.md")]:
+    for path in documents():
         assert "../shared" not in path.read_text(encoding="utf-8"), path
 
 
-def test_the_readme_links_to_documents_that_exist() -> None:
+def test_the_readme_is_short_and_links_every_page_of_the_docs() -> None:
+    """A newcomer finds every page from the README's contents; a page no
+    contents line links to is a page nobody finds."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme)
-    assert {"docs/cli.md", "docs/scenario-format.md", "docs/rulings.md"} <= set(links)
-    for link in links:
-        assert (ROOT / link).exists(), link
+    assert len(readme.splitlines()) <= 200
+    linked = {(ROOT / target).resolve() for target, _ in links(readme)}
+    pages = [p for p in DOCS.rglob("*") if p.suffix in (".md", ".csv")]
+    unlinked = sorted(str(p.relative_to(ROOT)) for p in pages if p.resolve() not in linked)
+    assert not unlinked, f"pages the README's contents do not link: {unlinked}"
+    assert {"docs/cli.md", "docs/scenario-format.md", "docs/rulings.md", "docs/console.md"} <= {
+        t for t, _ in links(readme)
+    }
+
+
+@pytest.mark.parametrize("page", documents(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_link_is_broken(page: Path) -> None:
+    """Every relative link and image of a page names a file that exists, and
+    every #anchor a heading of the page it points into."""
+    broken = []
+    for target, anchor in links(page.read_text(encoding="utf-8")):
+        path = (page.parent / target).resolve() if target else page
+        if not path.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and path.suffix == ".md" and anchor not in anchors(path):
+            broken.append(f"{target}#{anchor}: no such heading")
+    assert not broken, broken
+
+
+def test_anchors_are_github_slugs() -> None:
+    heads = anchors_of("# A\n## `referee log MATCH [--as VIEWER]`\n## 3. Roles that may only do their job\n## A\n")
+    assert heads == {"a", "referee-log-match---as-viewer", "3-roles-that-may-only-do-their-job", "a-1"}
+
+
+FENCED = re.compile(r"^ {0,3}(`{3,}).*?^ {0,3}\1\s*$", re.M | re.S)
+
+
+def links(text: str) -> list[tuple[str, str]]:
+    """The relative links and images of a Markdown text, outside code: (file, anchor)."""
+    text = FENCED.sub("", text)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    found = re.findall(r"\]\(([^)\s]+)\)", text) + re.findall(r'<img [^>]*src="([^"]+)"', text)
+    out = []
+    for link in found:
+        if re.match(r"[a-z]+:", link):
+            continue  # http://, mailto:
+        target, _, anchor = link.partition("#")
+        out.append((target, anchor))
+    return out
+
+
+def anchors(path: Path) -> set[str]:
+    return anchors_of(path.read_text(encoding="utf-8"))
+
+
+def anchors_of(text: str) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation
+    dropped, spaces as hyphens, a repeated one numbered."""
+    seen: dict[str, int] = {}
+    out = set()
+    for heading in re.findall(r"^#{1,6} +(.+?) *#*$", FENCED.sub("", text), re.M):
+        heading = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return out

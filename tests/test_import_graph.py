@@ -12,7 +12,10 @@ modules each need the other to be whole: the layers (events <- projections
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
+
+from sourcetree import parsed
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("events", "projections", "referee", "bench")
@@ -41,11 +44,14 @@ def _type_checking_only(tree: ast.AST) -> set[int]:
     return skip
 
 
+@functools.cache
 def import_graph() -> dict[str, set[str]]:
+    """Each module and the project modules it imports, read once per run
+    (tests/test_kernel_imports.py reads the same graph): do not mutate it."""
     known = modules()
     graph: dict[str, set[str]] = {name: set() for name in known}
     for name, path in known.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         skip = _type_checking_only(tree)
         package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
         for node in ast.walk(tree):
@@ -111,6 +117,13 @@ def test_the_graph_is_read_from_every_kind_of_import() -> None:
 
 def test_no_import_cycle() -> None:
     assert cycles(import_graph()) == []
+
+
+def test_the_tree_is_parsed_once_per_run() -> None:
+    """The graph is built once and every file parsed once, however many tests read it."""
+    assert import_graph() is import_graph()
+    path = next(iter(modules().values()))
+    assert parsed(path) is parsed(path)
 
 
 def test_a_cycle_is_found() -> None:

@@ -228,6 +228,35 @@ def test_a_stored_match_re_chained_without_the_key_fails_its_audit(tmp_path: Pat
     assert code == 1 and doc["chain"]["status"] == "intact" and doc["signature"]["status"] == "bad", doc
 
 
+def test_a_row_edited_as_text_is_found_by_the_audit_not_a_traceback(tmp_path: Path) -> None:
+    """SQLite's replace() on a stored row turns its blob into text, as an edit
+    with the sqlite3 shell does: the audit names the event whose hash no
+    longer fits (exit 1), and every command still reads the match."""
+    url = f"sqlite:///{tmp_path / 'referee.db'}"
+    with MatchStore(url) as store:
+        match = new_match(store, seed=4)
+        play_to_the_end(store, match, random.Random(4), limit=10)
+    db = sqlite3.connect(tmp_path / "referee.db")
+    version = db.execute(
+        "SELECT min(originator_version) FROM stored_events WHERE originator_id = ? AND instr(state, '\"A:') > 0",
+        (match,),
+    ).fetchone()[0]
+    db.execute(
+        "UPDATE stored_events SET state = replace(state, '\"A:', '\"B:') WHERE originator_id = ? AND originator_version = ?",
+        (match, version),
+    )
+    db.commit()
+    assert db.execute(
+        "SELECT typeof(state) FROM stored_events WHERE originator_id = ? AND originator_version = ?", (match, version)
+    ).fetchone() == ("text",)
+    db.close()
+    code, out, err = invoke("audit", match, "--db", url)
+    assert code == 1 and f"chain broken at event {version}:" in out and "Traceback" not in err, (out, err)
+    for command in ("state", "log", "legal"):
+        code, out, err = invoke(command, match, "--db", url)
+        assert "Traceback" not in err and code in (0, 2), (command, code, err)
+
+
 def test_a_match_whose_violations_were_all_accepted_audits_as_legal(tmp_path: Path) -> None:
     """Issue 27: an accepted violation is ruled on. The audit lists it and says
     legal (exit 0); an open one still makes the match NOT legal (exit 1)."""
@@ -301,3 +330,32 @@ def test_the_export_says_who_entered_each_action_and_import_keeps_it(tmp_path: P
     assert [r.hash for r in kept] == [r.hash for r in original]  # the chain covers the events, not who
     first_action = next(r for r in kept if isinstance(r.event, ActionTaken))
     assert first_action.by == "scorekeeper Kim of m-x"
+
+
+def test_stations_making_the_signing_key_at_once_all_get_the_same_one(database) -> None:
+    """Eight stations of a new store sign at the same moment: one makes the
+    key table and the key, the others wait and use them (PostgreSQL's
+    CREATE TABLE IF NOT EXISTS alone fails on a race: CI once saw it)."""
+    import threading
+
+    database.open().close()  # the store's own tables exist; its side tables do not yet
+    stores = [database.open() for _ in range(8)]
+    start = threading.Barrier(len(stores))
+    keys: list[str] = []
+    errors: list[BaseException] = []
+
+    def sign(store) -> None:
+        start.wait()
+        try:
+            signer = store.side.signer()
+            assert signer is not None
+            keys.append(signer.fingerprint)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=sign, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == [] and len(keys) == 8 and len(set(keys)) == 1

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from ruff.__main__ import find_ruff_bin
+from sourcetree import parsed
 
 ROOT = Path(__file__).resolve().parent.parent
 CLEAN = ["."]
@@ -38,11 +39,12 @@ def test_ruff_finds_nothing_to_reformat() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def _defined_twice(source: str) -> list[tuple[str, int, int]]:
+def _defined_twice(source: str | ast.Module) -> list[tuple[str, int, int]]:
     """(name, first line, second line) of each module-level function or class defined again."""
     seen: dict[str, int] = {}
     twice = []
-    for node in ast.parse(source).body:
+    module = ast.parse(source) if isinstance(source, str) else source
+    for node in module.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if node.name in seen:
                 twice.append((node.name, seen[node.name], node.lineno))
@@ -55,7 +57,7 @@ def test_no_module_defines_a_function_or_class_twice() -> None:
         f"{path.relative_to(ROOT)}: {name} at lines {first} and {second}"
         for package in ("events", "projections", "referee", "scripts", "tests")
         for path in sorted((ROOT / package).rglob("*.py"))
-        for name, first, second in _defined_twice(path.read_text(encoding="utf-8"))
+        for name, first, second in _defined_twice(parsed(path))
     ]
     assert found == []
 

@@ -143,7 +143,7 @@ def test_time_called_draws_say_so_not_entered_by() -> None:
 
 
 def test_the_bye_player_is_re_paired_and_a_late_entrant_plays_the_round_instead_of_losing_it(run) -> None:
-    """The README's "dropped after pairing" case: Bob drops, the bye player
+    """The "dropped after pairing" case (docs/tutorials/tournament-day.md, TP7): Bob drops, the bye player
     Eve takes his seat (before: each refusal blocked the other). A late
     entrant seated with the bye player plays round 1 instead of taking its
     loss (before: seated after their loss, they "played 2"). The void match

@@ -1059,6 +1059,8 @@ def _standings_doc(st: Any, event_id: str) -> tuple[Any, list[dict[str, Any]], l
 
 
 def _after(state: Any) -> str:
+    if not state.swiss_rounds:
+        return "before round 1"
     after = f"after round {len(state.swiss_rounds)}"
     if state.playoff_rounds:
         after += f" and the {state.round_name(state.current_round).lower()}"

@@ -1224,7 +1224,8 @@ def rewind(
             }
         )
         return
-    click.echo(f"Rewound to just after event {to} ({rule}); {len(done.undone)} events retracted.")
+    n = len(done.undone)
+    click.echo(f"Rewound to just after event {to} ({rule}); {n} event{'s' if n != 1 else ''} retracted.")
     if report is not None:
         line = f"Replayed {report['replayed']} of {report['attempted']} actions"
         if report["stopped_at"]:

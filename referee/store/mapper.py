@@ -54,6 +54,13 @@ from referee.chain import GENESIS, HASH_KEY, chain_hash, chain_step, event_json,
 from referee.store.statecodec import IncompatibleSnapshot, encode_state, state_topic
 
 
+def row_bytes(state: bytes | str) -> bytes:
+    """A stored row's state as bytes. A row edited by hand can come back as
+    text (SQLite's ``replace()`` turns a blob into text): read as its UTF-8
+    bytes, the hash chain then names the edit instead of a traceback."""
+    return state.encode("utf-8") if isinstance(state, str) else bytes(state)
+
+
 @dataclass(frozen=True, slots=True)
 class MatchEvent:
     """One domain event in a match's log, with the envelope the library stores.
@@ -402,6 +409,7 @@ class PydanticEventMapper(Mapper[str]):
 
     def unseal(self, data: bytes) -> bytes:
         """A stored row's bytes as written before compression and encryption."""
+        data = row_bytes(data)
         if self.cipher:
             data = self.cipher.decrypt(data)
         if self.compressor:
@@ -433,7 +441,7 @@ class PydanticEventMapper(Mapper[str]):
             stored_event.originator_id,
             stored_event.originator_version,
             stored_event.topic,
-            bytes(stored_event.state),
+            row_bytes(stored_event.state),
         )
         with self._memo_lock:
             found = self._memo.get(key)
@@ -453,7 +461,7 @@ class PydanticEventMapper(Mapper[str]):
             f"(topic {stored_event.topic!r})"
         )
         try:
-            data = stored_event.state
+            data = row_bytes(stored_event.state)
             if self.cipher:
                 data = self.cipher.decrypt(data)
             if self.compressor:

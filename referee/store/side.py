@@ -129,9 +129,20 @@ class SideTables:
         )
         name = self._name(table)
         with self._conn(True) as db:
-            db.execute(f"CREATE TABLE IF NOT EXISTS {name} ({columns})")
-            if table in INDEXES:
-                db.execute(INDEXES[table].format(name=table, table=name))
+            if self.postgres:
+                # PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe against itself:
+                # two stations making the table at once, one fails on the type's
+                # unique name. The first to take this table's lock makes it; the
+                # others wait, then find it made.
+                with db.transaction():
+                    db.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (name,))
+                    db.execute(f"CREATE TABLE IF NOT EXISTS {name} ({columns})")
+                    if table in INDEXES:
+                        db.execute(INDEXES[table].format(name=table, table=name))
+            else:
+                db.execute(f"CREATE TABLE IF NOT EXISTS {name} ({columns})")
+                if table in INDEXES:
+                    db.execute(INDEXES[table].format(name=table, table=name))
         with self._lock:
             self._made.add(table)
 

@@ -209,8 +209,13 @@ class Console:
         """Nothing was recorded: say what was logged meanwhile (as ``viewer`` may read it)."""
         records = self.store.records_after(match, exc.chosen)
         if entry and records and records[0].entry == entry:
+            # Sent twice (a double tap, a resend): logged once; say what, as a logged entry says it.
+            mine = [r.event for r in records if r.entry == entry]
+            game = self.store.ruleset(match)
             return Outcome(
-                "repeat", "That was logged already (it was sent twice); here is the board now.", version=exc.current
+                "repeat",
+                logged_sentence(game, self.store.state_at(match, exc.chosen), mine, viewer),
+                version=exc.current,
             )
         said = None
         before = self.store.state_at(match, exc.chosen)

@@ -212,6 +212,7 @@
       } catch (err) {
         // The answer never came: the write may or may not have happened. Sending
         // it again as it was is safe (same version and entry: logged once).
+        setSending(false);
         lastFailed = { form: form, body: body };
         say("No connection: the board did not answer. Nothing is shown as recorded until it does.", "down");
         const again = document.createElement("button");
@@ -229,9 +230,16 @@
         return;
       } finally {
         wait.done();
+      }
+      // The old board's controls stay disabled until the answer is in place
+      // (a second tap meanwhile would send the same entry again: logged once,
+      // but the page would say so instead of what was logged).
+      let text = "";
+      try {
+        text = await response.text();
+      } finally {
         setSending(false);
       }
-      const text = await response.text();
       const outcome = response.headers.get("X-Outcome");
       if (outcome === "unknown") {
         // The write reached the store but its outcome is not known yet: say so,
@@ -308,7 +316,8 @@
       if (left <= 0) return;
       // A thumb's second touch is not pixel-exact (nor is where the page maps
       // it): every control within SAME_POINT of the first touch sleeps.
-      const found = [];
+      // The undo sleeps too, wherever it is: a double tap never takes back what its first touch logged.
+      const found = Array.from(board.querySelectorAll("form[data-console] button[data-undo]"));
       for (const dx of [-SAME_POINT, 0, SAME_POINT]) {
         for (const dy of [-SAME_POINT, 0, SAME_POINT]) {
           const under = document.elementFromPoint(tapped.x + dx, tapped.y + dy);
