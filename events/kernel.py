@@ -19,6 +19,8 @@ from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, model_serializer
 
+from events.names import stored_as
+
 # A player's seat, as its game names it (``Ruleset.seats``: "A" and "B" in
 # both games so far): the kernel's events take any game's seats, and each
 # game refuses a seat it has not before any event is made.
@@ -263,3 +265,8 @@ class EntryUndone(Rewound):
     rule: str = "undo"
     reason: str = "a mistyped entry"
     by: str
+
+
+# Stored as ``events.game:Class``: the kernel's events were first stored in
+# ``events.game`` with Harem Master's (``events.names``).
+stored_as(__name__, "events.game")

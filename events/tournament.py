@@ -27,6 +27,7 @@ from typing import Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, model_serializer, model_validator
 
 from events import card_type_of
+from events.names import stored_as
 
 Deal = Literal["seeded", "table"]
 
@@ -256,3 +257,6 @@ class ResultEntered(TournamentEvent):
     winner: str | None = None
     draw: bool = False
     judge: str
+
+
+stored_as(__name__, "events.tournament")  # as they were first stored (``events.names``)

@@ -5,15 +5,15 @@ NamedTuples, plain classes of ours (written attribute by attribute) and
 pydantic models. Tuples are the state's ordinary container, so they are
 written as plain arrays; everything else that JSON would blur is written as
 a one-key object whose key starts with ``$``, naming its kind and, for
-classes, the class's topic (``module:Class``). A pydantic model is written
+classes, the class's stored name (``events.names``: ``events.cards:CardDef``). A pydantic model is written
 as pydantic dumps it (``$model``, validated when read), or in a snapshot
 field by field (``$fields``, read back without validation).
 
 The walk knows no state's fields, so a field added to a state later is
 kept without touching this file; a value of a kind it does not know raises
-``TypeError`` when it is written. Classes are only resolved from the
-``events`` and ``projections`` packages, so the contents of a database can
-never make us import or build anything else. ``projections.harem_master.codec`` applies
+``TypeError`` when it is written. Classes are only resolved by their
+stored names (``events.names``), so the contents of a database can never
+make us import or build anything else. ``projections.harem_master.codec`` applies
 it to ``GameState``; the fold applies it to a rewind's restored state
 (``projections.harem_master.state``), which is why it is a module of its own that
 imports neither.
@@ -21,17 +21,15 @@ imports neither.
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
-from events import MOVED_MODULES, first_topic
+from events.names import class_of, is_stored, stored_name
 
 FORMAT = 1
-_TRUSTED = ("events.", "projections.")
 _classes: dict[str, type] = {}
 
 
@@ -113,10 +111,11 @@ class _Raw:
 
 
 def _topic(cls: type) -> str:
-    """The class's first topic: a state encodes the same whichever module its classes moved to."""
+    """The class's stored name (``events.names``): a state encodes the same
+    whichever module its classes move to."""
     topic = _topics.get(cls)
     if topic is None:
-        topic = _topics[cls] = first_topic(cls)
+        topic = _topics[cls] = stored_name(cls)
     return topic
 
 
@@ -124,22 +123,16 @@ _topics: dict[type, str] = {}
 
 
 def _resolve(topic: str) -> type[Any]:
+    """The class stored as ``topic``: only a class of a module that declared
+    its stored names (its game's, imported with the game) is ever built."""
     try:
         return _classes[topic]
     except KeyError:
         pass
-    module, _, name = topic.partition(":")
-    if not module.startswith(_TRUSTED):
-        raise ValueError(f"snapshot names class {topic!r} outside the events and projections packages")
-    obj: Any = None
-    for now in MOVED_MODULES.get(module, (module,)):  # a class that moved is read where it is now
-        obj = importlib.import_module(now)
-        for part in name.split("."):
-            obj = getattr(obj, part, None)
-        if obj is not None:
-            break
-    if not isinstance(obj, type):
-        raise ValueError(f"snapshot topic {topic!r} is not a class")
+    try:
+        obj = class_of(topic)
+    except LookupError:
+        raise ValueError(f"snapshot names class {topic!r}, which no module of the referee stores") from None
     _classes[topic] = obj
     return obj
 
@@ -181,7 +174,7 @@ class _Encoder:
             return {"$frozenset": sorted((enc(x) for x in v), key=lambda e: json.dumps(e, sort_keys=True))}
         if isinstance(v, set):
             return {"$set": [enc(x) for x in v]}
-        if type(v).__module__.startswith(_TRUSTED):  # a plain class of ours, e.g. Zones
+        if is_stored(type(v)):  # a plain class of ours, e.g. Zones
             if hasattr(v, "__dict__"):
                 attrs = vars(v)
             else:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from events import first_topic
+from events.names import canonical, stored_name
 
 # The chain is written by ``referee.store.mapper`` with these functions; they
 # live here, free of the store, so auditing a record file needs no database
@@ -119,7 +119,7 @@ def check_rows(rows: Iterable[tuple[int, str, bytes]]) -> ChainReport:
                 continue
             return ChainReport(count, unchained, None, position, "it carries no hash, but the events before it do")
         body, stored = split
-        made = chain_hash(prev or GENESIS, first_topic(topic), body)
+        made = chain_hash(prev or GENESIS, canonical(topic), body)
         if made != stored:
             return ChainReport(
                 count,
@@ -143,8 +143,8 @@ def check_stored(application: Any, originator_id: str) -> ChainReport:
 def chain_of(events: Sequence[Any], topic_of: Any = None) -> list[str]:
     """The chain hashes a log of events gets when stored from its first event
     (the same as a store writes them): one per event. Each event is hashed
-    with its class's first topic (``events.first_topic``), as the store does."""
-    topic = topic_of or first_topic
+    with its class's stored name (``events.names``), as the store does."""
+    topic = topic_of or stored_name
     out: list[str] = []
     prev = GENESIS
     for event in events:

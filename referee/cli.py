@@ -62,7 +62,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Serve the board and its console: every match at any event, live, per viewer.",
     ),
     "bench": (
-        "referee.commands.bench:bench",
+        "bench.command:bench",
         "Measure the engine's and the store's speed (a benchmark, not a test).",
     ),
 }

@@ -75,6 +75,11 @@ def _section(rules: RewindRules) -> str:
     return rules.rules[0].partition(".")[0]
 
 
+def rewind_section(log: Sequence[Event]) -> str:
+    """The rule a refusal of a judge's correction of this match cites (``_section``)."""
+    return _section(rewinds_of(ruleset_of(log)))
+
+
 # --- finding positions ------------------------------------------------------------
 
 
@@ -413,9 +418,12 @@ def undo(state: State, to: int, restored: State | None, by: str, reason: str = "
 def skip_step(state: State, log: Sequence[Event], rule: str, reason: str = "") -> Correction:
     """Record mode: the table skipped a mandatory step; the game's
     ``RewindRules.skip_step`` says which steps it has and what mirrors the
-    table, with the skip as an open violation for a judge."""
-    applied = rewinds_of(ruleset_of(log)).skip_step(state, log, rule, reason)
-    return Correction(applied.events, applied.state)
+    table, with the skip as an open violation for a judge; then the
+    automatic steps that follow."""
+    ruleset = ruleset_of(log)
+    skipped = rewinds_of(ruleset).skip_step(state, log, rule, reason)
+    events, after = ruleset.advance(ruleset.fold(skipped, state), list(skipped))
+    return Correction(events, after)
 
 
 def rewinds_consistent(log: Sequence[Event], states: Sequence[State] | None = None) -> list[str]:
@@ -492,7 +500,7 @@ def replace_result(
     states: Sequence[State] | None = None,
 ) -> Correction:
     """Replace a finished game's result (entered by hand or played): a judge's
-    410.1 rewind to just before its ``GameEnded``, with ``why`` in the log,
+    rewind (the game's first rewind rule, Harem Master's 410.1) to just before its ``GameEnded``, with ``why`` in the log,
     then the new result entered by hand. Both in one write."""
     from referee.tournament.policy import RESULT_ENTERED
 
@@ -517,7 +525,7 @@ def replace_result(
         state,
         log,
         to,
-        rule="410.1",
+        rule=rewinds_of(ruleset_of(log)).rules[0],
         reason=f"Result replaced: {why}",
         judge=judge,
         states=states,

@@ -1,19 +1,20 @@
 """Match records: a whole game as data, from the shuffle on, in the format its ruleset names.
 
-A record's ``format`` names its game: the ruleset whose ``record_format`` it
-is (``harem-master-record/1``, Harem Master's, is the only one so far, and
-every record written before games had ids is in it). This module reads and
-writes what every game's records share (``format``, ``seed``, ``mode``,
+A record's ``format`` names its game: the game whose ``records``
+capability (``referee.capabilities.Records``) has that format
+(``harem-master-record/1``, Harem Master's; ``scp-tcg-s4-record/1``; every
+record written before games had ids is Harem Master's). This module reads
+and writes what every game's records share (``format``, ``seed``, ``mode``,
 ``deal``, ``players``, ``actions``, the chain) and the judges' actions; the
-rest of the header is the game's (``Ruleset.record_keys``, read with its
-``read_record_header``: for Harem Master the rulings, automatic passing,
+rest of the header is the game's (``Records.keys``, read with its
+``read_header``: for Harem Master the rulings, automatic passing,
 ``cards:``/``pool:`` and both decks checked against 100.2; written with its
 ``record_decks``). The header is written from the match's
-``Ruleset.setup_of`` and replayed with its ``start``; each action is read
-with its ``read_action``, resolved and applied with its
-``action_from_mapping``/``resolve``/``apply``. A game whose ruleset has no
-record format (SCP-TCG's chapter 4, which starts from a position) cannot be
-exported: ``ExportError`` says so.
+``Records.setup_of`` and replayed with its ``start`` (the ``decks``
+capability) or the position it writes; each action is read with the game's
+``read_action``, resolved and applied with its
+``action_from_mapping``/``resolve``/``apply``. A game without records
+cannot be exported: ``ExportError`` says so.
 
 A match record (docs/scenario-format.md, section 5) names the seed,
 the two decks and every action in the scenario notation, player actions and
@@ -61,8 +62,8 @@ from events.kernel import (
 )
 from referee.actions import IllegalAction
 from referee.inputs import MAX_ACTIONS, NAME_LENGTH, TEXT_LENGTH, Document, InputError, load_document
-from referee.ruleset import DEFAULT_GAME, Ruleset, State, games, get, of_first_event, outcome_json
-from referee.scenario import JUDGE_ACTION_KEYS as JUDGES_KEYS, Reader
+from referee.ruleset import DEFAULT_GAME, Records, Ruleset, State, games, get, of_first_event, outcome_json
+from referee.scenario import JUDGE_ACTION_KEYS as JUDGES_KEYS, Reader, moves_reader
 
 FORMAT = "harem-master-record/1"  # Harem Master's ``record_format``, what every record so far is in
 # The header's keys every game's records share; a game's own
@@ -149,7 +150,7 @@ def parse_record(doc: Document) -> Record:
     seed = reader.int_(data["seed"], ("seed",), -(2**63), 2**63 - 1)  # as `new --seed`: fits in 64 bits
     mode = reader.choice(data.get("mode", "strict"), ("mode",), MODES)
     deal_mode = reader.choice(data.get("deal", "seeded"), ("deal",), DEALS)
-    header = ruleset.read_record_header(reader, data)  # the decks are checked before any action is read
+    header = _records(ruleset).read_header(reader, data)  # the decks are checked before any action is read
     actions: list[dict[str, Any]] = []
     raw_actions = data.get("actions")
     listed = reader.seq(raw_actions if raw_actions is not None else [], ("actions",), MAX_ACTIONS, "actions")
@@ -212,26 +213,43 @@ def _entries(reader: Any, value: Any) -> list[dict[str, Any]]:
     return out
 
 
+def _with_unlisted(ruleset: Ruleset, state: State, action: Any, lookup: Any) -> Any:
+    """``action`` with the definitions of cards it shows that no deck lists
+    (a game with decks: ``Decks.with_unlisted``); else as it is."""
+    return ruleset.decks.with_unlisted(state, action, lookup) if ruleset.decks is not None else action
+
+
+def _records(ruleset: Ruleset) -> Records:
+    """The game's match records (``Records``), or ``Lacks`` in one line."""
+    found: Records = ruleset.need("records", "its matches cannot be written as records")
+    return found
+
+
+def record_format(ruleset: Ruleset) -> str | None:
+    """The ``format`` a record of the game has, None if it has no records."""
+    return ruleset.records.format if ruleset.records is not None else None
+
+
 def _top_keys(ruleset: Ruleset) -> tuple[str, ...]:
-    return (*HEAD_KEYS, *ruleset.record_keys, *TAIL_KEYS)
+    return (*HEAD_KEYS, *(ruleset.records.keys if ruleset.records is not None else ()), *TAIL_KEYS)
 
 
 def _known_format(fmt: Any) -> str | None:
     """The game whose record format ``fmt`` is, None if none is."""
-    if fmt == get(DEFAULT_GAME).record_format:
+    if fmt == record_format(get(DEFAULT_GAME)):
         return DEFAULT_GAME
-    return next((game for game in games() if isinstance(fmt, str) and get(game).record_format == fmt), None)
+    return next((game for game in games() if isinstance(fmt, str) and record_format(get(game)) == fmt), None)
 
 
 def _game_of_format(reader: Any, fmt: Any) -> str:
     """The game whose ruleset writes records in format ``fmt`` (Harem
     Master's first: every record so far is in its format, and no other game
     is imported to read one)."""
-    if fmt == get(DEFAULT_GAME).record_format:
+    if fmt == record_format(get(DEFAULT_GAME)):
         return DEFAULT_GAME
     formats: list[str] = []
     for game in games():
-        known = get(game).record_format
+        known = record_format(get(game))
         if known is None:
             continue
         if fmt == known:
@@ -380,7 +398,9 @@ def signature_check(
     trust = "this store" if store_key == public else "--trust" if any(same_key(t, public) for t in trusted) else None
     base = {"key": record.signature["key"], "fingerprint": fingerprint, "trusted": trust}
     if head is None or not verify(
-        public, record.signature["value"], record_message(str(record.ruleset.record_format), head, record.entries or [])
+        public,
+        record.signature["value"],
+        record_message(str(record_format(record.ruleset)), head, record.entries or []),
     ):
         return {
             "status": "bad",
@@ -394,7 +414,7 @@ def signature_check(
 def _action(reader: Any, ruleset: Ruleset, raw: Any, path: tuple[Any, ...]) -> dict[str, Any]:
     if isinstance(raw, dict):
         judge = raw.get("judge") is True
-        allowed = JUDGE_ACTION_KEYS if judge else ("player", "judge", "do", *ruleset.action_args)
+        allowed = JUDGE_ACTION_KEYS if judge else ("player", "judge", "do", *_records(ruleset).action_args)
         for key in raw:
             if key not in allowed:
                 if key == "expect":
@@ -403,7 +423,7 @@ def _action(reader: Any, ruleset: Ruleset, raw: Any, path: tuple[Any, ...]) -> d
                     kind = "a judge action" if judge else "a player action"
                     why = f"{kind} has only: {', '.join(allowed)}"
                 raise reader.err(path + (key,), f"unknown key {key!r}; {why}")
-    action, _expect = ruleset.read_action(reader, raw, path)
+    action, _expect = (ruleset.read_action or moves_reader(ruleset))(reader, raw, path)
     for key, limit in (("reason", TEXT_LENGTH), ("text", TEXT_LENGTH), ("by", NAME_LENGTH)):
         if key in action:  # stored with the match and printed in its log
             reader.text(action[key], path + (key,), limit)
@@ -509,7 +529,7 @@ def _replay(record: Record) -> Replay:
             else:
                 action = ruleset.action_from_mapping(raw)
                 if record.catalog is not None:
-                    action = ruleset.with_unlisted(state, action, record.catalog.get)
+                    action = _with_unlisted(ruleset, state, action, record.catalog.get)
                 applied = ruleset.apply(state, ruleset.resolve(state, action, labels))
         except IllegalAction as exc:
             violation = {"action": k, "rule": exc.refusal.rule, "message": exc.refusal.reason}
@@ -534,15 +554,16 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
     With ``verify`` (the default) the record is replayed and must give back
     exactly ``events``; ``ExportError`` otherwise, and for a match that did
     not start from decks (a scenario's set-up position) or whose game has no
-    record format (``Ruleset.record_format``)."""
+    record format (no ``records`` capability)."""
     log = list(events)
     if not log:
         raise ExportError("the match has no events")
     first = log[0]
     ruleset = of_first_event(first)
-    if ruleset.record_format is None:
+    records = ruleset.records
+    if records is None:
         raise ExportError(
-            f"{ruleset.name} ({ruleset.id}) has no match-record format yet (its ruleset's record_format): "
+            f"{ruleset.name} ({ruleset.id}) has no match-record format yet (no records capability): "
             "its matches start from a set-up position, which no record format writes, "
             "so this match cannot be exported as a record"
         )
@@ -556,19 +577,19 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
             f"the match is a what-if fork of {origin.match} at event {origin.at}, not a game played from the "
             f"shuffle: export {origin.match} itself, or write the question as a scenario (referee scenario from)"
         )
-    setup = ruleset.setup_of(first)
+    setup = records.setup_of(first)
     if setup is None:
         raise ExportError(
             "the match was started from a set-up position (a scenario), not from two decks; "
             "a match record starts from the shuffle (101), so this match cannot be exported as one"
         )
     try:
-        written = ruleset.record_decks(setup, log)
+        written = records.record_decks(setup, log)
     except ValueError as exc:
         raise ExportError(str(exc)) from None
     cards, decks, unlisted = list(written.cards), written.decks, written.unlisted
     out: dict[str, Any] = {
-        "format": ruleset.record_format,
+        "format": records.format,
         "seed": setup.seed,
         "mode": setup.mode,
         **({"deal": setup.deal} if setup.deal != "seeded" else {}),
@@ -588,7 +609,10 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
     # replay of the record would apply it, must give the very events that
     # follow in the log. So the record replays to exactly ``events``.
     header = _parsed({**out, "actions": []})
-    started = _started(header)
+    from referee.corrections import collector_paused
+
+    with collector_paused():
+        started = _started(header)
     _check_same(started.events, log, 0)
     out["actions"] = _actions(log, by_name, len(started.events), unlisted.get)
     _parsed(out)  # the whole record, as `referee import` will read it
@@ -622,6 +646,7 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
     from referee.scenario import judge_action
 
     ruleset = of_first_event(log[0]) if log else get()
+    judges_rules = ruleset.rewinds.rules if ruleset.rewinds is not None else ()
     verify = verify_from is not None
     i = verify_from or 0
     states = states_along(log, upto=i)
@@ -637,12 +662,13 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
         elif (
             type(ev) is Rewound
             and ev.judge is None
-            and not ev.rule.startswith("410")
+            and ev.rule not in judges_rules
             and i + 1 < len(log)
             and isinstance(following := log[i + 1], ActionTaken)
         ):
-            # 306.5c: the referee took its own steps back for the action that
-            # follows (a late interception), which makes this rewind again.
+            # A rewind no judge made and no correction rule cites: the rules
+            # took their own steps back for the action that follows (Harem
+            # Master's late interception, 306.5c), which makes it again.
             entry = _player_action(ruleset, state, following, by_name)
             n = 2
         elif isinstance(ev, EntryUndone):
@@ -696,7 +722,7 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
                 if entry.get("judge") is True:
                     made = judge_action(state, log[:i], entry, [], states)
                 else:
-                    action = ruleset.with_unlisted(state, ruleset.action_from_mapping(entry), unlisted)
+                    action = _with_unlisted(ruleset, state, ruleset.action_from_mapping(entry), unlisted)
                     made = ruleset.apply(state, ruleset.resolve(state, action))
             except IllegalAction as exc:
                 raise ExportError(
@@ -745,7 +771,7 @@ def _parsed(record: dict[str, Any]) -> Record:
 
 def _action_of(ruleset: Ruleset, ev: ActionTaken) -> Any:
     """The action an ``ActionTaken`` records, as its game reads the notation."""
-    args = {k: v for k, v in ev.args.items() if k in ruleset.action_args and v is not None}
+    args = {k: v for k, v in ev.args.items() if k in _records(ruleset).action_args and v is not None}
     return ruleset.action_from_mapping({"player": ev.player, "do": ev.do, **args})
 
 
@@ -756,8 +782,10 @@ def _player_action(ruleset: Ruleset, state: State, ev: ActionTaken, by_name: boo
     if spec is not None and any(a.kind in ("name", "names") for a in spec.args or ()):
         # What the table turned face up, by name (a reveal names a card of the
         # deck list, not one instance; an id given stands for its name).
+        cards = ruleset.cards_of(state)
+
         def shown(ref: Any) -> Any:
-            cd = state.cards.get(ref)
+            cd = cards.get(ref)
             return cd.name if cd is not None and not getattr(cd, "filler", False) else ref
 
         if "card" in entry:
@@ -768,8 +796,10 @@ def _player_action(ruleset: Ruleset, state: State, ev: ActionTaken, by_name: boo
     if not by_name:
         return entry
 
+    cards = ruleset.cards_of(state)
+
     def name(cid: Any) -> Any:
-        cd = state.cards.get(cid)
+        cd = cards.get(cid)
         return cd.name if cd is not None and not getattr(cd, "filler", False) else cid
 
     named = dict(entry)

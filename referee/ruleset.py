@@ -1,45 +1,73 @@
-"""The seam between the kernel and a game: the ``Ruleset`` interface and the registry of games.
+"""A game as the kernel knows it: the small core a game writes, the procedure written once, and the registry of games.
 
-The kernel (the event store, the chain, corrections, the scenario runner,
-records, notation, simulate, the CLI, the board and tournaments) is meant to
-know a game only through this interface, the way OpenSpiel's ``Game`` /
-``State`` pair is all its algorithms see and python-chess's variants are
-found by name (``chess.variant.find_variant``). A game is found here by the
-id its match's first event records (``game``); a first event without one was
-written before games had ids and is Harem Master's, so old logs and records
-stay readable.
+A game is one ``Ruleset``: a handful of declarations (python-chess's variant,
+OpenSpiel's ``Game``, boardgame.io's game object), most of them the functions
+that do the work. What a game must write is its **core**: who it is and who
+sits at it, its first events, its state and fold (``initial_state``,
+``evolve``), a position written by hand (``position``), the decision in
+front of the table (``decision``), its moves declared once in a registry
+(``moves``, ``referee.moves``), how the notation reads an action
+(``action_from_mapping``), what each viewer sees (``view``) and one sentence
+per event (``describe``). Everything else has a default (the automatic
+steps, the result, the codec, the notation's names...) or is a **capability**
+(``referee.capabilities``: decks, records, scenarios, rewinds, the board's
+parts, tournaments, self-play), None when the game lacks it; the kernel asks
+with ``need`` and says in one line what is missing.
 
-A ruleset may be a fragment of a game (``complete`` False): it then answers
-only what its rules document decides and refuses everything else, saying so,
-rather than inventing the rest; the kernel keeps whole-game features (decks,
-results, tournaments, self-play) for complete rulesets.
+The **procedure** is the kernel's, the same for every game, here: the legal
+list (each decision's candidates that the move's check accepts), deciding
+an action (its seat, the game not over, whose decision it is, then its one
+check), its record and violations (``own_events``), the automatic steps to
+the next decision (``advance``), ``apply`` and the fold. A game supplies
+rules, never plumbing; ``tests/test_conformance.py`` holds every registered
+game to what the procedure promises.
 
-``docs/rulesets.md`` maps each place where the kernel still calls Harem
-Master directly to the member below that replaces it.
+A game is found by the id its match's first event records (``game``); a
+first event without one was written before games had ids and is the first
+registered game's (Harem Master's), so old logs and records stay readable.
+``docs/rulesets.md`` is the guide to adding one.
 """
 
 from __future__ import annotations
 
 import importlib
-import random
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from events import use_card_types
+from events.kernel import ActionTaken, Event, ViolationRecorded
+from referee.actions import Applied, IllegalAction, Refusal
+from referee.capabilities import (
+    CAPABILITIES,
+    BoardParts,
+    Codec,
+    Decks,
+    InPlace,
+    Outcome,
+    RecordDecks,
+    RecordHeader,
+    Records,
+    RewindRules,
+    Scenarios,
+    ScenarioWriter,
+    SelfPlay,
+    Setup,
+    Started,
+    StartOption,
+    Tournaments,
+    outcome_json,
+)
+from referee.moves import ANY, ActionSpec, ArgSpec, Context, Decision, Events, Moves, made, refuse
 
 if TYPE_CHECKING:
-    from referee.actions import Applied, Refusal
     from referee.inputs import Document
 
-DEFAULT_GAME = "harem-master"
-
-# State, Event, Card and Action are each ruleset's own types; the kernel only
-# relies on what ``StateLike`` and ``ActionLike`` say and on events being
-# frozen pydantic models with ``rule``, ``ruling`` and ``step``.
+# State, Event, Card and Action as the kernel passes them around, where it
+# does not know the game (each game's own types are ``Ruleset``'s S and A).
 State = Any
-Event = Any
 Card = Any
 Action = Any
 
@@ -52,532 +80,193 @@ class StateLike(Protocol):
     """The fields of any game's state that the kernel reads: where the log is,
     who plays, how the match was set up, what a judge must rule on."""
 
-    position: int  # events folded so far
-    names: Mapping[str, str]  # seat -> player's name
-    seed: int
-    mode: str  # strict | record
-    violations: Sequence[Any]  # open violations (record mode), each with ``rule``
+    @property
+    def position(self) -> int: ...  # events folded so far
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def mode(self) -> str: ...  # strict | record
+
+    @property
+    def violations(self) -> Sequence[Any]: ...  # open violations (record mode), each with ``rule``
 
 
 @runtime_checkable
 class ActionLike(Protocol):
     """A player's action as the kernel passes it around: who, which kind, and
-    the arguments (``ActionSpec.args`` declares them per kind)."""
+    the arguments (each move's ``args`` declares them)."""
 
-    player: str | None
-    do: str
+    @property
+    def player(self) -> str | None: ...
+
+    @property
+    def do(self) -> str: ...
 
     def arguments(self) -> dict[str, object]: ...
 
     def to_dict(self) -> dict[str, object]: ...
 
 
-# --- what a game tells the kernel -------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """Who must act now, what kind of choice it is, and the rule that asks for it.
-
-    ``player`` None means any seat may enter the next action (a fragment with no
-    turn order, where the table enters what a card's process instructs).
-    ``chance`` marks a choice that is the table's, not a strategy: a hidden card
-    turned face up at a table-dealt match, which the table reveals (OpenSpiel's
-    chance node; seeded matches decide those from the seed and never ask)."""
-
-    player: str | None
-    kind: str
-    rule: str
-    text: str  # completes "A must ..."
-    chance: bool = False
-    # What `referee legal --json` says of it beside who and what kind (Harem
-    # Master's ``reveal`` at a table-dealt match: who turns, which rule, why,
-    # at most how many; SCP-TCG's ``rule``).
-    extra: Mapping[str, Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ArgSpec:
-    """One argument of an action kind: its name in the notation, what it holds
-    (``card``, ``cards``, ``zone``, ``count``, ``choice``, ``flag``; ``name``,
-    ``names``: what the table saw, not a card of the match, as a reveal names
-    it), whether it is required and, for a choice, the values it may take."""
-
-    name: str
-    kind: str
-    required: bool = False
-    choices: tuple[str, ...] = ()
-    help: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ActionSpec:
-    """One ``do`` of a game: the rule its record cites and the arguments it
-    takes. ``args`` None means the game has not declared them."""
-
-    do: str
-    rule: str
-    args: tuple[ArgSpec, ...] | None = None
-    help: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class StartOption:
-    """One of a game's own match settings (``Ruleset.start``'s ``options``),
-    as ``referee new`` takes it. ``kind`` ``pairs``: a repeated
-    ``--flag KEY=CHOICE``, each key once, read as a mapping (``choices``:
-    each key's values); ``off``: a flag that turns the option (True unless
-    given) off."""
-
-    name: str  # the key in ``options``
-    flag: str  # the command line's option: ``--ruling``, ``--no-auto-pass``
-    kind: str  # pairs | off
-    help: str
-    choices: Mapping[str, tuple[str, ...]] | None = None
-    metavar: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended, as python-chess's ``Outcome``: a winner or a draw, the
-    rule (and ruling) that decided it, scores where counted."""
-
-    winner: str | None
-    draw: bool
-    rule: str
-    ruling: str | None = None
-    scores: Mapping[str, int] | None = None
-    reason: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        """The result as every ``--json`` and read model prints it."""
-        return {
-            "winner": self.winner,
-            "draw": self.draw,
-            "rule": self.rule,
-            "ruling": self.ruling,
-            "scores": dict(self.scores) if self.scores is not None else None,
-            "reason": self.reason,
-        }
-
-
-def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
-    """A game's result as data: null while the game goes on."""
-    return None if outcome is None else outcome.to_json()
-
-
-@dataclass(frozen=True, slots=True)
-class Started:
-    """A match's first events, the state after them and, for a position written
-    by hand, the labels its cards were given (scenario format)."""
-
-    events: list[Any]
-    state: Any
-    labels: Mapping[str, str]
-
-
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """What a match was started with (``Ruleset.start``'s arguments), read
-    back from its first event: a match record writes it, and replaying the
-    record starts the very same match from it."""
-
-    decks: Mapping[str, Sequence[Any]]  # seat -> cards, top first
-    seed: int
-    deal: str
-    names: Mapping[str, str]
-    mode: str
-    options: Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class RecordHeader:
-    """What a match record's header says besides its format, seed, mode and
-    deal, as its game reads it: each seat's player and deck (checked against
-    the game's deck rules), the game's own settings (``Setup.options``) and
-    where the record's card names get their definitions (``get(name)``, for a
-    card the table showed that no deck lists), or None."""
-
-    names: Mapping[str, str]
-    decks: Mapping[str, Sequence[Any]]  # seat -> cards, top first
-    options: Mapping[str, Any]
-    catalog: Any = None
-    started: Started | None = None  # a record that starts from a position: the match it sets up
-
-
-@dataclass(frozen=True, slots=True)
-class RecordDecks:
-    """A match's decks as its record writes them: the card definitions it
-    carries (``cards:`` entries), each seat's deck entries in their exact
-    order, and the cards shown that no deck lists, by name (a replay finds
-    their definitions there)."""
-
-    cards: list[dict[str, Any]]
-    decks: Mapping[str, list[Any]]
-    unlisted: Mapping[str, Any]
-    more: Mapping[str, Any] = field(
-        default_factory=dict
-    )  # the header's other keys of the game (a position's ``setup``)
-
-
-@runtime_checkable
-class RewindRules(Protocol):
-    """What the game tells rule-410-style corrections: the rules a rewind may
-    cite, the steps a table may be recorded as having skipped, and the events
-    that showed someone something hidden (a judge weighing a rewind must know
-    the table has seen them)."""
-
-    rules: tuple[str, ...]
-    skippable: tuple[str, ...]
-    reveals: Mapping[type, str]
-
-    def revealed(self, event: Event, restored: State) -> str | None:
-        """What a rewind to ``restored`` cannot hide again of ``event``, in words."""
-        ...
-
-    def skip_step(self, state: State, log: Sequence[Event], rule: str, reason: str) -> Applied:
-        """Record mode: the table skipped step ``rule``; the events that make
-        the state mirror the table, with the skip as an open violation."""
-        ...
-
-    def position_of_step(
-        self, log: Sequence[Event], turn: int, step: str, states: Sequence[State] | None = None
-    ) -> int:
-        """The position just before step ``step`` of turn ``turn`` began."""
-        ...
-
-
-@runtime_checkable
-class BoardParts(Protocol):
-    """A game's own parts of the board's pages, where the board drawn from
-    the interface alone (``referee.web.anygame``: zones, sentences, one form
-    per action kind) is not enough: its template (in
-    ``referee/web/templates/``) and the names it uses, its position, log,
-    decision and card texts for a viewer, and its console's controls."""
-
-    TEMPLATE: str  # the template that draws its board
-    TEMPLATE_GLOBALS: Mapping[str, Any]  # names its template reads
-    LOOK_AHEAD: int  # events read past a page of the log to finish its last action
-
-    def view(self, state: State, viewer: str) -> dict[str, Any]:
-        """The position as ``viewer`` may see it, as the board draws it."""
-        ...
-
-    def log_rows(
-        self, events: Sequence[Event], state: State, viewer: str, start: int, stop: int, retracted: frozenset[int]
-    ) -> list[dict[str, Any]]:
-        """The log rows of ``events[start:stop]`` from ``state``, as ``viewer`` may read them."""
-        ...
-
-    def decision(self, state: State, viewer: str) -> dict[str, Any] | None:
-        """Who must act, and the legal actions for those who may read them."""
-        ...
-
-    def page_card_texts(
-        self, state: State, view: dict[str, Any], decision: dict[str, Any] | None
-    ) -> dict[str, dict[str, Any]]:
-        """The text of every card the page names, as its viewer may read it."""
-        ...
-
-    def controls(
-        self, state: State, seat: str | None = None, described: list[dict[str, Any]] | None = None
-    ) -> dict[str, Any] | None:
-        """The console's controls for the decision in front of the table."""
-        ...
-
-    def entry_menus(self, state: State) -> dict[str, Any]:
-        """Record mode's menus: whatever the table did may be entered."""
-        ...
-
-    def action_of(self, state: State, line: str) -> Action | None:
-        """The legal action a control's line names, None if none does."""
-        ...
-
-
-@runtime_checkable
-class Ruleset(Protocol):
-    """Everything the kernel needs from one game.
-
-    Checking an action and listing the legal ones must agree (every listed
-    action is accepted; a refused one is never listed), and ``apply`` must be
-    ``decide`` followed by ``advance``: OpenSpiel's random-simulation test
-    holds every ruleset to that (``tests/test_ruleset.py``)."""
-
-    # --- identity -------------------------------------------------------------
-    id: str  # what a first event's ``game`` and a record's format name
-    name: str  # for people
-    rules_document: str  # the rules it implements, for people
-    complete: bool  # False: a fragment, which refuses what its rules do not decide
-    seats: tuple[str, ...]  # the players' seats, in order ("A", "B")
-    viewers: tuple[str, ...]  # who may look: "judge", each seat, "public"
-    record_format: str | None  # a match record's ``format``, None if it has none yet
-    rulings: Mapping[str, tuple[str, ...]]  # the rulings a match may select: id -> its choices (``--ruling``)
-    first_events: tuple[type, ...]  # the classes a match of this game may start with
-    event_modules: tuple[str, ...]  # where its stored event classes live (module names)
-    outside: str  # the rule a refusal cites for what its rules do not decide
-
-    # --- cards and decks ------------------------------------------------------
-    card_type: type  # the pydantic model of one card's printed characteristics
-
-    def parse_cards(self, entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[str, Card]:
-        """A card pool's entries (a list of mappings) as cards by name;
-        ``InputError`` placed in ``doc`` for a bad one."""
-        ...
-
-    def deck_problems(self, cards: Sequence[Card]) -> list[str]:
-        """Every way ``cards`` break the game's deck rules, one sentence each."""
-        ...
-
-    def bundled_cards(self) -> Mapping[str, Card]:
-        """The cards shipped with the referee, searched after a file's own."""
-        ...
-
-    def random_deck(self, rng: random.Random, cards: Mapping[str, Card]) -> list[Card]:
-        """A legal deck drawn from ``cards`` (self-play, the bench)."""
-        ...
-
-    def load_pool(self, file: str | Path) -> dict[str, Card]:
-        """A card pool file of this game (``--pool``): its cards by name;
-        ``InputError`` naming the file and the place for a bad one."""
-        ...
-
-    def load_deck(self, file: str | Path, pools: Sequence[Mapping[str, Card]]) -> list[Card]:
-        """A deck file of this game (``--deck``), its cards looked up in
-        ``pools`` in order (the caller adds ``bundled_cards()`` where it
-        searches them), checked by the deck rules (``deck_problems``);
-        ``InputError`` placed in the file otherwise. Tournaments freeze what
-        it returns at registration."""
-        ...
-
-    # --- starting ---------------------------------------------------------------
-    def start(
-        self,
-        decks: Mapping[str, Sequence[Card]],
-        *,
-        seed: int,
-        deal: str = "seeded",
-        names: Mapping[str, str] | None = None,
-        mode: str = "strict",
-        options: Mapping[str, Any] | None = None,
-    ) -> Applied:
-        """A new match from checked decks (seat -> cards, top first): its first
-        event and every automatic step up to the first decision. ``deal``
-        ``table`` is a paper match whose hidden cards the table reveals;
-        ``options`` are the game's own match settings (Harem Master's
-        ``rulings`` and ``auto_pass``)."""
-        ...
-
-    start_options: tuple[StartOption, ...]  # the game's own settings ``referee new`` takes
-
-    def load_decks(self, files: Mapping[str, str], pool: str | None) -> dict[str, list[Card]]:
-        """Each seat's deck file, its cards found in the pool file ``pool``
-        and then the bundled cards, checked against the deck rules
-        (``InputError`` placed in the file); a fragment without decks
-        refuses, saying how its matches start."""
-        ...
-
-    def start_from_position(self, data: Mapping[str, Any], doc: Document) -> Started:
-        """A position written by hand (a scenario's ``setup`` and ``cards``),
-        checked, as the events that set it up and the state after them."""
-        ...
-
-    def setup_of(self, first_event: Event) -> Setup | None:
-        """What the match that begins with ``first_event`` was started with,
-        as its record writes it (``start``'s arguments, or for a game whose
-        records start from a position, its seed, names and mode); None for a
-        match no record of the game can start (Harem Master's scenario positions)."""
-        ...
-
-    # --- the state and its fold -----------------------------------------------
-    state_type: type[Any]
-
-    def initial_state(self) -> State:
-        """The empty table before the first event."""
-        ...
-
-    def evolve(self, state: State, event: Event) -> State:
-        """The state after ``event``: pure and total (it never validates)."""
-        ...
-
-    def fold(self, events: Iterable[Event], state: State | None = None) -> State:
-        """``evolve`` over ``events`` from ``state`` (the empty table by default)."""
-        ...
-
-    def encode_state(self, state: State, omit: tuple[str, ...] = ()) -> dict[str, Any]:
-        """The state as JSON-ready data (a snapshot, a rewind's restored state).
-        A ruleset may also have ``encode_snapshot(state, omit)``, which the
-        store then writes its snapshots with (``referee.store.statecodec``):
-        a snapshot is the store's cache, never part of an event, so it may
-        be written to read back faster; ``decode_state`` reads both."""
-        ...
-
-    def decode_state(self, data: Mapping[str, Any], base: State | None = None) -> State:
-        """``encode_state`` undone, fields it omitted taken from ``base``."""
-        ...
-
-    # --- the procedure ----------------------------------------------------------
-    @property
-    def actions(self) -> Mapping[str, ActionSpec]:
-        """Every ``do`` a player may send."""
-        ...
-
-    playout_skips: frozenset[str]  # ``do``s a random playout never picks (conceding would end it early)
-
-    def decision(self, state: State) -> Decision | None:
-        """Who must act now and on what (None: the game is over, or nobody)."""
-        ...
-
-    def legal_actions(self, state: State) -> list[Action]:
-        """Every action the rules accept now."""
-        ...
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
-        """At a chance decision, each action the table may take and its
-        probability (what a shuffled paper deck would turn up), as OpenSpiel's
-        ``chance_outcomes``; empty at a player's decision."""
-        ...
-
-    def decide(self, state: State, action: Action) -> list[Event]:
-        """The events ``action`` itself causes, or ``IllegalAction`` citing the rule."""
-        ...
-
-    def is_legal(self, state: State, action: Action) -> Refusal | None:
-        """None if ``decide`` accepts ``action``, else its refusal."""
-        ...
-
-    def canonical(self, state: State, action: Action) -> Action:
-        """``action`` as ``legal_actions`` writes it (defaults filled in, hints
-        for later choices dropped), so an accepted action can be found in the list."""
-        ...
-
-    def own_events(self, state: State, action: Action, *, strict: bool = False) -> list[Event]:
-        """``decide``'s events after the action's own record (``ActionTaken``)
-        and any violations record mode keeps: one indivisible whole."""
-        ...
-
-    def advance(self, state: State, out: list[Event] | None = None) -> tuple[list[Event], State]:
-        """The automatic rule steps up to the next decision."""
-        ...
-
-    def apply(self, state: State, action: Action, *, strict: bool = False) -> Applied:
-        """``own_events`` then ``advance``: everything one action causes."""
-        ...
-
-    def action_from_mapping(self, data: Mapping[str, Any]) -> Action:
-        """An action as the notation writes it (``{player: A, do: ..., ...}``)."""
-        ...
-
-    def resolve(self, state: State, action: Action, labels: Mapping[str, str] | None = None) -> Action:
-        """The action with every card named by name or label given as an instance id."""
-        ...
-
-    def describe_action(self, state: State, action: Action, viewer: str = "judge") -> dict[str, Any]:
-        """The action as ``viewer`` may read it (``legal --json``, the board's
-        controls): each card argument's name (``card``, ``cards``, ...) beside
-        its id (``card_id``, ``cards_ids``; None where hidden), what it costs."""
-        ...
-
-    def list_actions(self, described: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
-        """Described actions (``describe_action``) as ``referee legal`` and
-        the board list them: one line per distinct action, with the ids of
-        the copies of a card it stands for (``[""]``: none to show)."""
-        ...
-
-    def unlisted_cards(self, state: State, pool: str | None) -> Mapping[str, Card]:
-        """Cards an action at ``state`` may name that are no card of the match
-        (Harem Master's table-dealt match: the pool file's, then the bundled
-        ones), by name; the action carries their definitions
-        (``definitions`` in its mapping) so the rules can refuse them or
-        record mode record them. Empty where only the match's cards exist."""
-        ...
-
-    def result(self, state: State) -> Outcome | None:
-        """How the game ended, or None while it goes on (always None for a
-        fragment whose rules end no game)."""
-        ...
-
-    def scores(self, state: State) -> Mapping[str, int] | None:
-        """Each seat's score now, as the game counts it for a game cut short
-        (a tournament's time called, scored): None if the game keeps no score."""
-        ...
-
-    # --- what people see ------------------------------------------------------
-    def view(self, state: State, viewer: str) -> dict[str, Any]:
-        """The position as ``viewer`` may see it, as JSON-ready data: what the
-        rules hide stays hidden (Harem Master's 215)."""
-        ...
-
-    def render_view(self, view: Mapping[str, Any]) -> str:
-        """``view`` as text for a terminal."""
-        ...
-
-    def describe(self, event: Event, state_before: State, viewer: str = "judge") -> str:
-        """One sentence for ``event`` as ``viewer`` may know it."""
-        ...
-
-    board: BoardParts | None  # its own parts of the board's pages; None: drawn from this interface alone
-
-    def describe_log(
-        self, events: Sequence[Event], state: State, viewer: str = "judge", retracted: Iterable[int] = ()
-    ) -> list[dict[str, Any]]:
-        """The rows of ``referee log --json`` for ``events`` folded from
-        ``state`` (positions continue from it): ``position``, ``type``,
-        ``rule``, ``ruling``, ``text`` (as ``viewer`` may know it) and
-        ``retracted`` (its position in ``retracted``)."""
-        ...
-
-    def card_texts(
-        self, state: State, view: Mapping[str, Any] | None = None, actions: Sequence[Mapping[str, Any]] | None = None
-    ) -> dict[str, Any] | None:
-        """The printed text (and the referee's reading) of each card a view or
-        the described actions name, as ``state --json``, ``legal --json`` and
-        the board show it; None: the game shows no card text."""
-
-    # --- match records --------------------------------------------------------
-    # ``record_format`` names the format; ``referee.records`` reads and writes
-    # what every format shares (seed, mode, deal, players, actions, chain).
-    record_keys: tuple[str, ...]  # the header's keys that are the game's own, in the format's order
-    action_args: tuple[str, ...]  # the keys of a player's action beside ``player`` and ``do``, in the notation's order
-
-    def read_record_header(self, reader: Any, data: Mapping[str, Any]) -> RecordHeader:
-        """A record's players, decks and the game's own header keys, checked
-        with ``reader`` (a ``referee.scenario.Reader``): ``InputError`` placed
-        in the file for a bad one."""
-        ...
-
-    def record_decks(self, setup: Setup, log: Sequence[Event]) -> RecordDecks:
-        """The decks of a match that started with ``setup`` as its record
-        writes them; ``ValueError`` saying why when a record cannot."""
-        ...
-
-    def read_action(self, reader: Any, raw: Any, path: tuple[Any, ...]) -> tuple[dict[str, Any], dict | None]:
-        """One action of a scenario or record, a player's or a judge's, checked
-        (``referee.scenario.read_judge_action`` checks a judge's), with the
-        expectation a scenario may attach to it (None if none)."""
-        ...
-
-    def with_unlisted(self, state: State, action: Action, lookup: Any) -> Action:
-        """``action`` with the definition of a card it shows that no deck
-        lists, found with ``lookup(name)`` (record mode); else unchanged."""
-        ...
-
-    # --- corrections and scenarios --------------------------------------------
-    rewinds: RewindRules | None  # None: the game has no corrections yet
-
-    def load_scenario(self, doc: Document) -> Any:
-        """A scenario file of this game, read and checked (``InputError`` if not)."""
-        ...
-
-    def run_scenario(self, scenario: Any) -> Any:
-        """Run a loaded scenario: a ``referee.scenario.ScenarioReport``."""
-        ...
+S = TypeVar("S", bound=StateLike)
+A = TypeVar("A", bound=ActionLike)
+S_in = TypeVar("S_in", contravariant=True)
+A_in = TypeVar("A_in", contravariant=True)
+A_io = TypeVar("A_io")
+
+
+# What the core's functions with a default argument are called as: the kernel
+# may leave the default out, so a game's function must have it too.
+
+
+class Describe(Protocol[S_in]):
+    def __call__(self, event: Event, state_before: S_in, viewer: str = "judge", /) -> str: ...
+
+
+class Resolve(Protocol[S_in, A_io]):
+    def __call__(self, state: S_in, action: A_io, labels: Mapping[str, str] | None = None, /) -> A_io: ...
+
+
+class DescribeAction(Protocol[S_in, A_in]):
+    def __call__(self, state: S_in, action: A_in, viewer: str = "judge", /) -> dict[str, Any]: ...
+
+
+# One action's automatic steps stop here, whatever the rules do: the action is
+# refused whole and nothing is written (a station never hangs).
+ACTION_EVENTS = 50_000
+_NO_WAIVER: frozenset[str] = frozenset()
+
+
+class Lacks(IllegalAction):
+    """A game lacks a capability the kernel was asked to use: refused in one
+    line citing the rule it gives for what its rules do not decide."""
+
+
+class Loop(IllegalAction):
+    """An action whose automatic steps would never end: ``key`` is what went
+    round (``Loops.key`` of an event; None: the steps passed ``ACTION_EVENTS``
+    events). The action is refused whole, or the game's rules end the game
+    (``Loops.ends``)."""
+
+    def __init__(self, refusal: Refusal, key: Hashable | None = None) -> None:
+        super().__init__(refusal)
+        self.key = key
+
+
+@dataclass(frozen=True)
+class Loops(Generic[S]):
+    """A game's rule for automatic steps that go round without end (Harem
+    Master's ruling A30): what counts as one more time round (``key`` of an
+    event, None for most events), the refusal of a loop (``refusal(state,
+    key)``; key None: past ``ACTION_EVENTS``), and the event that ends the
+    game instead (``ends``; None refuses the action)."""
+
+    key: Callable[[Event], Hashable | None]
+    refusal: Callable[[S, Hashable | None], Loop]
+    ends: Callable[[S, Loop], Event | None] | None = None
+    repeats: int = 200
+
+
+class _Later:
+    """A part of a game named by ``"module:attribute"``, imported when the
+    kernel first uses it (``later``)."""
+
+    def __init__(self, where: str) -> None:
+        self._where = where
+        self._found: Any = None
+
+    def _get(self) -> Any:
+        if self._found is None:
+            module, _, attribute = self._where.partition(":")
+            found = importlib.import_module(module)
+            self._found = getattr(found, attribute) if attribute else found
+        return self._found
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._get(), name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._get()(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"later({self._where!r})"
+
+
+def later(where: str) -> Any:
+    """A part of a game named by ``"module:attribute"`` (or a module by its
+    name alone), imported when the
+    kernel first uses it: a capability whose module needs the game's own
+    procedure (its scenario writer replays actions) is named so, and a
+    command that never uses it never imports it. Attribute access and calls
+    pass through to it."""
+    return _Later(where)
+
+
+# --- the defaults of what a game need not write --------------------------------------
+
+
+def _no_automatic_step(state: Any) -> list[Event] | None:
+    return None
+
+
+def _never_ends(state: Any) -> Outcome | None:
+    return None
+
+
+def _as_given(state: Any, action: Any, labels: Mapping[str, str] | None = None) -> Any:
+    return action
+
+
+def _action_dict(state: Any, action: Any, viewer: str = "judge") -> dict[str, Any]:
+    return dict(action.to_dict())
+
+
+def action_lines(described: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
+    """Described actions as ``referee legal`` lists them by default: each
+    argument as NAME=VALUE, a card's id in brackets beside its name."""
+    lines = []
+    for a in described:
+        words = " ".join(
+            f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}"
+            + (
+                f" [{','.join(map(str, a[k + '_ids'])) if k + '_ids' in a else a.get(k + '_id', '')}]"
+                if k + "_id" in a or k + "_ids" in a
+                else ""
+            )
+            for k, v in a.items()
+            if k not in ("player", "do") and not k.endswith(("_id", "_ids"))
+        )
+        lines.append((f"{a['player']} {a['do']} {words}".rstrip(), [""]))
+    return lines
+
+
+def render_zones(view: Mapping[str, Any]) -> str:
+    """A view as text by default: its game and position, then each zone with
+    its count and the cards the viewer may see."""
+    lines = [f"{view.get('game', '')} after event {view.get('event', 0)}".strip()]
+    result = view.get("result")
+    if result:
+        lines.append(f"result: {json.dumps(result, ensure_ascii=False)}")
+    for name, zone in (view.get("zones") or {}).items():
+        cards = zone.get("cards") if isinstance(zone, Mapping) else None
+        count = zone.get("count") if isinstance(zone, Mapping) else None
+        shown = ", ".join(map(str, cards)) if cards else ("hidden" if cards is None and count else "empty")
+        lines.append(f"  {name} ({count}): {shown}" if count is not None else f"  {name}: {shown}")
+    return "\n".join(lines)
 
 
 def rows_by_event(
-    ruleset: Ruleset, events: Sequence[Event], state: State, viewer: str = "judge", retracted: Iterable[int] = ()
+    ruleset: Ruleset[Any, Any],
+    events: Sequence[Event],
+    state: State,
+    viewer: str = "judge",
+    retracted: Iterable[int] = (),
 ) -> list[dict[str, Any]]:
-    """``describe_log`` for a game whose sentences each read one event and the
-    state before it (``describe``)."""
+    """The rows of ``referee log --json`` for a game whose sentences each read
+    one event and the state before it (``describe``)."""
     out = set(retracted)
     rows = []
     for event in events:
@@ -596,6 +285,505 @@ def rows_by_event(
     return rows
 
 
+# --- the game --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Ruleset(Generic[S, A]):
+    """One game: its core, what it may add, and the procedure every game shares.
+
+    Checking an action and listing the legal ones agree (every listed action
+    is accepted; a refused one is never listed), and ``apply`` is
+    ``own_events`` followed by ``advance``: the kernel makes it so, and
+    ``tests/test_conformance.py`` plays every game at random to hold it so."""
+
+    # --- the core: what a game must write (tests/test_conformance.py counts it) ------------
+    id: str  # what a first event's ``game`` and a record's format name
+    name: str  # for people
+    rules_document: str  # the rules it implements, for people
+    seats: tuple[str, ...]  # the players' seats, in order ("A", "B")
+    outside: str  # the rule a refusal cites for what its rules do not decide
+    first_events: tuple[type[Event], ...]  # the classes a match of this game may start with
+    initial_state: Callable[[], S]  # the empty table before the first event
+    evolve: Callable[[S, Event], S]  # the state after one event: pure and total (it never validates)
+    position: Callable[[Mapping[str, Any], Document], Started]  # a position written by hand, checked
+    decision: Callable[[S], Decision | None]  # who must act now and on what (None: nobody, or the game is over)
+    moves: Moves[S, A, Any]  # every move, declared once with its rule, arguments, candidates and check
+    action_from_mapping: Callable[[Mapping[str, Any]], A]  # an action as the notation writes it
+    view: Callable[[S, str], dict[str, Any]]  # the position as a viewer may see it (hidden stays hidden)
+    describe: Describe[S]  # one sentence for an event as a viewer may know it
+
+    # --- what a game may write, else the kernel's default --------------------------------
+    automatic: Callable[[S], list[Event] | None] = _no_automatic_step  # the next automatic step; None at a decision
+    checks: Callable[[S], list[Event] | None] | None = None  # what the rules check after every step (214.2e)
+    # How a step's events are recorded together (and what they set off, 403.1b):
+    # push(state, batch, out) folds ``batch`` onto ``state``, appending to ``out``.
+    push: Callable[[S, list[Event], list[Event]], S] | None = None
+    loops: Loops[S] | None = None  # automatic steps that go round without end
+    result: Callable[[S], Outcome | None] = _never_ends  # how the game ended, None while it goes on
+    viewers: tuple[str, ...] = ()  # who may look (default: the judge, each seat, the public)
+    resolve: Resolve[S, A] = _as_given  # card names and labels as ids
+    describe_action: DescribeAction[S, A] = _action_dict  # an action as a viewer may read it
+    list_actions: Callable[[Sequence[Mapping[str, Any]]], list[tuple[str, list[str]]]] = action_lines
+    render_view: Callable[[dict[str, Any]], str] = render_zones  # a view as text
+    # The rows of ``referee log --json``, called (events, state, viewer, retracted=positions)
+    # (default: one sentence per event, ``rows_by_event``).
+    describe_log: Callable[..., list[dict[str, Any]]] | None = None
+    # The match's cards by instance id, each with its ``name`` (None: a game without
+    # cards): what the command line and the board check a card's name against.
+    cards: Callable[[S], Mapping[str, Any]] | None = None
+    # The printed text of the cards a view or described actions name (None: none shown).
+    card_texts: Callable[..., dict[str, Any] | None] | None = None
+    # The folder of the game's own templates for the board, found under its id
+    # (``harem-master/board.html``): its board parts' template, or for a game
+    # drawn from its core, the details of one zone (``zone.html``).
+    templates: Path | None = None
+    # One action of a scenario or record, checked (default: read against the moves' arguments).
+    read_action: Callable[[Any, Any, tuple[Any, ...]], tuple[dict[str, Any], dict[str, Any] | None]] | None = None
+
+    # --- capabilities (referee.capabilities): None when the game lacks one ------------------
+    decks: Decks | None = None
+    records: Records | None = None
+    scenarios: Scenarios | None = None
+    scenario_writer: ScenarioWriter | None = None
+    rewinds: RewindRules | None = None
+    board: BoardParts | None = None
+    tournaments: Tournaments | None = None
+    selfplay: SelfPlay | None = None
+    codec: Codec | None = None
+    in_place: InPlace | None = None
+
+    # The latest legal list and what each listed action was accepted with.
+    _listed: list[Any] = field(default_factory=lambda: [None, -1, [], []], init=False, repr=False)
+    _state_type: list[type] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.viewers:
+            object.__setattr__(self, "viewers", ("judge", *self.seats, "public"))
+
+    # --- asking for a capability ----------------------------------------------------
+
+    def need(self, capability: str, why: str = "") -> Any:
+        """The capability named ``capability``, or ``Lacks`` saying in one line
+        that this game has none (``why``: what it would have been for)."""
+        found = getattr(self, capability, None) if capability in CAPABILITIES else None
+        if found is None:
+            words = _WORDS.get(capability, capability)
+            raise Lacks(Refusal(self.outside, f"{self.name} has no {words}" + (f": {why}" if why else ".")))
+        return found
+
+    @property
+    def state_type(self) -> type[Any]:
+        """The class of this game's states (a snapshot is stored under it)."""
+        if not self._state_type:
+            self._state_type.append(type(self.initial_state()))
+        return self._state_type[0]
+
+    @property
+    def actions(self) -> Mapping[str, ActionSpec]:
+        """Every ``do`` a player may send, with its rule and arguments."""
+        return self.moves.specs()
+
+    # --- the procedure ----------------------------------------------------------------
+
+    def legal_actions(self, state: S) -> list[A]:
+        """Every action the rules accept now: each move's candidates for the
+        decision in front of the table (and the any-time moves') that its
+        check accepts, so every action listed is accepted and none refused
+        is listed."""
+        d = self.decision(state)
+        if d is None:
+            return []
+        listed = self._listed
+        if listed[0] is state and listed[1] == state.position:
+            return list(listed[2])
+        moves = self.moves
+        kinds = moves.kinds
+        before, prepare, strict = moves.before, moves.prepare, moves.strict_arguments
+        out: list[A] = []
+        found: list[Events] = []
+        append, keep = out.append, found.append
+        players = self.seats if d.player is None else (d.player,)
+        answers = tuple(kinds) if d.moves is None else d.moves
+        ctx = Context(d.kind)
+        for p in players:
+            for do in answers:
+                kind = kinds[do]
+                check = kind.check
+                if prepare is not None:
+                    check = prepare(state, ctx, check) or check
+                for candidate in kind.candidates(state, p, ctx):
+                    if candidate.player != p or candidate.do != do:
+                        self._accept(state, candidate, out, found)
+                        continue
+                    # A candidate of the decision in front of the table, by the
+                    # player who makes it, of a move that answers it: what
+                    # ``_decide`` checks before the move's own check (a seat,
+                    # the game not over, whose decision it is) holds, so only
+                    # the rest is done, as ``_decide`` does it.
+                    try:
+                        events = before(state, candidate, _NO_WAIVER) if before is not None else None
+                        if events is None:
+                            if strict:
+                                _arguments_check(moves, candidate)
+                            events = check(state, candidate, ctx)
+                    except IllegalAction:
+                        continue
+                    append(candidate)
+                    keep(events)
+        rank = moves.rank(state, d) if moves.rank is not None and out else None
+        if rank is not None:
+            order = sorted(range(len(out)), key=lambda i: rank(out[i]))
+            out, found = [out[i] for i in order], [found[i] for i in order]
+        if moves.any_time:
+            anytime = Context(ANY)
+            for p in players:
+                for do in moves.any_time:
+                    kind = kinds[do]
+                    for candidate in kind.candidates(state, p, ctx):
+                        if candidate.player == p and candidate.do == do:
+                            try:
+                                events = kind.check(state, candidate, anytime)
+                            except IllegalAction:
+                                continue
+                            out.append(candidate)
+                            found.append(events)
+                        else:
+                            self._accept(state, candidate, out, found)
+        listed[:] = [state, state.position, out, found]
+        return list(out)
+
+    def _accept(self, state: S, action: A, out: list[A], found: list[Events]) -> None:
+        """``action`` listed if ``decide`` accepts it, with what it was accepted
+        with, for the ``decide`` that usually follows a listing."""
+        try:
+            events = self._decide(state, action, _NO_WAIVER)
+        except IllegalAction:
+            return
+        out.append(action)
+        found.append(events)
+
+    def _listed_events(self, state: S, action: A) -> list[Event] | None:
+        """The events a listed action was accepted with, when ``action`` is
+        one of the latest legal list's own objects (chosen from it)."""
+        listed = self._listed
+        if listed[0] is not state or listed[1] != state.position:
+            return None
+        for i, candidate in enumerate(listed[2]):
+            if candidate is action:
+                events = listed[3][i] = made(listed[3][i])
+                return events
+        return None
+
+    def decide(self, state: S, action: A, waive: frozenset[str] = frozenset()) -> list[Event]:
+        """The events ``action`` itself causes, or ``IllegalAction`` citing the
+        rule; nothing automatic (``apply`` adds the steps that follow).
+        ``waive``: the rules record mode lets the table break."""
+        if not waive:
+            found = self._listed_events(state, action)
+            if found is not None:
+                return list(found)
+        return made(self._decide(state, action, waive))
+
+    def _decide(self, state: S, action: A, waive: frozenset[str]) -> Events:
+        moves = self.moves
+        p, do = action.player, action.do
+        if p not in self.seats:
+            if moves.seated is not None:
+                raise moves.seated(p)
+            raise refuse(
+                moves.seat_rule or self.outside,
+                f"Only players {' and '.join(self.seats)} take part in a game, not {p!r}.",
+            )
+        outcome = self.result(state)
+        if outcome is not None:
+            raise refuse(outcome.rule, "The game is over" + (f": {outcome.reason}" if outcome.reason else "."))
+        if moves.before is not None:
+            early = moves.before(state, action, waive)
+            if early is not None:
+                return early
+        if do in moves.any_time:
+            return moves.kinds[do].check(state, action, Context(ANY, waive))
+        d = self.decision(state)
+        kind = moves.kinds.get(do)
+        if (
+            d is None
+            or kind is None
+            or (d.player is not None and p != d.player)
+            or (d.moves is not None and do not in d.moves)
+        ):
+            if moves.elsewhere is not None:
+                return moves.elsewhere(state, action, d, Context(d.kind if d is not None else ANY, waive))
+            raise _not_the_decision(self, action, d)
+        if moves.strict_arguments:
+            _arguments_check(moves, action)
+        ctx = Context(d.kind, waive)
+        check = kind.check
+        if moves.prepare is not None:
+            check = moves.prepare(state, ctx, check) or check
+        return check(state, action, ctx)
+
+    def is_legal(self, state: S, action: A) -> Refusal | None:
+        """None if ``action`` would be accepted, else its refusal (its events
+        are not made: every refusal comes before them)."""
+        try:
+            self._decide(state, action, _NO_WAIVER)
+        except IllegalAction as exc:
+            return exc.refusal
+        return None
+
+    def canonical(self, state: S, action: A) -> A:
+        """``action`` as the legal list writes it (defaults filled in, hints for
+        later choices dropped), so an accepted action can be found in the list."""
+        return self.moves.canonical(state, action) if self.moves.canonical is not None else action
+
+    def own_events(self, state: S, action: A, *, strict: bool = False) -> list[Event]:
+        """The events the action itself causes, after its record
+        (``ActionTaken``) and any violations record mode keeps: one
+        indivisible whole, which a rewind goes back before or after, never
+        into. ``strict`` refuses physical violations even in record mode (a
+        replay after a correction applies only what the rules allow)."""
+        moves = self.moves
+        if moves.retract is not None:
+            back = moves.retract(state, action)
+            if back is not None:
+                return [back, *self.own_events(self.evolve(state, back), action, strict=strict)]
+        try:
+            events = self.decide(state, action)
+            violations: list[Event] = []
+        except IllegalAction as exc:
+            exc.action = action
+            if strict or state.mode != "record" or not exc.refusal.physical:
+                raise
+            events, violations = self._record_anyway(state, action, exc.refusal)
+        recorded = moves.record(state, action) if moves.record is not None else None
+        if recorded is None:
+            kind = moves.kinds.get(action.do)
+            recorded = (kind.rule if kind is not None else self.outside, action.arguments())
+        taken = ActionTaken.trusted(rule=recorded[0], player=action.player, do=action.do, args=recorded[1])
+        return [taken, *violations, *events]
+
+    def _record_anyway(self, state: S, action: A, first: Refusal) -> tuple[list[Event], list[Event]]:
+        """The events of an action the table physically took despite the rules
+        (record mode), with a violation for every rule it broke."""
+        waive: set[str] = set()
+        refusal: Refusal | None = first
+        broken: list[Refusal] = []
+        events: list[Event] = []
+        while refusal is not None:
+            broken.append(refusal)
+            waive.add(refusal.rule)
+            try:
+                events = self.decide(state, action, frozenset(waive))
+                refusal = None
+            except IllegalAction as exc:
+                if not exc.refusal.physical:
+                    exc.action = action
+                    raise
+                refusal = exc.refusal
+        return events, [ViolationRecorded.trusted(rule=r.rule, player=action.player, reason=r.reason) for r in broken]
+
+    def _push(self, state: S, batch: list[Event], out: list[Event]) -> S:
+        """``batch`` folded onto ``state`` and appended to ``out``: the game's
+        ``push`` if it has one (what the events set off), else the fold."""
+        if self.push is not None:
+            return self.push(state, batch, out)
+        evolve = self.evolve
+        for event in batch:
+            state = evolve(state, event)
+            out.append(event)
+        return state
+
+    def advance(self, state: S, out: list[Event] | None = None) -> tuple[list[Event], S]:
+        """The automatic rule steps up to the next decision (or the end):
+        after every step what the rules check (``checks``), then the next
+        step (``automatic``); ``Loop`` if they would never end."""
+        events: list[Event] = [] if out is None else out
+        start = len(events)
+        repeats: dict[Hashable, int] = {}
+        result, checks, automatic, loops = self.result, self.checks, self.automatic, self.loops
+        push = self.push if self.push is not None else self._push
+        while result(state) is None:
+            seen = len(events)
+            if checks is not None:
+                checked = checks(state)
+                if checked:
+                    state = push(state, checked, events)
+                    continue
+            steps = automatic(state)
+            if not steps:
+                break
+            state = push(state, steps, events)
+            if len(events) - start > ACTION_EVENTS:
+                raise loops.refusal(state, None) if loops is not None else _endless(self)
+            if loops is not None:
+                for event in events[seen:]:
+                    key = loops.key(event)
+                    if key is not None:
+                        repeats[key] = repeats.get(key, 0) + 1
+                        if repeats[key] > loops.repeats:
+                            raise loops.refusal(state, key)
+        return events, state
+
+    def apply(self, state: S, action: A, *, strict: bool = False) -> Applied:
+        """Every event one action causes and the state after them:
+        ``own_events`` then ``advance``; ``IllegalAction`` with nothing applied
+        if it is refused. Every check is made and every event computed before
+        anything is returned, so an action that turns out impossible part way
+        through is refused whole. In record mode an action the table took
+        despite a rule it can physically break is applied with its
+        violations recorded."""
+        own = self.own_events(state, action, strict=strict)
+        events: list[Event] = []
+        state = self._push(state, own, events)
+        done = len(events)
+        try:
+            events, state = self.advance(state, events)
+        except Loop as loop:
+            ends = self.loops.ends if self.loops is not None else None
+            ended = ends(state, loop) if ends is not None else None
+            if ended is None:
+                raise
+            # The rules end the game right after the action that set the loop
+            # off; its endless steps are not written.
+            del events[done:]
+            state = self.evolve(state, ended)
+            events.append(ended)
+        return Applied(events, state)
+
+    def begin(self, first: Sequence[Event]) -> Applied:
+        """A match's first events and every automatic step up to the first decision."""
+        state = self.initial_state()
+        for event in first:
+            state = self.evolve(state, event)
+        events, state = self.advance(state, list(first))
+        return Applied(events, state)
+
+    def fold(self, events: Iterable[Event], state: S | None = None) -> S:
+        """``evolve`` over ``events`` from ``state`` (the empty table by
+        default); on one private copy when the game can record in place."""
+        s = state if state is not None else self.initial_state()
+        if self.in_place is not None:
+            s = self.in_place.copy(s)
+            record = self.in_place.record
+            for event in events:
+                record(s, event)
+            return s
+        evolve = self.evolve
+        for event in events:
+            s = evolve(s, event)
+        return s
+
+    # --- what the kernel asks every game through its capabilities -----------------------
+
+    def start(
+        self,
+        decks: Mapping[str, Sequence[Card]],
+        *,
+        seed: int,
+        deal: str = "seeded",
+        names: Mapping[str, str] | None = None,
+        mode: str = "strict",
+        options: Mapping[str, Any] | None = None,
+    ) -> Applied:
+        """A new match dealt from checked decks: its first events and the
+        automatic steps to the first decision (the ``decks`` capability)."""
+        found: Decks = self.need("decks", "start from a position instead")
+        first = found.start(decks, seed=seed, deal=deal, names=names, mode=mode, options=dict(options or {}))
+        return self.begin(first)
+
+    def encode_state(self, state: S, omit: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The state as JSON-ready data (a snapshot, a rewind's restored state):
+        the game's ``codec``, else the kernel's walk of its fields."""
+        if self.codec is not None:
+            return self.codec.encode_state(state, omit)
+        from projections.encoding import encode_fields
+
+        return encode_fields(state, omit)
+
+    def encode_snapshot(self, state: S, omit: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The store's snapshot of ``state`` (never part of an event)."""
+        if self.codec is not None:
+            return self.codec.encode_snapshot(state, omit)
+        from projections.encoding import encode_fields
+
+        return encode_fields(state, omit, snapshot=True)
+
+    def decode_state(self, data: Mapping[str, Any], base: S | None = None) -> S:
+        """``encode_state`` or ``encode_snapshot`` undone, fields omitted taken from ``base``."""
+        if self.codec is not None:
+            return self.codec.decode_state(data, base)
+        from projections.encoding import decode_fields
+
+        empty = self.initial_state()
+        return decode_fields(data, type(empty), vars(empty), base=base)
+
+    def log_rows(
+        self, events: Sequence[Event], state: S, viewer: str = "judge", retracted: Iterable[int] = ()
+    ) -> list[dict[str, Any]]:
+        """The rows of ``referee log --json``: ``position``, ``type``, ``rule``,
+        ``ruling``, ``text`` (as ``viewer`` may know it) and ``retracted``."""
+        if self.describe_log is not None:
+            return self.describe_log(events, state, viewer, retracted=frozenset(retracted))
+        return rows_by_event(self, events, state, viewer, retracted)
+
+    def cards_of(self, state: S) -> Mapping[str, Any]:
+        """The match's cards by instance id (none for a game without cards)."""
+        return self.cards(state) if self.cards is not None else {}
+
+    def texts(
+        self, state: S, view: Mapping[str, Any] | None = None, actions: Sequence[Mapping[str, Any]] | None = None
+    ) -> dict[str, Any] | None:
+        """The printed text of the cards a view or described actions name, as
+        ``state --json``, ``legal --json`` and the board show it (None: none)."""
+        return self.card_texts(state, view, actions) if self.card_texts is not None else None
+
+
+_WORDS = {
+    "decks": "decks or card pools",
+    "records": "match record format",
+    "scenarios": "scenario expectations of its own",
+    "scenario_writer": "way to write its matches as scenarios",
+    "rewinds": "judges' corrections",
+    "board": "board parts of its own",
+    "tournaments": "tournament scoring",
+    "selfplay": "self-play",
+    "codec": "codec of its own",
+    "in_place": "fold in place",
+}
+
+
+def _not_the_decision(ruleset: Ruleset[Any, Any], action: Any, d: Decision | None) -> IllegalAction:
+    """The kernel's refusal of an action that answers no decision in front of the table."""
+    if d is None:
+        return refuse(ruleset.outside, "Nobody can act now.")
+    if d.player is not None and action.player != d.player:
+        return refuse(d.rule, f"It is {d.player}, not {action.player}, who must {d.text}.")
+    answers = d.moves if d.moves is not None else tuple(ruleset.moves.kinds)
+    who = action.player if d.player is None else d.player
+    return refuse(d.rule, f"{who} must {d.text} now; the possible actions are {', '.join(answers)}, not {action.do}.")
+
+
+def _arguments_check(moves: Moves[Any, Any, Any], action: Any) -> None:
+    """An argument the move does not take, or a required one left out, refused citing its rule."""
+    kind = moves.kinds[action.do]
+    takes = {arg.name for arg in kind.args}
+    extra = [key for key in action.arguments() if key not in takes]
+    if extra:
+        said = ", ".join(sorted(takes)) or "no arguments"
+        raise refuse(kind.rule, f"{action.do} takes {said}; not {', '.join(extra)}.")
+    given = action.arguments()
+    for arg in kind.args:
+        if arg.required and arg.name not in given:
+            raise refuse(kind.rule, f"{action.do} needs {arg.name}: {arg.help or arg.kind}.")
+
+
+def _endless(ruleset: Ruleset[Any, Any]) -> Loop:
+    return Loop(
+        Refusal(ruleset.outside, f"This action sets off automatic steps that never end (past {ACTION_EVENTS} events).")
+    )
+
+
 # --- the registry -----------------------------------------------------------------------
 
 
@@ -603,14 +791,16 @@ class UnknownGame(LookupError):
     """A game id no ruleset is registered for."""
 
 
-# Game id -> "module:attribute" of its ruleset object, imported on first use so
-# that a command touching one game never imports another. Adding a game is a
-# package and one line here.
+# Game id -> "module:attribute" of its ruleset, imported on first use so that a
+# command touching one game never imports another. Adding a game is its
+# packages and one line here. The first is the game of every log, record and
+# scenario written before games had ids.
 _REGISTERED: dict[str, str] = {
-    "harem-master": "referee.rules.harem_master.ruleset:HAREM_MASTER",
-    "scp-tcg-s4": "referee.rules.scp_tcg.ruleset:SCP_TCG_ZONES",
+    "harem-master": "referee.rules.harem_master.game:HAREM_MASTER",
+    "scp-tcg-s4": "referee.rules.scp_tcg.game:SCP_TCG_ZONES",
 }
-_loaded: dict[str, Ruleset] = {}
+_loaded: dict[str, Ruleset[Any, Any]] = {}
+DEFAULT_GAME = next(iter(_REGISTERED))
 
 
 def register(game: str, where: str) -> None:
@@ -625,8 +815,9 @@ def games() -> list[str]:
     return list(_REGISTERED)
 
 
-def get(game: str | None = None) -> Ruleset:
-    """The ruleset registered as ``game`` (Harem Master when None)."""
+def get(game: str | None = None) -> Ruleset[Any, Any]:
+    """The ruleset registered as ``game`` (the default game when None: the
+    game of files and logs that name none)."""
     key = DEFAULT_GAME if game is None else game
     found = _loaded.get(key)
     if found is not None:
@@ -636,71 +827,68 @@ def get(game: str | None = None) -> Ruleset:
         raise UnknownGame(f"no game {key!r}: the referee knows {', '.join(repr(g) for g in _REGISTERED)}")
     module, _, attribute = where.partition(":")
     found = getattr(importlib.import_module(module), attribute)
+    if not isinstance(found, Ruleset) or found.id != key:
+        raise TypeError(f"{where} is not the Ruleset of {key!r}")
     _loaded[key] = found
     return found
 
 
-def _card_type(game: str | None) -> type:
-    return get(game).card_type
+def _card_type(game: str | None) -> type | None:
+    decks = get(game).decks
+    return decks.card_type if decks is not None else None
 
 
 use_card_types(_card_type)  # a tournament's registrations read their cards as their game's
 
 
 def game_of(first_event: Any) -> str:
-    """The game a match's first event names; Harem Master for logs written
-    before first events named one."""
+    """The game a match's first event names; the default game for logs
+    written before first events named one."""
     return getattr(first_event, "game", None) or DEFAULT_GAME
 
 
-def of_first_event(first_event: Any) -> Ruleset:
+def of_first_event(first_event: Any) -> Ruleset[Any, Any]:
     """The ruleset a match's log is folded and decided with."""
     return get(game_of(first_event))
 
 
-def ruleset_fits(ruleset: object) -> list[str]:
-    """The members of ``Ruleset`` that ``ruleset`` lacks (empty: it has them
-    all); ``isinstance`` with a Protocol says only yes or no."""
-    wanted = [name for name in _protocol_members(Ruleset)]
-    missing = [name for name in wanted if not hasattr(ruleset, name)]
-    rewinds = getattr(ruleset, "rewinds", None)
-    if rewinds is not None:
-        missing += [f"rewinds.{name}" for name in _protocol_members(RewindRules) if not hasattr(rewinds, name)]
-    board = getattr(ruleset, "board", None)
-    if board is not None:
-        missing += [f"board.{name}" for name in _protocol_members(BoardParts) if not hasattr(board, name)]
-    return missing
-
-
-def _protocol_members(protocol: type) -> list[str]:
-    names = set(getattr(protocol, "__annotations__", {}))
-    names.update(name for name, value in vars(protocol).items() if callable(value) and not name.startswith("_"))
-    return sorted(names)
-
-
 __all__ = [
+    "ACTION_EVENTS",
     "DEFAULT_GAME",
     "ActionLike",
     "ActionSpec",
     "ArgSpec",
     "BoardParts",
+    "Codec",
     "Decision",
+    "Decks",
+    "InPlace",
+    "Lacks",
+    "Loop",
+    "Loops",
     "Outcome",
-    "outcome_json",
     "RecordDecks",
     "RecordHeader",
+    "Records",
     "RewindRules",
     "Ruleset",
+    "Scenarios",
+    "ScenarioWriter",
+    "SelfPlay",
     "Setup",
     "StartOption",
     "Started",
     "StateLike",
+    "Tournaments",
     "UnknownGame",
+    "action_lines",
     "game_of",
     "games",
     "get",
+    "later",
     "of_first_event",
+    "outcome_json",
     "register",
+    "render_zones",
     "rows_by_event",
-    "ruleset_fits",
 ]

@@ -1,25 +1,29 @@
 """Scenario files: a rules question as data (shared/spec/scenario-format.md, section 2), the part every game shares.
 
-A file names its game (``game:``; Harem Master's when it names none) and
-that game's ruleset reads and runs it (``Ruleset.load_scenario`` and
-``run_scenario``): the position, the players' actions and the expectations
-are the game's. What every game's scenarios share is here: the ``Reader``
-whose errors name the file, the place and what was expected, the judges'
-actions (410 corrections, notes, calls, results) and how they are run, the
-``ScenarioReport``, and finding scenario files in folders. A scenario is read
-in full and checked before anything runs; one whose rules answer differs
-from its expectation is a failure with readable reasons.
+A file names its game (``game:``; the default game's, Harem Master's, when
+it names none). The kernel reads and runs every game's scenarios the same
+way: the ``Reader`` whose errors name the file, the place and what was
+expected, the keys every file has (name, rules, question, actions), the
+judges' actions (410 corrections, notes, calls, results), the loop that
+plays the actions, the expectations every game may check (a refusal, the
+decision, the result, events) and the ``ScenarioReport``. A game gives its
+position (its core ``position``) and, with the ``Scenarios`` capability,
+its own top keys and expectations (Harem Master's zones and characters).
+A scenario is read in full and checked before anything runs; one whose
+rules answer differs from its expectation is a failure with readable
+reasons.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from referee import ruleset as rulesets
 from referee.actions import IllegalAction, Refusal
-from referee.inputs import TITLE_LENGTH, Document, InputError, kind_of, load_document, text_problem
+from referee.inputs import MAX_ACTIONS, TITLE_LENGTH, Document, InputError, kind_of, load_document, text_problem
 
 # --- checking the file's shape ---------------------------------------------------
 
@@ -188,8 +192,8 @@ class ScenarioReport:
 
 @dataclass
 class Scenario:
-    """A scenario read and checked, ready to run; a game's own kind of
-    scenario adds what its runner needs."""
+    """A scenario read and checked, ready to run: its position, its actions
+    (each with the expectation checked after it) and its final expectation."""
 
     doc: Document
     name: str
@@ -200,17 +204,49 @@ class Scenario:
     actions: list[tuple[dict[str, Any], dict | None]]
     expect: dict
     game: str = rulesets.DEFAULT_GAME  # the ruleset that reads and runs it
+    catalog: Any = field(default=None, repr=False)  # where its card names get definitions (a game's ``Scenarios.read``)
 
 
-def load_scenario(file: str | Path) -> Any:
+TOP_KEYS = ("game", "name", "rules", "question", "setup", "actions", "expect")
+
+
+def load_scenario(file: str | Path) -> Scenario:
     """Read and check a scenario file with its game's ruleset (``InputError`` if it is not one)."""
-    doc = load_document(file)
-    return ruleset_of(doc).load_scenario(doc)
+    return read_scenario(load_document(file))
 
 
-def ruleset_of(doc: Document) -> rulesets.Ruleset:
-    """The ruleset of the game a scenario file names (``game:``); Harem
-    Master's when it names none, as every scenario did before games had ids."""
+def read_scenario(doc: Document) -> Scenario:
+    """A scenario document read and checked in full before anything runs:
+    the kernel's keys (name, rules, question, actions), the game's position
+    (its ``Scenarios.read``, else its core ``position``), each action as the
+    game reads the notation, and each expectation's shape."""
+    ruleset = ruleset_of(doc)
+    scenarios = ruleset.scenarios
+    reader = Reader(doc, ruleset.seats)
+    data = reader.mapping(doc.data, (), (*TOP_KEYS, *(scenarios.keys if scenarios else ())), ("name", "rules", "setup"))
+    name = reader.text(data["name"], ("name",), TITLE_LENGTH)
+    rules = [reader.str_(r, ("rules", i)) for i, r in enumerate(reader.seq(data["rules"], ("rules",)))]
+    if not rules:
+        raise reader.err(("rules",), "expected at least one rule this scenario checks")
+    if "question" in data:
+        reader.str_(data["question"], ("question",))
+    if scenarios is not None:
+        started, catalog = scenarios.read(reader, data)
+    else:
+        started, catalog = ruleset.position(data, doc), None
+    read = ruleset.read_action or moves_reader(ruleset)
+    raw_actions = reader.seq(data.get("actions", []) or [], ("actions",), MAX_ACTIONS, "actions")
+    actions = [read(reader, a, ("actions", i)) for i, a in enumerate(raw_actions)]
+    expect = data.get("expect") or {}
+    check_shape(ruleset, reader, expect, ("expect",))
+    return Scenario(
+        doc, name, rules, started.events, started.state, dict(started.labels), actions, expect, ruleset.id, catalog
+    )
+
+
+def ruleset_of(doc: Document) -> rulesets.Ruleset[Any, Any]:
+    """The ruleset of the game a scenario file names (``game:``); the
+    default game's when it names none, as every scenario did before games had ids."""
     game = doc.data.get("game") if isinstance(doc.data, dict) else None
     if game is None:
         return rulesets.get(rulesets.DEFAULT_GAME)
@@ -236,12 +272,189 @@ def unreadable(file: str | Path, error: InputError) -> ScenarioReport:
     return ScenarioReport(str(file), name, rules, False, [f"not read: {error.describe()}"])
 
 
-def run_scenario(file: str | Path | Any) -> ScenarioReport:
-    """Run one scenario with its game's ruleset, loading it first (InputError
-    on a bad file) unless it was loaded already (``scenario check`` checks
-    every file before it runs any, and reads each once)."""
+def run_scenario(file: str | Path | Scenario) -> ScenarioReport:
+    """Play a scenario's actions with its game's ruleset and check its
+    expectations, loading it first (InputError on a bad file) unless it was
+    loaded already (``scenario check`` checks every file before it runs
+    any, and reads each once). The loop is every game's: a judge's action is
+    the kernel's, a player's is read, given the definitions of cards no
+    deck lists (``Decks.with_unlisted``), resolved and applied; an action
+    refused is a failure unless it is the last and the file expects a
+    refusal."""
     sc = load_scenario(file) if isinstance(file, (str, Path)) else file
-    return rulesets.get(sc.game).run_scenario(sc)
+    ruleset = rulesets.get(sc.game)
+    state, log, labels = sc.state, list(sc.events), sc.labels
+    fails: list[str] = []
+    last_refusal: Refusal | None = None
+    expects_refusal = "refused" in sc.expect
+    before_action: list[int] = []  # log length just before each scenario action
+    for i, (raw, step_expect) in enumerate(sc.actions):
+        where = f"action {i + 1} ({raw.get('player', 'judge')} {raw['do']})"
+        before_action.append(len(log))
+        try:
+            if raw.get("judge") is True:
+                applied = judge_action(state, log, raw, before_action)
+            else:
+                action = ruleset.action_from_mapping(raw)
+                if sc.catalog is not None and ruleset.decks is not None:
+                    action = ruleset.decks.with_unlisted(state, action, sc.catalog.get)
+                applied = ruleset.apply(state, ruleset.resolve(state, action, labels))
+        except IllegalAction as exc:
+            last_refusal = exc.refusal
+            if i != len(sc.actions) - 1 or not expects_refusal:
+                fails.append(f"{where} was refused: {exc.refusal}")
+                break
+        else:
+            state = applied.state
+            log.extend(applied.events)
+            last_refusal = None
+        if step_expect:
+            fails += [f"after {where}: {f}" for f in check(ruleset, step_expect, state, log, last_refusal, labels)]
+    if not fails:
+        if expects_refusal:
+            want = (sc.expect.get("refused") or {}).get("rule")
+            if last_refusal is None:
+                fails.append(f"expected the last action to be refused citing {want or 'any rule'}, but it was accepted")
+            elif want is not None and not last_refusal.cites(str(want)):
+                fails.append(f"expected a refusal citing {want}, got {last_refusal}")
+        fails += check(ruleset, sc.expect, state, log, last_refusal, labels)
+    return ScenarioReport(str(sc.doc.file), sc.name, sc.rules, not fails, fails)
+
+
+# --- what every game's scenarios may expect ---------------------------------------------
+
+EXPECT_KEYS = ("refused", "decision", "result", "events")
+
+
+def check_shape(ruleset: rulesets.Ruleset[Any, Any], reader: Reader, expect: Any, path: Path_) -> None:
+    """An expectation's shape: the game's (``Scenarios.check_shape``), else
+    the kernel's own expectations (``EXPECT_KEYS``)."""
+    if ruleset.scenarios is not None:
+        ruleset.scenarios.check_shape(reader, expect, path)
+        return
+    e = reader.mapping(expect, path, EXPECT_KEYS)
+    if "refused" in e:
+        reader.mapping(e["refused"] or {}, path + ("refused",), ("rule",))
+    if "decision" in e:
+        d = reader.mapping(e["decision"], path + ("decision",), ("player", "kind", "rule"))
+        if d.get("player") is not None:
+            reader.player(d["player"], path + ("decision", "player"))
+    if "result" in e:
+        r = reader.mapping(e["result"], path + ("result",), ("winner", "draw", "rule"))
+        if r.get("winner") is not None:
+            reader.player(r["winner"], path + ("result", "winner"))
+        if "draw" in r:
+            reader.bool_(r["draw"], path + ("result", "draw"))
+    for i, item in enumerate(reader.seq(e.get("events", []), path + ("events",))):
+        reader.mapping(item, path + ("events", i), ("rule", "type", "player"))
+
+
+def check(
+    ruleset: rulesets.Ruleset[Any, Any],
+    expect: dict[str, Any],
+    state: Any,
+    log: list[Any],
+    refusal: Refusal | None,
+    labels: dict[str, str],
+) -> list[str]:
+    """Every way the position differs from ``expect``: the game's
+    (``Scenarios.check``), else the kernel's own expectations: who must
+    decide what, the result, and events the log holds."""
+    if ruleset.scenarios is not None:
+        return list(ruleset.scenarios.check(expect, state, log, refusal, labels))
+    fails: list[str] = []
+    if "decision" in expect:
+        d = ruleset.decision(state)
+        have = {"player": d.player, "kind": d.kind, "rule": d.rule} if d is not None else None
+        for key, want in expect["decision"].items():
+            got = have.get(key) if have is not None else None
+            if got != want:
+                fails.append(f"expected the decision's {key} {want!r}, got {got!r}")
+    if "result" in expect:
+        outcome = ruleset.result(state)
+        if outcome is None:
+            fails.append(f"expected the game to have ended ({expect['result']}), but it goes on")
+        else:
+            for key, want in expect["result"].items():
+                got = getattr(outcome, key)
+                if got != want and not (key == "rule" and Refusal(got, "").cites(str(want))):
+                    fails.append(f"expected the result's {key} {want!r}, got {got!r}")
+    for want in expect.get("events", []):
+        if not any(_event_matches(event, want) for event in log):
+            fails.append(f"expected an event {want} in the log, found none")
+    return fails
+
+
+def _event_matches(event: Any, want: Mapping[str, Any]) -> bool:
+    for key, value in want.items():
+        if key == "type":
+            if type(event).__name__ != value:
+                return False
+        elif key == "rule":
+            if not Refusal(str(getattr(event, "rule", "")), "").cites(str(value)):
+                return False
+        elif getattr(event, key, None) != value:
+            return False
+    return True
+
+
+def moves_reader(
+    ruleset: rulesets.Ruleset[Any, Any],
+) -> Callable[[Reader, Any, Path_], tuple[dict[str, Any], dict | None]]:
+    """The kernel's reader of a scenario's or record's action, for a game
+    that writes none of its own: a judge's action, or a player's ``do``
+    checked against the game's moves, each argument against its
+    declaration (``ArgSpec``), with the expectation after it."""
+    moves = ruleset.moves
+    argument_keys = tuple(dict.fromkeys(arg.name for kind in moves.values() for arg in kind.args))
+    rewinds = ruleset.rewinds
+
+    def read(reader: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], dict | None]:
+        keys = ("player", "judge", "do", "expect", *argument_keys, *JUDGE_ACTION_KEYS)
+        a = reader.mapping(raw, path, tuple(dict.fromkeys(keys)), ("do",))
+        do = reader.str_(a["do"], path + ("do",))
+        if a.get("judge") is True:
+            only = tuple(k for k in argument_keys if k not in JUDGE_ACTION_KEYS)
+            read_judge_action(reader, a, do, path, only, rewinds.rules if rewinds is not None else (ruleset.outside,))
+        else:
+            if "judge" in a:
+                reader.bool_(a["judge"], path + ("judge",))
+            if "player" not in a:
+                raise reader.err(path, f"missing required key 'player' ({', '.join(ruleset.seats)}), or judge: true")
+            reader.player(a["player"], path + ("player",))
+            kind = moves.get(do)
+            if kind is None:
+                raise reader.err(path + ("do",), f"unknown action {do!r}; expected one of: {', '.join(moves)}")
+            declared = {arg.name: arg for arg in kind.args}
+            for key in a:
+                if key in argument_keys and key not in declared:
+                    raise reader.err(path + (key,), f"{do} takes {', '.join(declared) or 'no arguments'}, not {key!r}")
+            for arg in kind.args:
+                if arg.required and arg.name not in a:
+                    raise reader.err(path, f"missing required key {arg.name!r} for {do}")
+                if arg.name in a:
+                    _argument(reader, a[arg.name], path + (arg.name,), arg)
+        expect = a.get("expect")
+        if expect is not None:
+            check_shape(ruleset, reader, expect, path + ("expect",))
+        return a, expect
+
+    return read
+
+
+def _argument(reader: Reader, value: Any, path: Path_, arg: Any) -> None:
+    """One argument's value checked against its declaration's kind."""
+    if arg.kind in ("cards", "names"):
+        for i, v in enumerate(reader.seq(value, path)):
+            reader.str_(v, path + (i,))
+    elif arg.kind == "count":
+        reader.int_(value, path, 0)
+    elif arg.kind == "flag":
+        reader.bool_(value, path)
+    elif arg.kind == "choice" and arg.choices:
+        reader.choice(value, path, arg.choices)
+    else:
+        reader.str_(value, path)
 
 
 def judge_action(
@@ -285,7 +498,7 @@ def judge_action(
     if "action" in to:
         k = to["action"]
         if k > len(before_action):
-            raise IllegalAction(Refusal("410", f"Action {k} has not happened yet."))
+            raise IllegalAction(Refusal(corrections.rewind_section(log), f"Action {k} has not happened yet."))
         position = before_action[k - 1]
     elif "event" in to:
         position = to["event"]
@@ -344,10 +557,9 @@ def scenario_from(
     if not log:
         raise ValueError("the match has no events")
     ruleset = rulesets.of_first_event(log[0])
-    writer = getattr(ruleset, "write_scenario", None)
-    if writer is None:
+    if ruleset.scenario_writer is None:
         raise ValueError(f"{ruleset.name} ({ruleset.id}) cannot write its matches as scenarios yet")
-    return writer(log, at, to, viewer, match, title)
+    return ruleset.scenario_writer.write(log, at, to, viewer, match, title)
 
 
 def dump_scenario(data: dict[str, Any], comment: str | None = None) -> str:

@@ -23,8 +23,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 from events.kernel import Event
 from referee import ruleset as registry
-from referee.actions import Action
 from referee.ruleset import Ruleset
+
+Action = Any  # a game's action (``referee.ruleset.ActionLike``)
 
 
 class SelfPlayRefused(ValueError):
@@ -32,24 +33,39 @@ class SelfPlayRefused(ValueError):
     (self-play, tournaments)."""
 
 
-def complete_ruleset(game: str | None = None) -> Ruleset:
-    """The ruleset of ``game`` (Harem Master when None), refused with a
-    sentence unless it is a whole game."""
+PLAYED_OUT = ("decks", "selfplay")  # what a game needs to be played out from the shuffle
+TOURNAMENT = ("decks", "tournaments")  # what a tournament's game needs
+
+
+def playable(ruleset: Ruleset, needs: tuple[str, ...] = PLAYED_OUT) -> bool:
+    """Has the game every capability in ``needs``?"""
+    return all(getattr(ruleset, capability) is not None for capability in needs)
+
+
+def complete_ruleset(game: str | None = None, needs: tuple[str, ...] = PLAYED_OUT) -> Ruleset:
+    """The ruleset of ``game`` (the default game when None), refused with a
+    sentence unless it has the capabilities ``needs`` (decks and self-play
+    to be played out; a tournament needs its scoring too)."""
     found = registry.get(game)
-    if not found.complete:
+    lacking = [capability for capability in needs if getattr(found, capability) is None]
+    if lacking:
         raise SelfPlayRefused(
-            f"{found.name} ({found.id}) is a fragment of a game ({found.rules_document}): its rules end no game, "
-            "so it cannot be played out; self-play and tournaments need a complete ruleset "
-            f"(the referee knows {', '.join(g for g in registry.games() if registry.get(g).complete)})"
+            f"{found.name} ({found.id}) is a fragment of a game ({found.rules_document}): it has no "
+            f"{' or '.join(_WORDS.get(c, c) for c in lacking)}, so it cannot be played out; self-play and "
+            "tournaments need a complete ruleset "
+            f"(the referee knows {', '.join(g for g in registry.games() if playable(registry.get(g), needs))})"
         )
     return found
 
 
+_WORDS = {"decks": "decks", "selfplay": "self-play", "tournaments": "tournament scoring"}
+
+
 def __getattr__(name: str) -> Any:
-    # ``NOT_RANDOM``: Harem Master's playout_skips (102.7, 102.8), read from its
-    # ruleset when first asked for, so importing this module imports no game.
+    # ``NOT_RANDOM``: the default game's playout_skips (Harem Master's 102.7,
+    # 102.8), read when first asked for, so importing this module imports no game.
     if name == "NOT_RANDOM":
-        return registry.get(registry.DEFAULT_GAME).playout_skips
+        return complete_ruleset().need("selfplay").playout_skips
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -70,7 +86,7 @@ class GameRecord:
 
 def random_deck(rng: random.Random, pool: Mapping[str, Any], game: str | None = None) -> list[Any]:
     """A legal deck of ``game`` drawn from ``pool`` (its ``random_deck``)."""
-    return complete_ruleset(game).random_deck(rng, pool)
+    return complete_ruleset(game).need("decks").random_deck(rng, pool)
 
 
 # Each ruleset's ``do``s that name what the table saw (a reveal): where a
@@ -102,10 +118,11 @@ def random_action(state: Any, legal: Sequence[Action], rng: random.Random, rules
     ``chance_outcomes`` (the true card of a shuffled paper castle), not the
     copy ``legal`` happens to name."""
     rules = ruleset if ruleset is not None else _ruleset_of(state)
-    skips = rules.playout_skips
+    selfplay = rules.selfplay
+    skips = selfplay.playout_skips if selfplay is not None else frozenset()
     action = rng.choice([a for a in legal if a.do not in skips])
-    if action.do in _told_by_table(rules):
-        outcomes = rules.chance_outcomes(state)
+    if selfplay is not None and action.do in _told_by_table(rules):
+        outcomes = selfplay.chance_outcomes(state)
         if outcomes:
             weights = [w for _, w in outcomes]
             if all(w == weights[0] for w in weights):
@@ -200,13 +217,14 @@ def decks_for(
         return fixed
     rules = complete_ruleset(game)
     rng = random.Random(game_seed ^ 0x5EED)
-    return {seat: rules.random_deck(rng, pool) for seat in rules.seats}
+    return {seat: rules.need("decks").random_deck(rng, pool) for seat in rules.seats}
 
 
 __all__ = [
     "GameRecord",
     "SelfPlayRefused",
     "SimulationSummary",
+    "TOURNAMENT",
     "complete_ruleset",
     "decks_for",
     "game_seeds",

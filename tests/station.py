@@ -52,7 +52,7 @@ def run(*argv: str) -> str:
 def random_action(url: str, match: str, rng: random.Random) -> list[str] | None:
     """``P DO [CARDS...]`` of a random legal action that keeps the game going,
     or None when there is none (the game is over)."""
-    from referee.bench import _act_arguments
+    from bench.figures import _act_arguments
     from referee.store import MatchStore, StoreError
 
     try:

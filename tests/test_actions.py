@@ -20,13 +20,14 @@ import pytest
 from click.testing import CliRunner
 from test_contract_vocabulary import format_vocabulary
 
-from referee.actions import Action, IllegalAction
+from referee.actions import IllegalAction
 from referee.cli import cli
 from referee.commands.matches import action_arguments
 from referee.rules.harem_master import ACTIONS, ANY_TIME, KINDS, current_decision, decide, legal_actions
+from referee.rules.harem_master.actions import Action
+from referee.rules.harem_master.game import HAREM_MASTER
 from referee.rules.harem_master.pool import bundled_pool
 from referee.rules.harem_master.registry import Context
-from referee.rules.harem_master.ruleset import HAREM_MASTER
 from referee.simulate import decks_for, play_game
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee import bench
+from bench import figures as bench
 from referee.cli import cli
 from referee.rules.harem_master.pool import bundled_pool, load_pool
 from referee.store import MatchStore

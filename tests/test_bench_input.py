@@ -9,7 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from referee import bench
+from bench import figures as bench
 from referee.cli import cli
 
 

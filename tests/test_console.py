@@ -512,7 +512,7 @@ def test_the_health_of_the_store_and_the_watchers_alarm(db: str, tmp_path: Path)
 def test_the_console_bench_runs_its_figures_on_tiny_sizes(tmp_path: Path) -> None:
     """`referee bench --console` end to end on a small match (the bench's
     numbers are never asserted: tests do not time anything)."""
-    from referee.consolebench import decision_bench, percentile
+    from bench.console import decision_bench, percentile
 
     report = decision_bench(str(tmp_path), posts=3, act_runs=1, min_events=300)
     names = [f.name for f in report.figures]

@@ -4,8 +4,8 @@ written by the board's console, outside the hash chain."""
 from __future__ import annotations
 
 from referee import chain
-from referee.actions import Action
 from referee.rules.harem_master import legal_actions
+from referee.rules.harem_master.actions import Action
 from referee.store.errors import StaleVersion
 from tests.test_store import new_game
 

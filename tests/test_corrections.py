@@ -34,7 +34,7 @@ from projections.harem_master.state import GameState, evolve, fold, initial_stat
 from projections.harem_master.transcript import render_transcript, transcript
 from projections.lineage import live_positions, retracted_positions
 from referee import corrections
-from referee.actions import Action, IllegalAction
+from referee.actions import IllegalAction
 from referee.corrections import (
     accept,
     action_span,
@@ -48,6 +48,7 @@ from referee.corrections import (
     skip_step,
 )
 from referee.rules.harem_master import advance, apply, legal_actions, start
+from referee.rules.harem_master.actions import Action
 from referee.rules.harem_master.decks import deal
 from referee.rules.harem_master.notation import action_from_mapping, resolve
 from referee.rules.harem_master.pool import bundled_pool

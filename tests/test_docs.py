@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from docexamples import documents
 
-from referee import records
+from referee import records, scenario as kernel_scenario
 from referee.cli import COMMANDS
 from referee.rules.harem_master import scenario
 from referee.rules.harem_master.notation import PLAYER_DOS
@@ -34,7 +34,7 @@ def test_every_command_has_a_section_in_the_cli_reference() -> None:
 @pytest.mark.parametrize(
     "keys",
     [
-        scenario.TOP_KEYS,
+        (*kernel_scenario.TOP_KEYS, *scenario.SCENARIOS.keys),
         scenario.SETUP_KEYS,
         scenario.PLAYER_KEYS,
         scenario.EXPECT_KEYS,

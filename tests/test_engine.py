@@ -10,8 +10,9 @@ from events.harem_master.cards import CardDef, filler
 from events.harem_master.game import FieldCard, PositionSetUp
 from events.kernel import GameEnded
 from projections.harem_master.state import evolve, initial_state
-from referee.actions import Action, IllegalAction, Refusal
+from referee.actions import IllegalAction, Refusal
 from referee.rules.harem_master import apply, current_decision, legal_actions
+from referee.rules.harem_master.actions import Action
 from referee.rules.harem_master.checks import end_check as _end_check, same_name_choices
 from referee.rules.harem_master.notation import resolve
 

@@ -93,7 +93,7 @@ def test_a_stored_match_whose_action_sets_off_a_loop_ends_as_a_draw(db: str, sce
 def test_the_work_of_one_action_is_bounded_and_refused_whole(db: str, monkeypatch) -> None:
     """Past ``ACTION_EVENTS`` automatic events (none, here), the action is
     refused citing ruling A30 and nothing is written."""
-    from referee.rules.harem_master import engine
+    from referee import ruleset
 
     match = json.loads(
         referee(
@@ -112,7 +112,7 @@ def test_the_work_of_one_action_is_bounded_and_refused_whole(db: str, monkeypatc
     referee("act", match, "A", "choose_opening", "Palace Herald", "--db", db)
     with MatchStore(db, read_only=True) as store:
         before = store.load(match)[1]
-    monkeypatch.setattr(engine, "ACTION_EVENTS", 0)  # any automatic step is past it
+    monkeypatch.setattr(ruleset, "ACTION_EVENTS", 0)  # any automatic step is past it
     code, out, err = run("act", match, "B", "choose_opening", "Zeth Acolyte", "--db", db)
     assert code == 1 and "refused (ruling:A30)" in err and "Nothing was recorded" in err
     with MatchStore(db, read_only=True) as store:

@@ -18,7 +18,7 @@ from pathlib import Path
 from sourcetree import parsed
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("events", "projections", "referee")
+PACKAGES = ("events", "projections", "referee", "bench")
 
 
 def modules() -> dict[str, Path]:
@@ -128,3 +128,17 @@ def test_the_tree_is_parsed_once_per_run() -> None:
 
 def test_a_cycle_is_found() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_benchmarks_import_the_product_and_never_the_other_way() -> None:
+    """``bench`` (``referee bench``) is a package of its own: the product's
+    command line names it by string (``referee.cli.COMMANDS``), and no
+    module of ``events``, ``projections`` or ``referee`` imports it."""
+    graph = import_graph()
+    product = {m: deps for m, deps in graph.items() if not m.startswith("bench")}
+    assert not {
+        m: sorted(d for d in deps if d.startswith("bench"))
+        for m, deps in product.items()
+        if any(d.startswith("bench") for d in deps)
+    }
+    assert any(d.startswith("referee") for d in graph["bench.figures"])

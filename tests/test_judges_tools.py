@@ -21,11 +21,10 @@ from projections.harem_master.state import GameState, fold
 from referee import corrections
 from referee.cli import cli
 from referee.inputs import Document
-from referee.rules.harem_master.engine import legal_actions
+from referee.rules.harem_master import legal_actions
 from referee.rules.harem_master.pool import bundled_pool
-from referee.rules.harem_master.scenario import load, run
 from referee.ruleset import get
-from referee.scenario import dump_scenario, scenario_from
+from referee.scenario import dump_scenario, read_scenario, run_scenario, scenario_from
 from referee.simulate import decks_for, play_game, random_action
 from referee.store import MatchStore
 from tests.test_console import app_for, form_of
@@ -62,7 +61,7 @@ def db(tmp_path: Path) -> str:
 
 
 def passes(data: dict[str, Any]) -> tuple[bool, list[str]]:
-    report = run(load(Document(Path("<written>"), data)))
+    report = run_scenario(read_scenario(Document(Path("<written>"), data)))
     return report.passed, report.failures
 
 
@@ -125,7 +124,7 @@ def _a_sees(state: GameState, card: str) -> bool:
 
 def _public_names(log: list[Any]) -> set[str]:
     """Every card name the log shows A (its sentences as A reads them)."""
-    rows = HM.describe_log(log, HM.initial_state(), "A", frozenset())
+    rows = HM.log_rows(log, HM.initial_state(), "A")
     return {m for r in rows for m in re.findall(r"[A-Z][\w' ]+", r["text"])}
 
 
@@ -293,7 +292,7 @@ def _a_quiet_turn_with_two_characters() -> tuple[int, list[Any], list[str]]:
                 characters = _two_characters(state, state.active)
                 if characters:
                     return seed, played, characters
-            legal = [a for a in legal_actions(state) if a.do not in ("play_character", *HM.playout_skips)]
+            legal = [a for a in legal_actions(state) if a.do not in ("play_character", *HM.selfplay.playout_skips)]
             action = random_action(state, legal or legal_actions(state), rng, HM)
             played.append(action)
             state = HM.apply(state, action).state
@@ -451,7 +450,7 @@ def test_a_character_card_counts_once_when_used_whether_or_not_it_is_countered(t
         data["expect"] = {}
         path.write_text(yaml.safe_dump(data))
         sc = load_scenario(path)
-        from referee.rules.harem_master.engine import apply
+        from referee.rules.harem_master import apply
         from referee.rules.harem_master.notation import action_from_mapping, resolve
 
         state = sc.state

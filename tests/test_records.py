@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from events.kernel import ActionTaken, Event, Rewound, StepSkipped, ViolationRecorded
 from projections.harem_master.state import evolve, initial_state
 from referee import corrections
-from referee.actions import Action, IllegalAction
+from referee.actions import IllegalAction
 from referee.cli import cli
 from referee.commands.records import export_one
 from referee.inputs import InputError
@@ -29,6 +29,7 @@ from referee.records import (
     replay,
 )
 from referee.rules.harem_master import legal_actions, start
+from referee.rules.harem_master.actions import Action
 from referee.rules.harem_master.decks import deal, load_deck
 from referee.rules.harem_master.pool import CardCatalog, bundled_pool
 from referee.store import MatchStore

@@ -19,11 +19,12 @@ from test_records import new_match, play_to_the_end
 
 from events.kernel import ActionTaken, NoteAdded
 from referee import corrections
-from referee.actions import Action, IllegalAction
+from referee.actions import IllegalAction
 from referee.chain import chain_of, key_fingerprint
 from referee.cli import cli
 from referee.commands.records import export_one
 from referee.records import dump_record, record_from_dict, replay
+from referee.rules.harem_master.actions import Action
 from referee.store import MatchStore
 
 
@@ -193,7 +194,7 @@ def test_a_stored_match_re_chained_without_the_key_fails_its_audit(tmp_path: Pat
     """Someone with the database file edits an event and chains every row
     after it again (the chain functions are public): the chain then fits,
     but the head's signature does not verify, and the audit says so."""
-    from events import first_topic
+    from events.names import canonical
     from referee.chain import GENESIS, chain_hash, split_chained
 
     url = f"sqlite:///{tmp_path / 'referee.db'}"
@@ -213,7 +214,7 @@ def test_a_stored_match_re_chained_without_the_key_fails_its_audit(tmp_path: Pat
         if version == edit:
             body = body.replace(b'"player":"A"', b'"player":"B"', 1)
         envelope = bytes(state)[bytes(state).rfind(b'"_timestamp"') :]  # the old envelope, old signature and all
-        prev = chain_hash(prev, first_topic(topic), body)
+        prev = chain_hash(prev, canonical(topic), body)
         new = body[:-1] + b',"_hash":"' + prev.encode() + b'",' + envelope
         db.execute(
             "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",

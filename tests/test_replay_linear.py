@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import pytest
 
+from bench.figures import rewound_log
 from events.harem_master.game import TurnStarted
 from events.kernel import Rewound
 from projections.harem_master import state as state_module
 from referee import corrections
-from referee.bench import rewound_log
 from referee.commands.records import audit_one
 from referee.records import ExportError, export_record, record_from_dict, replay
-from referee.rules.harem_master.ruleset import HAREM_MASTER
+from referee.rules.harem_master.game import HAREM_MASTER
 from referee.store import MatchStore
 
 
@@ -45,8 +45,9 @@ class Counter:
             self.folded += len(events)
             return fold(events, state)
 
-        monkeypatch.setattr(HAREM_MASTER, "evolve", counting_evolve)  # what ``corrections`` folds with
-        monkeypatch.setattr(HAREM_MASTER, "fold", counting_fold)
+        # What ``corrections`` folds with (a game's declaration is frozen: its fields are swapped in place).
+        monkeypatch.setitem(vars(HAREM_MASTER), "evolve", counting_evolve)
+        monkeypatch.setitem(vars(HAREM_MASTER), "fold", counting_fold)
 
     @property
     def total(self) -> int:
@@ -60,8 +61,9 @@ def test_replaying_a_record_with_many_rewinds_evolves_each_event_once(long_log, 
     played = replay(record)
     assert played.violation is None and len(played.events) == len(long_log)
     assert counter.folded == 0
-    # One evolve per event for the states kept, and one per rewind for its own event.
-    assert counter.evolved <= len(long_log) + rewinds
+    # One evolve per event for the states kept, one per rewind for its own
+    # event, and the first event's as the match starts (``Ruleset.begin``).
+    assert counter.evolved <= len(long_log) + rewinds + 1
     assert played.states[-1] == played.state and len(played.states) == len(long_log) + 1
 
 
@@ -71,7 +73,7 @@ def test_export_verifies_in_one_pass(long_log, monkeypatch) -> None:
     record = export_record(long_log)
     assert any(a.get("replay") for a in record["actions"])
     assert counter.folded == 0
-    assert counter.evolved <= len(long_log) + rewinds
+    assert counter.evolved <= len(long_log) + rewinds + 1  # the first event also as the match starts
 
 
 def test_auditing_a_stored_match_looks_back_in_linear_work(long_log, tmp_path, monkeypatch) -> None:
@@ -115,7 +117,7 @@ def test_the_collector_is_paused_during_a_replay_and_restored_after(long_log, mo
         seen.append(gc.isenabled())
         return evolve(state, event)
 
-    monkeypatch.setattr(HAREM_MASTER, "evolve", watching_evolve)
+    monkeypatch.setitem(vars(HAREM_MASTER), "evolve", watching_evolve)
     assert gc.isenabled()
     replay(record_from_dict(export_record(long_log)))
     assert seen and not any(seen)

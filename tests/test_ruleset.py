@@ -1,49 +1,68 @@
-"""The Ruleset interface and its registry: every registered game answers the
-whole interface, and Harem Master's adapter agrees with the engine it wraps
-on random games, event for event (OpenSpiel's random-simulation test)."""
+"""The ``Ruleset`` and its registry: every registered game is one, with a
+small core and capabilities of their Protocols; a game lacking one is told
+so in one line; the kernel's procedure refuses, lists chance outcomes and
+reads a match's setup back as the game says. (That the procedure decides
+as each game's engine did is ``tests/test_procedure_golden.py``; that every
+game keeps its promises, ``tests/test_conformance.py``.)"""
 
 from __future__ import annotations
 
-import inspect
 import random
+from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from projections.harem_master import codec, transcript
-from projections.harem_master.state import fold
 from referee import ruleset as registry
-from referee.actions import IllegalAction
-from referee.rules import harem_master as rules
-from referee.rules.harem_master import views
+from referee.actions import IllegalAction, Refusal
+from referee.capabilities import CAPABILITIES
+from referee.rules.harem_master.game import HAREM_MASTER
 from referee.rules.harem_master.pool import bundled_pool
-from referee.rules.harem_master.ruleset import HAREM_MASTER
-from referee.ruleset import BoardParts, Decision, RewindRules, Ruleset
+from referee.ruleset import Lacks, Ruleset
 from referee.simulate import random_action, random_deck, vanilla
 
 
 @pytest.mark.parametrize("game", registry.games())
-def test_every_registered_game_answers_the_whole_interface(game: str) -> None:
+def test_every_registered_game_is_a_ruleset_with_its_capabilities(game: str) -> None:
+    """A game is a ``Ruleset``; each capability it has is its Protocol."""
     found = registry.get(game)
-    assert registry.ruleset_fits(found) == []
-    assert isinstance(found, Ruleset)
-    assert found.id == game
-    assert found.rewinds is None or isinstance(found.rewinds, RewindRules)
-    assert found.board is None or isinstance(found.board, BoardParts)
+    assert isinstance(found, Ruleset) and found.id == game
+    for name, protocol in CAPABILITIES.items():
+        capability = getattr(found, name)
+        assert capability is None or isinstance(capability, protocol), (game, name)
 
 
-@pytest.mark.parametrize("game", registry.games())
-def test_members_take_the_arguments_the_interface_names(game: str) -> None:
-    """A method's parameters are the Protocol's, by name and kind, so the
-    kernel can call any game the same way."""
-    found = registry.get(game)
-    for name, member in vars(Ruleset).items():
-        if name.startswith("_") or not inspect.isfunction(member):
-            continue
-        wanted = [(p.name, p.kind) for p in inspect.signature(member).parameters.values()][1:]
-        have = [(p.name, p.kind) for p in inspect.signature(getattr(found, name)).parameters.values()]
-        assert have == wanted, f"{game}.{name}"
+def test_the_core_a_game_must_write_is_small() -> None:
+    """The members without a default are the core: at most about 20."""
+    core = [f.name for f in fields(Ruleset) if f.init and f.default is MISSING and f.default_factory is MISSING]
+    assert core == [
+        "id",
+        "name",
+        "rules_document",
+        "seats",
+        "outside",
+        "first_events",
+        "initial_state",
+        "evolve",
+        "position",
+        "decision",
+        "moves",
+        "action_from_mapping",
+        "view",
+        "describe",
+    ]
+
+
+def test_a_game_lacking_a_capability_is_told_so_in_one_line() -> None:
+    scp = registry.get("scp-tcg-s4")
+    with pytest.raises(Lacks) as lacks:
+        scp.need("decks", "start from a position instead")
+    assert lacks.value.refusal.rule == "4" and "\n" not in lacks.value.refusal.reason
+    assert lacks.value.refusal.reason == (
+        "SCP-TCG-JP-J 購買部版, chapter 4 (zones) has no decks or card pools: start from a position instead"
+    )
+    assert HAREM_MASTER.need("decks") is HAREM_MASTER.decks
 
 
 def test_the_registry_finds_a_game_by_its_first_event() -> None:
@@ -67,81 +86,23 @@ def _decks(seed: int, pool: dict | None = None) -> dict:
     return {"A": random_deck(rng, cards), "B": random_deck(rng, cards)}
 
 
-def _engine_decision(state) -> Decision | None:
-    """What the engine says, in the interface's shape, built independently of the adapter."""
-    found = rules.current_decision(state)
-    if found is None:
-        return None
-    kind = rules.KINDS[found.kind]
-    return Decision(found.player, found.kind, kind.rule, kind.text)
-
-
-@pytest.mark.parametrize(
-    ("seed", "pool", "deal"),
-    [(11, "abilities", "seeded"), (12, "vanilla", "seeded"), (13, "abilities", "table")],
-)
-def test_the_adapter_agrees_with_the_engine_on_random_games(seed: int, pool: str, deal: str) -> None:
-    cards = bundled_pool() if pool == "abilities" else vanilla(bundled_pool())
-    decks = _decks(seed, cards)
-    hm = HAREM_MASTER
-    from referee.rules.harem_master.decks import deal as deal_ids
-
-    ids, castles = deal_ids(decks)
-    direct = rules.start(ids, castles, seed=seed, deal=deal)
-    through = hm.start(decks, seed=seed, deal=deal)
-    assert through.events == direct.events and through.state == direct.state
-    state, log = through.state, list(through.events)
-    rng = random.Random(seed)
-    chances = 0
-    for _ in range(400):
-        if state.result is not None:
-            break
-        legal = hm.legal_actions(state)
-        assert legal == rules.legal_actions(state)
-        wanted = _engine_decision(state)
-        got = hm.decision(state)
-        if got is not None and got.chance:
-            assert got.kind == "reveal" and state.deal == "table" and got.player == wanted.player
-            chances += 1
-        else:
-            assert got == wanted
-        action = random_action(state, legal, rng)
-        assert hm.is_legal(state, action) is None
-        applied = hm.apply(state, action)
-        assert applied.events == rules.apply(state, action).events
-        before = state
-        for event in applied.events:
-            assert hm.describe(event, before, "A") == transcript.describe(event, before, "A")
-            before = hm.evolve(before, event)
-        assert before == applied.state
-        state = applied.state
-        log.extend(applied.events)
-    assert (chances > 0) == (deal == "table"), "a table-dealt match asks the table for its reveals"
-    assert hm.fold(log) == fold(log) == state
-    for viewer in hm.viewers:
-        assert hm.view(state, viewer) == views.state_view(state, viewer)
-    assert hm.decode_state(hm.encode_state(state)) == codec.decode_state(codec.encode_state(state)) == state
-    outcome = hm.result(state)
-    if state.result is None:
-        assert outcome is None
-    else:
-        assert (outcome.winner, outcome.draw, outcome.rule) == (
-            state.result.winner,
-            state.result.draw,
-            state.result.rule,
-        )
-
-
-def test_the_adapter_refuses_as_the_engine_does() -> None:
+def test_a_refusal_before_a_check_cites_the_rule_that_forbids_it() -> None:
+    """Whose decision it is, the other side of the turn (214, 406.1): the
+    kernel asks the game (``Moves.elsewhere``) for an action that answers no
+    decision in front of the table, and refuses it citing that rule."""
     state = HAREM_MASTER.start(_decks(5), seed=5).state
-    wrong = HAREM_MASTER.action_from_mapping({"player": "A", "do": "attack", "card": "A:1"})
-    if rules.current_player(state) == "A":
-        wrong = HAREM_MASTER.action_from_mapping({"player": "B", "do": "attack", "card": "B:1"})
+    d = HAREM_MASTER.decision(state)
+    other = "B" if d.player == "A" else "A"
+    wrong = HAREM_MASTER.action_from_mapping({"player": other, "do": "keep"})
     refusal = HAREM_MASTER.is_legal(state, wrong)
-    assert refusal is not None and refusal == rules.is_legal(state, wrong)
+    assert refusal is not None and refusal.rule in ("101.1", "406.1") and d.player in refusal.reason
     with pytest.raises(IllegalAction) as caught:
         HAREM_MASTER.decide(state, wrong)
     assert caught.value.refusal == refusal
+    nobody = HAREM_MASTER.action_from_mapping({"player": "C", "do": "concede"})
+    assert HAREM_MASTER.is_legal(state, nobody) == Refusal(
+        "100.1", "Only players A and B take part in a game, not 'C'."
+    )
 
 
 def test_the_adapter_knows_harem_masters_corrections() -> None:
@@ -166,7 +127,7 @@ def test_a_matchs_setup_starts_the_very_same_match() -> None:
         mode="record",
         options={"rulings": {"A1": "felled"}, "auto_pass": False},
     )
-    setup = hm.setup_of(started.events[0])
+    setup = hm.records.setup_of(started.events[0])
     assert setup is not None and setup.options == {"rulings": {"A1": "felled"}, "auto_pass": False}
     again = hm.start(
         setup.decks, seed=setup.seed, deal=setup.deal, names=setup.names, mode=setup.mode, options=setup.options
@@ -178,17 +139,18 @@ def test_chance_outcomes_are_the_tables_reveals() -> None:
     """At a table-dealt match's reveal every unknown card of the owner is an
     outcome, equally likely, and each one is accepted; elsewhere there are none."""
     hm = HAREM_MASTER
+    chance = hm.selfplay.chance_outcomes
     state = hm.start(_decks(9), seed=9, deal="table").state
     rng = random.Random(9)
     while not hm.decision(state).chance:  # the openings (101.1) come before the first reveal (101.3)
-        assert hm.chance_outcomes(state) == []
+        assert chance(state) == []
         state = hm.apply(state, random_action(state, hm.legal_actions(state), rng)).state
     assert hm.decision(state).rule == "101.3"
-    outcomes = hm.chance_outcomes(state)
+    outcomes = chance(state)
     assert len(outcomes) > 1 and abs(sum(p for _, p in outcomes) - 1) < 1e-9
     assert all(hm.is_legal(state, a) is None for a, _ in outcomes)
     seeded = hm.start(_decks(9), seed=9).state
-    assert hm.chance_outcomes(seeded) == [] and not hm.decision(seeded).chance
+    assert chance(seeded) == [] and not hm.decision(seeded).chance
 
 
 def test_described_actions_name_the_cards() -> None:
@@ -200,10 +162,10 @@ def test_described_actions_name_the_cards() -> None:
 
 
 def test_random_decks_are_legal_decks() -> None:
-    hm = HAREM_MASTER
-    deck = hm.random_deck(random.Random(3), hm.bundled_cards())
-    assert hm.deck_problems(deck) == []
-    assert hm.deck_problems(deck[:-1]) != []
+    decks = HAREM_MASTER.decks
+    deck = decks.random_deck(random.Random(3), decks.bundled_cards())
+    assert decks.deck_problems(deck) == []
+    assert decks.deck_problems(deck[:-1]) != []
 
 
 def _without_format(state: Any) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from referee.cli import cli
 from referee.inputs import Document, InputError
 from referee.rules import scp_tcg
 from referee.rules.scp_tcg import engine, instructions
-from referee.rules.scp_tcg.common import KINDS, OUTSIDE, Instruction
+from referee.rules.scp_tcg.common import MOVES, OUTSIDE, Instruction
 from referee.rules.scp_tcg.position import start_from_position
 from referee.scenario import load_scenario, run_scenario, scenario_files
 
@@ -180,7 +180,7 @@ def zone_errors(s: ZoneState) -> list[str]:
 def _junk(rng: random.Random, s: ZoneState) -> Instruction:
     """A random instruction, legal or not."""
     cards = list(s.cards)
-    do = rng.choice([*KINDS, "draw", "attack"])
+    do = rng.choice([*MOVES, "draw", "attack"])
     return Instruction(
         rng.choice(SEATS),
         do,
@@ -214,18 +214,18 @@ def test_random_instructions_keep_every_zone_rule(seed: int) -> None:
     s, log = random_position(rng)
     assert zone_errors(s) == []
     for _ in range(30):
-        legal = engine.legal_actions(s)
+        legal = SCP.legal_actions(s)
         assert legal, "the table can always enter an instruction"
         listed = set(legal)
         for _ in range(25):
             junk = _junk(rng, s)
-            refusal = engine.is_legal(s, junk)
+            refusal = SCP.is_legal(s, junk)
             if refusal is not None:
                 assert junk not in listed, (junk, refusal)
             elif _listed_in_full(junk, s):
-                assert engine.canonical(s, junk) in listed, junk
+                assert SCP.canonical(s, junk) in listed, junk
         action = rng.choice(legal)
-        applied = engine.apply(s, action)
+        applied = SCP.apply(s, action)
         before = s
         for event in applied.events:
             for viewer in ("judge", "A", "B", "public"):
@@ -247,9 +247,9 @@ def test_the_log_never_names_a_card_nobody_may_see() -> None:
     rng = random.Random(7)
     s, _ = random_position(rng)
     for _ in range(40):
-        action = rng.choice(engine.legal_actions(s))
+        action = rng.choice(SCP.legal_actions(s))
         before = s
-        for event in engine.apply(s, action).events:
+        for event in SCP.apply(s, action).events:
             after = state.evolve(before, event)
             for viewer in ("A", "B", "public"):
                 text = sentences.describe(event, before, viewer)
@@ -298,22 +298,24 @@ def _position() -> ZoneState:
 
 @pytest.mark.parametrize("do", ["draw", "attack", "play", "breach"])
 def test_what_chapter_4_does_not_decide_is_refused_as_such(do: str) -> None:
-    refusal = engine.is_legal(_position(), Instruction("A", do))
+    refusal = SCP.is_legal(_position(), Instruction("A", do))
     assert refusal is not None and refusal.rule == OUTSIDE
     assert "outside the zone rules of chapter 4" in refusal.reason
 
 
 def test_a_fragment_starts_from_a_position_only() -> None:
-    assert SCP.complete is False and SCP.result(_position()) is None
-    with pytest.raises(IllegalAction, match="outside the zone rules of chapter 4"):
+    """Chapter 4 has no decks: the ruleset lacks the capability, and the
+    kernel says so in one line citing 4 when asked to deal a match."""
+    assert SCP.decks is None and SCP.tournaments is None and SCP.result(_position()) is None
+    with pytest.raises(IllegalAction, match="has no decks or card pools: start from a position instead") as refused:
         SCP.start({"A": [], "B": []}, seed=1)
-    assert SCP.deck_problems([]) and "outside the zone rules of chapter 4" in SCP.deck_problems([])[0]
+    assert refused.value.refusal.rule == OUTSIDE
 
 
 def test_a_site_is_for_objects_and_chapter_4_says_no_more() -> None:
     s = _position()
     tale = next(c for c in s.zones["A.tale"])
-    refusal = engine.is_legal(s, Instruction("A", "move", card=tale, to="A.site"))
+    refusal = SCP.is_legal(s, Instruction("A", "move", card=tale, to="A.site"))
     assert refusal is not None and refusal.rule == OUTSIDE and "401.1" in refusal.reason
 
 
@@ -434,12 +436,12 @@ def test_the_docs_describe_every_instruction_key_event_and_reading() -> None:
     from referee.rules.scp_tcg import position, scenario
 
     doc = (ROOT / "docs" / "scp-tcg.md").read_text(encoding="utf-8")
-    for do, kind in KINDS.items():
+    for do, kind in MOVES.items():
         row = next((line for line in doc.splitlines() if line.startswith(f"| `{do}` |")), None)
         assert row is not None, do
-        for arg in kind.spec.args or ():
+        for arg in kind.args:
             assert f"`{arg.name}`" in row, (do, arg.name)
-    keys = [*scenario.EXPECT_KEYS, *scenario.ZONE_CHECK_KEYS, *scenario.TOP_KEYS, *position.SETUP_KEYS]
+    keys = [*scenario.EXPECT_KEYS, *scenario.ZONE_CHECK_KEYS, *scenario.SCENARIOS.keys, *position.SETUP_KEYS]
     keys += [*position.PLAYER_KEYS, *position.ENTRY_KEYS, *{k for ks in position.EXTRA_KEYS.values() for k in ks}]
     assert [k for k in keys if not re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", doc)] == []
     assert [name for name in EVENT_TYPES if f"`{name}`" not in doc] == []

@@ -16,8 +16,9 @@ import pytest
 
 from events.harem_master import EVENT_TYPES
 from projections.harem_master.state import evolve, fold, initial_state
-from referee.actions import Action, IllegalAction
+from referee.actions import IllegalAction
 from referee.rules.harem_master import apply, canonical, current_player, is_legal
+from referee.rules.harem_master.actions import Action
 from referee.rules.harem_master.decks import conservation_errors
 from referee.rules.harem_master.pool import bundled_pool, load_pool
 from referee.simulate import decks_for, game_seeds, play_game, random_deck
@@ -237,20 +238,21 @@ def test_games_of_the_ability_sample_decks_keep_every_invariant(seed: int) -> No
 def _forget() -> None:
     """Drop every value the engine keeps with a state or carries from state
     to state, so what follows is worked out afresh."""
-    from referee.rules.harem_master import characteristics, checks, engine, situations
+    from referee.rules.harem_master import HAREM_MASTER, characteristics, checks, engine, situations
 
     characteristics._carried.clear()
     characteristics._memos.clear()
     characteristics._memo[:] = [(None, -1, {})]
     checks._clear_kept[:] = [None, None, False]
     situations._indexed.clear()
-    engine._listed[:] = [None, -1, [], []]
+    engine._hand_kinds.clear()
+    HAREM_MASTER._listed[:] = [None, -1, [], []]
 
 
 def _derived(state) -> tuple:
+    from referee.rules.harem_master import current_decision, legal_actions
     from referee.rules.harem_master.abilities import answerable
     from referee.rules.harem_master.checks import same_name_pending
-    from referee.rules.harem_master.engine import current_decision, legal_actions
     from referee.rules.harem_master.situations import sources
 
     return (

@@ -30,11 +30,12 @@ from projections.harem_master.state import MUTATORS, NO_EFFECT, GameState, evolv
 from projections.harem_master.transcript import DESCRIBERS, describe
 from projections.harem_master.views import VIEWERS
 from referee import corrections
-from referee.actions import Action, IllegalAction, Refusal
+from referee.actions import IllegalAction, Refusal
 from referee.rules.harem_master import apply, current_decision, decide
+from referee.rules.harem_master.actions import Action
+from referee.rules.harem_master.game import HAREM_MASTER
 from referee.rules.harem_master.notation import PLAYER_DOS, action_from_mapping, resolve
-from referee.rules.harem_master.ruleset import HAREM_MASTER
-from referee.scenario import Scenario, judge_action, load_scenario, scenario_files
+from referee.scenario import judge_action, load_scenario, scenario_files
 from referee.tournament.policy import POLICIES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,7 +98,7 @@ class Library:
         self.positions: list[tuple[GameState, list[Event], dict[str, str]]] = []
         for path in scenario_files([str(ROOT / "scenarios")]):
             sc = load_scenario(path)
-            if not isinstance(sc, Scenario):
+            if sc.game != "harem-master":
                 continue  # another game's scenario (`game:`): its ruleset has sentences of its own
             state, log = sc.state, list(sc.events)
             s = initial_state()

@@ -22,8 +22,9 @@ from events.harem_master.cards import CardDef
 from events.harem_master.game import CardMovedToStack
 from events.kernel import Event
 from projections.harem_master.state import GameState, evolve, fold, initial_state
-from referee.actions import Action, IllegalAction
+from referee.actions import IllegalAction
 from referee.rules import harem_master as rules
+from referee.rules.harem_master.actions import Action
 from referee.store import (
     DEFAULT_URL,
     MatchEvent,
@@ -164,10 +165,12 @@ def mapper() -> PydanticEventMapper:
 # --- the mapper: stored events ARE the domain events -------------------------
 
 
-def test_stored_topic_is_the_domain_event_class_and_state_its_json():
+def test_stored_topic_is_the_domain_event_classs_registered_name_and_state_its_json():
+    """The topic is the name the class is registered under (``events.names``),
+    the very name it was first stored under, wherever its module lives now."""
     event = CardMovedToStack(player="A", card="A:7")
     stored = mapper().to_stored_event(MatchEvent("m-00000001", 12, NOW, event))
-    assert stored.topic == "events.harem_master.game:CardMovedToStack"
+    assert stored.topic == "events.game:CardMovedToStack" and CardMovedToStack.__module__ == "events.harem_master.game"
     assert (stored.originator_id, stored.originator_version) == ("m-00000001", 12)
     body = json.loads(stored.state)
     assert body == {**event.model_dump(mode="json"), "_timestamp": NOW.isoformat()}
@@ -239,7 +242,7 @@ def test_game_state_round_trip_is_exact_at_every_position():
 def test_snapshots_of_ability_heavy_games_round_trip_exactly():
     """The snapshot's field-by-field models (``$fields``) hold card text in
     play too: abilities gained, effects, what left the field (403.2)."""
-    from referee.bench import bench_pools, bundled_pool
+    from bench.figures import bench_pools, bundled_pool
     from referee.simulate import decks_for, game_seeds, play_game
 
     pool = bench_pools(bundled_pool())["ability-heavy"]

@@ -17,9 +17,9 @@ from projections.harem_master.state import GameState
 from projections.scp_tcg.state import ZoneState
 from referee import ruleset as registry
 from referee.cli import cli
+from referee.rules.harem_master.game import HAREM_MASTER
 from referee.rules.harem_master.pool import bundled_pool
-from referee.rules.harem_master.ruleset import HAREM_MASTER
-from referee.rules.scp_tcg.ruleset import SCP_TCG_ZONES as SCP
+from referee.rules.scp_tcg.game import SCP_TCG_ZONES as SCP
 from referee.scenario import load_scenario
 from referee.simulate import decks_for, play_game, vanilla
 from referee.store import MatchStore

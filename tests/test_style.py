@@ -67,7 +67,7 @@ def test_a_function_defined_twice_is_found() -> None:
     assert _defined_twice(source) == [("g", 4, 7)]
 
 
-PACKAGES = ("events", "projections", "referee")
+PACKAGES = ("events", "projections", "referee", "bench")
 
 
 def _mypy(*args: str) -> subprocess.CompletedProcess[str]:

@@ -7,8 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from bench import tournament as bench
 from referee.cli import cli
-from referee.tournament import bench
 
 
 def test_the_event_bench_reports_each_page_and_registration_against_its_baseline(tmp_path) -> None:

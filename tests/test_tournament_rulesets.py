@@ -107,9 +107,9 @@ def test_self_play_goes_through_the_ruleset_and_plays_as_before() -> None:
     from referee.simulate import decks_for, play_game, random_deck, vanilla
 
     hm = registry.get("harem-master")
-    pool = vanilla(dict(hm.bundled_cards()))
+    pool = vanilla(dict(hm.decks.bundled_cards()))
     deck = random_deck(random.Random(5), pool)
-    assert hm.deck_problems(deck) == []
+    assert hm.decks.deck_problems(deck) == []
     record = play_game(7, decks_for(7, pool, None), deal_mode="table")
     assert record.result["rule"] and hm.result(record.state) is not None
     assert any(a.do == "reveal" for a in record.actions)  # the table's chance outcomes
@@ -186,7 +186,7 @@ def test_a_registration_naming_its_game_reads_its_cards_through_that_game(tmp_pa
     from referee.tournament.store import Tournaments
 
     hm = registry.get("harem-master")
-    deck = hm.load_deck(DECKS / "alice.yaml", [hm.bundled_cards()])
+    deck = hm.decks.load_deck(DECKS / "alice.yaml", [hm.decks.bundled_cards()])
     db = tmp_path / "m.db"
     with MatchStore(f"sqlite:///{db}", create=True) as store:
         tid = Tournaments(store).create("Named Cup", game="harem-master")
@@ -228,7 +228,7 @@ def test_a_match_of_a_game_this_referee_does_not_know_has_no_summary(tmp_path: P
 
 def test_time_called_scores_the_game_in_progress_by_its_rulesets_count(tmp_path: Path) -> None:
     """--at-time score: the game cut short goes to the higher score as its
-    game counts it (``Ruleset.scores``: Harem Master's 102.3/103.2 without
+    game counts it (its ``tournaments`` capability: Harem Master's 102.3/103.2 without
     the castle bonus), the pairing's A player sitting in the game's first seat."""
     import random
 
@@ -241,13 +241,14 @@ def test_time_called_scores_the_game_in_progress_by_its_rulesets_count(tmp_path:
         run("event", "register", tid, "--player", name, "--deck", str(DECKS / deck))
     pairing = json.loads(run("event", "round", tid, "--json").stdout)["pairings"][0]
     rules, rng = registry.get(), random.Random(5)
+    scores = rules.tournaments.scores
     with MatchStore(f"sqlite:///{tmp_path / 't.db'}") as store:
         state = store.load(pairing["match"])[0]
-        while state.result is None and rules.scores(state)["A"] == rules.scores(state)["B"]:
+        while state.result is None and scores(state)["A"] == scores(state)["B"]:
             legal = [a for a in rules.legal_actions(state) if a.do not in ("concede", "offer_draw", "accept_draw")]
             state = store.act(pairing["match"], rng.choice(legal)).state
         assert state.result is None, "the game ended before the scores differed"
-        a, b = rules.scores(state)["A"], rules.scores(state)["B"]
+        a, b = scores(state)["A"], scores(state)["B"]
     run("event", "time", tid, "--judge", "Kim")
     with MatchStore(f"sqlite:///{tmp_path / 't.db'}", read_only=True) as store:
         ended = store.records(pairing["match"])[-1].event

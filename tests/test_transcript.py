@@ -24,8 +24,8 @@ from events.kernel import Event
 from projections.harem_master.state import GameState, evolve, fold, initial_state
 from projections.harem_master.transcript import DESCRIBERS, describe, render_transcript, transcript
 from projections.harem_master.views import VIEWERS
-from referee.actions import Action
 from referee.rules.harem_master import apply
+from referee.rules.harem_master.actions import Action
 
 NAMES = [cd.name for cd in POOL + ABILITY_POOL] + [FILLER]
 

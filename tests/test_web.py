@@ -227,7 +227,7 @@ def test_extra_view_keys_explanations_and_unknown_cards_are_rendered_as_given(db
     view["characters"][0]["explain"] = {"physical": "4 = 2 printed +2 Fencing Master until end of turn"}
     view["agenda"] = [{"use": "Fencing Master", "cost": 2}]
     view["zones"]["B.hand"]["cards"] = ["?", "Smoke Bomb"]
-    html = app.state.templates.get_template("board.html").render(
+    html = app.state.templates.get_template("harem-master/board.html").render(
         {**page, "view": view, "token": None, "judge": True, "request": None}
     )
     assert "4 = 2 printed +2 Fencing Master until end of turn" in html
@@ -487,7 +487,7 @@ def test_the_watcher_reports_which_matches_other_stations_wrote(database) -> Non
 
 
 def test_the_board_bench_runs_every_figure_on_tiny_sizes(tmp_path: Path) -> None:
-    from referee.bench import board_bench
+    from bench.figures import board_bench
 
     report = board_bench(str(tmp_path), runs=1, pages=2, min_events=400)
     names = [f.name for f in report.figures]

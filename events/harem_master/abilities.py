@@ -19,6 +19,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
 
+from events.names import stored_as
+
 Zone = Literal["castle", "hand", "action_stack", "discard", "field", "harem", "execution", "side"]
 PILE_ZONES = ("castle", "hand", "action_stack", "discard", "harem", "execution", "side")
 Side = Literal["you", "opponent"]  # relative to the ability's controller (401.6)
@@ -811,3 +813,6 @@ Ability = Annotated[Union[Activated, Triggered, Static, Replacement, UseAbility]
 # inside ``gain``); with ``defer_build`` each is built, its names resolved in
 # this module, the first time something is validated or written with it, so a
 # command that never reads card text does not pay for the whole vocabulary.
+
+
+stored_as(__name__, "events.abilities")  # as they were first stored (``events.names``)

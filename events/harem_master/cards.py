@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from events.harem_master.abilities import Ability, Filter
+from events.names import stored_as
 
 CardType = Literal["character", "event", "item"]
 Gender = Literal["female", "male"]
@@ -78,3 +79,6 @@ class CardDef(BaseModel):
 def filler(random: int) -> CardDef:
     """The anonymous vanilla filler `{random: N}` of the scenario format."""
     return CardDef(name=f"filler {random:+d}", type="event", cost=0, random=random, filler=True)
+
+
+stored_as(__name__, "events.cards")  # as they were first stored (``events.names``)

@@ -33,6 +33,7 @@ from events.kernel import (  # the kernel's events are part of every game's log,
     ViolationRecorded as ViolationRecorded,
     ViolationsAccepted as ViolationsAccepted,
 )
+from events.names import stored_as
 
 # Harem Master's two seats (100.1).
 Player = Literal["A", "B"]
@@ -830,3 +831,6 @@ class Conceded(Event):
 class DrawProposed(Event):
     rule: str = "102.8"
     player: Player
+
+
+stored_as(__name__, "events.game")  # as they were first stored (``events.names``)

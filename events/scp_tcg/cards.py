@@ -16,6 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from events.names import stored_as
+
 Kind = Literal["object", "tale", "incident", "personnel"]
 ObjectClass = Literal["Safe", "Euclid", "Keter"]
 
@@ -51,3 +53,6 @@ class ScpCard(BaseModel):
     @property
     def is_object_card(self) -> bool:
         return self.type == "object"
+
+
+stored_as(__name__, "events.scp_tcg.cards")  # as they were first stored (``events.names``)

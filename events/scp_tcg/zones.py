@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Final, Literal
 
 from events.kernel import Event
+from events.names import stored_as
 from events.scp_tcg.cards import ScpCard
 
 GAME: Final = "scp-tcg-s4"
@@ -196,3 +197,6 @@ class ZoneReordered(Event):
     player: str
     zone: str
     order: list[str]
+
+
+stored_as(__name__, "events.scp_tcg.zones")  # as they were first stored (``events.names``)

@@ -12,12 +12,14 @@ snapshots and rewinds are what they always were.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from events.names import stored_as
 from projections.encoding import FORMAT, IncompatibleSnapshot, decode_fields, encode_fields
 from projections.harem_master.state import OPTIONAL, GameState, initial_state
 
-__all__ = ["FORMAT", "OPTIONAL", "IncompatibleSnapshot", "decode_state", "encode_state"]
+__all__ = ["FORMAT", "OPTIONAL", "IncompatibleSnapshot", "decode_state", "encode_snapshot", "encode_state"]
 
 
 def encode_state(state: GameState, omit: tuple[str, ...] = (), *, snapshot: bool = False) -> dict[str, Any]:
@@ -27,7 +29,15 @@ def encode_state(state: GameState, omit: tuple[str, ...] = (), *, snapshot: bool
     return encode_fields(state, omit, OPTIONAL, FORMAT, snapshot=snapshot)
 
 
-def decode_state(data: dict[str, Any], base: GameState | None = None) -> GameState:
+def encode_snapshot(state: GameState, omit: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The store's snapshot: its card definitions read back without building their validator."""
+    return encode_fields(state, omit, OPTIONAL, FORMAT, snapshot=True)
+
+
+def decode_state(data: Mapping[str, Any], base: GameState | None = None) -> GameState:
     """The ``GameState`` that ``encode_state`` was given, equal field for field;
     fields it omitted are taken from ``base``."""
     return decode_fields(data, GameState, initial_state().__dict__.keys(), OPTIONAL, base, FORMAT)
+
+
+stored_as(__name__, "projections.codec")  # as they were first stored (``events.names``)

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, NamedTuple
 from events.harem_master import game as ev
 from events.harem_master.cards import CardDef
 from events.kernel import Event
+from events.names import stored_as
 from projections.by_type import ByType
 from projections.encoding import decode_fields
 from projections.harem_master.legacy import LEGACY_STEPS
@@ -1243,6 +1244,26 @@ def evolve(state: GameState, event: Event) -> GameState:
     return new
 
 
+def record(s: GameState, event: Event) -> None:
+    """``event`` recorded on the private copy ``s``, its position included:
+    what ``evolve`` does to its new state, done in place."""
+    s.__dict__["position"] += 1
+    _record(s, event)
+
+
+class InPlace:
+    """The fold in place (``referee.capabilities.InPlace``): a replay copies
+    the state once and records every event on that private copy. The
+    mutators only ever rebind fields (they never change a tuple, dict or
+    zone object they did not create), so the state copied is left untouched."""
+
+    copy = staticmethod(GameState.copy)
+    record = staticmethod(record)
+
+
+IN_PLACE = InPlace()
+
+
 def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
     """Replay events from ``state`` (the empty table by default).
 
@@ -1272,3 +1293,6 @@ def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
             if legacy is not None:
                 legacy(s, event)
     return s
+
+
+stored_as(__name__, "projections.state")  # as they were first stored (``events.names``)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from events.names import stored_as
 from projections.harem_master.state import PILES, PLAYERS, Character, GameState
 from projections.harem_master.visibility import VIEWERS, check_viewer, sees_character, sees_pile
 
@@ -249,3 +250,6 @@ __all__ = [
     "sees_pile",
     "state_view",
 ]
+
+
+stored_as(__name__, "projections.views")  # as they were first stored (``events.names``)

@@ -16,10 +16,11 @@ in no zone: ``above``/``below`` map the host to them, nearest first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from events.kernel import ActionTaken, EntryUndone, Event, JudgeCalled, NoteAdded, Rewound
+from events.names import stored_as
 from events.scp_tcg.cards import ScpCard
 from events.scp_tcg.zones import (
     GAME,
@@ -467,7 +468,10 @@ def encode_state(state: ZoneState, omit: tuple[str, ...] = ()) -> dict[str, Any]
     return {"format": FORMAT, "fields": fields}
 
 
-def decode_state(data: dict[str, Any], base: ZoneState | None = None) -> ZoneState:
+encode_snapshot = encode_state  # a snapshot is the state's own JSON
+
+
+def decode_state(data: Mapping[str, Any], base: ZoneState | None = None) -> ZoneState:
     """``encode_state`` undone, equal field for field; omitted fields from ``base``."""
     if data.get("format") != FORMAT:
         raise ValueError(f"state format {data.get('format')!r}, expected {FORMAT}")
@@ -494,3 +498,6 @@ def decode_state(data: dict[str, Any], base: ZoneState | None = None) -> ZoneSta
             value = {k: tuple(v) if isinstance(v, list) else v for k, v in value.items()}
         out.__dict__[key] = value
     return out
+
+
+stored_as(__name__, "projections.scp_tcg.state")  # as its snapshots were first stored (``events.names``)

@@ -198,10 +198,10 @@ def new(
 
     Example: referee event new "Spring Cup 2026" --best-of 3 --round-minutes 50
     """
-    from referee.simulate import SelfPlayRefused, complete_ruleset
+    from referee.simulate import TOURNAMENT, SelfPlayRefused, complete_ruleset
 
     try:
-        complete_ruleset(game)
+        complete_ruleset(game, TOURNAMENT)
     except SelfPlayRefused as exc:
         raise click.BadParameter(str(exc), param_hint="--game") from None
     from referee.tournament.words import UnknownZone, check_zone
@@ -284,16 +284,16 @@ def register(
         raise click.UsageError("give --player NAME --deck FILE, or --csv FILE")
     with _station(db) as st:
         # The decks are the tournament's game's (its deck file format and deck rules).
-        rules = tournament_ruleset(st.tournaments.load(event_id))
-        pools = [*([rules.load_pool(pool)] if pool else []), rules.bundled_cards()]
+        decks = tournament_ruleset(st.tournaments.load(event_id)).need("decks")
+        pools = [*([decks.load_pool(pool)] if pool else []), decks.bundled_cards()]
         if csv_file is not None:
             from referee.tournament.pairing import read_registrations
 
             # A bad line: exit 2 before anything is written.
-            entries = read_registrations(csv_file, lambda path: rules.load_deck(path, pools))
+            entries = read_registrations(csv_file, lambda path: decks.load_deck(path, pools))
         else:
             assert player is not None and deck is not None
-            entries = [(player, rules.load_deck(deck, pools))]  # bad deck: exit 2 before anything is written
+            entries = [(player, decks.load_deck(deck, pools))]  # bad deck: exit 2 before anything is written
         done = register_many(st, event_id, entries, by)
         state = st.tournaments.load(event_id)
     late = [e.player for e in done if state.players[e.player].joined]

@@ -130,7 +130,8 @@ def _start_option_params() -> list[click.Parameter]:
     """One click option per distinct ``StartOption`` of every registered game."""
     made: dict[str, click.Parameter] = {}
     for game in registry.games():
-        for spec in registry.get(game).start_options:
+        decks = registry.get(game).decks
+        for spec in decks.start_options if decks is not None else ():
             if spec.flag in made:
                 continue
             name = GAME_OPTION + spec.name
@@ -150,7 +151,7 @@ def _start_option_params() -> list[click.Parameter]:
 def _start_options(game: Any, given: dict[str, Any]) -> dict[str, Any]:
     """The ``options`` of ``game.start`` from the game options given; one of
     another game's options is bad input."""
-    mine = {GAME_OPTION + spec.name: spec for spec in game.start_options}
+    mine = {GAME_OPTION + spec.name: spec for spec in (game.decks.start_options if game.decks is not None else ())}
     options: dict[str, Any] = {}
     for key, value in given.items():
         spec = mine.get(key)
@@ -292,7 +293,7 @@ def new(
             _say_links(links)
         return
     rules = registry.get(game)
-    if not rules.complete:
+    if rules.decks is None:
         raise click.UsageError(
             f"{rules.name} ({rules.id}) is a fragment of a game and has no decks: "
             "start its match from a position (--position SCENARIO, docs/scp-tcg.md)"
@@ -306,7 +307,7 @@ def new(
     if set(decks) != set(seats):
         raise click.BadParameter(f"give one deck for {' and one for '.join(seats)}", param_hint="--deck")
     player_names = {**{s: s for s in seats}, **names}
-    built = rules.load_decks(decks, pool)
+    built = rules.decks.load_decks(decks, pool)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     if pool:  # a table-dealt match remembers its pool (a card on neither deck list is found there)
@@ -684,7 +685,7 @@ def act(
             ) from None
         _written(store, match)
     state = applied.state
-    rows = game.describe_log(applied.events, before[0], viewer)
+    rows = game.log_rows(applied.events, before[0], viewer)
     d = game.decision(state)
     if as_json:
         echo_json(
@@ -735,20 +736,21 @@ def _check_cards(game: Any, state: Any, refs: list[str], match: str, pool: str |
     """A name that is no card of this match at all is a typo (bad input, exit
     2); a card that exists but cannot be used so is for the rules to refuse.
     A card the ruleset lets an action name beyond the match's own
-    (``unlisted_cards``: Harem Master's table-dealt match, the pool's) goes to
+    (``Decks.unlisted_cards``: Harem Master's table-dealt match, the pool's) goes to
     the rules with its definition, which refuse it citing 100.2 or, in
     record mode, record it with that violation."""
     if not refs:
         return []  # nothing named (and a game may have no cards at all)
-    names = {cd.name for cd in state.cards.values()}
+    cards = game.cards_of(state)
+    names = {cd.name for cd in cards.values()}
     found: list[Any] = []
     extra: Any = None
     for ref in refs:
-        if ref in names or ref in state.cards:
+        if ref in names or ref in cards:
             continue
         known = sorted(names)
         if extra is None:
-            extra = game.unlisted_cards(state, pool)
+            extra = game.decks.unlisted_cards(state, pool) if game.decks is not None else {}
         if extra:
             cd = extra.get(ref)
             if cd is not None:
@@ -838,7 +840,7 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
         actions = [game.describe_action(state, a, viewer) for a in game.legal_actions(state)]
     elif d is None:
         actions = []
-    cards = game.card_texts(state, actions=actions or [])  # only names this viewer's actions may show
+    cards = game.texts(state, actions=actions or [])  # only names this viewer's actions may show
     if as_json:
         echo_json(
             {
@@ -908,7 +910,7 @@ def state(match: str, at: int | None, viewer: str, db: str | None, as_json: bool
             current = store.state_at(match, at)
     seen = {**game.view(current, viewer), "match": match}
     if as_json:
-        cards = game.card_texts(current, view=seen)
+        cards = game.texts(current, view=seen)
         echo_json({**seen, **({"cards": cards} if cards is not None else {})})
         return
     for line in game.render_view(seen).splitlines():  # each line escaped, as stored text may be old
@@ -958,7 +960,7 @@ def log(match: str, viewer: str, start: int, times: bool, slow: float | None, db
     if slow is not None:
         _say_slow(game, match, records, events, slow, viewer, as_json)
         return
-    rows = game.describe_log(events, game.initial_state(), viewer, retracted_positions(events))
+    rows = game.log_rows(events, game.initial_state(), viewer, retracted_positions(events))
     rows = entries.with_columns([r for r in rows if r["position"] >= start], records)
     if as_json:
         for row in rows:
@@ -981,7 +983,7 @@ def _say_slow(
     wanted = {d["position"] for seat in found.values() for d in seat["slow"]}
     rows = {
         r["position"]: r
-        for r in game.describe_log(events, game.initial_state(), viewer, retracted_positions(events))
+        for r in game.log_rows(events, game.initial_state(), viewer, retracted_positions(events))
         if r["position"] in wanted
     }
     report = {
@@ -1267,7 +1269,7 @@ def _judge_update(
     if as_json:
         echo_json({"match": match, "event": state.position, "violations": [v.rule for v in state.violations]})
         return
-    for row in game.describe_log(done.events, before[0], "judge"):
+    for row in game.log_rows(done.events, before[0], "judge"):
         click.echo(_line(row))
     _say_next(game, state)
 

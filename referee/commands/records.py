@@ -732,6 +732,6 @@ def registry_setup(stored: list[Any]) -> Any:
     from referee.ruleset import of_first_event
 
     ruleset = of_first_event(stored[0])
-    if ruleset.record_format is None or not isinstance(stored[0], ruleset.first_events):
+    if ruleset.records is None or not isinstance(stored[0], ruleset.first_events):
         return True  # another reason not to export: say it as export does
-    return ruleset.setup_of(stored[0])
+    return ruleset.records.setup_of(stored[0])

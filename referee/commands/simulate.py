@@ -92,10 +92,11 @@ def simulate(
     if decks and set(decks) != set(rules.seats):
         seats = " and ".join(f"{seat}=FILE" for seat in rules.seats)
         raise click.BadParameter(f"give both decks ({seats}) or neither", param_hint="--deck")
-    card_pool = rules.load_pool(pool) if pool else rules.bundled_cards()
+    cards = rules.need("decks")
+    card_pool = cards.load_pool(pool) if pool else cards.bundled_cards()
     fixed = None
     if decks:
-        fixed = {p: rules.load_deck(f, [card_pool]) for p, f in decks.items()}
+        fixed = {p: cards.load_deck(f, [card_pool]) for p, f in decks.items()}
     summary = SimulationSummary()
     seeds = game_seeds(games, seed)
     show_bar = not as_json and sys.stderr.isatty()

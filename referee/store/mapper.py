@@ -7,7 +7,8 @@ database. ``MatchEvent`` is the envelope the library needs around one of
 them (match id, position, time); ``StateSnapshot`` is the envelope of a
 game's state taken at a position. The mapper stores:
 
-- topic ``events.harem_master.game:CardMovedToStack`` (the domain event's class), and
+- topic the domain event's stored name (``events.game:CardMovedToStack``:
+  registered, ``events.names``, not its module's path), and
   state = the event's ``model_dump(mode="json")`` plus envelope keys that
   start with ``_`` (pydantic fields never do): ``_timestamp``, ``_name``
   on a match's first event when it was given one, and on the events of one
@@ -15,22 +16,20 @@ game's state taken at a position. The mapper stores:
   "scorekeeper of e-1a2b3c4d", "player A") and ``_entry`` (that submission's
   id, so a repeated submission is recognised). The envelope is not part of
   the hash chain: it says who wrote an event, not what happened;
-- topic the state's class (``projections.harem_master.state:GameState`` for Harem
-  Master, ``projections.scp_tcg.state:ZoneState``...) for a snapshot, with
-  the state written by that game's ruleset (``statecodec``). A snapshot
-  stored as ``projections.state:GameState`` stays Harem Master's, wherever
-  its state class later moves (``LEGACY_SNAPSHOT_TOPICS``).
+- topic the state class's stored name (``projections.state:GameState`` for
+  Harem Master, ``projections.scp_tcg.state:ZoneState``...) for a snapshot,
+  with the state written by that game's ruleset (``statecodec``).
 
 On reading, a topic is resolved through ``events.TOPIC_ALIASES`` (a renamed
-class keeps old logs readable), then ``events.STORED_MODULES`` (the kernel's
-and the tournament's) and the ``event_modules`` of every registered ruleset
-(``referee.ruleset``), imported when a topic of theirs is first read; never
-by importing whatever a database row names.
+class keeps old logs readable), then the registered names, old namespaces
+included (``events.kernel:ActionTaken``, written while classes were stored
+by module path, reads as ``events.game:ActionTaken``): the kernel's modules
+and, in registry order, the games are imported until one declares the
+name's namespace; never by importing whatever a database row names.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import threading
 from collections import OrderedDict
@@ -48,14 +47,11 @@ from eventsourcing.persistence import (
 from pydantic import BaseModel
 
 import events as events_package
+from events import names
 from events.kernel import Event
 from referee import ruleset as registry
 from referee.chain import GENESIS, HASH_KEY, chain_hash, chain_step, event_json, split_chained  # noqa: F401 (the chain is written here)
 from referee.store.statecodec import IncompatibleSnapshot, encode_state, state_topic
-
-# The topic every snapshot had before games had ids: Harem Master's state.
-SNAPSHOT_TOPIC = "projections.state:GameState"
-LEGACY_SNAPSHOT_TOPICS: dict[str, str] = {SNAPSHOT_TOPIC: registry.DEFAULT_GAME}  # topic -> game
 
 
 def row_bytes(state: bytes | str) -> bytes:
@@ -116,21 +112,19 @@ class StateSnapshot:
 
 
 def event_topic(cls: type[Event]) -> str:
-    """The stored topic of a domain event class, checked to be readable back."""
-    topic = f"{cls.__module__}:{cls.__qualname__}"
+    """The stored name of a domain event class (``events.names``), checked
+    to be readable back."""
+    topic = names.stored_name(cls)  # TypeError: a class of no module that declared its names
     try:
         readable = resolve_event_topic(topic) is cls
     except LookupError:
         readable = False
     if not readable:
-        raise TypeError(
-            f"{cls.__qualname__} is not an event of events.STORED_MODULES or of a registered ruleset's "
-            "event_modules: it could be stored but never read back"
-        )
+        raise TypeError(f"{cls.__qualname__} is stored as {topic!r}, which reads back as another class")
     return topic
 
 
-# class -> (its topic, the topic line its chain hash covers). A class once
+# class -> (its stored name, the topic line its chain hash covers). A class once
 # found readable stays so: rulesets are only ever added to the registry, and
 # ``events.TOPIC_ALIASES`` is fixed when ``events`` is imported.
 _topics: dict[type, tuple[str, bytes]] = {}
@@ -143,85 +137,78 @@ def _topic_of(cls: type[Event]) -> tuple[str, bytes]:
     known = _topics.get(cls)
     if known is None:
         topic = event_topic(cls)
-        known = _topics[cls] = (topic, events_package.first_topic(topic).encode() + b"\n")
+        known = _topics[cls] = (topic, names.canonical(topic).encode() + b"\n")
     return known
 
 
-_game_modules: dict[str, dict[str, type]] = {}  # a ruleset's event module -> its classes by name
+def _class_of(name: str) -> type:
+    """The class stored as ``name``; ``LookupError`` if none is. The classes
+    known so far are looked at first, then those of the kernel's module that
+    stores under its namespace, then each game's, imported in registry order
+    (so a game's own events import no later game); never whatever a row names."""
+    events_package.load_namespace(name)
+    try:
+        return names.class_of(name)
+    except LookupError:
+        pass
+    for game in registry.games():
+        registry.get(game)
+        try:
+            return names.class_of(name)
+        except LookupError:
+            continue
+    raise LookupError(f"no class is stored as {name!r}")
 
 
-def stored_classes(module: str) -> dict[str, type]:
-    """The storable classes of ``module`` by name: ``events.STORED_MODULES``'s,
-    else those a registered ruleset lists in its ``event_modules`` (the module
-    is imported then, and only then); empty for any other module."""
-    known = events_package.STORED_MODULES.get(module)
-    if known is not None:
-        return known
-    found = _game_modules.get(module)
-    if found is None:
-        if not any(module in registry.get(game).event_modules for game in registry.games()):
-            return {}
-        loaded = importlib.import_module(module)
-        found = {
-            name: cls
-            for name, cls in vars(loaded).items()
-            if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event and cls.__module__ == module
-        }
-        _game_modules[module] = found
-    return found
+_snapshot_topics: dict[str, registry.Ruleset[Any, Any] | None] = {}
 
 
-_snapshot_topics: dict[str, registry.Ruleset | None] = {}
-
-
-def snapshot_ruleset(topic: str) -> registry.Ruleset | None:
-    """The ruleset whose state a snapshot stored under ``topic`` holds; None
-    when ``topic`` is not a snapshot's (an event's)."""
+def snapshot_ruleset(topic: str) -> registry.Ruleset[Any, Any] | None:
+    """The ruleset whose state a snapshot stored under ``topic`` holds (its
+    state class, by the name it was stored under); None when ``topic`` is not
+    a snapshot's (an event's)."""
     if topic in _snapshot_topics:
         return _snapshot_topics[topic]
-    found: registry.Ruleset | None = None
-    if topic in LEGACY_SNAPSHOT_TOPICS:
-        found = registry.get(LEGACY_SNAPSHOT_TOPICS[topic])
-    elif (module := topic.partition(":")[0]) not in events_package.STORED_MODULES:  # not the kernel's events
-        for game in registry.games():  # in order, so a game's own events import no later game
-            ruleset = registry.get(game)
-            if module in ruleset.event_modules:
-                break
-            if state_topic(ruleset.state_type) == topic:
-                found = ruleset
-                break
+    found: registry.Ruleset[Any, Any] | None = None
+    try:
+        cls = _class_of(topic)
+    except LookupError:
+        cls = None
+    if cls is not None and not events_package.is_event_class(cls):
+        found = next((registry.get(g) for g in registry.games() if registry.get(g).state_type is cls), None)
     _snapshot_topics[topic] = found
     return found
 
 
 def resolve_event_topic(topic: str) -> type[Event]:
-    """The class of a stored topic: aliases first (following renames of
-    renames), then the module's classes, or the classes of the modules it
-    moved to (``events.MOVED_MODULES``); ``LookupError`` if none knows it."""
+    """The event class of a stored name: aliases first (following renames of
+    renames), then the registered names (``events.names``, old namespaces
+    included); ``LookupError`` if none is an event class."""
     seen = {topic}
     while topic in events_package.TOPIC_ALIASES:
         topic = events_package.TOPIC_ALIASES[topic]
         if topic in seen:
             raise LookupError(f"events.TOPIC_ALIASES has a cycle through {topic!r}")
         seen.add(topic)
-    module, _, name = topic.partition(":")
-    cls = None
-    for now in events_package.MOVED_MODULES.get(module, (module,)):
-        cls = stored_classes(now).get(name)
-        if cls is not None:
-            break
-    if cls is None:
+    try:
+        cls = _class_of(topic)
+    except LookupError:
+        cls = None
+    if cls is None or not events_package.is_event_class(cls):
         raise LookupError(
-            f"no event class for stored topic {topic!r}: if the class was renamed or moved, "
-            "register the old topic in events.TOPIC_ALIASES"
+            f"no event class for stored topic {topic!r}: if the class was renamed, "
+            "register the old name in events.TOPIC_ALIASES"
         )
     return cls
 
 
 def topics_of(*classes: type[BaseModel]) -> list[str]:
-    """Every stored topic that reads as one of ``classes`` (their own and any alias)."""
+    """Every stored name that reads as one of ``classes``: its own, the old
+    namespaces' (``events.names.ONCE``), its module path, any alias."""
     wanted = set(classes)
-    topics = {f"{c.__module__}:{c.__qualname__}" for c in classes} | {events_package.first_topic(c) for c in classes}
+    topics = {f"{c.__module__}:{c.__qualname__}" for c in classes}
+    for c in classes:
+        topics |= names.names_of(c)
     for old in events_package.TOPIC_ALIASES:
         try:
             if resolve_event_topic(old) in wanted:

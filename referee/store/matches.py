@@ -566,7 +566,7 @@ class MatchStore:
                         f"the write to match {key} was given up before it started: nothing was recorded"
                     )
                 new_version = version + len(events)
-                after = applied.state
+                after: Any = applied.state
                 folded = isinstance(after, ruleset.state_type) and after.position == new_version
                 # Snapshots due in this action go in its own transaction where
                 # the recorder can (SQLite): one commit instead of two.

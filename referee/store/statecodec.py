@@ -12,20 +12,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from events.names import stored_name
 from projections.encoding import FORMAT, IncompatibleSnapshot
 from referee import ruleset as registry
 
 __all__ = ["FORMAT", "IncompatibleSnapshot", "decode_state", "encode_state", "ruleset_of_state", "state_topic"]
 
-_by_type: dict[type, registry.Ruleset] = {}
+_by_type: dict[type, registry.Ruleset[Any, Any]] = {}
 
 
 def state_topic(state_type: type) -> str:
-    """A state class as a stored snapshot names it (``module:Class``)."""
-    return f"{state_type.__module__}:{state_type.__qualname__}"
+    """A state class as a stored snapshot names it: its stored name (``events.names``)."""
+    return stored_name(state_type)
 
 
-def ruleset_of_state(state: Any) -> registry.Ruleset:
+def ruleset_of_state(state: Any) -> registry.Ruleset[Any, Any]:
     """The registered ruleset whose ``state_type`` ``state`` is; ``TypeError``
     if none is (a state no game folds cannot be stored)."""
     cls = type(state)
@@ -44,14 +45,9 @@ def ruleset_of_state(state: Any) -> registry.Ruleset:
 
 def encode_state(state: Any, omit: tuple[str, ...] = (), *, snapshot: bool = False) -> dict[str, Any]:
     """``state`` as JSON-ready data, written by its game's ruleset; with
-    ``snapshot``, by its ``encode_snapshot`` if it has one (optional: a
-    ruleset without one has its snapshots written by ``encode_state``)."""
+    ``snapshot``, as the store's snapshot (``Ruleset.encode_snapshot``)."""
     ruleset = ruleset_of_state(state)
-    if snapshot:
-        encode = getattr(ruleset, "encode_snapshot", None)
-        if encode is not None:
-            return encode(state, omit)
-    return ruleset.encode_state(state, omit)
+    return ruleset.encode_snapshot(state, omit) if snapshot else ruleset.encode_state(state, omit)
 
 
 def decode_state(data: Mapping[str, Any], base: Any = None, game: str | None = None) -> Any:

@@ -52,7 +52,7 @@ from projections.tournament import (
     table_outcome,
 )
 from referee.ruleset import Ruleset
-from referee.simulate import SelfPlayRefused, complete_ruleset
+from referee.simulate import TOURNAMENT, SelfPlayRefused, complete_ruleset
 from referee.store.errors import MatchExists
 from referee.tournament import words
 from referee.tournament.policy import INFRACTIONS, PENALTIES, PENALTY, REPAIR, TIME, cite
@@ -163,7 +163,7 @@ def create_table_match(
     mistakes included. The match is of the tournament's ``game`` (its
     ruleset's ``start``; a fragment of a game is refused)."""
     mode = "record" if deal == "table" else "strict"
-    applied = complete_ruleset(game).start(decks, seed=seed, names=names, mode=mode, deal=deal)
+    applied = complete_ruleset(game, TOURNAMENT).start(decks, seed=seed, names=names, mode=mode, deal=deal)
     try:
         store.create(applied.events, name=title, match_id=match_id)
     except MatchExists:
@@ -265,7 +265,7 @@ def tournament_ruleset(state: TournamentState) -> Ruleset:
     """The ruleset of the tournament's game (Harem Master when it names none);
     refused for a fragment of a game, which ends no game to score."""
     try:
-        return complete_ruleset(state.game)
+        return complete_ruleset(state.game, TOURNAMENT)
     except SelfPlayRefused as exc:
         raise Refused(f"{state.name}: {exc}") from None
 
@@ -1052,7 +1052,7 @@ def call_time(station: Station, tid: str, judge: str, table: int | None = None) 
             continue
         winner: str | None = None
         if state.at_time == "score":
-            counted = rules.scores(game_state)
+            counted = rules.tournaments.scores(game_state) if rules.tournaments is not None else None
             if counted is None:
                 continue  # a game that keeps no score: the judge decides, as at_time "judge"
             first, second = game_seats(state)

@@ -43,7 +43,7 @@ def log_rows(
     """The rows of ``referee log --json`` for ``events[:stop]``, folded from
     ``state`` (the state before the first of them), each in the ruleset's
     sentence as ``viewer`` may know it (its ``describe_log``)."""
-    return game.describe_log(events[:stop], state, viewer, retracted)
+    return game.log_rows(events[:stop], state, viewer, retracted)
 
 
 def shows_actions(game: Ruleset, player: str | None, viewer: str) -> bool:

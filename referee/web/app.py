@@ -1,4 +1,4 @@
-"""The board's web application (Starlette): routes, templates, who may see and do what.
+"""The board's web application (Starlette): its state, its middleware, and its routers put together.
 
 The board shows every match at any event, per viewer, and is the console a
 scorekeeper or a judge logs a paper match with (``console``). Who may see
@@ -30,35 +30,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import re
-import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 from eventsourcing.persistence import PersistenceError
-from jinja2 import pass_context
-from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
-from starlette.routing import Mount, Route
+from starlette.responses import Response
+from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
-from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from referee import ruleset as registry
-from referee.actions import Action, IllegalAction
+from referee.actions import IllegalAction
 from referee.store import MatchNotFound, MatchStore, PositionError, StoreError
 from referee.store.matches import WRITE_GATE, WriteGate
 from referee.tournament.store import TournamentNotFound
-from referee.web import anygame, live, tournament_pages
+from referee.web import judge, live, pages, signin, tournament_pages, writes
 from referee.web.auth import (
     REALM,
     Attempts,
@@ -66,14 +58,13 @@ from referee.web.auth import (
     Role,
     SessionCheck,
     Sessions,
-    check_csrf,
     covers,
-    csrf_token,
     event_of,
 )
-from referee.web.board import VIOLATION_EVENTS, BoardReader
-from referee.web.console import Console, Outcome
+from referee.web.board import BoardReader
+from referee.web.console import Console
 from referee.web.live import POLL_SECONDS, Watcher
+from referee.web.site import Site
 from referee.web.tokens import session_secret
 from referee.web.venue import HostCheck
 
@@ -81,8 +72,6 @@ HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "referee_session"
 SESSION_SECONDS = 24 * 3600  # a day at the venue
 MAX_FORM = 64 * 1024  # a pasted scenario position is a few KB
-CALLS_PER_MINUTE = 3  # judge calls one link may make in a minute
-CALL_REASON = 200  # characters of a judge call's reason
 # Everything the pages load comes from this server: no inline script, no
 # framing, no referrer (a player's link carries its token).
 SECURITY_HEADERS = {
@@ -157,7 +146,7 @@ class Board:
             side.end_sessions("judge", unless_proof=self.guard._fingerprint())
             side.drop_expired_sessions(time.time())
         # Judge calls from one link: a few a minute, each recorded (``call_judge``).
-        self.calls = Attempts(per_client=CALLS_PER_MINUTE, side=side)
+        self.calls = Attempts(per_client=writes.CALLS_PER_MINUTE, side=side)
         # Writes whose answer could not wait for them (``StoreDeadline``): entry -> the request's task.
         self.pending: dict[str, asyncio.Future[Any]] = {}
 
@@ -473,765 +462,23 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-# --- request parameters -----------------------------------------------------------
-
-
-def _match_key(request: Request) -> str:
-    return str(request.path_params["match"]).strip().lower()
-
-
-def _viewer(request: Request, role: Role, params: Any = None, viewers: tuple[str, ...] = ()) -> str:
-    params = params if params is not None else request.query_params
-    if role.kind in ("judge", "scorekeeper"):
-        default = "judge"
-    elif role.kind == "player":
-        default = str(role.seat)
-    else:
-        default = "public"
-    viewer = params.get("as") or default
-    if viewer not in viewers:
-        raise HTTPException(400, f"Unknown viewer {viewer!r}: expected one of {', '.join(viewers)}.")
-    return viewer
-
-
-EVENT_NUMBER = re.compile(r"[0-9]{1,12}")  # ASCII digits only: str.isdigit also takes "²"
-
-
-def _position(request: Request, name: str = "at") -> int | None:
-    text = request.query_params.get(name, "").strip()
-    if not text:
-        return None
-    if not EVENT_NUMBER.fullmatch(text):
-        raise HTTPException(400, f"{name}={text[:40]!r}: expected an event number (0 or more).")
-    return int(text)
-
-
-def _number(form: Any, name: str, *, required: bool = True) -> int | None:
-    text = str(form.get(name) or "").strip()
-    if not text:
-        if required:
-            raise HTTPException(400, f"{name}: expected a number (the form is incomplete).")
-        return None
-    if not re.fullmatch(r"[0-9]{1,9}", text):  # ASCII digits: str.isdigit also takes "²"
-        raise HTTPException(400, f"{name}={text[:20]!r}: expected a whole number.")
-    return int(text)
-
-
-def _text(form: Any, name: str, limit: int = 500) -> str:
-    from referee.inputs import printable
-
-    text = str(form.get(name) or "").strip()
-    if len(text) > limit:
-        raise HTTPException(400, f"{name}: at most {limit} characters.")
-    if printable(text) != text:
-        raise HTTPException(400, f"{name}: plain text only (no control characters).")
-    return text
-
-
-def _signin_scope(request: Request) -> str | None:
-    """The scope a sign-in from this page is for (an event, or a match: a
-    table's match also takes its event's password), so that a scorekeeper's
-    printed password works on the page's own "sign in" link."""
-    params = request.path_params
-    found = params.get("event") or params.get("match")
-    return str(found).strip().lower() if found else None
-
-
-def _safe_next(target: str | None, default: str = "/") -> str:
-    target = target or default
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return default  # only pages of this server
-    return target
-
-
 # --- the application --------------------------------------------------------------
 
 
 def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette:
-    """The board application; ``store`` lets a caller share an open store."""
+    """The board application; ``store`` lets a caller share an open store.
+
+    Its routes are the routers' by concern (``pages``: the match pages;
+    ``writes``: the console's entries; ``judge``: a judge's tools;
+    ``tournament_pages``: the tables and event pages; ``signin``), each
+    given the ``Site`` they share (its templates, rendering, the match
+    page's context)."""
     board = Board(settings, store)
     reads = tournament_pages.Reads(board.store)
-    templates = Jinja2Templates(directory=str(HERE / "templates"))
-    env = templates.env
-    env.globals.update(VIOLATION_EVENTS=VIOLATION_EVENTS)
-    for game_id in registry.games():  # the names a game's own board template uses
-        parts = registry.get(game_id).board
-        if parts is not None:
-            env.globals.update(parts.TEMPLATE_GLOBALS)
-
-    @pass_context
-    def link(context: Any, path: str, **params: Any) -> str:
-        """A URL on this server keeping the page's player token."""
-        token = context.get("token")
-        query = {k: v for k, v in params.items() if v is not None}
-        if token and query.get("as") not in (None, "judge", "public"):  # a seat's page
-            query["token"] = token
-        return path + ("?" + urlencode(query) if query else "")
-
-    env.globals["link"] = link
-
-    def record_fingerprint(match: str) -> str:
-        """A match's short head fingerprint for paper (``chain.head_fingerprint``):
-        what ``referee audit MATCH`` shows in full, so a slip anchors the record."""
-        from referee.chain import head_fingerprint
-
-        try:
-            last = board.store.head_of(match)
-        except StoreError:
-            return "not started"
-        return f"{head_fingerprint(last.hash)} at event {last.position}" if last.hash else "no chain"
-
-    env.globals["record_fingerprint"] = record_fingerprint
-    env.globals["game_name"] = game_name
-    env.globals["default_game"] = registry.DEFAULT_GAME
-    env.filters["cite"] = lambda row: row["rule"] + (f" ruling:{row['ruling']}" if row.get("ruling") else "")
-    env.filters["tojson_attr"] = lambda value: json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-    def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
-        base = {
-            "protect": settings.protect,
-            "store_url": None if settings.protect else board.store.url,
-            "read_only": settings.read_only,
-            "csrf": csrf_token(request),
-            "signin_scope": _signin_scope(request),
-        }
-        return templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
-
-    def fragment(request: Request) -> bool:
-        """A request from the page's script, which wants the board alone."""
-        return request.headers.get("x-requested-with") == "referee-console"
-
-    # --- reading ------------------------------------------------------------------
-
-    def match_context(
-        request: Request, params: Any = None, role: Role | None = None, notice: Outcome | None = None
-    ) -> dict[str, Any]:
-        params = params if params is not None else request.query_params
-        match = _match_key(request)
-        role = role or board.role(request, match, params if params is not request.query_params else None)
-        viewer = _viewer(request, role, params, board.viewers(match))
-        board.require(request, match, viewer, role)
-        at = None if notice is not None else _position(request)
-        page = board.reader.page(match, at, viewer)
-        game = page["game"]
-        token = params.get("token") if viewer in game.seats else None
-        tabs = [v for v in game.viewers if board.may_see(request, match, v, role)]
-        console: dict[str, Any] | None = None
-        decision = page["decision"]
-        logs = page["live"] and board.may_log(role, match) and (role.kind != "player" or viewer == role.seat)
-        if logs and game.board is None:
-            seat = role.seat if role.kind == "player" else None
-            actions = decision["actions"] if decision else None
-            console = {
-                "forms": anygame.controls(game, actions, page["view"], seat) if actions else None,
-                "entry": secrets.token_urlsafe(12),
-                "record": False,
-                "menus": None,
-                "judge": role.kind == "judge",
-                "call": True,
-            }
-        elif logs:
-            shows_actions = viewer == "judge" or (decision is not None and viewer == decision["player"])
-            state = page["state"]
-            console = {
-                "controls": game.board.controls(
-                    state, role.seat if role.kind == "player" else None, decision["actions"] if decision else None
-                )
-                if shows_actions
-                else None,
-                "entry": secrets.token_urlsafe(12),  # one per board shown: a second tap is the same entry
-                "record": state.mode == "record" and role.kind != "player",
-                "menus": game.board.entry_menus(state) if state.mode == "record" and role.kind != "player" else None,
-                "judge": role.kind == "judge",
-                "call": True,
-            }
-        if (
-            console is None
-            and page["live"]
-            and not settings.read_only
-            and role.kind == "player"
-            and role.scope == match
-            and viewer == role.seat
-        ):
-            # A player who does not log their own decisions may still call a judge.
-            console = {
-                "controls": None,
-                "forms": None,
-                "entry": secrets.token_urlsafe(12),
-                "record": False,
-                "menus": None,
-                "judge": False,
-                "call": True,
-            }
-        if console is not None:
-            # The one who logged the last entry may take it back (spec: console.md, 10).
-            console["undo"] = board.console.undoable(match, role, page["state"], viewer)
-        rewinds_to = None
-        if role.kind == "judge" and viewer == "judge" and page["live"] and (page["view"].get("violations") or []):
-            rewinds_to = board.console.before_violations(match, page["view"]["violations"])
-        return {
-            **page,
-            "token": token,
-            "tabs": tabs,
-            "judge": role.kind == "judge" and viewer == "judge",
-            "role": role,
-            "console": console,
-            "notice": notice,
-            "violation_rewinds": rewinds_to,
-        }
-
-    def match_page(request: Request) -> Response:
-        return render(request, "match.html", match_context(request))
-
-    def board_fragment(request: Request) -> Response:
-        context = match_context(request)
-        return render(request, context["board_template"], context)
-
-    def full_log(request: Request) -> Response:
-        match = _match_key(request)
-        role = board.role(request, match)
-        viewer = _viewer(request, role, None, board.viewers(match))
-        board.require(request, match, viewer, role)
-        page = board.reader.full_log(match, viewer, _position(request, "from"))
-        token = request.query_params.get("token") if viewer in board.reader.ruleset(match).seats else None
-        judge = role.kind == "judge" and viewer == "judge"  # a judge's tools on each event
-        return render(request, "log.html", {**page, "token": token, "judge": judge})
-
-    def rewind_preview(request: Request) -> Response:
-        match = _match_key(request)
-        role = board.role(request, match)
-        if role.kind != "judge":
-            if role.kind == "scorekeeper" and covers(role.scope or "", match):
-                raise HTTPException(403, "Only a judge rewinds (410): call a judge.")
-            raise HTTPException(
-                401, "The rewind preview needs the judge password.", headers={"WWW-Authenticate": REALM}
-            )
-        to = _position(request, "to")
-        if to is None or to < 1:
-            raise HTTPException(400, "to: expected the event to rewind to (1 or more).")
-        preview = board.reader.rewind_preview(match, to)
-        may = not settings.read_only
-        rules = rewind_rules(board.reader.ruleset(match))
-        return render(
-            request,
-            "rewind.html",
-            {**preview, "version": board.reader.logs.get(match).version, "may_rewind": may, "rules": rules},
-        )
-
-    # Tournament pages read the read models (referee.web.tournament_pages).
-    def tables_page(request: Request) -> Response:
-        role = board.role(request)
-        return render(request, "index.html", {**tournament_pages.tables_context(reads, request), "role": role})
-
-    def event_context(request: Request) -> dict[str, Any]:
-        """The event page's context with the viewer's role: a judge, or a
-        scorekeeper of this event, opens and logs its tables from it."""
-        page = tournament_pages.event_context(reads, request.path_params["event"], request)
-        role = board.role(request)
-        logs = not settings.read_only and (
-            role.kind == "judge" or (role.kind == "scorekeeper" and role.scope == page["event"])
-        )
-        return {**page, "role": role, "logs": logs}
-
-    def event_page(request: Request) -> Response:
-        return render(request, "event.html", event_context(request))
-
-    def event_fragment(request: Request) -> Response:
-        return render(request, "event_tables.html", event_context(request))
-
-    def tables_fragment(request: Request) -> Response:
-        return render(request, "tables.html", tournament_pages.tables_context(reads, request))
-
-    async def health(request: Request) -> Response:
-        """Is the store answering? (The pages' script asks when the live
-        stream drops.) A health check of its own (``live.Probe``: a short
-        connection, one trivial query), so it answers within a few seconds
-        whether the store is gone or only busy."""
-        why = await board.probe.answering()
-        if why is not None:
-            return JSONResponse({"store": "down", "message": why}, status_code=503)
-        return JSONResponse({"store": "ok"})
-
-    # --- signing in -------------------------------------------------------------------
-
-    async def login(request: Request) -> Response:
-        """The sign-in form (judge password, or a scorekeeper's token for the
-        page's event or match); HTTP Basic works as before."""
-        target = _safe_next(request.query_params.get("next"))
-        scope = request.query_params.get("scope") or None
-        if request.method == "GET":
-            if board.is_judge(request) and settings.protect and request.headers.get("authorization"):
-                return RedirectResponse(target, status_code=303)
-            if request.query_params.get("basic") and settings.protect:
-                # The browser's own password box (HTTP Basic), then back to the page.
-                raise HTTPException(401, "Log in with the judge password.", headers={"WWW-Authenticate": REALM})
-            # The form: a page with a Basic challenge would be the browser's
-            # box instead, which a phone shows badly and a scorekeeper cannot use.
-            return render(request, "login.html", {"next": target, "scope": scope, "failed": False})
-        form = await _form(request)
-        target = _safe_next(form.get("next"))
-        scope = str(form.get("scope") or "") or None
-        password, name = str(form.get("password") or ""), _text(form, "name", 60)
-        role = await asyncio.to_thread(board.guard.sign_in, request, password, name, scope)
-        if role is None:
-            return render(request, "login.html", {"next": target, "scope": scope, "failed": True}, status=401)
-        return RedirectResponse(target, status_code=303)
-
-    async def logout(request: Request) -> Response:
-        form = await _form(request)
-        await asyncio.to_thread(board.guard.sign_out, request)
-        return RedirectResponse(_safe_next(form.get("next")), status_code=303)
-
-    def scorekeeper_link(request: Request) -> Response:
-        """A scorekeeper's link (``referee serve --scorekeeper SCOPE``): signs
-        in for the scope and opens its page, or the page named in the link."""
-        scope = str(request.path_params["scope"]).strip().lower()
-        params = request.query_params
-        name = params.get("name", "")
-        if not board.guard.enter_by_link(request, scope, params.get("token", ""), name):
-            raise HTTPException(
-                403,
-                "This scorekeeper link is not valid for this board (a typo, or another "
-                "store's key): ask the judge for a new one.",
-            )
-        default = f"/events/{scope}" if scope.startswith("e-") and "." not in scope else f"/matches/{scope}"
-        return RedirectResponse(_safe_next(params.get("next"), default), status_code=303)
-
-    # --- writing ------------------------------------------------------------------------
-
-    async def _form(request: Request) -> Any:
-        # The body is at most MAX_FORM bytes by now, chunked or not (``BodyLimit``).
-        form = await request.form(max_files=0, max_fields=200)
-        check_csrf(request, form)
-        return form
-
-    def answer(request: Request, form: Any, role: Role, outcome: Outcome) -> Response:
-        """The new board with the outcome's notice: the fragment for the page's
-        script, else the whole page (a phone without JavaScript still logs)."""
-        context = match_context(request, form, role, outcome)
-        name = context["board_template"] if fragment(request) else "match.html"
-        response = render(request, name, context, status=outcome.http)
-        response.headers["X-Outcome"] = outcome.status
-        return response
-
-    async def writer(request: Request) -> tuple[str, Any, Role, str, int, str]:
-        if settings.read_only:
-            raise HTTPException(403, "This board is read-only (referee serve --read-only): nothing can be logged.")
-        match = _match_key(request)
-        form = await _form(request)
-        role = board.role(request, match, form)
-        if not board.may_log(role, match):
-            # 403, never a Basic challenge: a page's background post would
-            # hang on the browser's password box.
-            if role.kind == "public":
-                raise HTTPException(403, "Logging needs the judge password or a scorekeeper's link: sign in first.")
-            raise HTTPException(
-                403,
-                "Players of this event do not log their own decisions: the scorekeeper or a judge does."
-                if role.kind == "player"
-                else "You may not log this match.",
-            )
-        viewer = _viewer(request, role, form, board.viewers(match))
-        board.require(request, match, viewer, role)
-        return match, form, role, viewer, int(_number(form, "version") or 0), str(form.get("entry") or "")[:40]
-
-    async def act(request: Request) -> Response:
-        """Log one action: a legal line of the controls (``line``), or in record
-        mode what the table did (``do`` with its cards: ``player``, ``card``,
-        ``cards``, ``target``, ``targets``, ``n``, ``option``, ``order``, ``ability``)."""
-        match, form, role, viewer, version, entry = await writer(request)
-        game = await asyncio.to_thread(board.reader.ruleset, match)
-        line = str(form.get("line") or "")
-        if line:
-            outcome = await asyncio.to_thread(board.console.act_line, match, version, line, role, entry, viewer)
-        elif game.board is None:
-            try:
-                data = anygame.action_data(game, form)
-            except anygame.BadForm as exc:
-                raise HTTPException(400, str(exc)) from None
-            outcome = await asyncio.to_thread(board.console.act_any, match, version, data, role, entry, viewer)
-        else:
-            if role.kind == "player":
-                raise HTTPException(403, "Players log from their legal actions only.")
-            raw = _free_action(form, game)
-            outcome = await asyncio.to_thread(
-                board.console.act_free, match, version, raw, role, entry, viewer, form.get("confirm") == "yes"
-            )
-            if outcome.status == "preview":
-                outcome.confirm = _confirm(request, form)
-        return answer(request, form, role, outcome)
-
-    async def skip_step(request: Request) -> Response:
-        match, form, role, viewer, version, entry = await writer(request)
-        if role.kind == "player":
-            raise HTTPException(403, "Only the scorekeeper or a judge records a skipped step.")
-        rule = str(form.get("rule") or "")
-        outcome = await asyncio.to_thread(
-            board.console.skip_step,
-            match,
-            version,
-            rule,
-            _text(form, "reason"),
-            role,
-            entry,
-            viewer,
-            form.get("confirm") == "yes",
-        )
-        if outcome.status == "preview":
-            outcome.confirm = _confirm(request, form)
-        return answer(request, form, role, outcome)
-
-    async def call_judge(request: Request) -> Response:
-        from referee import corrections
-
-        match = _match_key(request)
-        form = await _form(request)
-        role = board.role(request, match, form)
-        if role.kind == "public" or settings.read_only:
-            raise HTTPException(403, "Calling a judge from the board needs a player's link or the scorekeeper's.")
-        viewer = _viewer(request, role, form, board.viewers(match))
-        board.require(request, match, viewer, role)
-        version, entry, reason = (
-            int(_number(form, "version") or 0),
-            str(form.get("entry") or "")[:40],
-            _text(form, "reason", CALL_REASON),
-        )
-        caller = f"call {match} {role.by}"  # bounded per link (a seat, a scorekeeper); judges are not
-        if role.kind != "judge":
-            wait = await asyncio.to_thread(board.calls.wait, caller)
-            if wait:
-                raise HTTPException(
-                    429,
-                    f"A judge was called from here {CALLS_PER_MINUTE} times in the last minute, and every call "
-                    f"is in the log: a judge is on the way. Call again in {int(wait) + 1} seconds if need be.",
-                    headers={"Retry-After": str(int(wait) + 1)},
-                )
-        outcome = await asyncio.to_thread(
-            board.console.correction,
-            match,
-            version,
-            role,
-            entry,
-            viewer,
-            lambda s, log: corrections.call(s, reason, role.caller),
-        )
-        if outcome.status == "logged" and role.kind != "judge":
-            await asyncio.to_thread(board.calls.failed, caller)  # counted once recorded
-        return answer(request, form, role, outcome)
-
-    async def judged(request: Request, what: str, change: Callable[[Any, Role], Any]) -> Response:
-        """A judge's correction (410): ``change(form, role)`` reads the form
-        (a bad field is a 400 before anything runs) and gives the correction
-        the console applies at the version the page showed."""
-        match, form, role, viewer, version, entry = await writer(request)
-        if role.kind != "judge":
-            raise HTTPException(403, f"Only a judge {what}: call a judge.")
-        correct = change(form, role)
-        outcome = await asyncio.to_thread(board.console.correction, match, version, role, entry, viewer, correct)
-        return answer(request, form, role, outcome)
-
-    async def note(request: Request) -> Response:
-        from referee import corrections
-
-        def change(form: Any, role: Role) -> Any:
-            text = _text(form, "text")
-            return lambda s, log: corrections.note(s, text, role.name)
-
-        return await judged(request, "writes notes in the log", change)
-
-    async def accept(request: Request) -> Response:
-        from referee import corrections
-
-        def change(form: Any, role: Role) -> Any:
-            reason = _text(form, "reason")
-            at = _number(form, "at", required=False)  # one violation (the board's way); none: every open one
-            return lambda s, log: corrections.accept(s, reason, role.name, at=at)
-
-        return await judged(request, "accepts violations (410)", change)
-
-    async def undo(request: Request) -> Response:
-        """Whoever logged the match's last entry takes it back (spec: console.md, 10)."""
-        match, form, role, viewer, version, entry = await writer(request)
-        undoing = str(form.get("undo") or "")[:40]
-        if not undoing:
-            raise HTTPException(400, "undo: expected the entry to take back (the form is incomplete).")
-        outcome = await asyncio.to_thread(board.console.undo, match, version, undoing, role, entry, viewer)
-        return answer(request, form, role, outcome)
-
-    async def rewind(request: Request) -> Response:
-        from referee import corrections
-
-        def change(form: Any, role: Role) -> Any:
-            to = int(_number(form, "to") or 0)
-            rule = str(form.get("rule") or "")
-            rules = rewind_rules(board.reader.ruleset(_match_key(request)))
-            if rule not in dict(rules):
-                raise HTTPException(400, "rule: expected " + " or ".join(f"{r} ({w})" for r, w in rules) + ".")
-            reason, replay = _text(form, "reason"), str(form.get("replay") or "")
-            return lambda s, log: corrections.rewind(
-                s,
-                log,
-                to,
-                rule=rule,
-                reason=reason,
-                judge=role.name,
-                replay=replay in ("yes", "after"),
-                after=replay == "after",
-            )
-
-        return await judged(request, "rewinds (410)", change)
-
-    def judge_only(request: Request, match: str, what: str) -> Role:
-        role = board.role(request, match)
-        if role.kind != "judge":
-            raise HTTPException(401, f"{what} needs the judge password.", headers={"WWW-Authenticate": REALM})
-        return role
-
-    def scenario_from(request: Request) -> Response:
-        """A stretch of the match as a scenario file (``referee scenario from``), to download."""
-        from referee.scenario import dump_scenario, scenario_from
-
-        match = _match_key(request)
-        judge_only(request, match, "Writing a scenario from the match")
-        viewer = request.query_params.get("as") or "judge"
-        if viewer not in board.viewers(match):
-            raise HTTPException(400, f"as: expected one of {', '.join(board.viewers(match))}.")
-        at, to = _position(request), _position(request, "to")
-        if at is None:
-            raise HTTPException(400, "at: expected the event the position is taken just after.")
-        records = board.store.records(match)
-        try:
-            written = scenario_from([r.event for r in records], at, to, viewer, records[0].match_id, records[0].name)
-        except ValueError as exc:
-            raise HTTPException(400, str(exc)) from None
-        text = dump_scenario(
-            written.data, f"referee scenario from {records[0].match_id} --at {at} --to {written.to} --as {viewer}"
-        )
-        name = f"{records[0].match_id}-{written.start + 1}-{written.to}.yaml"
-        return Response(
-            text,
-            media_type="application/yaml; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{name}"'},
-        )
-
-    async def fork(request: Request) -> Response:
-        """A judge's what-if fork of the match just after event ``at`` (``referee new --from``)."""
-        from referee import corrections
-
-        if settings.read_only:
-            raise HTTPException(403, "This board is read-only.")
-        match = _match_key(request)
-        form = await _form(request)
-        role = board.role(request, match, form)
-        if role.kind != "judge":
-            raise HTTPException(403, "Only a judge forks a match.")
-        at, seen = int(_number(form, "fork_at") or 0), int(_number(form, "version") or 0)
-
-        def run() -> str:
-            records = board.store.records(match)
-            if not at <= seen <= len(records):
-                raise HTTPException(409, f"The board showed version {seen}; the match has {len(records)} events.")
-            try:
-                events = corrections.fork([r.event for r in records], at, records[0].match_id, role.name)
-            except IllegalAction as exc:
-                raise HTTPException(409, f"{exc.refusal.reason} ({exc.refusal.rule})") from None
-            except ValueError as exc:
-                raise HTTPException(400, str(exc)) from None
-            name = f"What-if: {records[0].name or records[0].match_id} from event {at}"
-            return board.store.create(events, name=name)
-
-        mid = await asyncio.to_thread(run)
-        return RedirectResponse(f"/matches/{mid}", status_code=303)
-
-    async def new_match(request: Request) -> Response:
-        """A judge starts a match from a pasted scenario position (its setup;
-        its actions are not applied): "what should happen now" for a game
-        nobody logged."""
-        if request.method == "GET":
-            if not board.is_judge(request):
-                raise HTTPException(
-                    401, "Starting a match needs the judge password.", headers={"WWW-Authenticate": REALM}
-                )
-            return render(request, "new_match.html", {"error": None, "text": "", "title": ""})
-        if settings.read_only:
-            raise HTTPException(403, "This board is read-only.")
-        form = await _form(request)
-        if not board.is_judge(request):
-            raise HTTPException(401, "Starting a match needs the judge password.", headers={"WWW-Authenticate": REALM})
-        text, title = str(form.get("scenario") or ""), _text(form, "title", 120)
-        try:
-            setup = await asyncio.to_thread(_position_from_text, text, board.store)
-        except ValueError as exc:
-            return render(request, "new_match.html", {"error": str(exc), "text": text, "title": title}, status=400)
-        mid = await asyncio.to_thread(board.store.create, setup.events, name=title or setup.name)
-        return RedirectResponse(f"/matches/{mid}", status_code=303)
-
-    def print_links(request: Request) -> Response:
-        """The judges' sheet of scorekeepers' links: one QR code per table of
-        the round (each signs a phone in for that table's match), and one for
-        every table of the event. Judges only: a code is a scorekeeper's key."""
-        from referee.web.tokens import scorekeeper_link
-        from referee.web.venue import qr_svg
-
-        if not board.is_judge(request):
-            raise HTTPException(
-                401, "The scorekeepers' links need the judge password.", headers={"WWW-Authenticate": REALM}
-            )
-        key = settings.token_key
-        if key is None:
-            raise HTTPException(
-                400, "No key for scorekeeper links on this board: set REFEREE_TOKEN_KEY (PostgreSQL stores need it)."
-            )
-        event = str(request.path_params["event"]).strip().lower()
-        page = tournament_pages.print_context(reads, event, request)
-        base = str(request.base_url).rstrip("/")  # the address this sheet was opened by: the venue's
-        keeper = _text(request.query_params, "name", 60)
-        tables = [
-            {
-                "table": p.table,
-                "match": p.match,
-                "A": p.A,
-                "B": p.B,
-                "svg": qr_svg(base + scorekeeper_link(key, p.match)),
-            }
-            for p in page["pairings"]
-        ]
-        return render(
-            request,
-            "print_links.html",
-            {
-                **page,
-                "tables": tables,
-                "board_url": base + "/",
-                "keeper": keeper,
-                "event_svg": qr_svg(base + scorekeeper_link(key, page["event"], keeper)),
-            },
-        )
-
-    async def open_tables(request: Request) -> Response:
-        """Create the current round's matches that do not exist yet (a station
-        stopped half-way), so every table opens ready to log."""
-        from referee.tournament.service import Station, ensure_matches
-
-        event = str(request.path_params["event"]).strip().lower()
-        form = await _form(request)
-        role = board.role(request)
-        if settings.read_only or not (role.kind == "judge" or (role.kind == "scorekeeper" and role.scope == event)):
-            raise HTTPException(403, "Only the event's scorekeeper or a judge opens its tables.")
-
-        def run() -> None:
-            station = Station(board.store)
-            try:
-                ensure_matches(station, station.tournaments.load(event))
-            finally:
-                station.close()
-
-        await asyncio.to_thread(run)
-        return RedirectResponse(_safe_next(form.get("next"), f"/events/{event}"), status_code=303)
-
-    def entry_status(request: Request) -> Response:
-        """What became of a submission whose answer could not wait for the
-        store (``StoreDeadline``): recorded (at which event), still being
-        written by this server, or not recorded. For whoever may log the match."""
-        match = _match_key(request)
-        entry = str(request.path_params["entry"])[:40]
-        role = board.role(request, match)
-        if not board.may_log(role, match) and role.kind != "judge":
-            raise HTTPException(403, "Only whoever logs this match may ask what became of its entries.")
-        if entry in board.pending:
-            doc: dict[str, Any] = {"entry": entry, "status": "pending", "position": None}
-        else:
-            position = board.store.entered(match, entry)
-            doc = {"entry": entry, "status": "recorded" if position else "not recorded", "position": position}
-        if fragment(request) or "json" in request.headers.get("accept", ""):
-            return JSONResponse(doc)
-        said = {
-            "pending": "is still being written: this page looks again in a few seconds",
-            "recorded": f"was recorded (event {doc['position']})",
-            "not recorded": "was not recorded: enter it again",
-        }[doc["status"]]
-        message = f"Submission {entry} {said}."
-        return render(
-            request,
-            "error.html",
-            {"status": 200, "message": message, "retry": doc["status"] == "pending", "next": f"/matches/{match}"},
-        )
-
-    # --- live -----------------------------------------------------------------------------
-
-    async def match_live(request: Request) -> Response:
-        match = _match_key(request)
-        # Watch first, then read the version now (it may have moved while the
-        # page loaded): a write in between is then announced, not lost. An
-        # unknown match is a 404 here, before the stream starts; a store that
-        # fails or stalls is not (a browser never reconnects a stream that
-        # answered with an error): the page hears how the store is instead.
-        watch = board.watcher.subscribe(match)
-        version = None
-        try:
-            if not board.watcher.down:  # else the page hears "down" now, and "ok" when the store is back
-                load = asyncio.ensure_future(asyncio.to_thread(board.store.load, match))
-                done, _ = await asyncio.wait({load}, timeout=live.DOWN_AFTER)
-                if done:
-                    try:
-                        _, version = load.result()
-                    except MatchNotFound:
-                        raise
-                    except StoreError:
-                        pass  # failing as the page opens: the watcher says so
-                else:
-                    # The store is slow to answer, as when it is going down: the
-                    # stream starts now, so the page hears what the watcher finds
-                    # (a page that waited for this read heard nothing at all), and
-                    # the version follows if the read answers.
-                    load.add_done_callback(lambda read: _late_version(read, watch))
-        except BaseException:
-            board.watcher.unsubscribe(watch)
-            raise
-
-        async def stream() -> AsyncIterator[dict[str, str]]:
-            try:
-                if version is not None:
-                    yield {"event": "version", "data": json.dumps({"version": version})}
-                yield {"event": "store", "data": json.dumps(board.watcher.health())}
-                while True:
-                    message = await watch.queue.get()
-                    if "store" in message:
-                        yield {"event": "store", "data": json.dumps(message)}
-                    else:
-                        yield {"event": "version", "data": json.dumps({"version": message["version"]})}
-            finally:
-                board.watcher.unsubscribe(watch)
-
-        return EventSourceResponse(stream(), ping=5)
-
-    async def tables_live(request: Request) -> Response:
-        watch = board.watcher.subscribe(None)
-
-        async def stream() -> AsyncIterator[dict[str, str]]:
-            try:
-                yield {"event": "hello", "data": "{}"}
-                yield {"event": "store", "data": json.dumps(board.watcher.health())}
-                while True:
-                    message = await watch.queue.get()
-                    if "store" in message:
-                        yield {"event": "store", "data": json.dumps(message)}
-                    else:
-                        yield {"event": "tables", "data": json.dumps(message["matches"])}
-            finally:
-                board.watcher.unsubscribe(watch)
-
-        return EventSourceResponse(stream(), ping=5)
+    site = Site(settings, board, reads)
+    render, told = site.render, site.told
 
     # --- errors ------------------------------------------------------------------------------
-
-    def told(exc: Exception | str) -> str:
-        """A store's message for a page: on a protected board, whoever asks
-        learns nothing of where the store is (its URL, file or host)."""
-        message = str(exc)
-        if settings.protect:
-            message = message.replace(board.store.url, "this board's store")
-        return message
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return render(request, "error.html", {"status": 404, "message": told(exc)}, status=404)
@@ -1241,11 +488,11 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
         if only_reads(exc):  # the store answered: this board's role may not write
             said = "This board's database role may only read: nothing was recorded (log with a role that may write)."
-            if fragment(request):
+            if site.fragment(request):
                 return Response(said, status_code=403, media_type="text/plain")
             return render(request, "error.html", {"status": 403, "message": said}, status=403)
         message = told(_store_message(exc))
-        if fragment(request):
+        if site.fragment(request):
             return Response(message, status_code=503, media_type="text/plain", headers={"Retry-After": "5"})
         return render(request, "error.html", {"status": 503, "message": message, "retry": True}, status=503)
 
@@ -1256,7 +503,7 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
-        if fragment(request):
+        if site.fragment(request):
             # The page's script asked: no Basic challenge (the browser's
             # password box would hold the request), the sentence alone.
             response: Response = Response(str(exc.detail), status_code=exc.status_code, media_type="text/plain")
@@ -1312,34 +559,11 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     ]
     app = Starlette(
         routes=[
-            Route("/", tables_page),
-            Route("/tables", tables_fragment),
-            Route("/live", tables_live),
-            Route("/health", health),
-            Route("/login", login, methods=["GET", "POST"]),
-            Route("/logout", logout, methods=["POST"]),
-            Route("/scorekeeper/{scope}", scorekeeper_link),
-            Route("/events/{event}", event_page),
-            Route("/events/{event}/tables", event_fragment),
-            *tournament_pages.routes(reads, render),
-            Route("/events/{event}/print/links", print_links),
-            Route("/events/{event}/open", open_tables, methods=["POST"]),
-            Route("/new", new_match, methods=["GET", "POST"]),
-            Route("/matches/{match}", match_page),
-            Route("/matches/{match}/board", board_fragment),
-            Route("/matches/{match}/log", full_log),
-            Route("/matches/{match}/rewind", rewind_preview),
-            Route("/matches/{match}/live", match_live),
-            Route("/matches/{match}/entries/{entry}", entry_status),
-            Route("/matches/{match}/act", act, methods=["POST"]),
-            Route("/matches/{match}/skip-step", skip_step, methods=["POST"]),
-            Route("/matches/{match}/call", call_judge, methods=["POST"]),
-            Route("/matches/{match}/note", note, methods=["POST"]),
-            Route("/matches/{match}/accept", accept, methods=["POST"]),
-            Route("/matches/{match}/rewind", rewind, methods=["POST"]),
-            Route("/matches/{match}/undo", undo, methods=["POST"]),
-            Route("/matches/{match}/scenario", scenario_from),
-            Route("/matches/{match}/fork", fork, methods=["POST"]),
+            *tournament_pages.routes(site),
+            *pages.routes(site),
+            *signin.routes(site),
+            *writes.routes(site),
+            *judge.routes(site),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ],
         exception_handlers={
@@ -1356,155 +580,11 @@ def create_app(settings: Settings, store: MatchStore | None = None) -> Starlette
     )
     app.state.board = board
     app.state.reads = reads
-    app.state.templates = templates
+    app.state.templates = site.templates
     return app
-
-
-def _confirm(request: Request, form: Any) -> dict[str, Any]:
-    """What the preview's confirming form sends again: the same fields, to the same place."""
-    return {
-        "action": request.url.path,
-        "fields": [(k, str(v)) for k, v in form.multi_items() if k not in ("csrf", "confirm")],
-    }
-
-
-def _late_version(read: asyncio.Future[Any], watch: live.Watch) -> None:
-    """A live stream's first read of its match, answered after the stream
-    started: its version goes to the page like any other (a failed read says
-    nothing: the watcher tells the page how the store is)."""
-    if read.cancelled() or read.exception() is not None:
-        return
-    with contextlib.suppress(asyncio.QueueFull):
-        watch.queue.put_nowait({"version": read.result()[1]})
 
 
 def _store_message(exc: Exception) -> str:
     """A store failure in one line without secrets (``StoreError`` hides the
     password already; a library error is not shown at all)."""
     return str(exc) if isinstance(exc, StoreError) else "The match store is not answering: try again in a moment."
-
-
-# What each rewind rule is for, in the rewind form's words (the rules
-# themselves are the game's: ``RewindRules.rules``).
-REWIND_WORDS = {
-    "410.1": "an action that was impossible",
-    "410.2": "a forgotten mandatory step",
-    "4": "an instruction no process gave: chapter 4 has no correction rule of its own (ruling:S13)",
-}
-
-
-def rewind_rules(game: Any) -> list[tuple[str, str]]:
-    """The rules a judge's rewind of a match of ``game`` may cite, each with
-    what it is for (none: the game has no corrections, and the form says so)."""
-    rules = game.rewinds.rules if game.rewinds is not None else ()
-    return [(r, REWIND_WORDS.get(r, "")) for r in rules]
-
-
-def game_name(game: str | None) -> str:
-    """A game's name for people, from its id (Harem Master for rows written before matches named one)."""
-    try:
-        return registry.get(game).name
-    except registry.UnknownGame:
-        return str(game)
-
-
-def _free_action(form: Any, game: Any) -> Action:
-    """A record-mode entry: whatever the table did, from the form's menus."""
-    player, do = str(form.get("player") or ""), str(form.get("do") or "")
-    if player not in game.seats:
-        raise HTTPException(400, f"player: expected {' or '.join(game.seats)}.")
-    if do not in game.actions:
-        raise HTTPException(
-            400, f"do: {do[:30]!r} is not an action; expected one of {', '.join(sorted(game.actions))}."
-        )
-
-    def one(name: str) -> str | None:
-        value = _text(form, name, 120)
-        return value or None
-
-    def many(name: str) -> tuple[str, ...] | None:
-        values = tuple(v for v in (str(x).strip() for x in form.getlist(name)) if v)
-        return values[:60] or None
-
-    order = one("order")
-    if order is not None and order not in ("first", "second"):
-        raise HTTPException(400, "order: expected first or second.")
-    return Action(
-        player,
-        do,
-        card=one("card"),
-        cards=many("cards"),
-        target=one("target"),
-        targets=many("targets"),
-        order=order,
-        n=_number(form, "n", required=False),
-        option=one("option"),
-        ability=_number(form, "ability", required=False),
-    )
-
-
-def _position_from_text(text: str, store: MatchStore | None = None) -> Any:
-    """A scenario's setup from pasted YAML (``referee new --position``'s
-    input). Its cards come from its own ``cards:``, the bundled pool, and
-    ``pool:`` naming a match of the store (that match's cards), never a file
-    on the server (``_pool_of_match``)."""
-    import tempfile
-
-    from referee.inputs import InputError, load_document
-    from referee.scenario import ruleset_of
-
-    if not text.strip():
-        raise ValueError("Paste a scenario position (YAML: name, rules, setup...), as `referee new --position` reads.")
-    with tempfile.TemporaryDirectory() as folder:
-        name = str(Path(folder) / "position.yaml")
-        Path(name).write_text(text, encoding="utf-8")
-        try:
-            doc = load_document(name)
-            _no_files(doc.data)
-            if isinstance(doc.data, dict) and "pool" in doc.data:
-                doc.data["pool"] = _pool_of_match(doc.data["pool"], store, Path(folder))
-            return ruleset_of(doc).load_scenario(doc)
-        except InputError as exc:
-            raise ValueError(str(exc).replace(name, "the pasted position")) from None
-
-
-def _pool_of_match(value: Any, store: MatchStore | None, folder: Path) -> str:
-    """A pasted position's ``pool:``: the id of a stored match, whose card
-    definitions become the position's pool (written to ``folder``, where the
-    pasted text is read from). Anything else, a path above all, is refused
-    without a word about the server's files."""
-    from referee.store.matches import MATCH_ID
-
-    refused = ValueError(
-        "pool: a pasted position names a stored match whose cards it uses (pool: m-1a2b3c4d), never a file "
-        "on the server; or write the cards it needs in its own `cards:` list."
-    )
-    if not isinstance(value, str) or store is None or not MATCH_ID.match(value.strip().lower()):
-        raise refused
-    try:
-        state, _ = store.load(value.strip().lower())
-    except MatchNotFound:
-        raise refused from None
-    cards: dict[str, Any] = {}
-    for card in getattr(state, "cards", {}).values():
-        name = getattr(card, "name", None)
-        if name and name not in cards and not getattr(card, "filler", False) and hasattr(card, "model_dump"):
-            cards[name] = card.model_dump(mode="json", by_alias=True, exclude_defaults=True)
-    import yaml
-
-    (folder / "pool.yaml").write_text(yaml.safe_dump(list(cards.values()), allow_unicode=True), encoding="utf-8")
-    return "pool.yaml"
-
-
-def _no_files(data: Any) -> None:
-    """A pasted position names no deck file on the server: its decks are
-    written in it. (A path would let whoever pastes read any file the server
-    can, or learn whether it exists.)"""
-    if not isinstance(data, dict):
-        return
-    setup = data.get("setup")
-    decks = setup.get("decks") if isinstance(setup, dict) else None
-    if isinstance(decks, dict) and any(isinstance(d, str) for d in decks.values()):
-        raise ValueError(
-            "setup.decks: a pasted position cannot name a deck file on the server; write each deck as a list."
-        )

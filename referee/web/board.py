@@ -31,6 +31,7 @@ from datetime import datetime
 from typing import Any
 
 from events.kernel import Event, Rewound, StepSkipped, ViolationRecorded
+from events.names import names_of
 from projections import entries
 from referee.ruleset import Ruleset
 from referee.store import MatchStore, PositionError
@@ -45,14 +46,25 @@ CACHED_MATCHES = 32  # match logs kept in memory
 VIOLATION_EVENTS = frozenset({ViolationRecorded.__name__, StepSkipped.__name__})  # flagged in the log
 
 
-REWOUND_TOPIC = f"{Rewound.__module__}:{Rewound.__name__}"
+REWOUND_TOPICS = frozenset(names_of(Rewound))  # every name a rewind's row may carry (``events.names``)
 
 ANY_BOARD = "zones.html"  # the template of a game drawn from its ruleset alone
 
 
-def board_template(game: Ruleset) -> str:
+ZONE_PARTS = "zone_parts.html"  # what a zone of a game drawn from its core shows beyond its cards: nothing
+
+
+def board_template(game: Ruleset[Any, Any]) -> str:
     """The template that draws a match of ``game``: its own (``board.TEMPLATE``), else ``ANY_BOARD``."""
     return game.board.TEMPLATE if game.board is not None else ANY_BOARD
+
+
+def zone_parts(game: Ruleset[Any, Any]) -> str:
+    """The macros ``ANY_BOARD`` draws a zone's details with: the game's own
+    ``zone.html`` (a sandbox's protection, in its words), else ``ZONE_PARTS``."""
+    if game.templates is not None and (game.templates / "zone.html").is_file():
+        return f"{game.id}/zone.html"
+    return ZONE_PARTS
 
 
 def check_viewer_of(game: Ruleset, viewer: str) -> None:
@@ -83,7 +95,7 @@ class MatchLog:
         if not rows:
             return self
         rewinds = self.rewinds + tuple(
-            (r.originator_version, decode(r).event.to) for r in rows if r.topic == REWOUND_TOPIC
+            (r.originator_version, decode(r).event.to) for r in rows if r.topic in REWOUND_TOPICS
         )
         version = rows[-1].originator_version
         return replace(self, version=version, rewinds=rewinds, retracted=_retracted(version, dict(rewinds)))
@@ -233,6 +245,7 @@ class BoardReader:
             "card_text": parts.page_card_texts(board, view, decision) if parts is not None else {},
             "game": game,
             "board_template": board_template(game),
+            "zone_parts": zone_parts(game),
         }
 
     def full_log(self, match_id: str, viewer: str, start: int | None = None) -> dict[str, Any]:

@@ -1,13 +1,15 @@
 """The console: the writes the board's controls make, through the match's ruleset.
 
 The controls are the game's: a game with page parts of its own hands them
-out (``Ruleset.board``: Harem Master's are its legal actions one per line
-exactly as ``referee legal`` prints them, spec: console.md); any other game
-gets one form per kind of action from its declarations (``anygame``). A
-line is logged as ``referee act MATCH LINE`` would log it typed out: the
-legal action the line names (``board.action_of``), resolved and applied by
-the ruleset (``resolve``, ``apply``), so a match logged at the board and the
-same match logged at a terminal are the same record.
+out (its ``board`` capability: Harem Master's are its legal actions one per
+line exactly as ``referee legal`` prints them, spec: console.md); any other
+game gets one form per kind of action from its declarations (``anygame``).
+Every action goes through one write (``Console.act``): a line is logged as
+``referee act MATCH LINE`` would log it typed out (the legal action the line
+names), a form's fields as the notation's mapping the ruleset reads; then
+resolved and applied by the ruleset (``resolve``, ``apply``), so a match
+logged at the board and the same match logged at a terminal are the same
+record.
 
 Every write goes through ``MatchStore.update`` with the version the page
 showed (``expected_version``) and who entered it (``by``, ``entry``): a
@@ -36,7 +38,7 @@ from events.kernel import (
     ViolationRecorded,
     ViolationsAccepted,
 )
-from referee.actions import Action, Applied, IllegalAction
+from referee.actions import Applied, IllegalAction
 from referee.store import MatchStore
 from referee.store.errors import StaleVersion
 from referee.web.anygame import cards_named, line_action
@@ -70,6 +72,23 @@ class Outcome:
             "version": self.version,
             "violations": self.violations,
         }
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What a submission logs: a legal ``line`` of the controls, or an action
+    in the notation's mapping (``data``), ``free`` when it is what the table
+    did in record mode, legal or not (``referee.web.writes.entry_of``)."""
+
+    line: str = ""
+    data: dict[str, Any] | None = None
+    free: bool = False
+
+
+def _rewinds_cite(game: Any) -> str:
+    """ " (410)": the section of the game's rewind rules, where it has them."""
+    rules = game.rewinds.rules if game.rewinds is not None else ()
+    return f" ({rules[0].partition('.')[0]})" if rules else ""
 
 
 class Console:
@@ -133,7 +152,7 @@ class Console:
             return Outcome(
                 "refused",
                 "That entry is no longer the last one logged here, so it cannot be undone: "
-                "a judge corrects it with a rewind (410).",
+                f"a judge corrects it with a rewind{_rewinds_cite(self.store.ruleset(match))}.",
                 "undo",
                 version,
                 http=409,
@@ -231,63 +250,15 @@ class Console:
 
     # --- player actions ---------------------------------------------------------------
 
-    def act_line(self, match: str, version: int, line: str, role: Role, entry: str, viewer: str) -> Outcome:
-        """Log one legal line, as chosen on the board at ``version``."""
-        refused = self.void(match, version)
-        if refused is not None:
-            return refused
-        state, current = self.store.load(match)
-        if current != version:
-            return self.stale(match, StaleVersion(match, version, current, False), entry, viewer)
-        game = self.store.ruleset(match)
-        if game.board is not None:
-            raw = game.board.action_of(state, line)
-        else:
-            raw = line_action(game, state, line, viewer)
-        if raw is None:
-            return Outcome("invalid", f"{line!r} is not a legal action now.", "406.1", version, http=422)
-        if role.kind == "player" and raw.player != role.seat:
-            return Outcome(
-                "invalid", f"Player {role.seat}'s link cannot act for {raw.player}.", "100.1", version, http=403
-            )
-        return self._write(
-            match, version, role, entry, viewer, lambda s: game.apply(s, game.resolve(s, raw)), before=state
-        )
-
-    def act_free(
-        self, match: str, version: int, raw: Action, role: Role, entry: str, viewer: str, confirmed: bool
+    def act(
+        self, match: str, version: int, written: Entry, role: Role, entry: str, viewer: str, confirmed: bool = False
     ) -> Outcome:
-        """Record mode: log what the table did, whatever it was. Decided first
-        without storing: what it would record as a violation needs a confirmation."""
-        refused = self.void(match, version)
-        if refused is not None:
-            return refused
-        state, current = self.store.load(match)
-        if current != version:
-            return self.stale(match, StaleVersion(match, version, current, False), entry, viewer)
-        game = self.store.ruleset(match)
-        try:
-            found = game.apply(state, game.resolve(state, raw))
-        except IllegalAction as exc:
-            return Outcome("refused", exc.refusal.reason, exc.refusal.rule, version, http=422)
-        violations = [{"rule": e.rule, "reason": e.reason} for e in found.events if isinstance(e, ViolationRecorded)]
-        if violations and not confirmed:
-            return Outcome(
-                "preview",
-                "The table's action breaks the rules: confirm to record it with its "
-                "violation (a judge then rewinds or accepts it).",
-                violations[0]["rule"],
-                version,
-                violations,
-            )
-        return self._write(
-            match, version, role, entry, viewer, lambda s: game.apply(s, game.resolve(s, raw)), before=state
-        )
-
-    def act_any(self, match: str, version: int, data: dict[str, Any], role: Role, entry: str, viewer: str) -> Outcome:
-        """Log one action of a game drawn from its ruleset alone (``anygame``):
-        ``data`` as the notation writes it, checked against its declarations;
-        the ruleset resolves, decides and applies it (a refusal cites its rule)."""
+        """Log one action, as chosen on the board at ``version``: a legal line
+        (the game's board parts find it, else ``anygame.line_action``), or an
+        action in the notation's mapping the ruleset reads, resolves, decides
+        and applies (a refusal cites its rule). What the table did in record
+        mode (``written.free``) is decided first without storing: what it
+        would record as a violation needs a confirmation."""
         refused = self.void(match, version)
         if refused is not None:
             return refused
@@ -295,18 +266,51 @@ class Console:
         state, current = self.store.load(match)
         if current != version:
             return self.stale(match, StaleVersion(match, version, current, False), entry, viewer)
-        if role.kind == "player" and data["player"] != role.seat:
-            return Outcome(
-                "invalid", f"Player {role.seat}'s link cannot act for {data['player']}.", None, version, http=403
+        if written.line:
+            raw = (
+                game.board.action_of(state, written.line)
+                if game.board is not None
+                else line_action(game, state, written.line, viewer)
             )
-        names = {c.name for c in state.cards.values()}
-        unknown = [c for c in cards_named(game, data) if c not in state.cards and c not in names]
-        if unknown:
-            return Outcome("invalid", f"{unknown[0]!r} is no card of this match.", None, version, http=422)
-        try:
-            raw = game.action_from_mapping(data)
-        except (ValueError, TypeError) as exc:
-            return Outcome("invalid", str(exc), None, version, http=422)
+            if raw is None:
+                d = game.decision(state)
+                rule: str | None = d.rule if d is not None else game.outside
+                return Outcome("invalid", f"{written.line!r} is not a legal action now.", rule, version, http=422)
+            player = raw.player
+        else:
+            data = dict(written.data or {})
+            player = data["player"]
+        if role.kind == "player" and player != role.seat:
+            rule = (game.moves.seat_rule or game.outside) if written.line else None  # as `referee act` cites it
+            return Outcome("invalid", f"Player {role.seat}'s link cannot act for {player}.", rule, version, http=403)
+        if not written.line:
+            if not written.free:
+                cards = game.cards_of(state)
+                names = {c.name for c in cards.values()}
+                unknown = [c for c in cards_named(game, data) if c not in cards and c not in names]
+                if unknown:
+                    return Outcome("invalid", f"{unknown[0]!r} is no card of this match.", None, version, http=422)
+            try:
+                raw = game.action_from_mapping(data)
+            except (ValueError, TypeError) as exc:
+                return Outcome("invalid", str(exc), None, version, http=422)
+        if written.free:
+            try:
+                found = game.apply(state, game.resolve(state, raw))
+            except IllegalAction as exc:
+                return Outcome("refused", exc.refusal.reason, exc.refusal.rule, version, http=422)
+            violations = [
+                {"rule": e.rule, "reason": e.reason} for e in found.events if isinstance(e, ViolationRecorded)
+            ]
+            if violations and not confirmed:
+                return Outcome(
+                    "preview",
+                    "The table's action breaks the rules: confirm to record it with its "
+                    "violation (a judge then rewinds or accepts it).",
+                    violations[0]["rule"],
+                    version,
+                    violations,
+                )
         return self._write(
             match, version, role, entry, viewer, lambda s: game.apply(s, game.resolve(s, raw)), before=state
         )
@@ -329,7 +333,7 @@ class Console:
             return Outcome(
                 "preview",
                 f"The table skipped {rule}: confirm to record it as an open violation "
-                "(a judge then rewinds to the step with 410.2, or accepts it).",
+                "(a judge then rewinds to the step, or accepts it).",
                 rule,
                 version,
                 [{"rule": rule, "reason": reason or f"the table skipped {rule}"}],
@@ -369,7 +373,7 @@ def logged_sentence(game: Any, before: Any, events: list[Any], viewer: str, rule
     names = getattr(before, "names", None) or {}
     for e in events:
         if not parts and isinstance(e, (ActionTaken, EntryUndone, *JUDGE_EVENTS)):
-            rows = game.describe_log(events, before, viewer) if e is events[0] else None
+            rows = game.log_rows(events, before, viewer) if e is events[0] else None
             text = (rows[0]["text"] if rows else game.describe(e, before, viewer)).rstrip(".")
             if isinstance(e, ActionTaken):
                 name = names.get(e.player)

@@ -1,4 +1,4 @@
-"""The board's tournament pages, all read-only: the tables page and the event page read from the read models, the round clock (and its projector view), the top cut's bracket, and print-ready pairings, match slips and standings.
+"""The board's tournament pages: the tables page and the event page read from the read models, the round clock (and its projector view), the top cut's bracket, print-ready pairings, match slips, standings and scorekeepers' links, and opening a round's tables.
 
 Nothing here reads every match's events: the pages read the table-summary
 read model (``referee.tournament.tables``) and the tournaments projection
@@ -13,13 +13,21 @@ the rest. The browser asks for a live page's fragment at most every 3 s
 
 from __future__ import annotations
 
+import asyncio
+import json
 import threading
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
+from sse_starlette import EventSourceResponse
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute
+
+from referee.web.auth import REALM
+from referee.web.site import Site, safe_next, text_field
 
 REFRESH_SECONDS = 0.0  # how stale a read may be: none (a refresh with nothing new is one query)
 PAGE_ROWS = 50  # tables per page
@@ -323,9 +331,52 @@ def print_context(reads: Reads, event_id: str, request: Request) -> dict[str, An
     }
 
 
-def routes(reads: Reads, render: Any) -> list[Any]:
-    """The routes this module adds (app.py registers them)."""
+def routes(site: Site) -> list[BaseRoute]:
+    """The tables page, the event pages, their print-outs and live stream."""
     from starlette.routing import Route
+
+    board, settings, reads, render = site.board, site.settings, site.reads, site.render
+
+    def tables_page(request: Request) -> Response:
+        role = board.role(request)
+        return render(request, "index.html", {**tables_context(reads, request), "role": role})
+
+    def tables_fragment(request: Request) -> Response:
+        return render(request, "tables.html", tables_context(reads, request))
+
+    async def tables_live(request: Request) -> Response:
+        watch = board.watcher.subscribe(None)
+
+        async def stream() -> AsyncIterator[dict[str, str]]:
+            try:
+                yield {"event": "hello", "data": "{}"}
+                yield {"event": "store", "data": json.dumps(board.watcher.health())}
+                while True:
+                    message = await watch.queue.get()
+                    if "store" in message:
+                        yield {"event": "store", "data": json.dumps(message)}
+                    else:
+                        yield {"event": "tables", "data": json.dumps(message["matches"])}
+            finally:
+                board.watcher.unsubscribe(watch)
+
+        return EventSourceResponse(stream(), ping=5)
+
+    def event_page_context(request: Request) -> dict[str, Any]:
+        """The event page's context with the viewer's role: a judge, or a
+        scorekeeper of this event, opens and logs its tables from it."""
+        page = event_context(reads, request.path_params["event"], request)
+        role = board.role(request)
+        logs = not settings.read_only and (
+            role.kind == "judge" or (role.kind == "scorekeeper" and role.scope == page["event"])
+        )
+        return {**page, "role": role, "logs": logs}
+
+    def event_page(request: Request) -> Response:
+        return render(request, "event.html", event_page_context(request))
+
+    def event_fragment(request: Request) -> Response:
+        return render(request, "event_tables.html", event_page_context(request))
 
     def projector(request: Request) -> Response:
         return render(request, "projector.html", event_context(reads, request.path_params["event"], request))
@@ -336,9 +387,79 @@ def routes(reads: Reads, render: Any) -> list[Any]:
 
         return page
 
+    def print_links(request: Request) -> Response:
+        """The judges' sheet of scorekeepers' links: one QR code per table of
+        the round (each signs a phone in for that table's match), and one for
+        every table of the event. Judges only: a code is a scorekeeper's key."""
+        from referee.web.tokens import scorekeeper_link
+        from referee.web.venue import qr_svg
+
+        if not board.is_judge(request):
+            raise HTTPException(
+                401, "The scorekeepers' links need the judge password.", headers={"WWW-Authenticate": REALM}
+            )
+        key = settings.token_key
+        if key is None:
+            raise HTTPException(
+                400, "No key for scorekeeper links on this board: set REFEREE_TOKEN_KEY (PostgreSQL stores need it)."
+            )
+        event = str(request.path_params["event"]).strip().lower()
+        page = print_context(reads, event, request)
+        base = str(request.base_url).rstrip("/")  # the address this sheet was opened by: the venue's
+        keeper = text_field(request.query_params, "name", 60)
+        tables = [
+            {
+                "table": p.table,
+                "match": p.match,
+                "A": p.A,
+                "B": p.B,
+                "svg": qr_svg(base + scorekeeper_link(key, p.match)),
+            }
+            for p in page["pairings"]
+        ]
+        return render(
+            request,
+            "print_links.html",
+            {
+                **page,
+                "tables": tables,
+                "board_url": base + "/",
+                "keeper": keeper,
+                "event_svg": qr_svg(base + scorekeeper_link(key, page["event"], keeper)),
+            },
+        )
+
+    async def open_tables(request: Request) -> Response:
+        """Create the current round's matches that do not exist yet (a station
+        stopped half-way), so every table opens ready to log."""
+        from referee.tournament.service import Station, ensure_matches
+
+        event = str(request.path_params["event"]).strip().lower()
+        form = await site.form(request)
+        role = board.role(request)
+        if settings.read_only or not (role.kind == "judge" or (role.kind == "scorekeeper" and role.scope == event)):
+            raise HTTPException(403, "Only the event's scorekeeper or a judge opens its tables.")
+
+        def run() -> None:
+            station = Station(board.store)
+            try:
+                ensure_matches(station, station.tournaments.load(event))
+            finally:
+                station.close()
+
+        await asyncio.to_thread(run)
+        return RedirectResponse(safe_next(form.get("next"), f"/events/{event}"), status_code=303)
+
     return [
+        Route("/", tables_page),
+        Route("/tables", tables_fragment),
+        Route("/live", tables_live),
+        Route("/events/{event}", event_page),
+        Route("/events/{event}/tables", event_fragment),
         Route("/events/{event}/clock", projector),
         Route("/events/{event}/print/pairings", printed("pairings")),
         Route("/events/{event}/print/slips", printed("slips")),
         Route("/events/{event}/print/standings", printed("standings")),
+        Route("/events/{event}/print/links", print_links),
+        Route("/events/{event}/open", open_tables, methods=["POST"]),
     ]

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from referee.bench import referee_command
+from bench.figures import referee_command
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [

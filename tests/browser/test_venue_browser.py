@@ -16,7 +16,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from referee.bench import referee_command
+from bench.figures import referee_command
 from referee.web.venue import machine_addresses
 from tests.browser.conftest import PHONE
 from tests.browser.test_print import _pages

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import ConfigDict
 
 from events.kernel import Event
+from events.names import stored_as
 
 GAME = "toy-takeaway"
 
@@ -29,3 +30,6 @@ class CountersTaken(Event):
 
     player: str
     n: int
+
+
+stored_as(__name__, GAME)  # a new game's classes are stored under its id (``events.names``)

@@ -7,7 +7,7 @@ owns), so a rule's code is found from its number in one step:
 
 | module | rules | what it holds |
 |---|---|---|
-| ``engine`` | 100-100.1, 102.7-102.8 | who must act, the legal actions (candidates filtered by their check), deciding and applying an action and the steps after it; two players (100.1); conceding and draws at any time (102.7, 102.8) |
+| ``engine`` | 100-100.1, 102.7-102.8 | who must act, what the rules decide of an action before its check (the other side of the turn), the automatic steps and what they set off, for the kernel's procedure (``referee.ruleset``); two players (100.1); conceding and draws at any time (102.7, 102.8) |
 | ``setup`` | 101 | openings, shuffle, turn order, hands, mulligans (101.1-101.8) |
 | ``checks`` | 102-102.3, 103.2, 214.2e, 214.4f | the checks after every event: the end of the game, the character limits, items without a (suitable) character |
 | ``effects`` | 102.4-102.6, 401.7, 407.4-407.6, 411.1c-411.2 | resolving one step of card text: its choices, its events, the wins and losses card text decides, counters |
@@ -22,36 +22,35 @@ owns), so a rule's code is found from its number in one step:
 | ``hidden`` | | a table-dealt match's unknown cards and the reveals the table enters (bounded by 100.2's deck lists) |
 | ``describe`` | | what the rules say about a position, for people |
 | ``common`` | | refusals, names, seeded chance |
-| ``registry`` | | where each module declares its action kinds, decision kinds and steps |
-| ``decks`` | | 100.2's deck check as a function of two lists, dealing a match's decks |
+| ``registry`` | | where each module declares its action kinds (in the kernel's ``referee.moves.Moves``), decision kinds and steps |
+| ``decks`` | | 100.2's deck check as a function of two lists, dealing a match's decks; the ``decks`` capability |
 | ``pool`` | | card pools: the card definitions a deck's names are read against, the bundled rules-test pool |
+| ``actions`` | | a player's action in the notation of the scenario format (section 3), by instance ids |
 | ``notation`` | | actions as players write them (card names), read into instance ids and written back |
 | ``views`` | | what the rules say about a position, as the command line and the board show it |
-| ``board`` | | its own parts of the board's pages (``Ruleset.board``): the position, log, decision and card texts a page shows, the console's lines and record mode's menus |
-| ``ruleset`` | | Harem Master as a ``referee.ruleset.Ruleset`` |
-| ``scenario`` | | its scenario files: the position, the players' actions and the expectations (``load_scenario``, ``run_scenario``) |
-| ``records`` | | its part of a match record: the rulings, automatic passing, card definitions and the decks (``read_record_header``, ``record_decks``) |
-| ``written`` | | a stretch of a stored match written as a scenario file (``referee scenario from``, ``write_scenario``) |
+| ``board`` | | its own parts of the board's pages (the ``board`` capability, with its templates in ``templates/``): the position, log, decision and card texts a page shows, the console's lines and record mode's menus |
+| ``game`` | | Harem Master as a ``referee.ruleset.Ruleset``: its core and capabilities, declared |
+| ``procedure`` | | where its own modules find the kernel's procedure for it (by its id, through the registry) |
+| ``scenario`` | | its scenario files: the position (the core's ``position``), the players' actions and the expectations (the ``scenarios`` capability) |
+| ``records`` | | its part of a match record: the rulings, automatic passing, card definitions and the decks (the ``records`` capability) |
+| ``written`` | | a stretch of a stored match written as a scenario file (``referee scenario from``, the ``scenario_writer`` capability) |
 | ``settings`` | | a match's own settings: the selectable rulings, the record header keys that carry them |
-
-One part lives outside the package until each game's code moves into its
-own (docs/rulesets.md): 100.2's deck check (``referee.rules.harem_master.decks``).
 """
 
-from referee.rules.harem_master.engine import (
-    ANY_TIME,
-    advance,
-    apply,
-    canonical,
-    current_decision,
-    current_player,
-    decide,
-    is_legal,
-    legal_actions,
-    own_events,
-    start,
-)
+from referee.moves import rule_key
+from referee.rules.harem_master.engine import ANY_TIME, current_decision, current_player, start
+from referee.rules.harem_master.game import HAREM_MASTER
 from referee.rules.harem_master.registry import ACTIONS, KINDS, Decision
+
+# The kernel's procedure over Harem Master's rules, by the names its tests
+# and tools have always called it (``referee.ruleset.Ruleset``).
+advance = HAREM_MASTER.advance
+apply = HAREM_MASTER.apply
+canonical = HAREM_MASTER.canonical
+decide = HAREM_MASTER.decide
+is_legal = HAREM_MASTER.is_legal
+legal_actions = HAREM_MASTER.legal_actions
+own_events = HAREM_MASTER.own_events
 
 # Rule ranges by module (``engine`` is ``referee.rules.harem_master.engine``;
 # a dotted name is a module outside the package). "A-B" is every rule from A
@@ -95,13 +94,6 @@ RULE_MAP: dict[str, tuple[str, ...]] = {
 }
 
 
-def rule_key(rule: str) -> tuple[int, int, str]:
-    """``306.5a`` as (306, 5, "a"): rules in the order of the rules text."""
-    section, _, rest = rule.partition(".")
-    digits = "".join(ch for ch in rest if ch.isdigit())
-    return int(section), int(digits) if digits else -1, rest[len(digits) :]
-
-
 def _under(rule: str, head: str) -> bool:
     """Is ``rule`` ``head`` or one of its sub-rules (306.5a under 306.5; 306.50 is not)?"""
     if rule == head:
@@ -126,6 +118,7 @@ def module_of(rule: str) -> list[str]:
 
 
 __all__ = [
+    "HAREM_MASTER",
     "RULE_MAP",
     "ACTIONS",
     "ANY_TIME",

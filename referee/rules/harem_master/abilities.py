@@ -39,7 +39,8 @@ from events.harem_master.abilities import BattleTypeEffect, CounterEffect, walk
 from events.harem_master.game import AbilityActivated, CardTapped, EventPlayed
 from events.kernel import Event
 from projections.harem_master.state import GameState, Proposal, Use, Window, other
-from referee.actions import Action, IllegalAction, Seated
+from referee.actions import IllegalAction
+from referee.rules.harem_master.actions import Action, Seated
 from referee.rules.harem_master.characteristics import (
     MISSING,
     Reader,

@@ -49,8 +49,8 @@ from events.harem_master.game import (
 )
 from events.kernel import Event
 from projections.harem_master.state import GameState, Proposal, Use, Window, evolve, other
-from referee.actions import Action
 from referee.rules.harem_master.abilities import anyone_can_respond, can_use, moment_of
+from referee.rules.harem_master.actions import Action
 from referee.rules.harem_master.characteristics import (
     MISSING,
     Reader,
@@ -64,7 +64,7 @@ from referee.rules.harem_master.characteristics import (
 )
 from referee.rules.harem_master.common import name_of, refuse
 from referee.rules.harem_master.effects import Slot, describe_slot, facts, groups, walk
-from referee.rules.harem_master.registry import OPTION, ArgSpec, Context, Decision, action, decision_kind
+from referee.rules.harem_master.registry import ACTIONS, OPTION, ArgSpec, Context, Decision, decision_kind
 from referee.rules.harem_master.situations import (
     Sit,
     events_of,
@@ -611,7 +611,7 @@ def _choose_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
     return [Action(p, "choose", cards=(o,)) for o in c.options]
 
 
-@action(
+@ACTIONS.move(
     "choose",
     "407.4",
     args=(CARDS_CHOSEN, OPTION),

@@ -19,8 +19,9 @@ from events.harem_master.game import (
 )
 from events.kernel import Event, Rewound
 from projections.harem_master.state import Battle, GameState, other
-from referee.actions import Action, IllegalAction, Seated
+from referee.actions import IllegalAction
 from referee.rules.harem_master.abilities import battle_type_usable, forbidden
+from referee.rules.harem_master.actions import Action, Seated
 from referee.rules.harem_master.agenda import moment, pipeline, propose_moment
 from referee.rules.harem_master.characteristics import (
     chars,
@@ -34,12 +35,12 @@ from referee.rules.harem_master.common import name_of, physical, refuse
 from referee.rules.harem_master.effects import ends
 from referee.rules.harem_master.hidden import reveal_decision
 from referee.rules.harem_master.registry import (
+    ACTIONS,
     CARD,
     Candidates,
     Context,
     Decision,
     Events,
-    action,
     decision_kind,
     only,
     step,
@@ -58,7 +59,7 @@ def _own_characters(do: str, tapped_rule: str) -> Candidates:
     return candidates
 
 
-@action(
+@ACTIONS.move(
     "attack",
     "306.5a",
     args=(CARD,),
@@ -127,7 +128,7 @@ def combatant_gone(state: GameState) -> Event | None:
 _INTERCEPTS = _own_characters("intercept", "306.5d")
 
 
-@action(
+@ACTIONS.move(
     "intercept",
     "306.5c",
     args=(CARD,),
@@ -144,7 +145,7 @@ def _intercept(state: GameState, a: Action, ctx: Context) -> Events:
     return lambda: [InterceptorChosen.trusted(player=a.player, card=card, step="306.5e")]
 
 
-@action(
+@ACTIONS.move(
     "no_intercept",
     "306.5c",
     candidates=only("no_intercept"),

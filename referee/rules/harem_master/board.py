@@ -25,12 +25,12 @@ from events.kernel import Event
 from projections.harem_master.state import GameState
 from projections.harem_master.transcript import log_rows as _log_rows
 from projections.harem_master.views import SHOWN_PER_PILE
-from referee.actions import Action
+from referee.rules.harem_master.actions import Action
 from referee.rules.harem_master.notation import action_line, action_lines, action_of_line, describe_action
 from referee.rules.harem_master.rewinds import SKIPPABLE  # steps a table can skip (referee skip-step)
 from referee.rules.harem_master.views import action_names, card_texts, decision_view, names_in_view, state_view
 
-TEMPLATE = "board.html"  # the board template (referee/web/templates/)
+TEMPLATE = "harem-master/board.html"  # the board template (this package's templates/, found under the game's id)
 LOOK_AHEAD = 200  # events read past a page, to see where its last action ends (projections.harem_master.visibility)
 
 # The keys of ``state_view`` the board draws in its own place; any other key
@@ -98,11 +98,11 @@ def page_card_texts(
 
 def action_of(state: GameState, line: str) -> Action | None:
     """The legal action whose line (as ``referee legal`` prints it) is ``line``, None if none is."""
-    from referee.rules.harem_master import legal_actions
+    from referee.rules.harem_master.procedure import game
 
     player, _, rest = line.partition(" ")
     do = rest.split(" ", 1)[0]
-    for a in legal_actions(state):
+    for a in game().legal_actions(state):
         if a.player != player or a.do != do:
             continue
         described = describe_action(state, a)
@@ -246,13 +246,14 @@ def controls(
     """The controls for the decision in front of the table (None: nobody must
     act). ``seat``: a player's own console shows only that player's lines.
     ``described``: the legal actions already described (the page has them)."""
-    from referee.rules.harem_master import current_decision, legal_actions
+    from referee.rules.harem_master.engine import current_decision
+    from referee.rules.harem_master.procedure import game
 
     d = current_decision(state) if state.position else None
     if d is None or (seat is not None and d.player != seat):
         return None
     if described is None:
-        described = [describe_action(state, a) for a in legal_actions(state)]
+        described = [describe_action(state, a) for a in game().legal_actions(state)]
     from referee.rules.harem_master.describe import definitions
 
     by_line: dict[str, Control] = {}
@@ -335,8 +336,9 @@ def entry_menus(state: GameState) -> dict[str, Any]:
     action and the card): the player is the one the decision is in front
     of, and the cards on the table come first (the characters of the field,
     by controller), then every name of the match."""
-    from referee.rules.harem_master import ACTIONS, current_decision
     from referee.rules.harem_master.describe import definitions
+    from referee.rules.harem_master.engine import current_decision
+    from referee.rules.harem_master.registry import ACTIONS
 
     d = current_decision(state) if state.position else None
     names = sorted(definitions(state))

@@ -15,7 +15,7 @@ from typing import Any
 from events.harem_master.game import CharactersDiscarded, ItemDiscarded
 from events.kernel import Event, GameEnded
 from projections.harem_master.state import GameState, other
-from referee.actions import Seated
+from referee.rules.harem_master.actions import Seated
 from referee.rules.harem_master.agenda import held_cards, pipeline
 from referee.rules.harem_master.battle import combatant_gone
 from referee.rules.harem_master.characteristics import (

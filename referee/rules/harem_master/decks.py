@@ -1,4 +1,4 @@
-"""Decklists: reading them, checking them against 100.2, dealing instance ids.
+"""Decklists: reading them, checking them against 100.2, dealing instance ids; the game's ``decks`` capability.
 
 A deck is written by hand, as a file or as a list inside a match record or a
 scenario, so entries are short (``Iron Knight``, ``{card: Iron Knight,
@@ -13,12 +13,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, cast
 
 from events.harem_master.cards import CardDef, filler
+from events.kernel import Event
 from projections.harem_master.state import PILES, GameState
+from referee.capabilities import StartOption
 from referee.inputs import MAX_CARDS, Document, InputError, card_number_problem, format_path, kind_of, load_document
+from referee.rules.harem_master.engine import match_started
+from referee.rules.harem_master.notation import with_unlisted
 from referee.rules.harem_master.pool import CardCatalog
+from referee.rules.harem_master.settings import RULING_OPTIONS
 
 DECK_SIZE = 51  # 100.2
 SAME_NAME_LIMIT = 3  # 100.2
@@ -221,3 +226,117 @@ __all__ = [
     "parse_deck",
     "random_deck",
 ]
+
+
+# --- the game's ``decks`` capability -------------------------------------------------------
+
+
+def _pool_cards(given: Any) -> tuple[CardDef, ...]:
+    """The ``pool`` start option: a pool file's path (``referee new --pool``),
+    or the card definitions themselves (a record's ``pool:``), as CardDefs."""
+    if not given:
+        return ()
+    if isinstance(given, (str, Path)):
+        from referee.rules.harem_master.pool import load_pool
+
+        return tuple(load_pool(given).values())
+    return tuple(cd if isinstance(cd, CardDef) else CardDef.model_validate(cd) for cd in given)
+
+
+_dealt = deal  # ``start`` takes the way of dealing as its ``deal`` argument
+
+
+class HaremMasterDecks:
+    """Card pools, deck files checked by 100.2, and a match dealt from two decks."""
+
+    card_type: type = CardDef
+    deck_problems = staticmethod(deck_problems)
+    random_deck = staticmethod(random_deck)
+
+    @property
+    def start_options(self) -> tuple[StartOption, ...]:
+        """The selectable rulings (docs/rulings.md) and whether the referee
+        passes the non-active player's windows (``auto_pass``)."""
+        rulings = ", ".join(f"{k}={'|'.join(v)}" for k, v in RULING_OPTIONS.items())
+        return (
+            StartOption(
+                "rulings", "--ruling", "pairs", f"A selectable ruling: {rulings}.", RULING_OPTIONS, "ID=CHOICE"
+            ),
+            StartOption(
+                "auto_pass", "--no-auto-pass", "off", "The non-active player must pass every window explicitly."
+            ),
+        )
+
+    def parse_cards(self, entries: Any, doc: Document, path: Iterable[Any] = ()) -> dict[str, CardDef]:
+        from referee.rules.harem_master.pool import parse_cards
+
+        return parse_cards(entries, doc, path)
+
+    def bundled_cards(self) -> Mapping[str, CardDef]:
+        from referee.rules.harem_master.pool import bundled_pool
+
+        return bundled_pool()
+
+    def load_pool(self, file: str | Path) -> dict[str, CardDef]:
+        from referee.rules.harem_master.pool import load_pool
+
+        return load_pool(file)
+
+    def load_deck(self, file: str | Path, pools: Sequence[Mapping[str, CardDef]]) -> list[CardDef]:
+        """A deck file read against ``pools`` in order, checked by 100.2."""
+        return load_deck(file, CardCatalog(*pools))
+
+    def load_decks(self, files: Mapping[str, str], pool: str | None) -> dict[str, list[CardDef]]:
+        """Deck files (``docs/deck-format.md``) read with the pool file's cards,
+        then the bundled pool's, each checked against 100.2."""
+        from referee.rules.harem_master.pool import bundled_pool, load_pool
+
+        catalog = CardCatalog(*([load_pool(pool)] if pool else []), bundled_pool())
+        return {seat: load_deck(files[seat], catalog) for seat in ("A", "B")}
+
+    def start(
+        self,
+        decks: Mapping[str, Sequence[CardDef]],
+        *,
+        seed: int,
+        deal: str,
+        names: Mapping[str, str] | None,
+        mode: str,
+        options: Mapping[str, Any],
+    ) -> list[Event]:
+        """101's first event from two checked decks: the instance ids dealt
+        (``deal``), the seed, the rulings selected and automatic passing;
+        at a table-dealt match the pool's cards on neither deck list, where
+        a card the table shows that no deck lists is found (100.2)."""
+        cards, castles = _dealt(decks)
+        first = match_started(
+            cards,
+            castles,
+            seed=seed,
+            names=dict(names) if names is not None else None,
+            mode=mode,
+            rulings=dict(options.get("rulings") or {}),
+            auto_pass=bool(options.get("auto_pass", True)),
+            deal=deal,
+            pool=_pool_cards(options.get("pool")),
+        )
+        return [first]
+
+    def unlisted_cards(self, state: GameState, pool: str | None) -> Mapping[str, CardDef]:
+        """At a table-dealt match, the pool's cards (the file's, then those of
+        the pool the match was started with, then the bundled ones): a card on
+        neither deck list is the table's deck-list problem, refused citing
+        100.2 or, in record mode, recorded with it."""
+        if state.deal != "table":
+            return {}
+        from referee.rules.harem_master.pool import bundled_pool, load_pool
+
+        stored = {cd.name: cd for cd in state.pool}
+        catalog = CardCatalog(*([load_pool(pool)] if pool else []), stored, bundled_pool())
+        # every name the catalog lists has its card
+        return cast("dict[str, CardDef]", {name: catalog.get(name) for name in catalog.names()})
+
+    with_unlisted = staticmethod(with_unlisted)
+
+
+DECKS = HaremMasterDecks()

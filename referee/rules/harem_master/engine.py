@@ -1,12 +1,16 @@
-"""The referee's state machine: who must act, what is legal, and what follows an action.
+"""Harem Master's procedure as the kernel asks it: who must act, what comes before an action's check, the automatic steps.
 
-Like OpenSpiel's ``current_player`` / ``legal_actions``: ``current_decision``
-says who must act and what kind of choice they face (or None when the game
-is over or the referee must move on itself); ``apply`` checks an action and
-either raises ``IllegalAction`` citing the rule, having appended nothing, or
-returns the events the action causes followed by every automatic rule step
-up to the next decision (``advance``). The steps themselves are in the
-modules named after their rules, registered in ``registry``.
+Like OpenSpiel's ``current_player``: ``current_decision`` says who must act
+and what kind of choice they face (or None when the game is over or the
+referee must move on itself). The kernel (``referee.ruleset``) lists,
+decides and applies actions the same way for every game; this module gives
+it Harem Master's rules for it: the any-time actions (102.7, 102.8), an
+action that answers no decision (the other side of the turn, 214, 406.1),
+the reveals a table-dealt match's action implies before its check
+(``hidden``), the automatic step at each point of the procedure, the
+triggers a step's events fire (403.1b), and a loop nobody can stop (ruling
+A30). The steps themselves are in the modules named after their rules,
+registered in ``registry``.
 
 Randomness is decided from the match seed and stored in the events:
 replaying never re-rolls. In a table-dealt match (``deal: table``) the
@@ -27,23 +31,26 @@ from events.harem_master.game import (
     SituationReplaced,
     TriggerFired,
 )
-from events.kernel import ActionTaken, Event, GameEnded, ViolationRecorded
-from projections.harem_master.state import GameState, evolve, initial_state, other
-from referee.actions import Action, Applied, IllegalAction, Refusal, Seated
+from events.kernel import Event, GameEnded
+from projections.harem_master.state import GameState, evolve, other
+from referee.actions import Applied, IllegalAction, Refusal
+from referee.moves import Decision as TableDecision
 
 # Importing the rule modules registers their actions, decisions and steps.
 from referee.rules.harem_master import agenda, battle, checks, hidden, setup, turn  # noqa: F401
 from referee.rules.harem_master.abilities import activated
+from referee.rules.harem_master.actions import Action, Seated
 from referee.rules.harem_master.characteristics import has_text, memo
 from referee.rules.harem_master.common import SETUP_STEPS, physical, refuse
+from referee.rules.harem_master.procedure import game
 from referee.rules.harem_master.registry import (
     ACTIONS,
     KINDS,
     STEPS,
+    Check,
     Context,
     Decision,
     Events,
-    action,
     in_rule_order,
     joined,
     made,
@@ -51,14 +58,14 @@ from referee.rules.harem_master.registry import (
 )
 from referee.rules.harem_master.situations import fire, happened
 from referee.rules.harem_master.zones import cost_check
+from referee.ruleset import Loop, Loops
 
 # --- 102.7, 102.8: what either player may do whatever the procedure waits for ---------------
 
 ANY_TIME = ("concede", "propose_draw", "accept_draw")
-_ANY = Context("any")
 
 
-@action("concede", "102.7", candidates=only("concede"), help="concede the game")
+@ACTIONS.move("concede", "102.7", candidates=only("concede"), help="concede the game", any_time=True)
 def _concede(state: GameState, a: Seated, ctx: Context) -> Events:
     p = a.player
     return lambda: [
@@ -71,7 +78,7 @@ def _propose_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
     return [Action(p, "propose_draw")] if state.draw_offer is None else []
 
 
-@action("propose_draw", "102.8", candidates=_propose_candidates, help="propose a draw")
+@ACTIONS.move("propose_draw", "102.8", candidates=_propose_candidates, help="propose a draw", any_time=True)
 def _propose_draw(state: GameState, a: Seated, ctx: Context) -> Events:
     if state.draw_offer == other(a.player):
         return lambda: [
@@ -84,7 +91,13 @@ def _accept_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
     return [Action(p, "accept_draw")] if state.draw_offer == other(p) else []
 
 
-@action("accept_draw", "102.8", candidates=_accept_candidates, help="accept the draw the other player proposed")
+@ACTIONS.move(
+    "accept_draw",
+    "102.8",
+    candidates=_accept_candidates,
+    help="accept the draw the other player proposed",
+    any_time=True,
+)
 def _accept_draw(state: GameState, a: Seated, ctx: Context) -> Events:
     p = a.player
     if state.draw_offer != other(p):
@@ -124,6 +137,35 @@ def _decision(state: GameState) -> Decision | None:
     return step.decision(state)
 
 
+def decision(state: GameState) -> TableDecision | None:
+    """The decision in front of the table as the kernel asks it: who, what
+    kind, the rule and sentence (``KINDS``), the actions that answer it;
+    at a table-dealt match's reveal the table's choice (OpenSpiel's chance
+    node), saying who turns which card and why."""
+    m = memo(state)
+    if "table_decision" in m:
+        return m["table_decision"]
+    found = current_decision(state)
+    if found is None:
+        m["table_decision"] = None
+        return None
+    kind = KINDS[found.kind]
+    if found.kind == "reveal":  # a table-dealt match: the table names a hidden card
+        why = hidden.pending(state)
+        if why is None:
+            out = TableDecision(found.player, found.kind, kind.rule, kind.text, chance=True, moves=kind.actions)
+        else:
+            reveal = {"player": why.player, "rule": why.rule, "why": why.why, "at_most": why.count}
+            text = f"{kind.text}: {why.why}"
+            out = TableDecision(
+                found.player, found.kind, why.rule, text, chance=True, extra={"reveal": reveal}, moves=kind.actions
+            )
+    else:
+        out = TableDecision(found.player, found.kind, kind.rule, kind.text, moves=kind.actions)
+    m["table_decision"] = out
+    return out
+
+
 def canonical(state: GameState, action: Action) -> Action:
     """The action as ``legal_actions`` lists it: the default ability named
     (306.4), a 309 discard of several cards in hand order (their order is
@@ -145,112 +187,6 @@ def canonical(state: GameState, action: Action) -> Action:
 def current_player(state: GameState) -> str | None:
     d = current_decision(state)
     return d.player if d is not None else None
-
-
-def legal_actions(state: GameState) -> list[Action]:
-    """Every action the player who must act may take now (the any-time actions
-    of 102.7/102.8 included): each action kind's candidates that its check
-    accepts, so every action listed is accepted and none refused is listed.
-    Cards used from the hand are listed in the hand's order."""
-    d = current_decision(state)
-    if d is None:
-        return []
-    if _listed[0] is state and _listed[1] == state.position:
-        return list(_listed[2])
-    p = d.player
-    ctx = Context(d.kind)
-    out: list[Action] = []
-    found: list[Events] = []
-    hand_kinds = 0
-    listing = state.step != "new" and p in ("A", "B")
-    for do in KINDS[d.kind].actions:
-        kind = ACTIONS[do]
-        hand_kinds += kind.card_from == "hand"
-        check = _in_context(kind.check, ctx)
-        for candidate in kind.candidates(state, p, ctx):
-            if listing and candidate.player == p and candidate.do == do and do != "intercept":
-                _accept_listed(state, candidate, d, check, out, found)
-            else:
-                _accept(state, candidate, out, found)
-    if hand_kinds > 1 and out:
-        order: dict[str | None, int] = {c: i for i, c in enumerate(hidden.hand_candidates(state, p))}
-        last = len(order)
-        ranked = sorted(
-            range(len(out)),
-            key=lambda i: order.get(out[i].card, last) if ACTIONS[out[i].do].card_from == "hand" else last,
-        )
-        out, found = [out[i] for i in ranked], [found[i] for i in ranked]
-    for do in ANY_TIME:
-        kind = ACTIONS[do]
-        check = _in_context(kind.check, _ANY)
-        for candidate in kind.candidates(state, p, ctx):
-            if listing and candidate.player == p and candidate.do == do:
-                _accept_listed(state, candidate, d, check, out, found)
-            else:
-                _accept(state, candidate, out, found)
-    _listed[:] = [state, state.position, out, found]
-    return list(out)
-
-
-def _accept(state: GameState, action: Action, out: list[Action], found: list[Events]) -> None:
-    """``action`` listed if ``decide`` accepts it; what it accepted it with is
-    kept for the ``decide`` that usually follows a listing (self-play, the board)."""
-    try:
-        events = _decide(state, action, frozenset())
-    except IllegalAction:
-        return
-    out.append(action)
-    found.append(events)
-
-
-def _in_context(check: Any, ctx: Context) -> Any:
-    return lambda st, a: check(st, a, ctx)
-
-
-def _accept_listed(
-    state: GameState, action: Action, d: Decision, check: Any, out: list[Action], found: list[Events]
-) -> None:
-    """``_accept`` for a candidate of the decision in front of the table, by
-    the player who makes it, of one of its actions or an any-time one: what
-    ``_decide`` checks before an action's own check (the player, the game
-    not over, whose decision it is, a late interception) holds for every
-    such candidate, so only the rest of ``_decide`` is done, as it does it."""
-    try:
-        if not state.unknown:  # nothing to reveal: the check alone (``_revealing``)
-            events = check(state, action)
-        else:
-            named = list(action.cards) if action.do == "discard" and d.kind == "hand_limit" and action.cards else []
-            events = _revealing(state, action, named, frozenset(), check)
-    except IllegalAction:
-        return
-    out.append(action)
-    found.append(events)
-
-
-# The actions ``legal_actions`` listed in the latest state it listed, and the
-# events each was accepted with: deciding one of them again (the action
-# chosen from the list) reads them instead of checking the same thing twice.
-_listed: list[Any] = [None, -1, [], []]
-
-
-def _listed_events(state: GameState, action: Action) -> list[Event] | None:
-    if _listed[0] is not state or _listed[1] != state.position:
-        return None
-    actions, found = _listed[2], _listed[3]
-    for i, listed in enumerate(actions):
-        if listed is action:
-            break
-    else:
-        for i, listed in enumerate(actions):
-            if listed == action:
-                break
-        else:
-            return None
-    events = found[i] = made(found[i])
-    return events
-
-
-# --- checking an action ----------------------------------------------------------------
 
 
 def _turn_refusal(state: GameState, action: Seated) -> IllegalAction | None:
@@ -277,7 +213,7 @@ def _turn_refusal(state: GameState, action: Seated) -> IllegalAction | None:
     return None
 
 
-def _wrong_player(state: GameState, action: Seated, d: Decision) -> IllegalAction:
+def _wrong_player(state: GameState, action: Seated, d: TableDecision) -> IllegalAction:
     """The refusal for an action by a player who is not the one to act now."""
     out_of_turn = _turn_refusal(state, action)
     if out_of_turn is not None:
@@ -288,56 +224,99 @@ def _wrong_player(state: GameState, action: Seated, d: Decision) -> IllegalActio
     return refuse("406.1", f"It is not {action.player}'s decision now: {d.player} must {kind.text}.")
 
 
-def decide(state: GameState, action: Action, waive: frozenset[str] = frozenset()) -> list[Event]:
-    """The events ``action`` itself causes, or ``IllegalAction`` citing the rule.
-
-    Nothing automatic is included; ``apply`` adds the steps that follow."""
-    if not waive and not action.definitions:
-        found = _listed_events(state, action)
-        if found is not None:
-            return list(found)
-    return made(_decide(state, action, waive))
+# --- what the rules decide before an action's own check --------------------------------
 
 
-def _decide(state: GameState, action: Action, waive: frozenset[str]) -> Events:
-    p, do = action.player, action.do
-    if p not in ("A", "B"):
-        raise refuse("100.1", f"Only players A and B take part in a game, not {p!r}.")
-    seated: Seated = action  # type: ignore[assignment]  # a seat's action (checked just above): what the checks take
-    if state.result is not None:
-        r = state.result
-        raise refuse(r.rule, "The game is over" + (f": {r.reason}" if r.reason else "."))
+def before(state: GameState, action: Action, waive: frozenset[str]) -> Events | None:
+    """What comes before asking whose decision it is: nothing can be done
+    before the match has started (101), and an interception the referee
+    passed over (306.5c) entered at the table all the same is the table's
+    (``battle.late_interception``)."""
     if state.step == "new":
         raise refuse("101", "The match has not started.")
-    if do in ANY_TIME:
-        return ACTIONS[do].check(state, seated, Context("any", waive) if waive else _ANY)
+    if action.do != "intercept":
+        return None
+    seated: Seated = action  # type: ignore[assignment]  # a seat's action: the kernel refused any other (100.1)
+    return battle.late_interception(state, seated, waive)
 
-    late = battle.late_interception(state, seated, waive)
-    if late is not None:
-        return late
-    d = current_decision(state)
+
+def elsewhere(state: GameState, action: Action, d: TableDecision | None, ctx: Context) -> Events:
+    """An action that answers no decision in front of the table: refused
+    citing the rule that forbids it (the other side of the turn, 214; whose
+    decision it is, 406.1), or in record mode a card the non-active player
+    used in the other's turn, as the table played it."""
+    seated: Seated = action  # type: ignore[assignment]  # a seat's action: the kernel refused any other (100.1)
     if d is None:
         raise refuse("406.1", "Nobody can act now: the referee is between steps.")
-    if p != d.player:
-        late = _out_of_turn(state, seated, d, waive)
+    if action.player != d.player:
+        late = _out_of_turn(state, seated, d, ctx.waive)
         if late is not None:
             return late
         raise _wrong_player(state, seated, d)
+    turn_refusal = _turn_refusal(state, seated)
+    if turn_refusal is not None:
+        raise turn_refusal
     kind = KINDS[d.kind]
-    if do not in kind.actions:
-        turn_refusal = _turn_refusal(state, seated)
-        if turn_refusal is not None:
-            raise turn_refusal
-        raise refuse(
-            kind.rule,
-            f"{p} must {kind.text} now; the possible actions are {', '.join(kind.actions)}, not {do}.",
-        )
-    named: list[str] = []
-    if state.unknown and do == "discard" and d.kind == "hand_limit" and seated.cards:
-        named = list(seated.cards)
-    ctx = Context(d.kind, waive)
-    check = ACTIONS[do].check
-    return _revealing(state, seated, named, waive, lambda st, a: check(st, a, ctx))
+    raise refuse(
+        kind.rule,
+        f"{action.player} must {kind.text} now; the possible actions are {', '.join(kind.actions)}, not {action.do}.",
+    )
+
+
+def prepare(state: GameState, ctx: Context, check: Check) -> Check | None:
+    """In a table-dealt match with cards still unknown, an action's check
+    comes after the reveals it implies (a card used or discarded from the
+    hand is named as it leaves it); else the check alone (None)."""
+    if not state.unknown:
+        return None
+
+    def revealing(st: GameState, action: Action, ctx: Context) -> Events:
+        discard = action.do == "discard" and ctx.kind == "hand_limit" and action.cards
+        named = list(action.cards) if discard and action.cards else []
+        return _revealing(st, action, named, ctx.waive, lambda s, a: check(s, a, ctx))
+
+    return revealing
+
+
+def retract(state: GameState, action: Action) -> Event | None:
+    """306.5c: a late interception first takes back the referee's own steps
+    since it passed the interception over; that ``Rewound`` comes before the
+    ``ActionTaken``, whose events are then those of the restored state."""
+    return battle.retraction(state, action) if state.passed_over is not None else None
+
+
+def record(state: GameState, action: Action) -> tuple[str, dict[str, Any]] | None:
+    """A reveal's record cites the rule that turned the card face up and
+    names what the table saw; every other action's is the kernel's."""
+    if action.do != "reveal":
+        return None
+    found = hidden.pending(state)
+    return (found.rule if found is not None else ACTIONS["reveal"].rule), hidden.reveal_args(state, action)
+
+
+def rank(state: GameState, d: TableDecision) -> Any:
+    """Cards used from the hand are listed in the hand's order, when more
+    than one kind of action of the decision uses them."""
+    if not _from_hand(d.kind) or d.player is None:
+        return None
+    order: dict[str | None, int] = {c: i for i, c in enumerate(hidden.hand_candidates(state, d.player))}
+    last = len(order)
+
+    def key(a: Action) -> int:
+        return order.get(a.card, last) if ACTIONS[a.do].card_from == "hand" else last
+
+    return key
+
+
+_hand_kinds: dict[str, bool] = {}
+
+
+def _from_hand(kind: str) -> bool:
+    """Does more than one action of decision ``kind`` use a card from the hand?"""
+    found = _hand_kinds.get(kind)
+    if found is None:
+        found = _hand_kinds[kind] = sum(ACTIONS[do].card_from == "hand" for do in KINDS[kind].actions) > 1
+    return found
 
 
 def _revealing(state: GameState, action: Action, named: list[str], waive: frozenset[str], then: Any) -> Events:
@@ -398,7 +377,7 @@ def _revealing(state: GameState, action: Action, named: list[str], waive: frozen
 OUT_OF_TURN = ("play_character", "play_item", "play_event")
 
 
-def _out_of_turn(state: GameState, action: Seated, d: Decision, waive: frozenset[str]) -> list[Event] | None:
+def _out_of_turn(state: GameState, action: Seated, d: TableDecision, waive: frozenset[str]) -> list[Event] | None:
     """A card the non-active player used in the active player's turn, when no
     window of theirs is open: refused citing the rule that forbids it (a
     physical violation, so record mode records it), or, once that rule is
@@ -423,17 +402,18 @@ def _out_of_turn(state: GameState, action: Seated, d: Decision, waive: frozenset
     return [e.model_copy(update={"step": None}) if e.step is not None else e for e in events]
 
 
-def is_legal(state: GameState, action: Action) -> Refusal | None:
-    """None if ``action`` would be accepted, else its refusal (its events
-    are not made: every refusal comes before them)."""
-    try:
-        _decide(state, action, frozenset())
-    except IllegalAction as exc:
-        return exc.refusal
-    return None
+# --- the automatic steps --------------------------------------------------------------------
 
 
-# --- applying -----------------------------------------------------------------------
+def automatic(state: GameState) -> list[Event] | None:
+    """The next automatic step: none while the table must act (a same-name
+    choice, 214.2e; a card a table-dealt match turned face up, ``hidden``),
+    else the agenda's first, then the procedure's at ``state.step``."""
+    if checks.same_name_pending(state) is not None:
+        return None
+    if state.unknown and hidden.face_up(state) is not None:
+        return None
+    return _automatic(state)
 
 
 def _automatic(state: GameState) -> list[Event]:
@@ -481,17 +461,17 @@ def push(state: GameState, batch: list[Event], out: list[Event]) -> GameState:
 # this often in the automatic steps after one action, with no decision in
 # between, repeats without end: no finite chain of 102 cards comes near it.
 LOOP_REPEATS = 200
-# And whatever card text does, one action's automatic steps stop here: the
-# action is refused and nothing is written (a station never hangs).
-ACTION_EVENTS = 50_000
 
 
-class EndlessLoop(IllegalAction):
+class EndlessLoop(Loop):
     """Card text repeats without end after an action (ruling A30): ``card``'s
     ability ``ability`` went round ``LOOP_REPEATS`` times with no decision in
-    between, or (``card`` None) the steps passed ``ACTION_EVENTS`` events."""
+    between, or (``card`` None) the steps passed the kernel's bound on one
+    action's events (``referee.ruleset.ACTION_EVENTS``)."""
 
     def __init__(self, state: GameState, card: str | None = None, ability: int | None = None) -> None:
+        from referee.ruleset import ACTION_EVENTS
+
         self.card = card
         self.ability = ability
         if card is not None:
@@ -504,137 +484,49 @@ class EndlessLoop(IllegalAction):
                 "ruling:A30",
                 f"This action sets off card text that never ends ({self.what}, "
                 "with no decision any player could make to stop it).",
-            )
+            ),
+            (card, ability) if card is not None else None,
         )
 
 
-def _loop_check(
-    state: GameState, events: list[Event], seen: int, start: int, repeats: dict[tuple[str, int], int]
-) -> None:
-    """Ruling A30, counted over ``events[seen:]`` (the steps just pushed)."""
-    if len(events) - start > ACTION_EVENTS:
-        raise EndlessLoop(state)
-    for ev in events[seen:]:
-        if isinstance(ev, (TriggerFired, SituationReplaced)):
-            key = (ev.card, ev.ability)
-            repeats[key] = repeats.get(key, 0) + 1
-            if repeats[key] > LOOP_REPEATS:
-                raise EndlessLoop(state, ev.card, ev.ability)
+def _loop_key(event: Event) -> tuple[str, int] | None:
+    """What goes round in a loop: an ability triggering or replacing."""
+    if isinstance(event, (TriggerFired, SituationReplaced)):
+        return (event.card, event.ability)
+    return None
 
 
-def advance(state: GameState, out: list[Event] | None = None) -> tuple[list[Event], GameState]:
-    """Run the automatic rule steps up to the next decision (or the end);
-    ``EndlessLoop`` if card text makes them endless (ruling A30)."""
-    events: list[Event] = [] if out is None else out
-    start = len(events)
-    repeats: dict[tuple[str, int], int] = {}
-    while state.result is None:
-        seen = len(events)
-        checked = checks.state_check(state)
-        if checked is not None:
-            state = push(state, checked, events)
-            continue
-        if checks.same_name_pending(state) is not None:
-            break
-        if state.unknown and hidden.face_up(state) is not None:
-            break
-        steps = _automatic(state)
-        if not steps:
-            break
-        state = push(state, steps, events)
-        _loop_check(state, events, seen, start, repeats)
-    return events, state
+def _endless(state: GameState, key: Any) -> EndlessLoop:
+    return EndlessLoop(state, *key) if key is not None else EndlessLoop(state)
 
 
-def own_events(state: GameState, action: Action, *, strict: bool = False) -> list[Event]:
-    """The events the action itself causes, first its ``ActionTaken`` (and any
-    violations recorded in record mode), without the automatic steps after it.
-    These are one indivisible whole: a rewind can go back to before them or
-    after them, never into them. ``strict`` refuses physical violations even
-    in record mode (a replay after a correction applies only legal actions).
-
-    A late interception (306.5c) first takes back the referee's own steps
-    since it passed the interception over: that ``Rewound`` comes before the
-    ``ActionTaken``, whose events are then those of the restored state."""
-    back = battle.retraction(state, action) if state.passed_over is not None else None
-    if back is not None:
-        return [back, *own_events(evolve(state, back), action, strict=strict)]
-    try:
-        events = decide(state, action)
-        violations: list[Event] = []
-    except IllegalAction as exc:
-        exc.action = action
-        if strict or state.mode != "record" or not exc.refusal.physical:
-            raise
-        events, violations = _record_anyway(state, action, exc.refusal)
-    kind = ACTIONS.get(action.do)
-    rule = kind.rule if kind else "406.1"
-    args = action.arguments()
-    if action.do == "reveal":  # cites the rule that turned the card face up
-        args = hidden.reveal_args(state, action)
-        found = hidden.pending(state)
-        rule = found.rule if found is not None else rule
-    taken = ActionTaken.trusted(rule=rule, player=action.player, do=action.do, args=args)
-    return [taken, *violations, *events]
+def _draw(state: GameState, loop: Loop) -> Event | None:
+    """Ruling A30: the loop nobody can stop ends the game as a draw, right
+    after the action that set it off (its endless steps are not written)."""
+    if not isinstance(loop, EndlessLoop) or loop.card is None:
+        return None
+    return GameEnded.trusted(
+        rule="102",
+        ruling="A30",
+        draw=True,
+        card=loop.card,
+        step="over",
+        reason=f"A loop nobody can stop: {loop.what}, with no decision any player could make to end it",
+    )
 
 
-def apply(state: GameState, action: Action, *, strict: bool = False) -> Applied:
-    """The events of ``action`` and every automatic step after it, and the state
-    they lead to; raises ``IllegalAction`` (nothing applied) if it is refused.
+LOOPS: Loops[GameState] = Loops(_loop_key, _endless, _draw, LOOP_REPEATS)
 
-    Rule 410.1 (ruling A8): every check is made and every event computed
-    before anything is returned, so an action that turns out impossible part
-    way through its resolution is refused whole, leaving nothing of itself in
-    the log. Rewinding after the fact is kept for what only a judge can see.
-
-    In record mode an action the table can physically take despite a rule
-    (``Refusal.physical``) is applied anyway, each broken rule recorded as a
-    ``ViolationRecorded`` event that stays open until a judge rules on it."""
-    own = own_events(state, action, strict=strict)
-    events: list[Event] = []
-    state = push(state, own, events)
-    done = len(events)
-    try:
-        events, state = advance(state, events)
-    except EndlessLoop as loop:
-        if loop.card is None:
-            raise
-        # Ruling A30: the loop nobody can stop ends the game as a draw, right
-        # after the action that set it off (its endless steps are not written).
-        del events[done:]
-        ended = GameEnded.trusted(
-            rule="102",
-            ruling="A30",
-            draw=True,
-            card=loop.card,
-            step="over",
-            reason=f"A loop nobody can stop: {loop.what}, with no decision any player could make to end it",
-        )
-        state = evolve(state, ended)
-        events.append(ended)
-    return Applied(events, state)
+ACTIONS.before = before
+ACTIONS.elsewhere = elsewhere
+ACTIONS.prepare = prepare
+ACTIONS.retract = retract
+ACTIONS.record = record
+ACTIONS.rank = rank
+ACTIONS.canonical = canonical
 
 
-def _record_anyway(state: GameState, action: Action, first: Refusal) -> tuple[list[Event], list[Event]]:
-    """The events of a physically possible illegal action, with its violations."""
-    waive: set[str] = set()
-    refusal: Refusal | None = first
-    broken: list[Refusal] = []
-    while refusal is not None:
-        broken.append(refusal)
-        waive.add(refusal.rule)
-        try:
-            events = decide(state, action, frozenset(waive))
-            refusal = None
-        except IllegalAction as exc:
-            if not exc.refusal.physical:
-                exc.action = action
-                raise
-            refusal = exc.refusal
-    return events, [ViolationRecorded.trusted(rule=r.rule, player=action.player, reason=r.reason) for r in broken]
-
-
-def start(
+def match_started(
     cards: dict[str, CardDef],
     castles: dict[str, list[str]],
     *,
@@ -645,8 +537,9 @@ def start(
     auto_pass: bool = True,
     deal: str = "seeded",
     pool: tuple[CardDef, ...] = (),
-) -> Applied:
-    """A new match from two checked decks: the first event and the steps after it.
+) -> MatchStarted:
+    """A new match's first event from two checked decks' instance ids
+    (``decks.deal``), the seed and the match's settings.
 
     ``deal="table"``: a paper match; the castles are shuffled at the table and
     every hidden card is unknown until the table reveals it (``hidden``);
@@ -654,7 +547,7 @@ def start(
     with it, where a card the table shows that no deck lists is found (100.2)."""
     listed = {cd.name for cd in cards.values()}
     kept = [cd for cd in pool if cd.name not in listed] if deal == "table" else []
-    first = MatchStarted.trusted(
+    return MatchStarted.trusted(
         pool=kept,
         deal=deal,
         seed=seed,
@@ -667,6 +560,9 @@ def start(
         log_format=2,
         step="101.1",
     )
-    state = evolve(initial_state(), first)
-    events, state = advance(state, [first])
-    return Applied(events, state)
+
+
+def start(cards: dict[str, CardDef], castles: dict[str, list[str]], **settings: Any) -> Applied:
+    """A new match from two checked decks' instance ids: its first event
+    (``match_started``) and the automatic steps up to the first decision."""
+    return game().begin([match_started(cards, castles, **settings)])

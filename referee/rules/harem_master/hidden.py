@@ -28,9 +28,9 @@ from events.harem_master.cards import CardDef
 from events.harem_master.game import CardRevealed
 from events.kernel import Event
 from projections.harem_master.state import HIDDEN_PILES, GameState, evolve, other
-from referee.actions import Action
+from referee.rules.harem_master.actions import Action
 from referee.rules.harem_master.common import physical, refuse
-from referee.rules.harem_master.registry import NAME, NAMES, Context, Decision, action, decision_kind
+from referee.rules.harem_master.registry import ACTIONS, NAME, NAMES, Context, Decision, decision_kind
 
 _PLACES = {
     "castle": "in the castle",
@@ -278,7 +278,7 @@ def _reveal_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
     return [Action(p, "reveal", card=c) for _, c in sorted(names.items())]
 
 
-@action(
+@ACTIONS.move(
     "reveal",
     "100.2",
     args=(NAME, NAMES),

@@ -15,10 +15,13 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
 from projections.harem_master.state import PILES, GameState
-from referee.actions import Action, IllegalAction, Refusal
-from referee.rules.harem_master import ACTIONS, current_decision, is_legal
+from referee.actions import IllegalAction, Refusal
+from referee.rules.harem_master.actions import Action
+from referee.rules.harem_master.engine import current_decision
+from referee.rules.harem_master.procedure import game
+from referee.rules.harem_master.registry import ACTIONS
 
-PLAYER_DOS = tuple(ACTIONS)  # every player action, as the rules declare them (``referee.rules.harem_master.ACTIONS``)
+PLAYER_DOS = tuple(ACTIONS)  # every player action, as the rules declare them (``registry.ACTIONS``)
 
 INSTANCE_ID = re.compile(r"^[AB]:[0-9]+$")
 
@@ -109,12 +112,12 @@ def _missing_rule(do: str) -> str:
     return kind.refusal_rule if kind is not None else "406.1"
 
 
-def resolve(state: GameState, raw: Action, labels: dict[str, str] | None = None) -> Action:
+def resolve(state: GameState, raw: Action, labels: Mapping[str, str] | None = None) -> Action:
     """The action with every card reference turned into an instance id.
 
     Raises ``IllegalAction`` when a named card is nowhere it could be used
     from, citing the rule of the action (e.g. 306.1: not in the hand)."""
-    labels = labels or {}
+    labels = dict(labels or {})
     if raw.player is None:
         return raw
     card_opts: list[str] | list[None] = [None]  # the readings of ``card``, or None when it names none
@@ -153,7 +156,7 @@ def resolve(state: GameState, raw: Action, labels: dict[str, str] | None = None)
         action = replace(raw, card=card, target=target, cards=cards, targets=targets)
         if first is None:
             first = action
-        if is_legal(state, action) is None:
+        if game().is_legal(state, action) is None:
             return action
     assert first is not None
     return first
@@ -205,8 +208,10 @@ def with_unlisted(state: GameState, action: Action, lookup: Callable[[str], Any]
     return replace(action, definitions=tuple(found)) if found else action
 
 
-def action_from_mapping(data: dict[str, Any]) -> Action:
-    """An ``Action`` from a notation mapping whose keys were already checked."""
+def action_from_mapping(data: Mapping[str, Any]) -> Action:
+    """An ``Action`` from a notation mapping whose keys were already checked;
+    ``definitions`` (cards on no deck list of a table-dealt match, the
+    ``Decks.unlisted_cards``) go with it to the rules (100.2)."""
 
     def tup(v: Any) -> tuple[str, ...] | None:
         return tuple(str(x) for x in v) if v is not None else None
@@ -222,6 +227,7 @@ def action_from_mapping(data: dict[str, Any]) -> Action:
         n=data.get("n"),
         option=data.get("option"),
         ability=data.get("ability"),
+        definitions=tuple(data.get("definitions") or ()),
     )
 
 

@@ -2,8 +2,8 @@
 
 ``referee.records`` reads and writes the format every game's records share
 (``format``, ``seed``, ``mode``, ``deal``, ``players``, ``actions``, the
-chain); what is Harem Master's is here and reached through its ruleset
-(``record_keys``, ``read_record_header``, ``record_decks``): the selectable
+chain); what is Harem Master's is here, the game's ``records`` capability
+(``RECORDS``): the selectable
 rulings and automatic passing, where card names get their definitions
 (``cards:``, ``pool:``, then the bundled pool), both players' decks checked
 against 100.2 before any action is read, ``{random: N}`` filler entries, and
@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from events.harem_master.cards import CardDef, filler
-from events.harem_master.game import CardRevealed
+from events.harem_master.game import CardRevealed, MatchStarted
 from events.kernel import Event
+from referee.capabilities import RecordDecks, RecordHeader, Setup
 from referee.inputs import NAME_LENGTH
-from referee.rules.harem_master.settings import RULING_OPTIONS
-from referee.ruleset import RecordDecks, RecordHeader, Setup
+from referee.rules.harem_master.settings import RECORD_KEYS, RULING_OPTIONS
 from referee.scenario import Reader
 
 SEATS = ("A", "B")
@@ -148,3 +148,35 @@ def _decks(setup: Setup) -> tuple[list[dict[str, Any]], dict[str, list[Any]]]:
         for cd in by_name.values()
     ]
     return cards, decks
+
+
+def setup_of(first: Event) -> Setup | None:
+    """What a match dealt from two decks was started with (None for a
+    position written by hand, which no record of the game starts)."""
+    if not isinstance(first, MatchStarted):
+        return None
+    decks = {seat: [first.cards[c] for c in ids] for seat, ids in first.castles.items()}
+    options: dict[str, Any] = {"rulings": dict(first.rulings), "auto_pass": first.auto_pass}
+    if first.pool:  # a table-dealt match's pool: a record writes it inline (``pool:``)
+        options["pool"] = [_card_entry(cd) for cd in first.pool]
+    return Setup(decks, first.seed, first.deal, dict(first.names), first.mode, options)
+
+
+def _card_entry(cd: CardDef) -> dict[str, Any]:
+    """A card definition as a file writes it: its name first, defaults left out."""
+    return {"name": cd.name, **cd.model_dump(mode="json", exclude_defaults=True, exclude={"name"})}
+
+
+class HaremMasterRecords:
+    """``harem-master-record/1``: the header's rulings, automatic passing and
+    decks, then the actions in the notation."""
+
+    format: str = "harem-master-record/1"
+    keys: tuple[str, ...] = RECORD_KEYS
+    action_args: tuple[str, ...] = ("card", "cards", "target", "targets", "order", "n", "option", "ability")
+    setup_of = staticmethod(setup_of)
+    read_header = staticmethod(read_header)
+    record_decks = staticmethod(record_decks)
+
+
+RECORDS = HaremMasterRecords()

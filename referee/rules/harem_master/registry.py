@@ -20,54 +20,45 @@ rule's behaviour in the module named after its number.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from events.kernel import Event
 from projections.harem_master.state import GameState
-from referee.actions import Action, Seated
-from referee.ruleset import ArgSpec
+from referee.moves import (
+    ArgSpec,
+    Candidates as KernelCandidates,
+    Check as KernelCheck,
+    Context as Context,
+    Events as Events,
+    Move,
+    Moves,
+    joined as joined,
+    made as made,
+    rule_key as rule_key,
+)
+from referee.rules.harem_master.actions import Action
 
 
 class Decision(NamedTuple):
-    """Who must act now, and what kind of choice they face."""
+    """Who must act now, and what kind of choice they face (the kernel's
+    ``referee.moves.Decision`` adds the rule and the sentence: ``engine.decision``)."""
 
     player: str
     kind: str
 
 
-class Context(NamedTuple):
-    """What an action is checked in: the kind of decision it answers (an
-    action may answer several: ``pass`` ends a 305 window, a 307 one and a
-    406.2 one, each its own way) and the rules record mode waives (a
-    physical violation the table committed, recorded rather than refused)."""
-
-    kind: str
-    waive: frozenset[str] = frozenset()
-
-
-# The events an action itself causes: a list, or, where making them is work
-# (the moment before a card moves, 403.1a, 409), the function that makes them
-# once the action is taken, for listing the legal actions needs only to know
-# that the check passed. Every refusal is raised before that function.
-Events = list[Event] | Callable[[], list[Event]]
-# An action's events, or ``IllegalAction`` citing the rule.
-Check = Callable[[GameState, Seated, Context], Events]
-# Every action of one kind a player might send now; the check decides which are legal.
-Candidates = Callable[[GameState, str, Context], Iterable[Action]]
+Check = KernelCheck[GameState]
+Candidates = KernelCandidates[GameState, Action]
 
 
 @dataclass(frozen=True)
-class ActionKind:
-    """One ``do`` of the notation (scenario format, section 4)."""
+class ActionKind(Move[GameState, Action]):
+    """One ``do`` of the notation (scenario format, section 4): the kernel's
+    move, with where the notation finds the card it names and which side of
+    the turn may take it."""
 
-    do: str
-    rule: str  # cited by the action's ActionTaken event
-    args: tuple[ArgSpec, ...]  # the arguments it takes, as the notation names them
-    help: str  # what it does, for `referee act --help`
-    check: Check
-    candidates: Candidates
     card_from: str | None = None  # where `card` is found: hand | castle | own_field | usable
     cards_from: str | None = None  # where `cards` are found, when not anywhere: hand
     missing_rule: str | None = None  # cited when the named card is nowhere it could be used from
@@ -81,10 +72,6 @@ class ActionKind:
     @property
     def refusal_rule(self) -> str:
         return self.missing_rule or self.rule
-
-    def takes(self, name: str) -> bool:
-        """Does this action take the argument ``name``?"""
-        return any(a.name == name for a in self.args)
 
     @property
     def names_cards(self) -> bool:
@@ -112,7 +99,9 @@ class Step:
     decision: Callable[[GameState], Decision | None] | None = None
 
 
-ACTIONS: dict[str, ActionKind] = {}
+# Every player action, declared once in the kernel's registry (``referee.moves``);
+# a refusal to a player who has no seat cites 100.1.
+ACTIONS: Moves[GameState, Action, ActionKind] = Moves(kind=ActionKind, seat_rule="100.1")
 KINDS: dict[str, DecisionKind] = {}
 STEPS: dict[str, Step] = {}
 
@@ -136,46 +125,10 @@ NAME = ArgSpec("card", "name", help="the name of the card the table turned face 
 NAMES = ArgSpec("cards", "names", help="several cards turned at once, top first (306.5m)")
 
 
-def action(
-    do: str,
-    rule: str,
-    *,
-    args: tuple[ArgSpec, ...] = (),
-    help: str,
-    candidates: Candidates,
-    card_from: str | None = None,
-    cards_from: str | None = None,
-    missing_rule: str | None = None,
-    side: str | None = None,
-    side_rule: str | None = None,
-    side_text: str | None = None,
-) -> Callable[[Check], Check]:
-    """Declare action ``do``, checked by the decorated function."""
-
-    def register(check: Check) -> Check:
-        if do in ACTIONS:
-            raise TypeError(f"action {do!r} is declared twice")
-        ACTIONS[do] = ActionKind(
-            do, rule, args, help, check, candidates, card_from, cards_from, missing_rule, side, side_rule, side_text
-        )
-        return check
-
-    return register
-
-
-def rule_key(rule: str) -> tuple[int, int, str]:
-    """``306.5a`` as (306, 5, "a"), for putting rule numbers in their order."""
-    section, _, rest = rule.partition(".")
-    digits = "".join(ch for ch in rest if ch.isdigit())
-    return int(section), int(digits) if digits else -1, rest[len(digits) :]
-
-
 def in_rule_order() -> None:
     """Put ``ACTIONS`` in the order of the rules they cite (as the notation's
     table and ``act --help`` list them), once every module has declared its own."""
-    ordered = sorted(ACTIONS.values(), key=lambda k: rule_key(k.rule))
-    ACTIONS.clear()
-    ACTIONS.update((k.do, k) for k in ordered)
+    ACTIONS.sort(lambda k: rule_key(k.rule))
 
 
 def decision_kind(name: str, rule: str, text: str, actions: tuple[str, ...]) -> DecisionKind:
@@ -184,18 +137,6 @@ def decision_kind(name: str, rule: str, text: str, actions: tuple[str, ...]) -> 
     kind = DecisionKind(name, rule, text, actions)
     KINDS[name] = kind
     return kind
-
-
-def made(events: Events) -> list[Event]:
-    """The events a check accepted an action with, made now if it deferred them."""
-    return events() if callable(events) else events
-
-
-def joined(*parts: Events) -> Events:
-    """Several checks' events one after the other, made when the last of them are."""
-    if any(callable(p) for p in parts):
-        return lambda: [e for p in parts for e in made(p)]
-    return [e for p in parts for e in p]  # type: ignore[union-attr]
 
 
 def only(do: str) -> Candidates:

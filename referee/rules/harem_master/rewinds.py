@@ -35,9 +35,8 @@ from events.harem_master.game import (
 from events.kernel import ActionTaken, Event, StepSkipped, ViolationRecorded
 from projections.harem_master.state import GameState, evolve, initial_state
 from projections.lineage import live_positions
-from referee.actions import Applied
 from referee.rules.harem_master.common import refuse
-from referee.rules.harem_master.engine import advance, current_decision
+from referee.rules.harem_master.engine import current_decision
 
 REWIND_RULES = ("410.1", "410.2")
 SKIPPABLE = ("301", "302", "303", "309", "214.2e")
@@ -145,9 +144,10 @@ def position_of_step(log: Sequence[Event], turn: int, step: str, states: Sequenc
 # --- a step the table skipped (record mode, 410.2) ----------------------------------------
 
 
-def skip_step(state: GameState, log: Sequence[Event], rule: str, reason: str = "") -> Applied:
-    """Record mode: the table skipped a mandatory step. The state then mirrors
-    the table, with the skip as an open violation (410.2) for a judge."""
+def skip_step(state: GameState, log: Sequence[Event], rule: str, reason: str = "") -> list[Event]:
+    """Record mode: the table skipped a mandatory step; the events that make
+    the state mirror the table, with the skip as an open violation (410.2)
+    for a judge (the kernel runs the automatic steps after them)."""
     if state.mode != "record":
         raise refuse(
             "410.2", "Skipped steps are recorded only in record mode; in strict mode the referee performs every step."
@@ -176,15 +176,10 @@ def skip_step(state: GameState, log: Sequence[Event], rule: str, reason: str = "
     resumes = rule == "303" and state.result is not None and state.result.rule in ("102.3", "103.2")
     if resumes:
         step = "304"
-    events: list[Event] = [
+    return [
         StepSkipped(rule=rule, player=player, cards=cards, reason=reason, step=step, resumes=resumes),
         ViolationRecorded(rule=rule, player=player, reason=text),
     ]
-    after = state
-    for event in events:
-        after = evolve(after, event)
-    events, after = advance(after, events)
-    return Applied(events, after)
 
 
 def _cards_of_this_turn(log: Sequence[Event], rule: str) -> list[str]:
@@ -218,7 +213,7 @@ def _cards_of_this_turn(log: Sequence[Event], rule: str) -> list[str]:
     return moved
 
 
-# --- the game's answer to ``Ruleset.rewinds`` ------------------------------------------------
+# --- the game's ``rewinds`` capability ------------------------------------------------
 
 
 class HaremMasterRewinds:
@@ -227,17 +222,18 @@ class HaremMasterRewinds:
     rules: tuple[str, ...] = REWIND_RULES
     skippable: tuple[str, ...] = SKIPPABLE
     reveals: Mapping[type, str] = REVEALS
+    # What each rule is for, in the board's rewind form.
+    words: Mapping[str, str] = {
+        "410.1": "an action that was impossible",
+        "410.2": "a forgotten mandatory step",
+    }
+    skip_step = staticmethod(skip_step)
+    still_known = staticmethod(still_known)
 
     def revealed(self, event: Event, restored: GameState) -> str | None:
         if isinstance(event, CardRevealed):
             return cannot_hide(event, restored)
         return self.reveals.get(type(event))
-
-    def skip_step(self, state: GameState, log: Sequence[Event], rule: str, reason: str) -> Applied:
-        return skip_step(state, log, rule, reason)
-
-    def still_known(self, undone: Sequence[Event], restored: GameState, rule: str) -> list[Event]:
-        return still_known(undone, restored, rule)
 
     def position_of_step(
         self, log: Sequence[Event], turn: int, step: str, states: Sequence[GameState] | None = None

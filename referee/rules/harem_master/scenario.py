@@ -1,45 +1,35 @@
 """Harem Master's scenario files: its position, its actions and its expectations (docs/scenario-format.md).
 
-``referee.scenario`` reads a file, finds its game (``game:``, Harem Master's
-when absent) and hands it to the game's ruleset, whose ``load_scenario`` and
-``run_scenario`` are this module's ``load`` and ``run``. The position
-(``setup``: piles, the field, castles, fillers, rulings, ``auto_pass``), the
-player's actions (``PLAYER_DOS``) and the expectations (zones, characters'
-characteristics, hidden cards still unaccounted for, 215 views) are Harem
-Master's; the reader, the judge's actions and the report are the kernel's.
+``referee.scenario`` reads and runs every game's scenario files (``game:``
+absent means Harem Master's); the loop, the reader, the judge's actions and
+the report are the kernel's. Harem Master's own parts are here: the
+position (``setup``: piles, the field, castles, fillers, rulings,
+``auto_pass``; the core's ``position``), its own top keys (``cards``,
+``pool``, ``format``), the player's actions (``PLAYER_DOS``, the core's
+``read_action``) and the expectations (zones, characters'
+characteristics, hidden cards still unaccounted for, 215 views: the
+``Scenarios`` capability, ``SCENARIOS``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, cast
 
 from events.harem_master.cards import CardDef, filler
 from events.harem_master.game import FieldCard, Player, PositionSetUp, WindowPassed
 from events.kernel import Event
-from projections.harem_master.state import PILES, PLAYERS, GameState, evolve, initial_state
-from referee.actions import IllegalAction, Refusal
-from referee.inputs import MAX_ACTIONS, MAX_CARDS, NAME_LENGTH, TITLE_LENGTH, Document, card_number_problem
-from referee.rules.harem_master.engine import advance, apply, current_decision, current_player, start
-from referee.rules.harem_master.notation import (
-    INSTANCE_ID,
-    PLAYER_DOS,
-    action_from_mapping,
-    matches,
-    resolve,
-    with_unlisted,
-)
+from projections.harem_master.state import PILES, PLAYERS, GameState, evolve
+from referee.actions import Refusal
+from referee.capabilities import Started
+from referee.inputs import MAX_CARDS, NAME_LENGTH, Document, card_number_problem
+from referee.rules.harem_master.engine import current_decision, current_player, start
+from referee.rules.harem_master.notation import INSTANCE_ID, PLAYER_DOS, matches
+from referee.rules.harem_master.procedure import game
 from referee.rules.harem_master.rewinds import REWINDS
 from referee.rules.harem_master.settings import RULING_OPTIONS
-from referee.scenario import (
-    JUDGE_ACTION_KEYS,
-    Reader,
-    Scenario as KernelScenario,
-    ScenarioReport,
-    judge_action,
-    read_judge_action,
-)
+from referee.scenario import JUDGE_ACTION_KEYS, Reader, read_judge_action
 
 GAME = "harem-master"
 Path_ = tuple[Any, ...]
@@ -294,8 +284,8 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
         deal=cast(Literal["seeded", "table"], deal_mode),
         known=[c for c in dealer.known if deal_mode == "table"],
     )
-    state = evolve(initial_state(), event)
-    events, state = advance(state, [event])
+    applied = game().begin([event])
+    events, state = applied.events, applied.state
     if step == "main":
         # `main`: steps 301-305 are done, so the active player acts (306). A
         # 305 window that would ask the non-active player (who holds a usable
@@ -305,8 +295,7 @@ def build_setup(reader: Reader, data: dict, catalog: Any) -> tuple[list[Event], 
         decision = current_decision(state)
         if decision is not None and decision.kind == "window" and state.step == "306":
             passed = WindowPassed(rule="305", player=cast(Player, decision.player))  # a seat: A or B
-            state = evolve(state, passed)
-            events, state = advance(state, events + [passed])
+            events, state = game().advance(evolve(state, passed), events + [passed])
     return events, state, dealer.labels
 
 
@@ -690,77 +679,36 @@ def _check_events(wanted: list[dict], state: GameState, log: list[Event], labels
     return []
 
 
-TOP_KEYS = ("format", "name", "rules", "question", "cards", "pool", "setup", "actions", "expect", "game")
 # A scenario may say `format: 1` or `format: 2`; neither changes anything now
 # (format 2 once made `step: main` mean what it always means now).
 SCENARIO_FORMATS = (1, 2)
 
 
-@dataclass
-class Scenario(KernelScenario):
-    """A Harem Master scenario read and checked, ready to run."""
-
-    catalog: Any = field(default=None, repr=False)  # where its card names get definitions (section 1)
-
-
-def load(doc: Document) -> Scenario:
-    """A Harem Master scenario file read and checked (``InputError`` if not)."""
+def position(data: Mapping[str, Any], doc: Document) -> Started:
+    """A position written by hand (a scenario's or ``referee new
+    --position``'s ``setup``, its cards from ``cards``, ``pool`` and the
+    bundled pool), checked, as the events that set it up."""
     reader = Reader(doc, PLAYERS)
-    data = reader.mapping(doc.data, (), TOP_KEYS, ("name", "rules", "setup"))
-    name = reader.text(data["name"], ("name",), TITLE_LENGTH)
-    rules = [reader.str_(r, ("rules", i)) for i, r in enumerate(reader.seq(data["rules"], ("rules",)))]
-    if not rules:
-        raise reader.err(("rules",), "expected at least one rule this scenario checks")
-    if "question" in data:
-        reader.str_(data["question"], ("question",))
-    catalog = _catalog(reader, data)
-    fmt = data.get("format", 1)
-    if fmt not in SCENARIO_FORMATS or isinstance(fmt, bool):
-        raise reader.err(("format",), f"expected a scenario format, 1 or 2, got {fmt!r}")
-    events, state, labels = build_setup(reader, data, catalog)
-    raw_actions = reader.seq(data.get("actions", []) or [], ("actions",), MAX_ACTIONS, "actions")
-    actions = [read_action(reader, a, ("actions", i)) for i, a in enumerate(raw_actions)]
-    expect = data.get("expect") or {}
-    check_expect_shape(reader, expect, ("expect",))
-    return Scenario(doc, name, rules, events, state, labels, actions, expect, GAME, catalog)
+    events, state, labels = build_setup(reader, dict(data), _catalog(reader, dict(data)))
+    return Started(events, state, labels)
 
 
-def run(sc: Scenario) -> ScenarioReport:
-    """Play a loaded scenario's actions and check its expectations."""
-    state, log, labels = sc.state, list(sc.events), sc.labels
-    fails: list[str] = []
-    last_refusal: Refusal | None = None
-    expects_refusal = "refused" in sc.expect
-    before_action: list[int] = []  # log length just before each scenario action
-    for i, (raw, step_expect) in enumerate(sc.actions):
-        where = f"action {i + 1} ({raw.get('player', 'judge')} {raw['do']})"
-        before_action.append(len(log))
-        try:
-            if raw.get("judge") is True:
-                applied = judge_action(state, log, raw, before_action)
-            else:
-                action = action_from_mapping(raw)
-                if sc.catalog is not None:
-                    action = with_unlisted(state, action, sc.catalog.get)
-                resolved = resolve(state, action, labels)
-                applied = apply(state, resolved)
-        except IllegalAction as exc:
-            last_refusal = exc.refusal
-            if i != len(sc.actions) - 1 or not expects_refusal:
-                fails.append(f"{where} was refused: {exc.refusal}")
-                break
-        else:
-            state = applied.state
-            log.extend(applied.events)
-            last_refusal = None
-        if step_expect:
-            fails += [f"after {where}: {f}" for f in check_expect(step_expect, state, log, last_refusal, labels)]
-    if not fails:
-        if expects_refusal:
-            want = (sc.expect.get("refused") or {}).get("rule")
-            if last_refusal is None:
-                fails.append(f"expected the last action to be refused citing {want or 'any rule'}, but it was accepted")
-            elif want is not None and not last_refusal.cites(str(want)):
-                fails.append(f"expected a refusal citing {want}, got {last_refusal}")
-        fails += check_expect(sc.expect, state, log, last_refusal, labels)
-    return ScenarioReport(str(sc.doc.file), sc.name, sc.rules, not fails, fails)
+class HaremMasterScenarios:
+    """Harem Master's part of its scenario files (``referee.scenario`` reads the rest)."""
+
+    keys: tuple[str, ...] = ("format", "cards", "pool")
+
+    def read(self, reader: Reader, data: Mapping[str, Any]) -> tuple[Started, Any]:
+        """The position, and the catalog its actions' card names are read against."""
+        catalog = _catalog(reader, dict(data))
+        fmt = data.get("format", 1)
+        if fmt not in SCENARIO_FORMATS or isinstance(fmt, bool):
+            raise reader.err(("format",), f"expected a scenario format, 1 or 2, got {fmt!r}")
+        events, state, labels = build_setup(reader, dict(data), catalog)
+        return Started(events, state, labels), catalog
+
+    check_shape = staticmethod(check_expect_shape)
+    check = staticmethod(check_expect)
+
+
+SCENARIOS = HaremMasterScenarios()

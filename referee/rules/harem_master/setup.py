@@ -18,16 +18,16 @@ from events.harem_master.game import (
 )
 from events.kernel import Event, GameEnded
 from projections.harem_master.state import GameState, other
-from referee.actions import Action, Seated
+from referee.rules.harem_master.actions import Action, Seated
 from referee.rules.harem_master.common import HAND_SIZE, TURN_ORDER_LIMIT, name_of, physical, refuse, rng_for
 from referee.rules.harem_master.hidden import reveal_decision
 from referee.rules.harem_master.registry import (
+    ACTIONS,
     CARD,
     ORDER,
     Context,
     Decision,
     Events,
-    action,
     decision_kind,
     only,
     step,
@@ -40,7 +40,7 @@ def _castle_cards(state: GameState, p: str, ctx: Context) -> list[Action]:
     return [Action(p, "choose_opening", card=c) for c in state.zones[p].castle]
 
 
-@action(
+@ACTIONS.move(
     "choose_opening",
     "101.1",
     args=(CARD,),
@@ -123,7 +123,7 @@ def _orders(state: GameState, p: str, ctx: Context) -> list[Action]:
     return [Action(p, "choose_order", order="first"), Action(p, "choose_order", order="second")]
 
 
-@action("choose_order", "101.3", args=(ORDER,), candidates=_orders, help="go first or second")
+@ACTIONS.move("choose_order", "101.3", args=(ORDER,), candidates=_orders, help="go first or second")
 def _decide_order(state: GameState, a: Seated, ctx: Context) -> list[Event]:
     if a.order not in ("first", "second"):
         raise refuse("101.3", "Choose order: first or second.")
@@ -151,7 +151,7 @@ def _hands(state: GameState) -> Event:
     )
 
 
-@action(
+@ACTIONS.move(
     "mulligan",
     "101.5",
     cards_from="hand",
@@ -171,7 +171,7 @@ def _decide_mulligan(state: GameState, a: Seated, ctx: Context) -> list[Event]:
     return [MulliganTaken.trusted(player=p, returned=returned, drawn=castle_after[:HAND_SIZE], step=after)]
 
 
-@action("keep", "101.5", candidates=only("keep"), help="keep the hand")
+@ACTIONS.move("keep", "101.5", candidates=only("keep"), help="keep the hand")
 def _keep(state: GameState, a: Action, ctx: Context) -> list[Event]:
     return [HandKept.trusted(player=a.player, step=_both(state, "101.5", "101.6"))]
 

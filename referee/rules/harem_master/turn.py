@@ -47,7 +47,6 @@ from events.harem_master.game import (
 )
 from events.kernel import Event
 from projections.harem_master.state import GameState, evolve, other
-from referee.actions import Action, Seated
 from referee.rules.harem_master.abilities import (
     Moment,
     can_use,
@@ -56,6 +55,7 @@ from referee.rules.harem_master.abilities import (
     moment_of,
     use_candidates,
 )
+from referee.rules.harem_master.actions import Action, Seated
 from referee.rules.harem_master.agenda import moment, pipeline, propose
 from referee.rules.harem_master.characteristics import equip_fits, girls, hand_maximum
 from referee.rules.harem_master.checks import same_name_choices, same_name_discard
@@ -64,6 +64,7 @@ from referee.rules.harem_master.effects import ends
 from referee.rules.harem_master.hidden import hand_candidates
 from referee.rules.harem_master.registry import (
     ABILITY,
+    ACTIONS,
     CARD,
     CARDS,
     OPTION,
@@ -74,7 +75,6 @@ from referee.rules.harem_master.registry import (
     Decision,
     Events,
     N,
-    action,
     decision_kind,
     joined,
     only,
@@ -151,7 +151,7 @@ def _use_candidates(do: str) -> Candidates:
     return candidates
 
 
-@action(
+@ACTIONS.move(
     "play_event",
     "306.2",
     args=(CARD, TARGETS, N, OPTION),
@@ -160,7 +160,7 @@ def _use_candidates(do: str) -> Candidates:
     candidates=_use_candidates("play_event"),
     help="use an event card from the hand, in any window it may be used in (305, 307, 406.2)",
 )
-@action(
+@ACTIONS.move(
     "activate",
     "306.4",
     args=(CARD, ABILITY, TARGETS, N, OPTION),
@@ -184,7 +184,7 @@ def _use(state: GameState, a: Seated, ctx: Context) -> Events:
     return events
 
 
-@action("pass", "305", candidates=only("pass"), help="use nothing more in this window (305, 307.2, 406.2)")
+@ACTIONS.move("pass", "305", candidates=only("pass"), help="use nothing more in this window (305, 307.2, 406.2)")
 def _pass(state: GameState, a: Action, ctx: Context) -> Events:
     if ctx.kind == "end_window":
         return lambda: [EndAccepted.trusted(player=a.player, step="308")]  # 307.2
@@ -213,7 +213,7 @@ def as_item(cd: CardDef) -> bool:
     return cd.type == "item" or (cd.type == "character" and "PA" in cd.icons)
 
 
-@action(
+@ACTIONS.move(
     "play_character",
     "306.1",
     args=(CARD,),
@@ -256,7 +256,7 @@ def _item_candidates(state: GameState, p: str, ctx: Context) -> Iterable[Action]
     ]
 
 
-@action(
+@ACTIONS.move(
     "play_item",
     "306.3",
     args=(CARD, TARGET),
@@ -297,7 +297,7 @@ def _item_played(state: GameState, p: str, card: str, target: str) -> list[Event
     return _held(state, played, pay(state, p, state.cards[card].cost), card, p, then)
 
 
-@action(
+@ACTIONS.move(
     "end_turn",
     "307",
     candidates=only("end_turn"),
@@ -435,7 +435,7 @@ def _discard_candidates(state: GameState, p: str, ctx: Context) -> list[Action]:
     return out
 
 
-@action(
+@ACTIONS.move(
     "discard",
     "309",
     args=(CARDS,),

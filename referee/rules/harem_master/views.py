@@ -27,9 +27,11 @@ def decision_view(state: GameState, viewer: str) -> dict[str, Any] | None:
     legal actions for those who may read them: the judge and the deciding
     player, each card named as that viewer may know it (215). A table-dealt
     match's reveal says what the table turned and why (``reveal``)."""
-    from referee.rules.harem_master import KINDS, current_decision, legal_actions
+    from referee.rules.harem_master.engine import current_decision
     from referee.rules.harem_master.hidden import pending
     from referee.rules.harem_master.notation import describe_action
+    from referee.rules.harem_master.procedure import game
+    from referee.rules.harem_master.registry import KINDS
 
     check_viewer(viewer)
     decision = current_decision(state) if state.position else None
@@ -44,7 +46,7 @@ def decision_view(state: GameState, viewer: str) -> dict[str, Any] | None:
             text += f": {found.why}"
             out["reveal"] = {"player": found.player, "rule": found.rule, "why": found.why, "at_most": found.count}
     out["text"] = text
-    out["actions"] = [describe_action(state, a, viewer) for a in legal_actions(state)] if shown else None
+    out["actions"] = [describe_action(state, a, viewer) for a in game().legal_actions(state)] if shown else None
     return out
 
 

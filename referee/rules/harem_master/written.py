@@ -32,7 +32,7 @@ cards) and the passes the referee made by itself where an unknown hand might
 have held something usable are written as actions. Nothing the viewer may
 not know is named, not even in ``cards:``.
 
-Before the file is given out it is run (``scenario.run``): it must pass,
+Before the file is given out it is run (``referee.scenario.run_scenario``): it must pass,
 so a stretch the format cannot hold is an error here, never a file that
 fails.
 """
@@ -62,8 +62,9 @@ from projections.harem_master.visibility import ACTION_STARTS, REVEALS, SHOWN, s
 from projections.lineage import live_positions
 from referee.actions import IllegalAction
 from referee.inputs import TITLE_LENGTH, Document
-from referee.rules.harem_master.engine import ANY_TIME, apply, current_decision, current_player
+from referee.rules.harem_master.engine import ANY_TIME, current_decision, current_player
 from referee.rules.harem_master.notation import INSTANCE_ID, action_from_mapping, resolve, with_unlisted
+from referee.rules.harem_master.procedure import game
 from referee.rules.harem_master.registry import KINDS
 from referee.rules.harem_master.settings import RULING_OPTIONS
 
@@ -525,7 +526,7 @@ def _drive(
                 applied = judge_action(state, log, raw, before)
             else:
                 action = with_unlisted(state, action_from_mapping(raw), sc.catalog.get)
-                applied = apply(state, resolve(state, action, labels))
+                applied = game().apply(state, resolve(state, action, labels))
         except IllegalAction as exc:
             raise NotWritable(f"{where} cannot be played from the written position: {exc.refusal}") from None
         played.append(raw)
@@ -744,15 +745,15 @@ def _question(match: str, title: str | None, viewer: str, start: int, at: int, l
 
 
 def _load(data: dict[str, Any], match: str) -> Any:
-    from referee.rules.harem_master.scenario import load
+    from referee.scenario import read_scenario
 
-    return load(Document(Path(f"<scenario from {match or 'the match'}>"), data))
+    return read_scenario(Document(Path(f"<scenario from {match or 'the match'}>"), data))
 
 
 def _check(data: dict[str, Any], match: str) -> None:
     """The file must pass as written: it is run before anyone gets it."""
-    from referee.rules.harem_master.scenario import run
+    from referee.scenario import run_scenario
 
-    report = run(_load(data, match))
+    report = run_scenario(_load(data, match))
     if not report.passed:
         raise NotWritable("the written scenario does not pass (" + "; ".join(report.failures[:3]) + ")")

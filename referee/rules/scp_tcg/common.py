@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields
 from events.kernel import Event
 from projections.scp_tcg.state import SANDBOXES, SEATS, ZONES, ZoneState, kind_of
 from referee.actions import IllegalAction, Refusal
-from referee.ruleset import ActionSpec, ArgSpec
+from referee.moves import ArgSpec, Moves
 
 OUTSIDE = "4"  # cited for what chapter 4 does not decide
 OUTSIDE_WORDS = "outside the zone rules of chapter 4"
@@ -28,6 +28,11 @@ ANY_SANDBOX = "sandbox"  # ``A.sandbox``: "a sandbox", any one of the three (402
 
 def refuse(rule: str, reason: str) -> IllegalAction:
     return IllegalAction(Refusal(rule, reason))
+
+
+def not_seated(player: object) -> IllegalAction:
+    """The refusal of an instruction for a player with no zones (400.1)."""
+    return refuse("400.1", f"Zones are each player's (400.1), and the players are A and B, not {player!r}.")
 
 
 def outside(what: str) -> IllegalAction:
@@ -70,29 +75,26 @@ ARGUMENTS = tuple(f.name for f in fields(Instruction) if f.name not in ("player"
 Check = Callable[[ZoneState, Instruction], list[Event]]
 Candidates = Callable[[ZoneState, str], Iterable[Instruction]]
 
-
-@dataclass(frozen=True)
-class Kind:
-    """A declared instruction: ``check`` returns its events or refuses;
-    ``candidates`` proposes what a seat might send, for ``check`` to filter."""
-
-    spec: ActionSpec
-    check: Check
-    candidates: Candidates
-
-
-KINDS: dict[str, Kind] = {}
+# Every instruction, declared once in the kernel's registry of moves: an
+# argument an instruction does not take, or a required one left out, is
+# refused citing its rule before its check runs (``strict_arguments``).
+MOVES: Moves[ZoneState, Instruction] = Moves(seat_rule="400.1", strict_arguments=True)
 
 
 def instruction(
     do: str, rule: str, args: tuple[ArgSpec, ...], help: str, candidates: Candidates
 ) -> Callable[[Check], Check]:
-    """Declare instruction ``do``, checked by the decorated function."""
+    """Declare instruction ``do``, checked by the decorated function (chapter
+    4 asks no decision of its own of a check, so neither takes the context)."""
 
     def register(check: Check) -> Check:
-        if do in KINDS:
-            raise TypeError(f"instruction {do!r} is declared twice")
-        KINDS[do] = Kind(ActionSpec(do, rule, args, help), check, candidates)
+        MOVES.move(
+            do,
+            rule,
+            args=args,
+            help=help,
+            candidates=lambda state, seat, ctx: candidates(state, seat),
+        )(lambda state, a, ctx: check(state, a))
         return check
 
     return register
@@ -132,5 +134,5 @@ def name(state: ZoneState, card: str) -> str:
 
 def seat(player: str | None) -> str:
     if player not in SEATS:
-        raise refuse("400.1", f"Zones are each player's (400.1), and the players are A and B, not {player!r}.")
+        raise not_seated(player)
     return player

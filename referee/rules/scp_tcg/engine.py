@@ -1,4 +1,4 @@
-"""The SCP-TCG zone rules as a state machine: the decision in front of the table, legal instructions, applying one.
+"""The SCP-TCG zone rules' procedure: the decision in front of the table, the automatic steps, an instruction's normal form.
 
 Chapter 4 has no turns (chapter 5 has them), so the table is always free to
 enter the next instruction a process gives, for either seat, except while
@@ -6,77 +6,67 @@ an owner must order cards arriving at their Decommissioned zone together
 (405.4). After each instruction the automatic steps run, each at once and
 off the chain as their rules say: cards on a card that left the site go to
 Decommissioned (401.5c), a sandbox at 0 protection or less is restored and
-breached (402.6), a searched sandbox is shuffled (402.7).
+breached (402.6), a searched sandbox is shuffled (402.7). The kernel
+(``referee.ruleset``) lists, decides and applies instructions from these
+and the instructions' own checks (``instructions``).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from events.kernel import ActionTaken, Event
-from projections.scp_tcg.state import SEATS, ZoneState, evolve
-from referee.actions import Applied, IllegalAction, Refusal
+from events.kernel import Event
+from projections.scp_tcg.state import SANDBOXES, ZONES, ZoneState, kind_of
+from referee.moves import Context, Decision, Events
 from referee.rules.scp_tcg import decommissioned, instructions, sandbox, site
-from referee.rules.scp_tcg.common import KINDS, Instruction, refuse, seat
-from referee.ruleset import Decision
+from referee.rules.scp_tcg.common import MOVES, Instruction, not_seated, outside, refuse
 
 FREE = Decision(
     None,
     "instruction",
     "400.1",
     "enter the next thing a process does with the zones, for either player (docs/scp-tcg.md lists them)",
+    extra={"rule": "400.1"},  # `legal --json` cites it
 )
 
 
 def decision(state: ZoneState) -> Decision:
     """405.4's owner ordering arriving cards, else the table's next instruction."""
-    return decommissioned.ordering(state) or FREE
+    ordering = decommissioned.ordering(state)
+    if ordering is not None:
+        return replace(ordering, extra={"rule": ordering.rule}, moves=("order",))
+    return FREE
 
 
-def decide(state: ZoneState, a: Instruction) -> list[Event]:
-    """The events the instruction itself causes, or ``IllegalAction`` citing the rule."""
-    seat(a.player)
-    d = decision(state)
-    if d.player is not None and (a.do != "order" or a.player != d.player):
+def elsewhere(state: ZoneState, a: Instruction, d: Decision | None, ctx: Context) -> Events:
+    """An instruction while an owner orders arriving cards (405.4), or one
+    chapter 4 does not have."""
+    if d is not None and d.player is not None:
         cards = ", ".join(state.cards[c].name for c in state.arriving[d.player])
         raise refuse(
             "405.4",
             f"{d.player} is putting {cards} onto their Decommissioned zone (405.4): "
             f"{d.player} orders them (order) before anything else happens.",
         )
-    return instructions.check(state, a)
-
-
-def is_legal(state: ZoneState, a: Instruction) -> Refusal | None:
-    try:
-        decide(state, a)
-    except IllegalAction as exc:
-        return exc.refusal
-    return None
+    known = ", ".join(MOVES)
+    raise outside(f"{a.do!r} is not something chapter 4 decides; its instructions are {known}.")
 
 
 def canonical(state: ZoneState, a: Instruction) -> Instruction:
-    """``a`` as ``legal_actions`` writes it: one card as ``card`` rather than
+    """``a`` as the legal list writes it: one card as ``card`` rather than
     ``cards``, a pile's ``at`` given (top by default), ``instructed`` left out
-    where it changes nothing (looking at Decommissioned, 405.3)."""
+    where it changes nothing (looking at Decommissioned, 405.3), an amount
+    of damage or protection past the sandbox's maximum as the maximum, which
+    it acts as (402.6a)."""
     if a.cards is not None and len(a.cards) == 1 and a.card is None and a.do != "reorder":
         a = replace(a, card=a.cards[0], cards=None)
     if a.do in ("move", "search") and a.at is None and a.to is not None and instructions.is_pile(a.to):
         a = replace(a, at="top")
     if a.do == "look" and a.instructed is False:
         a = replace(a, instructed=None)
+    if a.do in ("damage", "raise_protection") and a.n is not None and a.zone in ZONES and kind_of(a.zone) in SANDBOXES:
+        a = replace(a, n=min(a.n, sandbox.maximum(a.zone)))  # a larger amount acts as the maximum does (402.6a)
     return a
-
-
-def legal_actions(state: ZoneState) -> list[Instruction]:
-    """Every instruction ``decide`` accepts now (see ``instructions`` for the
-    two kinds whose unbounded arguments are proposed in a bounded range)."""
-    d = decision(state)
-    if d.player is not None:
-        proposed = instructions.candidates(state, d.player, only=("order",))
-    else:
-        proposed = (a for s in SEATS for a in instructions.candidates(state, s))
-    return [a for a in proposed if is_legal(state, a) is None]
 
 
 def automatic(state: ZoneState) -> list[Event] | None:
@@ -86,34 +76,6 @@ def automatic(state: ZoneState) -> list[Event] | None:
     return site.freed_stacks(state) or sandbox.breach(state) or sandbox.shuffle(state)
 
 
-def advance(state: ZoneState, out: list[Event] | None = None) -> tuple[list[Event], ZoneState]:
-    events: list[Event] = [] if out is None else out
-    while True:
-        step = automatic(state)
-        if not step:
-            return events, state
-        for event in step:
-            state = evolve(state, event)
-            events.append(event)
-
-
-def own_events(state: ZoneState, a: Instruction, *, strict: bool = False) -> list[Event]:
-    """The instruction's record (``ActionTaken``) and its events: one whole."""
-    events = decide(state, a)
-    kind = KINDS[a.do]
-    # decide() refused a player other than A or B (``seat``)
-    return [
-        ActionTaken(rule=kind.spec.rule, player=a.player, do=a.do, args=a.arguments()),  # type: ignore[arg-type]
-        *events,
-    ]
-
-
-def apply(state: ZoneState, a: Instruction, *, strict: bool = False) -> Applied:
-    """Every event of the instruction and the automatic steps after it, or
-    ``IllegalAction`` with nothing applied."""
-    events: list[Event] = []
-    for event in own_events(state, a, strict=strict):
-        state = evolve(state, event)
-        events.append(event)
-    events, state = advance(state, events)
-    return Applied(events, state)
+MOVES.seated = not_seated
+MOVES.elsewhere = elsewhere
+MOVES.canonical = canonical

@@ -26,8 +26,6 @@ from projections.scp_tcg.state import SANDBOXES, SEATS, ZONES, ZoneState, evolve
 from referee.rules.scp_tcg import decommissioned, sandbox, site, zones
 from referee.rules.scp_tcg.common import (
     ANY_SANDBOX,
-    ARGUMENTS,
-    KINDS,
     Candidates,
     Instruction,
     card_name,
@@ -446,27 +444,4 @@ def _order(state: ZoneState, a: Instruction) -> list[Event]:
     return decommissioned.place_in_order(state, a)
 
 
-def check(state: ZoneState, a: Instruction) -> list[Event]:
-    """The events of ``a``, or a refusal: the kind's one check."""
-    kind = KINDS.get(a.do)
-    if kind is None:
-        known = ", ".join(KINDS)
-        raise outside(f"{a.do!r} is not something chapter 4 decides; its instructions are {known}.")
-    declared = kind.spec.args or ()
-    takes = {arg.name for arg in declared}
-    extra = [key for key in ARGUMENTS if key not in takes and getattr(a, key) is not None]
-    if extra:
-        said = ", ".join(sorted(takes)) or "no arguments"
-        raise refuse(kind.spec.rule, f"{a.do} takes {said}; not {', '.join(extra)}.")
-    for arg in declared:
-        if arg.required and getattr(a, arg.name) is None:
-            raise refuse(kind.spec.rule, f"{a.do} needs {arg.name}: {arg.help or arg.kind}.")
-    return kind.check(state, a)
-
-
-def candidates(state: ZoneState, seat: str, only: Iterable[str] | None = None) -> Iterable[Instruction]:
-    for do in only if only is not None else KINDS:
-        yield from KINDS[do].candidates(state, seat)
-
-
-__all__ = ["MAX_ORDERED", "candidates", "check", "move_events", "name"]
+__all__ = ["MAX_ORDERED", "move_events", "name"]

@@ -70,10 +70,10 @@ def instruction_from_mapping(data: Mapping[str, Any]) -> Instruction:
     return Instruction(player=data.get("player"), do=str(data["do"]), **args)
 
 
-def describe(state: ZoneState, a: Instruction) -> dict[str, Any]:
+def describe(state: ZoneState, a: Instruction, viewer: str = "judge") -> dict[str, Any]:
     """The instruction with card names beside the ids, as people read it: a
-    card nobody may see where it is now reads "face-down" (its id names the
-    place, not the card)."""
+    card nobody may see where it is now reads "face-down" to anyone, the
+    judge included (402.2; its id names the place, not the card)."""
 
     def name(card: str) -> str:
         if card not in state.cards:

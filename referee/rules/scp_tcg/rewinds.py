@@ -1,7 +1,7 @@
 """A judge's rewinds of an SCP-TCG chapter-4 match: what they cite, what each event revealed, no skipped steps.
 
-``referee.corrections`` rewinds every game the same way through
-``Ruleset.rewinds``; this is what chapter 4 tells it (ruling:S13).
+``referee.corrections`` rewinds every game the same way through its
+``rewinds`` capability; this is what chapter 4 tells it (ruling:S13).
 Chapter 4 has no rule for a judge's corrections, so a rewind cites ``4``,
 as a correction outside the zone rules of chapter 4 (the table entered
 something a process did not do). Its automatic steps (cards on a card that
@@ -31,7 +31,6 @@ from events.scp_tcg.zones import (
 )
 from projections.scp_tcg.state import ZoneState, kind_of
 from projections.scp_tcg.views import sees
-from referee.actions import Applied
 from referee.rules.scp_tcg.common import OUTSIDE, OUTSIDE_WORDS, refuse
 
 REWIND_RULES = (OUTSIDE,)
@@ -70,6 +69,9 @@ class ScpTcgRewinds:
     rules: tuple[str, ...] = REWIND_RULES
     skippable: tuple[str, ...] = SKIPPABLE
     reveals: Mapping[type, str] = REVEALS
+    words: Mapping[str, str] = {
+        OUTSIDE: "an instruction no process gave: chapter 4 has no correction rule of its own (ruling:S13)"
+    }
 
     def revealed(self, event: Event, restored: ZoneState) -> str | None:
         """What the table saw that a rewind to ``restored`` cannot hide again."""
@@ -101,7 +103,7 @@ class ScpTcgRewinds:
             )
         return self.reveals.get(type(event))
 
-    def skip_step(self, state: ZoneState, log: Sequence[Event], rule: str, reason: str) -> Applied:
+    def skip_step(self, state: ZoneState, log: Sequence[Event], rule: str, reason: str) -> list[Event]:
         raise refuse(
             OUTSIDE,
             f"Recording a skipped step is {OUTSIDE_WORDS}: the referee performs chapter 4's automatic steps "

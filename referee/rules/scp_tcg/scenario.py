@@ -1,31 +1,31 @@
 """Scenario files of the SCP-TCG zone rules (docs/scp-tcg.md, "Scenarios"), run by ``referee scenario check``.
 
-A file says ``game: scp-tcg-s4``; ``referee.scenario`` hands it here. Its
-shape is the Harem Master scenario's (name, rules, question, cards, setup,
-actions, expect) with this game's own position, instructions and
-expectations, and it is read whole and checked before anything runs: a
+A file says ``game: scp-tcg-s4``; ``referee.scenario`` reads and runs it as
+every game's (name, rules, question, setup, actions, expect), with this
+game's own keys (``cards``, ``pool``, ``format``), position, instructions
+and expectations from here (the ``Scenarios`` capability and the ruleset's
+``read_action``). It is read whole and checked before anything runs: a
 mistake is an ``InputError`` naming the file, the place and what was
 expected.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from events.kernel import Event
 from projections.scp_tcg.state import SEATS, ZONES, ZoneState
 from projections.scp_tcg.views import VIEWERS, state_view
-from referee.actions import IllegalAction, Refusal
-from referee.inputs import MAX_ACTIONS, TITLE_LENGTH, Document
-from referee.rules.scp_tcg import engine
-from referee.rules.scp_tcg.common import ARGUMENTS, KINDS
+from referee.actions import Refusal
+from referee.capabilities import Started
+from referee.rules.scp_tcg.common import ARGUMENTS, MOVES
+from referee.rules.scp_tcg.engine import decision
 from referee.rules.scp_tcg.position import start_from_position
-from referee.rules.scp_tcg.resolve import instruction_from_mapping, matches, resolve
-from referee.scenario import Reader, ScenarioReport
+from referee.rules.scp_tcg.resolve import matches
+from referee.rules.scp_tcg.rewinds import REWIND_RULES
+from referee.scenario import JUDGE_ACTION_KEYS, Reader, read_judge_action
 
-GAME = "scp-tcg-s4"
-TOP_KEYS = ("game", "format", "name", "rules", "question", "cards", "pool", "setup", "actions", "expect")
 ACTION_KEYS = ("player", "do", *ARGUMENTS, "expect")
 EXPECT_KEYS = (
     "zones",
@@ -48,53 +48,24 @@ ZONE_CHECK_KEYS = ("count", "cards", "top", "bottom", "contains", "excludes")
 Path_ = tuple[Any, ...]
 
 
-@dataclass
-class ScpScenario:
-    """A scenario of this game, read and checked, ready to run."""
-
-    doc: Document
-    name: str
-    rules: list[str]
-    events: list[Event]
-    state: ZoneState
-    labels: dict[str, str]
-    actions: list[tuple[dict[str, Any], dict | None]]
-    expect: dict
-    game: str = GAME
-
-
-def load(doc: Document) -> ScpScenario:
-    r = Reader(doc, SEATS)
-    data = r.mapping(doc.data, (), TOP_KEYS, ("game", "name", "rules", "setup"))
-    if data["game"] != GAME:
-        raise r.err(("game",), f"expected {GAME!r}, got {data['game']!r}")
-    if data.get("format", 1) != 1:
-        raise r.err(("format",), f"expected format 1, got {data.get('format')!r}")
-    name = r.text(data["name"], ("name",), TITLE_LENGTH)
-    rules = [r.str_(rule, ("rules", i)) for i, rule in enumerate(r.seq(data["rules"], ("rules",)))]
-    if not rules:
-        raise r.err(("rules",), "expected at least one rule this scenario checks")
-    if "question" in data:
-        r.str_(data["question"], ("question",))
-    started = start_from_position(data, doc)
-    raw_actions = r.seq(data.get("actions") or [], ("actions",), MAX_ACTIONS, "actions")
-    actions = [_read_action(r, raw, ("actions", i)) for i, raw in enumerate(raw_actions)]
-    expect = data.get("expect") or {}
-    _check_expect_shape(r, expect, ("expect",))
-    return ScpScenario(doc, name, rules, started.events, started.state, dict(started.labels), actions, expect)
-
-
-def _read_action(r: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], dict | None]:
+def read_action(r: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], dict | None]:
+    """A player's instruction as a scenario or record has it, or a judge's action (``judge: true``)."""
+    if isinstance(raw, dict) and raw.get("judge") is True:
+        a = r.mapping(raw, path, ("judge", "do", *JUDGE_ACTION_KEYS), ("do",))
+        do = r.str_(a["do"], path + ("do",))
+        only_players = tuple(k for k in ARGUMENTS if k not in JUDGE_ACTION_KEYS)  # ``to`` is both's
+        read_judge_action(r, a, do, path, only_players, REWIND_RULES)
+        return a, None
     a = r.mapping(raw, path, ACTION_KEYS, ("player", "do"))
     r.player(a["player"], path + ("player",))
     do = r.str_(a["do"], path + ("do",))
-    spec = KINDS.get(do)
-    if spec is not None:
-        allowed = {arg.name for arg in spec.spec.args or ()}
+    kind = MOVES.get(do)
+    if kind is not None:
+        allowed = {arg.name for arg in kind.args}
         for key in a:
             if key in ARGUMENTS and key not in allowed:
                 raise r.err(path + (key,), f"{do} takes {', '.join(sorted(allowed)) or 'no arguments'}, not {key!r}")
-        for arg in spec.spec.args or ():
+        for arg in kind.args:
             if arg.required and arg.name not in a:
                 raise r.err(path, f"missing required key {arg.name!r} for {do}")
     for key in ("card", "to", "at", "host", "zone"):
@@ -164,39 +135,7 @@ def _anything(value: Any) -> tuple[str, ...]:
     return tuple(str(k) for k in value) if isinstance(value, dict) else ()
 
 
-# --- running ------------------------------------------------------------------------
-
-
-def run(sc: ScpScenario) -> ScenarioReport:
-    state, log, labels = sc.state, list(sc.events), sc.labels
-    fails: list[str] = []
-    refusal: Refusal | None = None
-    wants_refusal = "refused" in sc.expect
-    for i, (raw, step_expect) in enumerate(sc.actions):
-        where = f"action {i + 1} ({raw['player']} {raw['do']})"
-        try:
-            action = resolve(state, instruction_from_mapping(raw), labels)
-            applied = engine.apply(state, action)
-        except IllegalAction as exc:
-            refusal = exc.refusal
-            if i != len(sc.actions) - 1 or not wants_refusal:
-                fails.append(f"{where} was refused: {exc.refusal}")
-                break
-        else:
-            state = applied.state
-            log.extend(applied.events)
-            refusal = None
-        if step_expect:
-            fails += [f"after {where}: {f}" for f in check_expect(step_expect, state, log, labels)]
-    if not fails:
-        if wants_refusal:
-            want = (sc.expect.get("refused") or {}).get("rule")
-            if refusal is None:
-                fails.append(f"expected the last action to be refused citing {want or 'any rule'}, but it was accepted")
-            elif want is not None and not refusal.cites(str(want)):
-                fails.append(f"expected a refusal citing {want}, got {refusal}")
-        fails += check_expect(sc.expect, state, log, labels)
-    return ScenarioReport(str(sc.doc.file), sc.name, sc.rules, not fails, fails)
+# --- checking -----------------------------------------------------------------------
 
 
 def _show(state: ZoneState, cards: list[str]) -> str:
@@ -273,7 +212,7 @@ def check_expect(expect: dict, state: ZoneState, log: list[Event], labels: dict[
     if "breaches" in expect and list(state.breaches) != list(expect["breaches"]):
         fails.append(f"breached sandboxes (402.6b): expected {expect['breaches']}, found {list(state.breaches)}")
     if "decision" in expect:
-        d = engine.decision(state)
+        d = decision(state)
         for key in ("player", "kind", "rule"):
             if key in expect["decision"] and getattr(d, key) != expect["decision"][key]:
                 fails.append(f"decision {key}: expected {expect['decision'][key]}, found {getattr(d, key)}")
@@ -324,4 +263,30 @@ def _check_view(want: dict, state: ZoneState) -> list[str]:
     return fails
 
 
-__all__ = ["GAME", "ScpScenario", "check_expect", "load", "run"]
+class ScpScenarios:
+    """Chapter 4's part of its scenario files (``referee.scenario`` reads the rest)."""
+
+    keys: tuple[str, ...] = ("format", "cards", "pool")
+
+    def read(self, reader: Reader, data: Mapping[str, Any]) -> tuple[Started, Any]:
+        if data.get("format", 1) != 1:
+            raise reader.err(("format",), f"expected format 1, got {data.get('format')!r}")
+        return start_from_position(data, reader.doc), None
+
+    def check_shape(self, reader: Reader, expect: Any, path: Path_) -> None:
+        _check_expect_shape(reader, expect, path)
+
+    def check(
+        self,
+        expect: dict[str, Any],
+        state: ZoneState,
+        log: list[Event],
+        refusal: Refusal | None,
+        labels: dict[str, str],
+    ) -> list[str]:
+        return check_expect(expect, state, log, labels)
+
+
+SCENARIOS = ScpScenarios()
+
+__all__ = ["SCENARIOS", "check_expect", "read_action"]

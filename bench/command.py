@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from referee.bench import BenchReport, Figure
+    from bench.figures import BenchReport, Figure
 
 
 @click.command()
@@ -251,7 +251,7 @@ def bench(
 
     Example: referee bench --games 200 --store-games 20
     """
-    from referee.bench import DECK_KINDS, board_bench, engine_bench, store_bench
+    from bench.figures import DECK_KINDS, board_bench, engine_bench, store_bench
 
     # The command that repeats this run, every setting spelled out.
     words = ["referee", "bench", "--seed", str(seed)]
@@ -294,11 +294,11 @@ def bench(
     command = shlex.join(words)
     reports: list[tuple[str, BenchReport]] = []
     if (store and act) or startup or console:  # fresh processes are timed: give them the bytecode an install has
-        from referee.bench import compile_bytecode
+        from bench.figures import compile_bytecode
 
         compile_bytecode()
     if engine:
-        from referee.bench import decisions_bench
+        from bench.figures import decisions_bench
 
         reports.append(("engine", engine_bench(games, seed)))
         reports.append(("decisions", decisions_bench(games, seed, chess_games=chess_games)))
@@ -312,7 +312,7 @@ def bench(
             )
         )
     if audit or startup:
-        from referee.bench import AUDIT_LONG, AUDIT_SHORT, input_bench
+        from bench.figures import AUDIT_LONG, AUDIT_SHORT, input_bench
 
         short = max(100, audit_events * AUDIT_SHORT // AUDIT_LONG)
         reports.append(
@@ -326,23 +326,23 @@ def bench(
     if board:
         reports.append(("board", board_bench(directory, runs=runs)))
     if event:
-        from referee.tournament.bench import event_bench
+        from bench.tournament import event_bench
 
         reports.append(("event", event_bench(directory, runs, tables=event_tables, seed=seed)))
     if postgres and event and event_load:
-        from referee.tournament.bench import load_bench as event_load_bench
+        from bench.tournament import load_bench as event_load_bench
 
         reports.append(("event_load", event_load_bench(postgres, samples=event_load_samples, seed=seed)))
     if postgres:
-        from referee.bench import postgres_bench
+        from bench.figures import postgres_bench
 
         reports.append(("postgres", postgres_bench(postgres, postgres_games, seed, runs=runs, directory=directory)))
     if console:
-        from referee.consolebench import decision_bench
+        from bench.console import decision_bench
 
         reports.append(("console", decision_bench(directory, posts=console_posts, act_runs=act_runs, seed=seed)))
         if postgres:
-            from referee.consolebench import load_bench
+            from bench.console import load_bench
 
             reports.append(("load", load_bench(postgres, tables=tables, seconds=load_seconds, seed=seed)))
     if as_json:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from html import unescape
 from urllib.parse import urlencode, urlsplit
 
-from referee.bench import (
+from bench.figures import (
     LONG_MATCH,
     BenchReport,
     Figure,

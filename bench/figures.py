@@ -129,7 +129,7 @@ def reference_game() -> registry.Ruleset:
 
 
 def bundled_pool() -> dict[str, Any]:
-    return dict(reference_game().bundled_cards())
+    return dict(reference_game().need("decks").bundled_cards())
 
 
 def bench_pools(pool: dict[str, CardDef]) -> dict[str, dict[str, CardDef]]:
@@ -708,7 +708,7 @@ def build_short_match(url: str, events: int = SHORT_MATCH, seed: int = 2) -> tup
 def _act_arguments(state: Any, legal: list[dict[str, Any]]) -> list[str]:
     """``P DO [CARDS] [--target T] [--order O] [--n N]`` of a legal action
     (from ``referee legal --json``) that does not end the game."""
-    from referee.actions import Action, IllegalAction
+    from referee.actions import IllegalAction
 
     rules = reference_game()
 
@@ -719,8 +719,9 @@ def _act_arguments(state: Any, legal: list[dict[str, Any]]) -> list[str]:
             continue
         card = a.get("card_id")
         cards = tuple(a["cards_ids"]) if "cards_ids" in a else None
-        action = Action(
-            a["player"], a["do"], card=card, cards=cards, target=a.get("target_id"), order=a.get("order"), n=a.get("n")
+        given = {"card": card, "cards": cards, "target": a.get("target_id"), "order": a.get("order"), "n": a.get("n")}
+        action = rules.action_from_mapping(
+            {"player": a["player"], "do": a["do"], **{k: v for k, v in given.items() if v is not None}}
         )
         try:
             after: Any = rules.apply(state, action).state  # the game's state (``Applied.state`` is ``object``)
@@ -1242,7 +1243,7 @@ def postgres_bench(
                         [
                             sys.executable,
                             "-c",
-                            "import sys, referee.bench as b; "
+                            "import sys, bench.figures as b; "
                             "b.pg_station(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5] == '1')",
                             joined,
                             rows_file,

@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, cast
 
-from referee.bench import BenchReport, Figure, _median_seconds, _scratch, referee_command
+from bench.figures import BenchReport, Figure, _median_seconds, _scratch, referee_command
 
 PAGE_TARGET = 3.0  # a page with 1,000 tables / the same page with 10, at most
 REGISTER_TARGET = 4.0  # registering 128 players from a CSV / registering 8, at most
@@ -76,8 +76,10 @@ def build_event(url: str, tables: int, seed: int = 1) -> dict[str, Any]:
     players, rounds = event_shape(tables)
     rng = random.Random(seed)
     rules = complete_ruleset()  # Harem Master, the reference game
-    pool = rules.bundled_cards()
-    decks = [rules.random_deck(rng, pool) for _ in range(min(players, 16))]  # legal (100.2) decks of the bundled pool
+    pool = rules.need("decks").bundled_cards()
+    decks = [
+        rules.need("decks").random_deck(rng, pool) for _ in range(min(players, 16))
+    ]  # legal (100.2) decks of the bundled pool
     with MatchStore(url, create=True) as store:
         station = Station(store)
         try:
@@ -226,10 +228,10 @@ def register_bench(
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         rng = random.Random(seed)
         rules = complete_ruleset()  # Harem Master, the reference game
-        pool = rules.bundled_cards()
+        pool = rules.need("decks").bundled_cards()
         (workdir / "decks").mkdir()
         for i in range(many):
-            _deck_file(workdir / "decks" / f"player{i:03d}.yaml", rules.random_deck(rng, pool))
+            _deck_file(workdir / "decks" / f"player{i:03d}.yaml", rules.need("decks").random_deck(rng, pool))
         lists = {}
         for label, n in (("many", many), ("few", few)):
             lists[label] = workdir / f"players-{n}.csv"
@@ -340,8 +342,8 @@ def _load_events(url: str, organised: int, played: int, seed: int) -> dict[str, 
 
     rng = random.Random(seed)
     rules = complete_ruleset()
-    pool = rules.bundled_cards()
-    decks = [rules.random_deck(rng, pool) for _ in range(8)]
+    pool = rules.need("decks").bundled_cards()
+    decks = [rules.need("decks").random_deck(rng, pool) for _ in range(8)]
     out: dict[str, Any] = {}
     with MatchStore(url, create=True) as store:
         station = Station(store)
@@ -370,7 +372,7 @@ def console_station(
     next`), and pairs the next round when the round is over, until
     ``stop`` is set. The server does the work, as at a venue where the
     stations are the judges' phones."""
-    from referee.consolebench import NOT_CHOSEN, Client
+    from bench.console import NOT_CHOSEN, Client
     from referee.store import MatchStore
     from referee.tournament.service import Station, current_game, pair_round
     from referee.tournament.store import Refused
