@@ -135,10 +135,10 @@ def _draw_stopped(e: DrawStopped, before: Table, after: Table, viewer: str) -> s
 @SENTENCES.on(CardDiscarded)
 def _card_discarded(e: CardDiscarded, before: Table, after: Table, viewer: str) -> str:
     how = {"疲労": "as 疲労", "捨て": "(a plain discard, not 疲労)", "cost": "to pay a hand cost"}[e.kind]
-    text = f"{e.player} discards {_card(before, after, e.card, viewer)} {how} to {zone_words(e.to)}"
+    to = f"to {zone_words(e.to)}"
     if e.redirected_by:
-        text += ", at the bottom: a character never goes to 幻想 (4-7c)"
-    return text + f" ({e.rule})."
+        to += ", at the bottom: a character never goes to 幻想 (4-7c)"
+    return f"{e.player} discards {_card(before, after, e.card, viewer)} {how}, {to} ({e.rule})."
 
 
 @SENTENCES.on(DiscardDenied)

@@ -9,6 +9,7 @@ everything. Counts are always shown.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from projections.gensokyo.state import SEATS, ZONES, Entry, Table, kind_of, seat_of
@@ -118,6 +119,12 @@ def state_view(state: Table, viewer: str) -> dict[str, Any]:
     }
 
 
+def _pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` columns as a terminal shows it (a kanji takes two)."""
+    wide = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(0, width - wide)
+
+
 def render_state(view: dict[str, Any]) -> str:
     """The view as text, one line per zone, then what waits to resolve."""
     lines = [f"幻想郷夢紀行 §4, event {view['event']}"]
@@ -129,7 +136,7 @@ def render_state(view: dict[str, Any]) -> str:
                 for n, a, k, p in zip(names, entry["attributes"], entry["ki"], entry["printed_ki"])
             ]
         label = f"{zone} ({ZONE_WORDS[zone]})" if zone in ZONE_WORDS else zone
-        lines.append(f"  {label:<26} {entry['count']:>2}  {', '.join(names) or '-'}")
+        lines.append(f"  {_pad(label, 26)} {entry['count']:>2}  {', '.join(names) or '-'}")
     for seat, kinds in view["cannot"].items():
         lines.append(f"  {seat} cannot: {', '.join(kinds)} (4-1d)")
     for seat, n in view["hand_max"].items():
