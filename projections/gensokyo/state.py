@@ -1,7 +1,7 @@
 """The state of a 幻想郷夢紀行 §4 match and its fold: where every card is, each companion's 気力, what waits to resolve.
 
 ``evolve`` records facts and never validates: deciding what may happen is
-the rules' job (``referee.rules.gensokyo``). The state is a frozen
+the rules' job (``referee.rules.gensokyo``). The state is a
 dataclass of tuples and small dicts, so the kernel's generic encoding
 (``projections.encoding``) writes its snapshots and a rewind's restored state.
 
@@ -79,9 +79,13 @@ class Entry(NamedTuple):
     paid: bool = False  # the line's costs are paid: its effect comes next
 
 
-@dataclass(frozen=True)
+@dataclass
 class Table:
-    """Everything on the table that §4 speaks of, and the log position."""
+    """Everything on the table that §4 speaks of, and the log position.
+
+    The fold never changes a state (``evolve`` makes a new one with
+    ``replace``); the class is not frozen because the kernel's audit sets a
+    decoded rewind's ``position`` before comparing it (``corrections.rewinds_consistent``)."""
 
     game: str = GAME
     position: int = 0

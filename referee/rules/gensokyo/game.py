@@ -27,12 +27,26 @@ from referee.rules.gensokyo.rewinds import REWINDS
 from referee.ruleset import Ruleset, later
 
 
-def _rule_order(kind: object) -> tuple[str, str]:
-    rule = str(getattr(kind, "rule", ""))
-    return rule[:3], rule
-
-
-MOVES.sort(_rule_order)  # as docs/games/gensokyo-s4.md and `act --help` list them: by section
+# The moves as docs/games/gensokyo-s4.md, ``act --help`` and the legal list give
+# them: a resolving line's answers, then what players do, then the processes of
+# chapters the referee does not have.
+ORDER = (
+    "pay",
+    "decline",
+    "discard",
+    "choose",
+    "resolve",
+    "travel",
+    "intervene",
+    "ability",
+    "act",
+    "draw_phase",
+    "draw",
+    "move",
+    "eliminate",
+    "rebuild",
+)
+MOVES.sort(lambda kind: ORDER.index(kind.do))
 
 GENSOKYO: Ruleset[Table, Instruction] = Ruleset(
     id=GAME,

@@ -20,6 +20,7 @@ from events.gensokyo.table import CardDrawn, DrawKind, DrawStopped
 from events.kernel import Event
 from projections.gensokyo.state import SEATS, Table
 from referee.moves import ArgSpec, Context
+from referee.rules.gensokyo import interrupts
 from referee.rules.gensokyo.common import MOVES, Instruction, refuse
 from referee.rules.gensokyo.vitality import DRAW_RULE, denied
 
@@ -63,11 +64,7 @@ def _n(a: Instruction, rule: str) -> int:
 def draw_phase(state: Table, a: Instruction, ctx: Context) -> list[Event]:
     """4-6a: the draw phase draws like any draw; 4-5a: not while an effect waits."""
     n = _n(a, "4-6a")
-    if state.stack:
-        raise refuse(
-            "4-5a",
-            "An effect waits to resolve: only an interrupt (介入, 対応) or its resolution (resolve) comes next.",
-        )
+    interrupts.nothing_waits(state, "the draw phase")
     assert a.player in SEATS
     return draws(state, a.player, n, "ドローフェイズ")
 
