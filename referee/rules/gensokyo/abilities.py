@@ -56,7 +56,7 @@ def _abilities(state: Table, seat: str) -> list[Instruction]:
     out = []
     for card in (*state.party(seat), *state.zones[f"{seat}.items"]):
         for ability in state.cards[card].abilities:
-            out.append(Instruction(seat, "ability", card=card, ability=ability.name))
+            out.append(Instruction(seat, "ability", card=card, skill=ability.name))
     return out
 
 
@@ -71,7 +71,7 @@ def _line_of(cd: GensokyoCard, name: str) -> Line:
     "4-4",
     args=(
         ArgSpec("card", "card", True, help="the companion or item with the ability"),
-        ArgSpec("ability", "choice", False, help="the ability's name (default: its only one)"),
+        ArgSpec("skill", "choice", False, help="the ability's name (default: its only one)"),
     ),
     help="a companion or an item uses an ability (介入 and 対応 may interrupt: 4-5a)",
     candidates=lambda state, seat, ctx: _abilities(state, seat),
@@ -86,10 +86,10 @@ def ability(state: Table, a: Instruction, ctx: Context) -> list[Event]:
         raise refuse(
             "4-4e", f"An ability is used by {a.player}'s own companion or item on the field, and {cd.name} is not one."
         )
-    found = cd.ability(a.ability)
+    found = cd.ability(a.skill)
     if found is None:
         names = ", ".join(x.name for x in cd.abilities) or "none"
-        said = f"no ability {a.ability!r}" if a.ability is not None else "more than one ability: name it"
+        said = f"no ability {a.skill!r}" if a.skill is not None else "more than one ability: name it"
         raise refuse("4-4", f"{cd.name} has {said} (its abilities: {names}).")
     if found.timing == "常時":
         raise refuse("4-4c", f"{found.name} is 常時: it is never declared, it is in effect at all times (4-4c).")

@@ -45,7 +45,7 @@ class Instruction:
     to: str | None = None  # a zone
     at: str | None = None  # top | bottom of a pile
     n: int | None = None
-    ability: str | None = None
+    skill: str | None = None  # an ability's name (``ability``: the move; the command line's --ability is an index)
     text: str | None = None
 
     def arguments(self) -> dict[str, object]:

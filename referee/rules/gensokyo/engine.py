@@ -70,10 +70,10 @@ def canonical(state: Table, a: Instruction) -> Instruction:
     cards in the order of the hand."""
     if a.do == "move":
         a = replace(a, at=(a.at or "top") if a.to in SHARED else None)
-    if a.do == "ability" and a.ability is None and a.card in state.cards:
+    if a.do == "ability" and a.skill is None and a.card in state.cards:
         found = state.cards[a.card].ability(None)
         if found is not None:
-            a = replace(a, ability=found.name)
+            a = replace(a, skill=found.name)
     if a.do in ("pay", "discard") and a.cards and a.player is not None:
         hand = state.hand(a.player)
         if all(c in hand for c in a.cards):

@@ -54,7 +54,7 @@ def resolve(state: Table, a: Instruction, ctx: Context) -> list[Event]:
 @MOVES.move(
     "act",
     "4-5f",
-    args=(ArgSpec("text", "name", False, help="the action, in words (設置: a 騒動 is set)"),),
+    args=(ArgSpec("text", "choice", False, help="the action, in words (設置: a 騒動 is set)"),),
     help="the player takes an action of another chapter (such as setting a 騒動); it may be interrupted",
     candidates=lambda state, seat, ctx: [Instruction(seat, "act")],
 )

@@ -64,7 +64,7 @@ def instruction_from_mapping(data: Mapping[str, Any]) -> Instruction:
     args: dict[str, Any] = {k: data[k] for k in ARGUMENTS if k in data}
     if args.get("cards") is not None:
         args["cards"] = tuple(str(c) for c in args["cards"])
-    for key in ("card", "to", "at", "ability", "text"):
+    for key in ("card", "to", "at", "skill", "text"):
         if args.get(key) is not None:
             args[key] = str(args[key])
     if args.get("n") is not None and not isinstance(args["n"], int):
@@ -74,12 +74,13 @@ def instruction_from_mapping(data: Mapping[str, Any]) -> Instruction:
 
 def describe(state: Table, a: Instruction, viewer: str = "judge") -> dict[str, Any]:
     """The instruction with card names beside the ids, as ``viewer`` may read
-    them: a card the viewer may not see where it is now reads "a card"."""
+    them: a card the viewer may not see where it is now reads "face-down" (as the
+    board's forms label it)."""
 
     def name(card: str) -> str:
         if card not in state.cards:
             return card
-        return state.cards[card].name if sees(state, card, viewer) else "a card"
+        return state.cards[card].name if sees(state, card, viewer) else "face-down"
 
     out: dict[str, Any] = {"player": a.player, "do": a.do}
     for key, value in a.arguments().items():
