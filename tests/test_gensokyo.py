@@ -172,7 +172,10 @@ def test_effect_lines_read_their_costs_and_effect() -> None:
         ({"name": "x", "type": "destination", "ki": 2}, "are a character's"),
         ({"name": "x", "type": "character", "ki": 2, "effects": ["活力1"]}, "destination's or an intervention"),
         ({"name": "x", "type": "destination", "effects": ["気力1:活力1"]}, "気力 cost"),
-        ({"name": "x", "type": "item", "abilities": [{"name": "a", "timing": "介入", "line": "気力1:効果"}]}, "気力 cost"),
+        (
+            {"name": "x", "type": "item", "abilities": [{"name": "a", "timing": "介入", "line": "気力1:効果"}]},
+            "気力 cost",
+        ),
     ],
 )
 def test_a_card_breaking_the_format_is_refused(card: dict[str, Any], words: str) -> None:
@@ -423,9 +426,9 @@ def test_new_without_a_position_says_to_start_from_one(tmp_path: Path) -> None:
 
 
 def test_the_board_shows_each_viewer_its_view_and_logs_a_form(tmp_path: Path) -> None:
+    from referee.web import tokens
     from tests.test_console import KEY, app_for, form_of, version_of
     from tests.test_web import judge_auth, referee
-    from referee.web import tokens
 
     db = f"sqlite:///{tmp_path / 'board.db'}"
     source = tmp_path / "position.yaml"

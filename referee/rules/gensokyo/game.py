@@ -26,7 +26,6 @@ from referee.rules.gensokyo.resolve import describe, instruction_from_mapping, r
 from referee.rules.gensokyo.rewinds import REWINDS
 from referee.ruleset import Ruleset, later
 
-
 # The moves as docs/games/gensokyo-s4.md, ``act --help`` and the legal list give
 # them: a resolving line's answers, then what players do, then the processes of
 # chapters the referee does not have.
