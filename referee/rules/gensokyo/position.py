@@ -30,10 +30,10 @@ PLAYER_KEYS = (*OWN, "hand_max", "cannot")
 ENTRY_KEYS = ("card", "label")
 Path_ = tuple[Any, ...]
 
-# What each zone holds, and the rule that says so (the position format's for a
-# player's zones, ruling G2).
+# What each zone may hold: the card types named, whether they are the only
+# ones it holds (True) or the ones it never holds (False), and the rule that
+# says so (4-7a for the piles; the position format's for a player's zones, ruling G2).
 HOLDS: dict[str, tuple[tuple[str, ...], bool, str]] = {
-    # zone kind: (types, or the types it never holds when the flag is False), rule
     "deck": (("character",), False, "4-7a: 山札 holds no character"),
     "fantasy": (("character",), False, "4-7a: 幻想 holds no character"),
     "character_deck": (("character",), True, "4-7a: 人妖の山 holds characters only"),
