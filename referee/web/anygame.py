@@ -64,7 +64,7 @@ def decision(game: Ruleset, state: Any, viewer: str) -> dict[str, Any] | None:
         "kind": d.kind,
         "rule": d.rule,
         "text": d.text,
-        "actions": [game.describe_action(state, a) for a in game.legal_actions(state)] if shown else None,
+        "actions": [game.describe_action(state, a, viewer) for a in game.legal_actions(state)] if shown else None,
     }
 
 
