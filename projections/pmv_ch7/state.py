@@ -129,6 +129,7 @@ class Batch(NamedTuple):
 
     kind: str  # gamma | waiting
     parts: tuple[Part, ...]
+    depth: int = 0  # how many effects were being resolved when it came: its effects start when that many are
 
 
 class Frame(NamedTuple):
@@ -379,11 +380,12 @@ def walk(clauses: Iterable[Clause]) -> Iterable[Clause]:
 
 
 def ready_index(state: Table) -> int | None:
-    """The batch that may be resolved now: the newest waiting-effects batch
-    (processed at once, even within a resolution, 7.1.10), or with nothing
-    being resolved, the newest batch (7.4.7.c)."""
+    """The batch whose next effect may begin now: the newest of those whose
+    effects being resolved when it came are all that are (a waiting effect is
+    processed at once, even within a resolution, 7.1.10, but one at a time,
+    7.1.6; a γ only when nothing is being resolved, 7.4.7.c)."""
     for i, batch in enumerate(state.pending):
-        if batch.kind == "waiting" or not state.frames:
+        if batch.depth == len(state.frames):
             return i
     return None
 
@@ -696,7 +698,7 @@ def _gamma_triggered(s: Table, e: GammaTriggered) -> Change:
 def _waiting_triggered(s: Table, e: WaitingTriggered) -> Change:
     by_id = {w.id: w for w in s.waiting}
     items = [Item(x, by_id[x].player) for x in e.ids if x in by_id]
-    return {"pending": (Batch("waiting", _parts(s, items)),) + s.pending}
+    return {"pending": (Batch("waiting", _parts(s, items), len(s.frames)),) + s.pending}
 
 
 @MUTATORS.on(GammaSkipped)

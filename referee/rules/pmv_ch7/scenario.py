@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from events.kernel import Event
+from events.pmv_ch7 import EVENT_TYPES
 from projections.pmv_ch7.state import SEATS, ZONES, Table, holds, value
 from referee.actions import Refusal
 from referee.capabilities import Started
@@ -37,7 +38,8 @@ EXPECT_KEYS = (
     "waiting",
     "invalid",
 )
-EVENT_KEYS = ("type", "rule", "effect", "outcome", "player", "condition", "to", "cards", "index", "mode", "by", "kind")
+# An expected event names its class (``type``), the rule it cites (or one it is a sub-rule of) and any of its fields.
+EVENT_KEYS = ("type", *dict.fromkeys(f for cls in EVENT_TYPES.values() for f in cls.model_fields if f != "step"))
 Path_ = tuple[Any, ...]
 
 
