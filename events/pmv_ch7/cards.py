@@ -37,6 +37,7 @@ PRINTED: dict[str, Opens] = {
     "(自動β)": "beta",
     "(自動γ)": "gamma",
 }
+PRINTED_AS: dict[str, str] = {opens: printed for printed, opens in PRINTED.items()}
 Does = Literal["set", "clear", "add", "move", "pay", "act", "invalidate", "rewrite", "nullify", "wait", "as_used"]
 Place = Literal["field", "elsewhere"]
 

@@ -83,7 +83,7 @@ def _set_up(e: PositionSetUp, s: Table) -> str:
 
 @SENTENCES.on(ActionTaken)
 def _action_taken(e: ActionTaken, s: Table) -> str:
-    shown = ", ".join(f"{k}: {v}" for k, v in e.args.items())
+    shown = ", ".join(f"{k}: {str(v).lower() if isinstance(v, bool) else v}" for k, v in e.args.items())
     return f"{e.player}: {e.do}" + (f" ({shown})" if shown else "") + "."
 
 

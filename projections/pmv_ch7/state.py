@@ -182,10 +182,13 @@ class Result(NamedTuple):
     rule: str
 
 
-@dataclass(frozen=True)
+@dataclass
 class Table:
-    """Everything chapter 7 keeps track of, and the log position."""
+    """Everything chapter 7 keeps track of, and the log position. ``evolve``
+    never changes one: it makes the next (the kernel's corrections set a
+    restored state's position, so the class is not frozen)."""
 
+    game: str = "pmv-ch7"  # the kernel's corrections find a state's ruleset by it
     position: int = 0
     seed: int = 0
     mode: str = "strict"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from events.pmv_ch7.cards import Clause, Effect
+from events.pmv_ch7.cards import PRINTED_AS, Clause, Effect
 from projections.pmv_ch7.state import (
     SEATS,
     ZONES,
@@ -29,15 +29,6 @@ from projections.pmv_ch7.state import (
 )
 
 VIEWERS = ("judge", "A", "B", "public")
-
-PRINTED = {
-    "always": "(常時)",
-    "own-turn": "(自分ターン)",
-    "opponent-turn": "(相手ターン)",
-    "alpha": "(自動α)",
-    "beta": "(自動β)",
-    "gamma": "(自動γ)",
-}
 
 
 def check_viewer(viewer: str) -> None:
@@ -98,7 +89,7 @@ def text_words(clauses: Iterable[Clause]) -> str:
 
 def effect_words(e: Effect) -> str:
     """An effect as people read it, opening as printed (7.1.3, 7.1.4)."""
-    head = PRINTED.get(e.opens, "")
+    head = PRINTED_AS.get(e.opens, "")
     parts = []
     if e.opens in ("alpha", "beta", "gamma") and e.when:
         parts.append(f"when {_conds(e.when)}:")

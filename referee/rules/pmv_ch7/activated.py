@@ -17,6 +17,7 @@ are chapter 8's: the test cards' clauses name their cards.
 from __future__ import annotations
 
 from events.kernel import Event
+from events.pmv_ch7.cards import PRINTED_AS
 from events.pmv_ch7.effects import (
     CostPaid,
     DeclarationMade,
@@ -41,8 +42,6 @@ from projections.pmv_ch7.state import (
 from referee.moves import ArgSpec, Context
 from referee.rules.pmv_ch7.common import MOVES, Action, outside, refuse
 from referee.rules.pmv_ch7.resolution import as_used_met, perform
-
-TIMINGS = {"always": "(常時)", "own-turn": "(自分ターン)", "opponent-turn": "(相手ターン)"}
 
 
 def forbidden(state: Table, player: str | None, what: str) -> None:
@@ -110,7 +109,9 @@ def use(state: Table, a: Action, ctx: Context) -> list[Event]:
     assert found is not None and a.card is not None and a.player is not None
     if found.kind != "activated":
         what = (
-            "the text applied when its play resolves" if found.kind == "play" else f"an automatic {found.opens} effect"
+            "the text applied when its play resolves"
+            if found.kind == "play"
+            else f"an automatic effect, {PRINTED_AS[found.opens]}"
         )
         hint = " (apply it with apply, 7.4.4)" if found.at_will else ""
         raise refuse(
@@ -137,7 +138,9 @@ def use(state: Table, a: Action, ctx: Context) -> list[Event]:
     if not timing_ok(state, found.opens, a.player):
         rule = "7.3.3.f" if found.opens == "own-turn" else "7.3.3.g"
         whose = "the player's own turn" if found.opens == "own-turn" else "the other player's turn"
-        raise refuse(rule, f"{effect} is {TIMINGS[found.opens]}: it is used in {whose}, and it is {state.turn}'s turn.")
+        raise refuse(
+            rule, f"{effect} is {PRINTED_AS[found.opens]}: it is used in {whose}, and it is {state.turn}'s turn."
+        )
     if state.interference is not None and effect in state.interference.used:
         raise refuse("7.3.6", f"{effect} has been used in this interference already: once per interference.")
     missing = [c for c in found.needs if not holds(state, c)]
