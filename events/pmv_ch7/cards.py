@@ -27,7 +27,7 @@ from events.names import stored_as
 # the card's play resolves (7.1.2).
 Opens = Literal["play", "always", "own-turn", "opponent-turn", "alpha", "beta", "gamma"]
 ACTIVATED: tuple[Opens, ...] = ("always", "own-turn", "opponent-turn")
-AUTOMATIC: tuple[Opens, ...] = ("alpha", "beta", "gamma")
+AUTOMATIC: tuple[Opens, ...] = ("alpha", "beta", "gamma")  # 7.4.3.a, 7.4.3.b, 7.4.3.c
 # The printed openings (7.1.3, 7.1.4) and the notation's ASCII names for them.
 PRINTED: dict[str, Opens] = {
     "(常時)": "always",
@@ -100,7 +100,7 @@ class Effect(BaseModel):
 
     @property
     def kind(self) -> str:
-        """7.1.5: each effect is of exactly one kind, by how its text opens."""
+        """7.1.5, 7.1.5.a: each effect is of exactly one kind, by how its text opens."""
         if self.opens in ACTIVATED:
             return "activated"
         if self.opens in AUTOMATIC:
@@ -110,8 +110,8 @@ class Effect(BaseModel):
 
 class Card(BaseModel):
     """An abstract test card: its name (its id), its owner, its values (any
-    names, each a whole number), the text applied when its play resolves
-    (``play``, 7.1.2) and its other effects, numbered from 1."""
+    names, each a whole number), and its text (7.1.1): the text applied when
+    its play resolves (``play``, 7.1.2) and its other effects, numbered from 1."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 

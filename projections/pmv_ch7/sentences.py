@@ -72,6 +72,13 @@ def _list(items: list[str]) -> str:
     return ", ".join(items) or "none"
 
 
+def _named(effect: str, first: bool = True) -> str:
+    """An effect as a sentence names it: ``Lamp#1``, or "Waiting effect w1"."""
+    if "#" in effect:
+        return effect
+    return f"{'Waiting' if first else 'waiting'} effect {effect}"
+
+
 @SENTENCES.on(PositionSetUp)
 def _set_up(e: PositionSetUp, s: Table) -> str:
     field = _list(e.field)
@@ -89,12 +96,12 @@ def _action_taken(e: ActionTaken, s: Table) -> str:
 
 @SENTENCES.on(ConditionSet)
 def _condition_set(e: ConditionSet, s: Table) -> str:
-    return f"{e.condition} holds now."
+    return f"The condition {e.condition} holds now."
 
 
 @SENTENCES.on(ConditionCleared)
 def _condition_cleared(e: ConditionCleared, s: Table) -> str:
-    return f"{e.condition} no longer holds."
+    return f"The condition {e.condition} no longer holds."
 
 
 @SENTENCES.on(CardsMoved)
@@ -150,20 +157,20 @@ def _effect_nullified(e: EffectNullified, s: Table) -> str:
 def _resolution_began(e: ResolutionBegan, s: Table) -> str:
     mode = f", mode {e.mode} (7.1.15: the others are not resolved)" if e.mode is not None else ""
     declared = f", declared {e.declared}" if e.declared else ""
-    return f"{e.effect} ({KIND_WORDS.get(e.kind, e.kind)} of {e.player}) begins to resolve{mode}{declared}."
+    return f"{_named(e.effect)} ({KIND_WORDS.get(e.kind, e.kind)} of {e.player}) begins to resolve{mode}{declared}."
 
 
 @SENTENCES.on(ClauseApplied)
 def _clause_applied(e: ClauseApplied, s: Table) -> str:
     said = _said(s, e.index)
     missed = f"; it could not apply to {_list(e.missed)}, but it applies to all it can (7.1.12.e)" if e.missed else ""
-    return f"{e.effect}, clause {e.index + 1} ({said}): applied{missed}."
+    return f"{_named(e.effect)}, clause {e.index + 1} ({said}): applied{missed}."
 
 
 @SENTENCES.on(ClauseFailed)
 def _clause_failed(e: ClauseFailed, s: Table) -> str:
     said = _said(s, e.index)
-    return f"{e.effect}, clause {e.index + 1} ({said}) cannot be applied as it says: {e.reason}."
+    return f"{_named(e.effect)}, clause {e.index + 1} ({said}) cannot be applied as it says: {e.reason}."
 
 
 def _said(s: Table, index: int) -> str:
@@ -174,7 +181,7 @@ def _said(s: Table, index: int) -> str:
 
 @SENTENCES.on(FallbackBegan)
 def _fallback_began(e: FallbackBegan, s: Table) -> str:
-    return f"{e.effect} says what to do when that clause cannot apply: that is applied instead (7.1.12.b)."
+    return f"{_named(e.effect)} says what to do when that clause cannot apply: that is applied instead (7.1.12.b)."
 
 
 OUTCOME_WORDS = {
@@ -190,7 +197,7 @@ OUTCOME_WORDS = {
 @SENTENCES.on(ResolutionEnded)
 def _resolution_ended(e: ResolutionEnded, s: Table) -> str:
     why = OUTCOME_WORDS.get(e.rule, "")
-    return f"{e.effect} resolves as a {e.outcome}" + (f": {why}" if why else "") + f" ({e.rule})."
+    return f"{_named(e.effect)} resolves as a {e.outcome}" + (f": {why}" if why else "") + f" ({e.rule})."
 
 
 @SENTENCES.on(AsUsedBegan)
@@ -289,12 +296,12 @@ def _gamma_skipped(e: GammaSkipped, s: Table) -> str:
 
 @SENTENCES.on(WaitingTriggered)
 def _waiting_triggered(e: WaitingTriggered, s: Table) -> str:
-    return f"What {_list(e.ids)} waited for has come: processed at once (7.8.1, 7.1.10)."
+    return f"What waiting effect {_list(e.ids)} waited for has come: processed at once (7.8.1, 7.1.10)."
 
 
 @SENTENCES.on(EffectPicked)
 def _effect_picked(e: EffectPicked, s: Table) -> str:
-    return f"{e.player} chooses {e.effect} to resolve next of their effects ({e.rule})."
+    return f"{e.player} chooses {_named(e.effect, False)} to resolve next of their effects ({e.rule})."
 
 
 @SENTENCES.on(TurnPassed)

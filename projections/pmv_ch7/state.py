@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from events.kernel import EntryUndone, Event, JudgeCalled, NoteAdded, Rewound
+from events.kernel import ActionTaken, EntryUndone, Event, JudgeCalled, NoteAdded, Rewound
 from events.names import stored_as
 from events.pmv_ch7.cards import Card, Clause, Effect
 from events.pmv_ch7.effects import (
@@ -40,6 +40,7 @@ from events.pmv_ch7.effects import (
     ConditionSet,
     CostPaid,
     DeclarationMade,
+    EffectApplied,
     EffectNullified,
     EffectPicked,
     EffectUsed,
@@ -755,6 +756,13 @@ def _judge_called(s: Table, e: JudgeCalled) -> Change:
 @MUTATORS.on(NoteAdded)
 def _note_added(s: Table, e: NoteAdded) -> Change:
     return {"judge_call": None}  # a judge has come to the table
+
+
+@MUTATORS.on(ActionTaken, EffectApplied)
+def _nothing(s: Table, e: Event) -> Change:
+    """A player's action as asked (its effects are the events after it), and
+    an effect applied at will (its resolution is the next event)."""
+    return {}
 
 
 def evolve(state: Table, event: Event) -> Table:

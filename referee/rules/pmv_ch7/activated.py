@@ -1,6 +1,7 @@
 """7.3, activated effects: who may use one and when (7.3.3), the procedure of using it (7.3.4), its resolution (7.3.5), once per interference (7.3.6), prohibitions (7.3.7, 7.1.8.a).
 
-An activated effect is a card's effect whose text opens with a timing,
+An activated effect (7.3.1) is an effect of a card on the field, used by
+exercising priority: its text opens with a timing,
 (常時), (自分ターン) or (相手ターン) (7.1.3): "(timing) cost: effect"
 (7.3.2). Using one (7.1.8) is the ``use`` move: every condition of 7.3.3
 is checked, in the order below, and a refusal cites the first that fails;

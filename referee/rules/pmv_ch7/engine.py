@@ -86,7 +86,14 @@ def checks(state: Table) -> list[Event] | None:
 
 
 def automatic_step(state: Table) -> list[Event] | None:
-    """The next automatic step, None at a decision or with nothing to do."""
+    """The next automatic step, None at a decision or with nothing to do:
+    the rules' checks first, then the next step of a resolution. (The checks
+    are steps of their own rather than the kernel's ``checks``, whose steps
+    the kernel does not count: α and β that switch each other on and off
+    without end are a loop it must see, ``LOOPS``.)"""
+    checked = checks(state)
+    if checked:
+        return checked
     if state.asking is not None or resolution.choosing(state) is not None:
         return None
     if ready_index(state) is not None:

@@ -48,7 +48,6 @@ PMV_CH7: Ruleset[Table, Action] = Ruleset(
     view=views.state_view,
     describe=sentences.describe,
     automatic=engine.automatic_step,
-    checks=engine.checks,
     loops=engine.LOOPS,
     viewers=views.VIEWERS,
     render_view=views.render_state,

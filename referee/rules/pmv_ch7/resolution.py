@@ -235,8 +235,9 @@ def _failed(frame: Frame, reason: str, rule: str = "7.1.12", missed: list[str] |
 def _as_used(state: Table, frame: Frame, clause: Clause) -> list[Event]:
     """7.5: resolve an effect as if it had been used: the conditions this
     clause names (7.5.1.a), the effect's own conditions of use, met when the
-    effect holding the clause was played or used (7.5.1.b), then that effect
-    resolves in the usual way with nothing paid (7.5.1.c, 7.5.2.d), its
+    effect holding the clause was played or used (7.5.1.b), then, by the
+    procedure of 7.5.2, that effect resolves in the usual way with nothing
+    paid (7.5.1.c, 7.5.2.d), its
     source the card that has it (7.5.4)."""
     reason = _not_holding(state, clause.needs, frame)
     if reason is not None:
@@ -276,7 +277,8 @@ def lasting_ends(state: Table) -> list[Event] | None:
 
 
 def waiting_come(state: Table) -> list[Event] | None:
-    """7.8.1: the waiting effects whose situation has come, processed at once (7.1.10)."""
+    """7.8.1: the waiting effects whose situation has come (a played card's
+    part applied on a condition among them, 7.2.1.b), processed at once (7.1.10)."""
     queued = {x.label for b in state.pending for p in b.parts for x in p.chosen + p.rest}
     ready = [w.id for w in state.waiting if w.id not in queued and holds_all(state, w.when)]
     return [WaitingTriggered.trusted(rule="7.8.1", ids=ready)] if ready else None

@@ -179,7 +179,8 @@ def play(state: Table, a: Action, ctx: Context) -> list[Event]:
     """7.2.1: the played card's effect is the text applied when its play
     resolves (7.1.2), and only that (7.2.1.a). How a card is played is
     another chapter's: the table enters that its play resolves; the card
-    stays where it is (ruling:P11)."""
+    stays where it is (ruling:P11). What it applies to another card is not
+    that card's effect (7.2.1.c): a lasting effect stays apart from it."""
     if a.card not in state.cards:
         raise refuse(OUTSIDE, f"There is no card {a.card!r} in this position.")
     cd = state.cards[a.card]
