@@ -201,7 +201,11 @@ CARD = "{name: Lamp, owner: A, effects: [{opens: (常時), text: [{set: lit}]}]}
             "setup.cards[0].effects[0].text[0].set",
             "a condition is one word",
         ),
-        ("{turn: A, cards: [{name: X, owner: A, effects: [{opens: (通常)}]}]}", "setup.cards[0].effects[0].opens", "(常時)"),
+        (
+            "{turn: A, cards: [{name: X, owner: A, effects: [{opens: (通常)}]}]}",
+            "setup.cards[0].effects[0].opens",
+            "(常時)",
+        ),
     ],
 )
 def test_a_bad_position_is_bad_input_naming_its_place(setup: str, where: str, words: str) -> None:
