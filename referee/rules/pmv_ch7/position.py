@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from events.pmv_ch7.cards import ACTIVATED, AUTOMATIC, PRINTED, Card, Clause, Effect, Opens
-from events.pmv_ch7.effects import PositionSetUp
+from events.pmv_ch7.effects import GAME, PositionSetUp
 from referee.capabilities import Started
 from referee.inputs import NAME_LENGTH, Document
 from referee.scenario import Reader
@@ -56,7 +56,7 @@ class _Cards:
 def start_from_position(data: Mapping[str, Any], doc: Document) -> Started:
     """The position a document's ``setup:`` describes, its events and the
     state after them and every automatic step up to the first decision."""
-    from referee.rules.pmv_ch7.game import PMV_CH7  # the ruleset runs the steps the position sets off
+    from referee import ruleset  # the ruleset runs the steps the position sets off (by the registry: no cycle)
 
     r = Reader(doc, SEATS)
     setup = r.mapping(data.get("setup"), ("setup",), SETUP_KEYS, ("turn", "cards"))
@@ -115,7 +115,7 @@ def start_from_position(data: Mapping[str, Any], doc: Document) -> Started:
         points=points,
         invalid=invalid,
     )
-    applied = PMV_CH7.begin([first])
+    applied = ruleset.get(GAME).begin([first])
     return Started(applied.events, applied.state, {})
 
 
