@@ -694,8 +694,13 @@ def _parts(s: Table, items: list[Item]) -> tuple[Part, ...]:
 
 @MUTATORS.on(GammaTriggered)
 def _gamma_triggered(s: Table, e: GammaTriggered) -> Change:
+    """The new batch goes before the γ already waiting (met during an effect,
+    they resolve as soon as it ends, 7.4.7.c), after waiting effects still to
+    be processed (those are processed at once, 7.8.1; ruling:P9)."""
     items = [Item(x, s.cards[parse_ref(x)[0]].owner) for x in e.effects if parse_ref(x)[0] in s.cards]
-    return {"held": frozenset(e.held), "pending": (Batch("gamma", _parts(s, items)),) + s.pending}
+    at = next((i for i, b in enumerate(s.pending) if b.kind == "gamma"), len(s.pending))
+    batch = Batch("gamma", _parts(s, items))
+    return {"held": frozenset(e.held), "pending": s.pending[:at] + (batch,) + s.pending[at:]}
 
 
 @MUTATORS.on(WaitingTriggered)
