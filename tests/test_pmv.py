@@ -412,3 +412,20 @@ def test_the_board_shows_the_match_and_logs_a_form_through_the_ruleset(tmp_path:
         assert refused.status_code == 422 and "Refused (7.3.3.a)" in refused.text
         row = re.search(r'<tr data-match="b1">(.*?)</tr>', http.get("/").text, re.S)
         assert row and "Phantom Magic Vision" in row.group(1)
+
+
+def test_every_ruling_the_game_cites_is_described() -> None:
+    """Each ``ruling:Pn`` a scenario, an event or the code cites is a reading
+    docs/rulings.md describes, and each described one is cited somewhere."""
+    rulings = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
+    described = set(re.findall(r"\*\*(P\d+)\. ", rulings))
+    assert described == {f"P{n}" for n in range(1, 17)}
+    texts = [p.read_text(encoding="utf-8") for p in LIBRARY.glob("*.yaml")]
+    texts += [
+        p.read_text(encoding="utf-8")
+        for folder in ("referee/rules/pmv_ch7", "projections/pmv_ch7", "events/pmv_ch7")
+        for p in (ROOT / folder).glob("*.py")
+    ]
+    texts.append(PAGE.read_text(encoding="utf-8"))
+    cited = {m for text in texts for m in re.findall(r"ruling[:=]\"?(P\d+)", text)}
+    assert cited <= described and described - cited == set(), described - cited

@@ -3,12 +3,13 @@
 Between two decisions the referee does what chapter 7 does by itself, one
 step at a time, so that each interrupts where its rule says:
 
-- **checks**, after every step (7.1.10: what an application sets off is
-  done at once): an effect used whose card left the field is void
+- **checks**, first at every step (7.1.10: what an application sets off
+  is done at once): an effect used whose card left the field is void
   (7.3.1.b); an α or β starts or stops applying (7.4.5, 7.4.6); a lasting
   effect ends; a waiting effect's situation comes (7.8.1); a γ's condition
   is met (7.4.7.c);
-- **automatic steps**: the next waiting effect to process, even within a
+- **the procedure's steps**, when no check has anything to do: the next
+  waiting effect to process, even within a
   resolution (7.1.10); else the next clause of the effect being resolved
   (7.1.9); else, nothing being resolved, the next γ (7.4.7.c); else, the
   interference has nothing left to resolve, its end (ruling:P12).
@@ -57,6 +58,7 @@ def decision(state: Table) -> Decision | None:
             "7.4.5.f",
             f"choose whether {state.asking} applies (its condition is met)",
             moves=("choose",),
+            extra={"rule": "7.4.5.f"},
         )
     found = resolution.choosing(state)
     if found is not None:
