@@ -285,8 +285,9 @@ def _gamma_watched(e: GammaWatched, s: Table) -> str:
 
 @SENTENCES.on(GammaTriggered)
 def _gamma_triggered(e: GammaTriggered, s: Table) -> str:
-    together = " at the same time" if len(e.effects) > 1 else ""
-    return f"The condition of {_list(e.effects)} is met{together}: to be resolved (7.4.7.c)."
+    if len(e.effects) > 1:
+        return f"The conditions of {_list(e.effects)} are met at the same time: to be resolved (7.4.7.c)."
+    return f"The condition of {_list(e.effects)} is met: to be resolved (7.4.7.c)."
 
 
 @SENTENCES.on(GammaSkipped)
