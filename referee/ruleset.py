@@ -799,6 +799,7 @@ _REGISTERED: dict[str, str] = {
     "harem-master": "referee.rules.harem_master.game:HAREM_MASTER",
     "scp-tcg-s4": "referee.rules.scp_tcg.game:SCP_TCG_ZONES",
     "gensokyo-s4": "referee.rules.gensokyo.game:GENSOKYO",
+    "pmv-ch7": "referee.rules.pmv_ch7.game:PMV_CH7",
 }
 _loaded: dict[str, Ruleset[Any, Any]] = {}
 DEFAULT_GAME = next(iter(_REGISTERED))
