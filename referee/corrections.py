@@ -40,7 +40,7 @@ from events.kernel import (
 )
 from projections.lineage import live_positions
 from referee.actions import Applied, IllegalAction, Refusal
-from referee.ruleset import RewindRules, Ruleset, State, get, of_first_event
+from referee.ruleset import RewindRules, Ruleset, State, of_first_event
 
 
 def _refuse(rule: str, reason: str) -> IllegalAction:
@@ -56,10 +56,11 @@ def ruleset_of(log: Sequence[Event]) -> Ruleset:
 
 
 def ruleset_of_state(state: State) -> Ruleset:
-    """The ruleset of a state no log comes with: a state that names its game
-    (``game``) is that game's, any other Harem Master's (its states were
-    written before games had ids)."""
-    return get(getattr(state, "game", None) or None)
+    """The ruleset of a state no log comes with: the game whose states are of
+    its class (a game's state need not name its game)."""
+    from referee.store.statecodec import ruleset_of_state as by_type
+
+    return by_type(state)
 
 
 def rewinds_of(ruleset: Ruleset) -> RewindRules:

@@ -605,15 +605,16 @@ class Ruleset(Generic[S, A]):
         push = self.push if self.push is not None else self._push
         while result(state) is None:
             seen = len(events)
-            if checks is not None:
-                checked = checks(state)
-                if checked:
-                    state = push(state, checked, events)
-                    continue
-            steps = automatic(state)
-            if not steps:
-                break
-            state = push(state, steps, events)
+            checked = checks(state) if checks is not None else None
+            if checked:
+                state = push(state, checked, events)
+            else:
+                steps = automatic(state)
+                if not steps:
+                    break
+                state = push(state, steps, events)
+            # What the checks make counts toward the bound and the loops as the
+            # steps do: checks that never settle are a loop too.
             if len(events) - start > ACTION_EVENTS:
                 raise loops.refusal(state, None) if loops is not None else _endless(self)
             if loops is not None:
