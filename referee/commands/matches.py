@@ -218,7 +218,7 @@ def _start_options(game: Any, given: dict[str, Any]) -> dict[str, Any]:
     type=click.Choice(registry.games()),
     default=None,
     help=f"The game of the decks (default: {DEFAULT_GAME}); a position names its own. "
-    "A fragment of a game (scp-tcg-s4) has no decks: its matches start from a position.",
+    "A game without decks (each fragment: every game but harem-master) starts its matches from a position.",
 )
 @click.option("--title", type=TITLE, help="A name for the match, e.g. 'Round 3, table 4'.")
 @click.option(
