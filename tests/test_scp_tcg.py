@@ -319,6 +319,54 @@ def test_a_site_is_for_objects_and_chapter_4_says_no_more() -> None:
     assert refusal is not None and refusal.rule == OUTSIDE and "401.1" in refusal.reason
 
 
+def _ordering() -> ZoneState:
+    """B's process has terminated two of A's objects at once: A must order them (405.4)."""
+    data = {
+        "pool": str(LIBRARY / "pools" / "cards.yaml"),
+        "setup": {
+            "players": {
+                "A": {"site": ["Safe object", "Keter object"], "keter": ["Keter object 2"]},
+                "B": {"decommissioned": ["Test tale"]},
+            }
+        },
+    }
+    started = start_from_position(data, Document(LIBRARY / "ordering.yaml", data))
+    s = started.state
+    return SCP.apply(s, SCP.resolve(s, Instruction("B", "terminate", cards=("Safe object", "Keter object")))).state
+
+
+def test_counting_and_looking_at_decommissioned_stay_open_while_an_owner_orders() -> None:
+    """402.2 and 405.3 say "at any time": while A orders arriving cards
+    (405.4) either seat's count of a sandbox and look at a Decommissioned
+    zone are listed and taken; a process's instruction (a move, a look it
+    tells a player to take) waits for the order, citing 405.4."""
+    s = _ordering()
+    d = SCP.decision(s)
+    assert d is not None and (d.player, d.kind) == ("A", "order_decommissioned")
+    legal = [a.to_dict() for a in SCP.legal_actions(s)]
+    for seat in SEATS:
+        for zone in ("A.keter", "B.safe"):
+            assert {"player": seat, "do": "count", "zone": zone} in legal
+            assert SCP.is_legal(s, Instruction(seat, "count", zone=zone)) is None
+        for zone in ("A.decommissioned", "B.decommissioned"):
+            assert {"player": seat, "do": "look", "zone": zone} in legal
+            assert SCP.is_legal(s, Instruction(seat, "look", zone=zone)) is None
+    assert {a["do"] for a in legal} == {"order", "count", "look"}
+    counted = SCP.apply(s, Instruction("B", "count", zone="A.keter"))
+    assert [type(e).__name__ for e in counted.events] == ["ActionTaken", "SandboxCounted"]
+    assert SCP.decision(counted.state) == d  # still A's order
+    for refused in (
+        Instruction("B", "move", card="B:1", to="B.outside"),
+        Instruction("A", "look", zone="B.decommissioned", instructed=True),
+        Instruction("B", "look", zone="A.keter", instructed=True),
+        Instruction("B", "count", zone="A.keter", card="A:3"),
+    ):
+        refusal = SCP.is_legal(s, refused)
+        assert refusal is not None and refusal.rule in ("405.4", "402.2"), (refused, refusal)
+    unasked = SCP.is_legal(s, Instruction("B", "look", zone="A.keter"))
+    assert unasked is not None and unasked.rule == "402.2"  # nobody looks into a sandbox unasked, ever
+
+
 # --- the scenario files, read by the same command ------------------------------------------
 
 

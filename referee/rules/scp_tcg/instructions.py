@@ -318,13 +318,21 @@ def _reveal_top(state: ZoneState, a: Instruction) -> list[Event]:
     return sandbox.turn_top(state, sandbox_name(a.zone))
 
 
+def _any_time_seats(state: ZoneState, seat: str) -> tuple[str, ...]:
+    """Who counts or looks now: ``seat``; while an owner orders arriving cards
+    (405.4), only the owner is asked, yet either seat may count (402.2) or
+    look (405.3) at any time, so both are proposed."""
+    return SEATS if state.arriving else (seat,)
+
+
 def _look_candidates(state: ZoneState, seat: str) -> Iterable[Instruction]:
-    for zone in ZONES:
-        if kind_of(zone) in SANDBOXES:
-            yield Instruction(seat, "look", zone=zone, instructed=True)
-        elif kind_of(zone) == "decommissioned":
-            yield Instruction(seat, "look", zone=zone)
-            yield Instruction(seat, "look", zone=zone, instructed=True)
+    for who in _any_time_seats(state, seat):
+        for zone in ZONES:
+            if kind_of(zone) in SANDBOXES:
+                yield Instruction(who, "look", zone=zone, instructed=True)
+            elif kind_of(zone) == "decommissioned":
+                yield Instruction(who, "look", zone=zone)
+                yield Instruction(who, "look", zone=zone, instructed=True)
 
 
 @instruction(
@@ -337,15 +345,19 @@ def _look_candidates(state: ZoneState, seat: str) -> Iterable[Instruction]:
 def _look(state: ZoneState, a: Instruction) -> list[Event]:
     zone = zone_name(state, a.zone)
     if kind_of(zone) in SANDBOXES:
-        return sandbox.look(state, a, zone)
+        events = sandbox.look(state, a, zone)
+        if state.arriving:  # a process telling a player to look waits for the order (405.4, S7)
+            raise decommissioned.waiting(state)
+        return events
     if kind_of(zone) == "decommissioned":
         return decommissioned.look(state, a, zone)
     raise outside(f"who may look at {zone}: chapter 4 says so only of sandboxes (402.2) and Decommissioned (405.3).")
 
 
 def _count_candidates(state: ZoneState, seat: str) -> Iterable[Instruction]:
-    for zone in _sandboxes():
-        yield Instruction(seat, "count", zone=zone)
+    for who in _any_time_seats(state, seat):
+        for zone in _sandboxes():
+            yield Instruction(who, "count", zone=zone)
 
 
 @instruction("count", "402.2", (ZONE,), "a player counts the cards left in a sandbox", _count_candidates)
