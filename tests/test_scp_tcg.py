@@ -390,9 +390,15 @@ def test_referee_scenario_check_runs_both_games(tmp_path: Path) -> None:
         ),
         (
             "game: scp-tcg-s4\nname: x\nrules: ['400.1']\ncards: [{name: T, type: tale}]\n"
-            "setup: {players: {A: {tale: [T]}}}\nactions: [{player: A, do: move, card: T, to: A.hand}]\n",
+            "setup: {players: {A: {tale: [T]}}}\nactions: [{player: A, do: move, card: T, to: A.graveyard}]\n",
             "actions[0].to",
-            "expected one of",
+            "expected one of A.site, A.safe",
+        ),
+        (  # a typo gets the zone it is probably a typo of, not the list of every zone
+            "game: scp-tcg-s4\nname: x\nrules: ['400.1']\ncards: [{name: T, type: tale}]\n"
+            "setup: {players: {A: {tale: [T]}}}\nactions: [{player: A, do: count, zone: A.KETER}]\n",
+            "actions[0].zone",
+            "no zone 'A.KETER' in this game; did you mean A.keter?",
         ),
         (
             "game: scp-tcg-s4\nname: x\nrules: ['400.1']\ncards: [{name: T, type: tale}]\n"
@@ -462,6 +468,12 @@ def test_a_stored_match_is_worked_from_the_command_line(tmp_path: Path) -> None:
     assert "needs to" in run("act", "s1", "A", "move", "Safe object", code=2).output
     refusal = run("act", "s1", "A", "look", "--arg", "zone=B.keter", code=1).output
     assert "refused (402.2)" in refusal
+    # A mistyped zone is bad input with the zone it probably means; "a sandbox"
+    # (402.1a) is a word of the notation, which the rules answer as a scenario's do.
+    typo = run("act", "s1", "B", "damage", "--arg", "zone=A.Keter", "--arg", "n=1", code=2).output
+    assert "no zone 'A.Keter' in this game; did you mean 'A.keter'?" in typo and "A.site" not in typo
+    named = run("act", "s1", "B", "damage", "--arg", "zone=A.sandbox", "--arg", "n=1", code=1).output
+    assert "refused (402.1a)" in named and "Nothing was recorded." in named
     events = json.loads(run("log", "s1", "--json").output)["events"]
     assert len(events) == 7 and events[-1]["type"] == "CardMoved"
     # A rewind cites 4 (ruling:S13), not Harem Master's 410.

@@ -718,18 +718,20 @@ def _repeat(match: str, exc: Any, as_json: bool) -> None:
 
 def _check_zones(game: Any, state: Any, data: dict[str, Any], specs: Any) -> None:
     """A zone named that is no zone of the game is a typo (exit 2), as a
-    card's name is: the zones are those its view lists."""
-    named = [(a.name, data[a.name]) for a in specs if a.kind == "zone" and a.name in data]
+    card's name is: the zones are those its view lists, and the words its
+    argument declares beside them (``ArgSpec.also``), which the rules answer."""
+    named = [(a, data[a.name]) for a in specs if a.kind == "zone" and a.name in data]
     if not named:
         return
     zones = list(game.view(state, "judge").get("zones") or ())
-    for name, zone in named:
-        if zones and zone not in zones:
-            import difflib
+    for arg, zone in named:
+        known = [*zones, *arg.also]
+        if zones and zone not in known:
+            from referee.inputs import close_to
 
-            close = difflib.get_close_matches(str(zone), zones, n=3)
+            close = close_to(str(zone), known)
             hint = f"did you mean {', '.join(repr(z) for z in close)}?" if close else f"the zones: {', '.join(zones)}"
-            raise click.BadParameter(f"{name}: no zone {zone!r} in this game; {hint}", param_hint="--arg")
+            raise click.BadParameter(f"{arg.name}: no zone {zone!r} in this game; {hint}", param_hint="--arg")
 
 
 def _check_cards(game: Any, state: Any, refs: list[str], match: str, pool: str | None = None) -> list[Any]:
