@@ -489,6 +489,49 @@ def test_a_stored_match_is_worked_from_the_command_line(tmp_path: Path) -> None:
     assert "refused (4)" in run("skip-step", "s1", "301", code=1).output
 
 
+THIRTEEN = ROOT / "tests" / "data" / "scp-tcg-13-cards.yaml"
+
+
+def test_legal_reads_each_instruction_apart_and_groups_a_long_list(tmp_path: Path) -> None:
+    """13 cards give about 1,300 legal instructions: `referee legal` prints
+    one line per instruction, no two alike (a card says where it lies, so
+    two face-down cards of one sandbox read apart), under headings a person
+    can follow (the counts by kind, then each kind and each card or zone
+    with its count); `--json` keeps every instruction, in the referee's order.
+    A seat reads a face-down card by where it lies, never by its id."""
+    db = ["--db", f"sqlite:///{tmp_path / 'm.db'}"]
+
+    def run(*args: str) -> str:
+        result = CliRunner().invoke(cli, [*args, *db])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("new", "--position", str(THIRTEEN), "--id", "t13")
+    listed = json.loads(run("legal", "t13", "--json"))["actions"]
+    text = run("legal", "t13")
+    numbered = re.findall(r"(?m)^\s+(\d+)\. (.*)$", text)
+    assert len(listed) > 1_200 and [int(n) for n, _ in numbered] == list(range(1, len(listed) + 1))
+    lines = [line for _, line in numbered]
+    assert len(set(lines)) == len(lines)
+    kinds = Counter(a["do"] for a in listed)
+    summary = text.splitlines()[1]
+    assert summary.startswith(f"{len(listed)} legal actions: move {kinds['move']}, exile {kinds['exile']},")
+    assert f"\nmove (400.2): {kinds['move']}\n" in text and f"\ncount (402.2): {kinds['count']}\n" in text
+    keter_2 = [a for a in listed if a["do"] == "move" and a.get("card_at") == "A.keter #2"]
+    assert keter_2 and {a["card"] for a in keter_2} == {"face-down"} and {a["card_id"] for a in keter_2} == {"A:6"}
+    assert f"\n  card=face-down (A.keter #2): {len(keter_2)}\n" in text
+    assert "B move card=face-down (A.keter #2) [A:6] to=A.decommissioned" in lines
+    assert "B move card=face-down (A.keter #1) [A:5] to=A.decommissioned" in lines
+    # A seat: the same instructions, the face-down cards by where they lie only.
+    seat = json.loads(run("legal", "t13", "--as", "A", "--json"))["actions"]
+    assert len(seat) == len(listed)
+    hidden = {"A:4", "A:5", "A:6"}  # A's Safe and Keter sandboxes
+    assert not [a for a in seat if a.get("card_id") in hidden or a.get("host_id") in hidden]
+    seat_text = run("legal", "t13", "--as", "A")
+    assert "B move card=face-down (A.keter #2) to=A.decommissioned\n" in seat_text
+    assert "Keter object 2" not in seat_text and "[A:6]" not in seat_text
+
+
 # --- the documentation a user has ------------------------------------------------------
 
 

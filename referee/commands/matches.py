@@ -860,10 +860,46 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
     if actions is None:
         click.echo(f"(the legal actions are shown to {d.player if d else 'the player who must act'} and to the judge)")
         return
-    for i, (line, ids) in enumerate(game.list_actions(actions), start=1):
+    lines = game.list_actions(actions)
+    groups = game.group_actions(actions) if game.group_actions is not None and len(actions) > 1 else None
+    if groups:  # the kinds in the order the game declares them, as `act --help` lists them
+        kinds = {do: k for k, do in enumerate(game.actions)}
+        groups = sorted(groups, key=lambda g: kinds.get(g.do, len(kinds)))
+    order = [i for g in groups for i in g.indices] if groups else range(len(lines))
+    heads = _group_heads(game, groups) if groups else {}
+    for n, i in enumerate(order, start=1):
+        for head in heads.get(i, ()):
+            click.echo(printable(head))
+        line, ids = lines[i]
         listed = ids[0] if len(ids) == 1 else f"{len(ids)} copies: {', '.join(ids)}"
-        click.echo(printable(f"{i:>3}. {line}" + (f"   [{listed}]" if ids and ids[0] else "")))
+        number = f"    {n:>4}." if groups else f"{n:>3}."
+        click.echo(printable(f"{number} {line}" + (f"   [{listed}]" if ids and ids[0] else "")))
     _say_card_text(cards or {})
+
+
+def _group_heads(game: Any, groups: Any) -> dict[int, list[str]]:
+    """The headings a grouped legal list prints before an action (by its
+    place in the list): the counts by kind first, then each kind with its
+    rule and count, each subject (the card or zone the actions name) with
+    its count."""
+    kinds: dict[str, int] = {}
+    for g in groups:
+        kinds[g.do] = kinds.get(g.do, 0) + len(g.indices)
+    total = sum(kinds.values())
+    heads: dict[int, list[str]] = {}
+    said: set[str] = set()
+    for g in groups:
+        first = heads.setdefault(g.indices[0], [])
+        if not said:
+            counts = ", ".join(f"{do} {n}" for do, n in kinds.items())
+            first.append(f"{total} legal actions: {counts} (by kind, then by what each names; --json lists them all)")
+        if g.do not in said:
+            said.add(g.do)
+            spec = game.actions.get(g.do)
+            first.append(f"{g.do}" + (f" ({spec.rule})" if spec is not None else "") + f": {kinds[g.do]}")
+        if g.subject:
+            first.append(f"  {g.subject}: {len(g.indices)}")
+    return heads
 
 
 def _say_card_text(cards: dict[str, dict[str, Any]]) -> None:
