@@ -177,6 +177,10 @@ def test_import_keeps_the_records_title_and_takes_an_id(tmp_path: Path) -> None:
     forged = run("import", str(out), "--id", "forged", code=1)
     assert "signature does not sign this record" in forged
     assert "forged" not in {m["id"] for m in json.loads(run("matches", "--json"))["matches"]}
+    # `export --help` speaks of every game's records, not Harem Master's decks alone.
+    helped = " ".join(runner.invoke(cli, ["export", "--help"]).output.split())
+    assert "both decks" not in helped and "the position it was set up from" in helped
+    assert "--id" in runner.invoke(cli, ["import", "--help"]).output
 
 
 def test_every_scp_tcg_scenario_position_round_trips_through_a_record() -> None:
