@@ -64,12 +64,15 @@ def decision(game: Ruleset, state: Any, viewer: str) -> dict[str, Any] | None:
     if d is None:
         return None
     shown = shows_actions(game, d.player, viewer)
+    actions = [game.describe_action(state, a, viewer) for a in game.legal_actions(state)] if shown else None
     return {
         "player": d.player,
         "kind": d.kind,
         "rule": d.rule,
         "text": d.text,
-        "actions": [game.describe_action(state, a, viewer) for a in game.legal_actions(state)] if shown else None,
+        "actions": actions,
+        # Each as `referee legal` prints it, without card ids (a viewer who reads but does not log).
+        "lines": [line_of(game, a) for a in actions] if actions is not None else None,
     }
 
 
