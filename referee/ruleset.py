@@ -244,7 +244,7 @@ def action_words(described: Mapping[str, Any]) -> list[tuple[str, str, str]]:
             continue
         at = described.get(k + "_at")
         values = v if isinstance(v, list) else [v]
-        places = at if isinstance(at, list) else [at] * len(values)
+        places = [*at, *[None] * len(values)] if isinstance(at, list) else [at] * len(values)
         text = ",".join(f"{x} ({p})" if p is not None else str(x) for x, p in zip(values, places))
         ids = described.get(k + "_ids") if isinstance(v, list) else [described.get(k + "_id")]
         known = k + "_id" in described or k + "_ids" in described

@@ -5,10 +5,11 @@ enter the next instruction a process gives, for either seat, except while
 an owner must order cards arriving at their Decommissioned zone together
 (405.4): then that owner orders them, and meanwhile either seat may still
 do what the text allows at any time (count a sandbox, 402.2; look at a
-Decommissioned zone, 405.3). After each instruction the automatic steps run, each at once and
-off the chain as their rules say: cards on a card that left the site go to
-Decommissioned (401.5c), a sandbox at 0 protection or less is restored and
-breached (402.6), a searched sandbox is shuffled (402.7). The kernel
+Decommissioned zone, 405.3). After each instruction the automatic steps
+run, each at once and off the chain as their rules say: cards on a card
+that left the site go to Decommissioned (401.5c), a sandbox at 0
+protection or less is restored and breached (402.6), a searched sandbox is
+shuffled (402.7). The kernel
 (``referee.ruleset``) lists, decides and applies instructions from these
 and the instructions' own checks (``instructions``).
 """
