@@ -240,15 +240,18 @@ def action_words(described: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     viewer may know them, or "")."""
     out = []
     for k, v in described.items():
-        if k in ("player", "do") or _companion(k, described):
+        if k == "player" or k == "do" or _companion(k, described):
             continue
         at = described.get(k + "_at")
-        values = v if isinstance(v, list) else [v]
-        places = [*at, *[None] * len(values)] if isinstance(at, list) else [at] * len(values)
-        text = ",".join(f"{x} ({p})" if p is not None else str(x) for x, p in zip(values, places))
-        ids = described.get(k + "_ids") if isinstance(v, list) else [described.get(k + "_id")]
-        known = k + "_id" in described or k + "_ids" in described
-        shown = ",".join(map(str, ids)) if known and ids and all(i is not None for i in ids) else ""
+        if isinstance(v, list):
+            places = [*at, *[None] * len(v)] if isinstance(at, list) else [at] * len(v)
+            text = ",".join(f"{x} ({p})" if p is not None else str(x) for x, p in zip(v, places))
+            ids = described.get(k + "_ids")
+            shown = ",".join(map(str, ids)) if ids and all(i is not None for i in ids) else ""
+        else:
+            text = f"{v} ({at})" if at is not None else str(v)
+            ident = described.get(k + "_id")
+            shown = str(ident) if ident is not None else ""
         out.append((k, f"{k}={text}", shown))
     return out
 

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Collection, Mapping, Sequence
 
-from referee.ruleset import ActionSpec, ArgSpec, Ruleset, action_words
+from referee.ruleset import ActionSpec, ArgSpec, Ruleset
 
 MAX_LISTED = 60  # values a list argument takes at most (a zone's cards)
 MAX_COUNT = 999  # a count argument's largest value
@@ -195,7 +195,8 @@ def controls(
     console: only that seat's), in the order the ruleset declares them."""
     mine = [a for a in described if seat is None or a["player"] == seat]
     known = known_names(view)
-    parts = _parts(game, mine)
+    line = [line_of(game, a) for a in mine]  # each action's line, made once
+    parts = _parts(game, mine, line)
     forms = []
     for do, spec in game.actions.items():
         actions = [a for a in mine if a["do"] == do]
@@ -205,27 +206,28 @@ def controls(
         fields = [
             Field(arg.name, arg.kind, arg.required, arg.help, _options(arg, actions, known)) for arg in spec.args or ()
         ]
-        lines = list(dict.fromkeys(line_of(game, a) for a in actions))
+        lines = list(dict.fromkeys(line[i] for i, a in enumerate(mine) if a["do"] == do))
         forms.append(Form(do, spec.rule, spec.help, players, fields, len(actions), lines, parts.get(do, [])))
     return forms
 
 
-def _parts(game: Ruleset, described: list[dict[str, Any]]) -> dict[str, list[Part]]:
-    """Each kind's controls, one per distinct line: under the game's groups
-    (``group_actions``) where it has them, in rows of the seats that may do
-    the same, else every line whole under the kind."""
+def _parts(game: Ruleset, described: list[dict[str, Any]], lines: list[str]) -> dict[str, list[Part]]:
+    """Each kind's controls, one per distinct line (``lines``: each described
+    action's): under the game's groups (``group_actions``) where it has them,
+    in rows of the seats that may do the same, else every line whole under
+    the kind."""
     groups = game.group_actions(described) if game.group_actions is not None and described else None
     if groups is None:
         out: dict[str, list[Button]] = {}
-        for a in described:
-            out.setdefault(a["do"], []).append(Button(line_of(game, a)))
+        for a, line in zip(described, lines):
+            out.setdefault(a["do"], []).append(Button(line))
         return {do: [Part("", buttons=_unique(buttons))] for do, buttons in out.items()}
     grouped: dict[str, list[Part]] = {}
     for g in groups:
         part = Part(g.subject)
         rows: dict[str, Row] = {}
         for i in g.indices:
-            label, button = _control(game, described[i], g.subject)
+            label, button = _control(described[i], lines[i], g.subject)
             if label is None:
                 part.buttons.append(button)
             else:
@@ -236,13 +238,12 @@ def _parts(game: Ruleset, described: list[dict[str, Any]]) -> dict[str, list[Par
     return grouped
 
 
-def _control(game: Ruleset, a: Mapping[str, Any], subject: str) -> tuple[str | None, Button]:
+def _control(a: Mapping[str, Any], line: str, subject: str) -> tuple[str | None, Button]:
     """One action's row (what tells it apart under ``subject``: None for a
-    line the game writes its own way, drawn whole) and its button."""
-    line = line_of(game, a)
-    words = " ".join(word for _, word, _ in action_words(a))
+    line that does not start with its subject, as a game may write its
+    lines its own way: drawn whole) and its button."""
     head = f"{a['player']} {a['do']} {subject}".rstrip()
-    if line != f"{a['player']} {a['do']} {words}".rstrip() or not line.startswith(head):
+    if not (line == head or line.startswith(head + " ")):
         return None, Button(line)
     label = line[len(head) :].strip() or str(a["do"]).replace("_", " ")
     return label, Button(line, str(a["player"]), line[len(str(a["player"])) :].strip())

@@ -59,12 +59,10 @@ class Instruction:
 
     def arguments(self) -> dict[str, object]:
         out: dict[str, object] = {}
-        for f in fields(self):
-            if f.name in ("player", "do"):
-                continue
-            value = getattr(self, f.name)
+        for name in ARGUMENTS:  # the fields but player and do (below), read once
+            value = getattr(self, name)
             if value is not None:
-                out[f.name] = list(value) if isinstance(value, tuple) else value
+                out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
     def to_dict(self) -> dict[str, object]:
