@@ -21,6 +21,7 @@ steps are the ruleset's too (Harem Master's: ``referee.rules.harem_master.rewind
 
 from __future__ import annotations
 
+import copy
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -73,6 +74,11 @@ def _section(rules: RewindRules) -> str:
     """The rule a refusal of a rewind cites: the section of the game's first
     rewind rule (Harem Master's 410)."""
     return rules.rules[0].partition(".")[0]
+
+
+def rewind_section(log: Sequence[Event]) -> str:
+    """The rule a refusal of a judge's correction of this match cites (``_section``)."""
+    return _section(rewinds_of(ruleset_of(log)))
 
 
 # --- finding positions ------------------------------------------------------------
@@ -438,7 +444,11 @@ def rewinds_consistent(log: Sequence[Event], states: Sequence[State] | None = No
             continue
         expected = states[event.to]
         restored = ruleset.decode_state(event.state, base=expected)
-        restored.position = expected.position
+        if restored.position != expected.position:
+            # The one field a rewind's state does not carry; set on a copy, as
+            # a frozen state allows (a game's state need not be mutable).
+            restored = copy.copy(restored)
+            object.__setattr__(restored, "position", expected.position)
         if restored != expected:
             differs = sorted(k for k in expected.__dict__ if expected.__dict__[k] != restored.__dict__.get(k))
             problems.append(
@@ -495,7 +505,7 @@ def replace_result(
     states: Sequence[State] | None = None,
 ) -> Correction:
     """Replace a finished game's result (entered by hand or played): a judge's
-    410.1 rewind to just before its ``GameEnded``, with ``why`` in the log,
+    rewind (the game's first rewind rule, Harem Master's 410.1) to just before its ``GameEnded``, with ``why`` in the log,
     then the new result entered by hand. Both in one write."""
     from referee.tournament.policy import RESULT_ENTERED
 
@@ -520,7 +530,7 @@ def replace_result(
         state,
         log,
         to,
-        rule="410.1",
+        rule=rewinds_of(ruleset_of(log)).rules[0],
         reason=f"Result replaced: {why}",
         judge=judge,
         states=states,

@@ -653,6 +653,7 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
     from referee.scenario import judge_action
 
     ruleset = of_first_event(log[0]) if log else get()
+    judges_rules = ruleset.rewinds.rules if ruleset.rewinds is not None else ()
     verify = verify_from is not None
     i = verify_from or 0
     states = states_along(log, upto=i)
@@ -668,12 +669,13 @@ def _walk(log: list[Event], by_name: bool, verify_from: int | None, unlisted: An
         elif (
             type(ev) is Rewound
             and ev.judge is None
-            and not ev.rule.startswith("410")
+            and ev.rule not in judges_rules
             and i + 1 < len(log)
             and isinstance(following := log[i + 1], ActionTaken)
         ):
-            # 306.5c: the referee took its own steps back for the action that
-            # follows (a late interception), which makes this rewind again.
+            # A rewind no judge made and no correction rule cites: the rules
+            # took their own steps back for the action that follows (Harem
+            # Master's late interception, 306.5c), which makes it again.
             entry = _player_action(ruleset, state, following, by_name)
             n = 2
         elif isinstance(ev, EntryUndone):

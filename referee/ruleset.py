@@ -858,6 +858,7 @@ class UnknownGame(LookupError):
 _REGISTERED: dict[str, str] = {
     "harem-master": "referee.rules.harem_master.game:HAREM_MASTER",
     "scp-tcg-s4": "referee.rules.scp_tcg.game:SCP_TCG_ZONES",
+    "gensokyo-s4": "referee.rules.gensokyo.game:GENSOKYO",
 }
 _loaded: dict[str, Ruleset[Any, Any]] = {}
 DEFAULT_GAME = next(iter(_REGISTERED))

@@ -498,7 +498,7 @@ def judge_action(
     if "action" in to:
         k = to["action"]
         if k > len(before_action):
-            raise IllegalAction(Refusal("410", f"Action {k} has not happened yet."))
+            raise IllegalAction(Refusal(corrections.rewind_section(log), f"Action {k} has not happened yet."))
         position = before_action[k - 1]
     elif "event" in to:
         position = to["event"]

@@ -4,7 +4,7 @@
 (``tests/data/legacy-store/<commit>.db.gz``) with what each command printed
 on them then (``<commit>.json``), and checks today's referee prints the
 same. ``c05abeb`` was written before issue 17 moved each game's code into
-packages of its own; ``4edfc60`` just before issue 31 registered the names
+packages of its own; ``da8144e`` just before issue 31 registered the names
 stored classes are kept under, when rows named classes by their module
 (``events.harem_master.game:...``, ``events.kernel:...``, snapshots
 ``projections.harem_master.state:GameState``). To write one again with an
@@ -30,7 +30,7 @@ from click.testing import CliRunner
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "scenarios" / "decks"
 RECORD = ROOT / "scenarios" / "records" / "complete-legal-game.yaml"
-SCP = ROOT / "scenarios" / "scp-tcg" / "402.6-damage-to-zero-breaches-and-restores.yaml"
+SCP = ROOT / "scenarios" / "scp-tcg" / "402.6-a-sandbox-at-zero-protection-is-restored-and-breached.yaml"
 
 # What each kept store answers, the matches named by the ids it gives them.
 COMMANDS = (

@@ -9,6 +9,13 @@ the classes where they were then (``events.game:ActionTaken``, snapshots
 ``projections.state:GameState``). ``c05abeb.json`` holds what each command
 printed on it then; today's referee must print the very same, and must keep
 writing to those matches with their chains intact.
+
+``da8144e`` is the same day written by the referee just before issue 31
+registered the names stored classes are kept under (rows then named
+classes by module path: ``events.kernel:ActionTaken``,
+``events.harem_master.game:MatchStarted``, snapshots
+``projections.harem_master.state:GameState``), with its signing key
+(``da8144e.db.key``), so its exports are signed as they were.
 """
 
 from __future__ import annotations
@@ -25,15 +32,24 @@ from click.testing import CliRunner
 from referee.cli import cli
 
 DATA = Path(__file__).parent / "data" / "legacy-store"
-EXPECTED: dict[str, dict] = json.loads((DATA / "c05abeb.json").read_text())
+COMMITS = ("c05abeb", "da8144e")
+EXPECTED: dict[str, dict[str, dict]] = {c: json.loads((DATA / f"{c}.json").read_text()) for c in COMMITS}
+CASES = [(c, command) for c in COMMITS for command in sorted(EXPECTED[c])]
+
+
+def _unpacked(folder: Path, commit: str) -> Path:
+    path = folder / "legacy.db"
+    with gzip.open(DATA / f"{commit}.db.gz") as src, path.open("wb") as dst:
+        shutil.copyfileobj(src, dst)
+    key = DATA / f"{commit}.db.key"
+    if key.exists():  # the store's signing key, beside it as the store keeps it
+        shutil.copy(key, folder / "legacy.db.key")
+    return path
 
 
 @pytest.fixture(scope="module")
-def legacy_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("legacy") / "legacy.db"
-    with gzip.open(DATA / "c05abeb.db.gz") as src, path.open("wb") as dst:
-        shutil.copyfileobj(src, dst)
-    return path
+def legacy_dbs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return {c: _unpacked(tmp_path_factory.mktemp(f"legacy-{c}"), c) for c in COMMITS}
 
 
 def invoke(db: Path, *args: str) -> tuple[int, str]:
@@ -64,48 +80,75 @@ def _actions_listed(out: str) -> list[list[str]]:
     return sorted([*words[:2], *sorted(words[2:])] for words in lines)
 
 
-def as_printed_then(command: str, out: str, then: str = "") -> str:
+def as_printed_then(command: str, out: str, then: str = "", entries: bool = True) -> str:
     """``out`` without what this version adds to the old commands' output:
-    the log's entry column, an export's title; a grouped legal list as the
-    old one's lines, if it lists the very same actions (``then``)."""
+    the log's entry column (``entries``: the old referee had none), an
+    export's title; a grouped legal list as the old one's lines, if it lists
+    the very same actions (``then``)."""
     kind = command.split()[0]
     if kind == "export":
         return TITLE.sub("", out, count=1)
     if kind == "legal" and GROUPED.search(out):
         same = out.splitlines()[0] == then.splitlines()[0] and _actions_listed(out) == _actions_listed(then)
         return then if same else out
-    if kind != "log":
+    if kind != "log" or not entries:
         return out
     return ENTERED_BY.sub("", out)
 
 
-@pytest.mark.parametrize("command", sorted(EXPECTED))
-def test_an_old_store_reads_as_it_did(legacy_db: Path, command: str) -> None:
-    code, out = invoke(legacy_db, *command.split())
-    want = EXPECTED[command]
+@pytest.mark.parametrize(("commit", "command"), CASES)
+def test_an_old_store_reads_as_it_did(legacy_dbs: dict[str, Path], commit: str, command: str, tmp_path: Path) -> None:
+    code, out = invoke(legacy_dbs[commit], *command.split())
+    want = EXPECTED[commit][command]
     assert code == want["code"], out
-    if command.startswith("export"):
+    printed = out
+    if command.startswith("export") and commit == "c05abeb":
         # An export now ends with the store's signature (a key made for the
         # old store on its first export); the record before it is the same.
         out, _, signature = out[:-1].rpartition("\n")
         assert signature.startswith("signature: {key: 'ed25519:"), signature
         out += "\n"
-    assert as_printed_then(command, out, want["out"]) == want["out"]
-    if command.startswith("export"):
-        assert out.splitlines()[3].startswith("title: ")  # the stored match's title, after its format
+    elif command.startswith("export") and TITLE.search(out):
+        # The title is signed with the rest (issue 32), so a titled match's
+        # signature is new: the record before it is the same, and it verifies.
+        (tmp_path / "r.yaml").write_text(printed, encoding="utf-8")
+        audited = json.loads(invoke(legacy_dbs[commit], "audit", str(tmp_path / "r.yaml"), "--json")[1])
+        assert audited["chain"]["status"] == "intact" and audited["signature"]["status"] == "verified"
+        out, want = out.rpartition("signature: ")[0], {**want, "out": want["out"].rpartition("signature: ")[0]}
+    # c05abeb's referee printed no entry column; da8144e's printed everything as
+    # today, but for what issue 32 adds (an export's title, a grouped legal list).
+    assert as_printed_then(command, out, want["out"], entries=commit == "c05abeb") == want["out"]
+    if command.startswith("export"):  # the stored match's title, if it has one, right after the format
+        match = command.split()[1]
+        listed = json.loads(invoke(legacy_dbs[commit], "matches", "--json")[1])["matches"]
+        title = next(m["name"] for m in listed if m["id"] == match)
+        assert bool(re.search(r"(?m)^format: .*\ntitle: ", out)) == bool(title), (title, out[:300])
     if command.split()[0] == "log":
         assert "[a command-line station]" in out  # the old rows have no one's name: command-line stations
 
 
-@pytest.mark.parametrize("match", ["hm1", "s1", "m-cc9d79b8"])
-def test_an_old_match_takes_new_events_with_its_chain_intact(tmp_path: Path, legacy_db: Path, match: str) -> None:
+@pytest.mark.parametrize(
+    ("commit", "match"),
+    [
+        ("c05abeb", "hm1"),
+        ("c05abeb", "s1"),
+        ("c05abeb", "m-cc9d79b8"),
+        ("da8144e", "hm1"),
+        ("da8144e", "s1"),
+        ("da8144e", "m-95aa90ab"),
+    ],
+)
+def test_an_old_match_takes_new_events_with_its_chain_intact(
+    tmp_path: Path, legacy_dbs: dict[str, Path], commit: str, match: str
+) -> None:
     db = tmp_path / "copy.db"
-    shutil.copy(legacy_db, db)
+    shutil.copy(legacy_dbs[commit], db)
     assert invoke(db, "note", match, "--by", "Kim", "written after the move")[0] == 0
     code, log = invoke(db, "log", match)
-    log = as_printed_then("log", log)
+    log = as_printed_then("log", log)  # the new line's column too
     assert code == 0 and log.rstrip().endswith("Judge Kim notes: written after the move.")
-    assert log.startswith(EXPECTED[f"log {match}"]["out"].rpartition("\nNext:")[0])
+    then = EXPECTED[commit][f"log {match}"]["out"].rpartition("\nNext:")[0]
+    assert log.startswith(as_printed_then("log", then))
     # The chain runs on from the old rows through the new one.
     from referee.chain import check_stored
     from referee.store.matches import MatchStore

@@ -333,7 +333,7 @@ class Console:
             return Outcome(
                 "preview",
                 f"The table skipped {rule}: confirm to record it as an open violation "
-                "(a judge then rewinds to the step with 410.2, or accepts it).",
+                "(a judge then rewinds to the step, or accepts it).",
                 rule,
                 version,
                 [{"rule": rule, "reason": reason or f"the table skipped {rule}"}],
