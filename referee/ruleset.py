@@ -300,6 +300,16 @@ def by_kind_and_subject(described: Sequence[Mapping[str, Any]]) -> list[ActionGr
     ]
 
 
+def kind_order(ruleset: Ruleset[Any, Any], decision: Decision | None) -> dict[str, int]:
+    """The kinds of move in the order people read a legal list: those that
+    answer the decision in front of the table first, as it gives them (an
+    owner's ``order`` before the counts anyone may make meanwhile), then the
+    rest as the game declares them."""
+    first = tuple(decision.moves or ()) if decision is not None else ()
+    rest = [do for do in ruleset.actions if do not in first]
+    return {do: k for k, do in enumerate([*first, *rest])}
+
+
 def render_zones(view: Mapping[str, Any]) -> str:
     """A view as text by default: its game and position, then each zone with
     its count and the cards the viewer may see."""
@@ -946,6 +956,7 @@ __all__ = [
     "action_lines",
     "action_words",
     "by_kind_and_subject",
+    "kind_order",
     "game_of",
     "games",
     "get",

@@ -352,6 +352,8 @@ def test_counting_and_looking_at_decommissioned_stay_open_while_an_owner_orders(
             assert {"player": seat, "do": "look", "zone": zone} in legal
             assert SCP.is_legal(s, Instruction(seat, "look", zone=zone)) is None
     assert {a["do"] for a in legal} == {"order", "count", "look"}
+    # Read by people, the owner's order comes first (`referee legal`, the board's controls).
+    assert list(ruleset.kind_order(SCP, d))[:3] == ["order", "count", "look"]
     counted = SCP.apply(s, Instruction("B", "count", zone="A.keter"))
     assert [type(e).__name__ for e in counted.events] == ["ActionTaken", "SandboxCounted"]
     assert SCP.decision(counted.state) == d  # still A's order

@@ -862,8 +862,8 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
         return
     lines = game.list_actions(actions)
     groups = game.group_actions(actions) if game.group_actions is not None and len(actions) > 1 else None
-    if groups:  # the kinds in the order the game declares them, as `act --help` lists them
-        kinds = {do: k for k, do in enumerate(game.actions)}
+    if groups:  # the decision's own moves first, then the rest as the game declares them
+        kinds = registry.kind_order(game, d)
         groups = sorted(groups, key=lambda g: kinds.get(g.do, len(kinds)))
     order = [i for g in groups for i in g.indices] if groups else range(len(lines))
     heads = _group_heads(game, groups) if groups else {}

@@ -71,6 +71,7 @@ def decision(game: Ruleset, state: Any, viewer: str) -> dict[str, Any] | None:
         "rule": d.rule,
         "text": d.text,
         "actions": actions,
+        "moves": list(d.moves) if d.moves is not None else None,  # the moves that answer it (None: any)
         # Each as `referee legal` prints it, without card ids (a viewer who reads but does not log).
         "lines": [line_of(game, a) for a in actions] if actions is not None else None,
     }
@@ -189,16 +190,23 @@ def _options(arg: ArgSpec, actions: list[dict[str, Any]], known: Mapping[str, st
 
 
 def controls(
-    game: Ruleset, described: list[dict[str, Any]], view: Mapping[str, Any], seat: str | None = None
+    game: Ruleset,
+    described: list[dict[str, Any]],
+    view: Mapping[str, Any],
+    seat: str | None = None,
+    answers: Sequence[str] | None = None,
 ) -> list[Form]:
     """One form per kind of action the legal list holds (a player's own
-    console: only that seat's), in the order the ruleset declares them."""
+    console: only that seat's): those that answer the decision (``answers``,
+    its ``moves``) first, then the rest in the order the ruleset declares them."""
     mine = [a for a in described if seat is None or a["player"] == seat]
     known = known_names(view)
     line = [line_of(game, a) for a in mine]  # each action's line, made once
     parts = _parts(game, mine, line)
     forms = []
-    for do, spec in game.actions.items():
+    kinds = [*(answers or ()), *(do for do in game.actions if do not in (answers or ()))]
+    for do in kinds:
+        spec = game.actions[do]
         actions = [a for a in mine if a["do"] == do]
         if not actions:
             continue
