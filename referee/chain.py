@@ -216,14 +216,19 @@ def head_message(match_id: str, version: int, head: str) -> bytes:
     return HEAD_CONTEXT + f"{match_id}\x00{version}\x00{head}".encode()
 
 
-def record_message(fmt: str, head: str, entries: Any) -> bytes:
+def record_message(fmt: str, head: str, entries: Any, title: str | None = None) -> bytes:
     """What an export signs: the record's format, the head of its replay
-    (which covers the seed, the decks, the names and every event), and who
-    entered each action (``entries``, outside the chain as in the store)."""
+    (which covers the seed, the decks, the names and every event), who
+    entered each action (``entries``, outside the chain as in the store)
+    and the match's title where it has one (a record without one is signed
+    as before titles were exported)."""
     import json
 
     who = json.dumps(entries, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-    return RECORD_CONTEXT + f"{fmt}\x00{head}\x00".encode() + hashlib.sha256(who).hexdigest().encode()
+    message = RECORD_CONTEXT + f"{fmt}\x00{head}\x00".encode() + hashlib.sha256(who).hexdigest().encode()
+    if title is not None:
+        message += b"\x00title\x00" + hashlib.sha256(title.encode()).hexdigest().encode()
+    return message
 
 
 def verify(public: bytes, signature: str, message: bytes) -> bool:

@@ -208,6 +208,18 @@ def _explain(err: Mapping[str, Any]) -> str:
     return msg
 
 
+def close_to(value: str, options: Iterable[str], n: int = 3) -> list[str]:
+    """The options ``value`` is probably a typo of, best first: those equal to
+    it but for case, then difflib's close matches (``A.KETER``, ``A.ketr``:
+    ``A.keter``), for a "did you mean" in place of a list of every option."""
+    known = list(dict.fromkeys(options))
+    same = [o for o in known if o.lower() == value.lower()]
+    if same:
+        return same[:n]
+    lowered = {o.lower(): o for o in known}
+    return [lowered[o] for o in difflib.get_close_matches(value.lower(), list(lowered), n=n)]
+
+
 def kind_of(value: Any) -> str:
     """How a wrong value is named in an error, so people recognise what they wrote."""
     if value is None:

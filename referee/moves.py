@@ -52,13 +52,17 @@ class ArgSpec:
     """One argument of an action kind: its name in the notation, what it holds
     (``card``, ``cards``, ``zone``, ``count``, ``choice``, ``flag``; ``name``,
     ``names``: what the table saw, not a card of the match, as a reveal names
-    it), whether it is required and, for a choice, the values it may take."""
+    it), whether it is required and, for a choice, the values it may take.
+    ``also``: for a zone, the words the notation takes beside the zones the
+    game's view lists (SCP-TCG's ``A.sandbox``, "a sandbox", 402.1a), which
+    go to the rules rather than being told apart as a typo."""
 
     name: str
     kind: str
     required: bool = False
     choices: tuple[str, ...] = ()
     help: str = ""
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

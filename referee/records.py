@@ -61,14 +61,14 @@ from events.kernel import (
     ViolationsAccepted,
 )
 from referee.actions import IllegalAction
-from referee.inputs import MAX_ACTIONS, NAME_LENGTH, TEXT_LENGTH, Document, InputError, load_document
+from referee.inputs import MAX_ACTIONS, NAME_LENGTH, TEXT_LENGTH, TITLE_LENGTH, Document, InputError, load_document
 from referee.ruleset import DEFAULT_GAME, Records, Ruleset, State, games, get, of_first_event, outcome_json
 from referee.scenario import JUDGE_ACTION_KEYS as JUDGES_KEYS, Reader, moves_reader
 
 FORMAT = "harem-master-record/1"  # Harem Master's ``record_format``, what every record so far is in
 # The header's keys every game's records share; a game's own
 # (``Ruleset.record_keys``) go between ``deal`` and ``players``.
-HEAD_KEYS = ("format", "seed", "mode", "deal")
+HEAD_KEYS = ("format", "title", "seed", "mode", "deal")
 TAIL_KEYS = ("players", "actions", "entries", "chain", "head", "signature")
 TOP_KEYS = (*HEAD_KEYS, *TAIL_KEYS)
 DEALS = ("seeded", "table")
@@ -109,6 +109,7 @@ class Record:
     # start), by, station}), and the store's signature of the head with them.
     entries: list[dict[str, Any]] | None = None
     signature: dict[str, str] | None = None
+    title: str | None = None  # the match's title, which `referee import` gives the match it stores
 
     @property
     def ruleset(self) -> Ruleset:
@@ -168,6 +169,7 @@ def parse_record(doc: Document) -> Record:
     if data.get("signature") is not None:
         sig = reader.mapping(data["signature"], ("signature",), ("key", "value"), ("key", "value"))
         signature = {k: reader.text(sig[k], ("signature", k), 200) for k in ("key", "value")}
+    title = reader.text(data["title"], ("title",), TITLE_LENGTH) if data.get("title") is not None else None
     return Record(
         doc.file,
         seed,
@@ -185,6 +187,7 @@ def parse_record(doc: Document) -> Record:
         header.started,
         entries,
         signature,
+        title,
     )
 
 
@@ -335,7 +338,7 @@ def add_chain(
     out["chain"] = [hashes[end - 1][:16] for end in played.ends]
     out["head"] = hashes[-1]
     if signer is not None:
-        message = record_message(str(out["format"]), out["head"], entries)
+        message = record_message(str(out["format"]), out["head"], entries, out.get("title"))
         out["signature"] = {"key": signer.text, "value": signer.sign(message)}
     return out
 
@@ -400,7 +403,7 @@ def signature_check(
     if head is None or not verify(
         public,
         record.signature["value"],
-        record_message(str(record_format(record.ruleset)), head, record.entries or []),
+        record_message(str(record_format(record.ruleset)), head, record.entries or [], record.title),
     ):
         return {
             "status": "bad",
@@ -544,8 +547,11 @@ def _replay(record: Record) -> Replay:
 # --- exporting -------------------------------------------------------------------------
 
 
-def export_record(events: Sequence[Event], *, by_name: bool = False, verify: bool = True) -> dict[str, Any]:
-    """A stored match's log as a record dict, in the format's key order.
+def export_record(
+    events: Sequence[Event], *, by_name: bool = False, verify: bool = True, title: str | None = None
+) -> dict[str, Any]:
+    """A stored match's log as a record dict, in the format's key order,
+    with the match's ``title`` if it has one (``referee import`` gives it back).
     (The walk runs with the garbage collector paused: see ``replay``.)
 
     Player actions name cards by instance id (``A:12``); with ``by_name``,
@@ -590,6 +596,7 @@ def export_record(events: Sequence[Event], *, by_name: bool = False, verify: boo
     cards, decks, unlisted = list(written.cards), written.decks, written.unlisted
     out: dict[str, Any] = {
         "format": records.format,
+        **({"title": title} if title else {}),
         "seed": setup.seed,
         "mode": setup.mode,
         **({"deal": setup.deal} if setup.deal != "seeded" else {}),
@@ -863,6 +870,7 @@ def _replayed(state: State, log: list[Event], i: int, states: list[State]) -> in
 
 ORDER = (
     "format",
+    "title",
     "seed",
     "mode",
     "deal",

@@ -224,23 +224,90 @@ def _action_dict(state: Any, action: Any, viewer: str = "judge") -> dict[str, An
     return dict(action.to_dict())
 
 
+def _companion(key: str, described: Mapping[str, Any]) -> bool:
+    """Is ``key`` what a described action says beside an argument (its card
+    ids, ``card_id``/``cards_ids``; where it lies, ``card_at``/``cards_at``),
+    not an argument of its own?"""
+    if key.endswith(("_id", "_ids")):
+        return True
+    return key.endswith("_at") and key[:-3] in described
+
+
+def action_words(described: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """Each argument of a described action as ``referee legal`` writes it:
+    (name, ``NAME=VALUE`` with where each card lies in parentheses where
+    the game says so (``card_at``), its card ids in brackets where the
+    viewer may know them, or "")."""
+    out = []
+    for k, v in described.items():
+        if k == "player" or k == "do" or _companion(k, described):
+            continue
+        at = described.get(k + "_at")
+        if isinstance(v, list):
+            places = [*at, *[None] * len(v)] if isinstance(at, list) else [at] * len(v)
+            text = ",".join(f"{x} ({p})" if p is not None else str(x) for x, p in zip(v, places))
+            ids = described.get(k + "_ids")
+            shown = ",".join(map(str, ids)) if ids and all(i is not None for i in ids) else ""
+        else:
+            text = f"{v} ({at})" if at is not None else str(v)
+            ident = described.get(k + "_id")
+            shown = str(ident) if ident is not None else ""
+        out.append((k, f"{k}={text}", shown))
+    return out
+
+
 def action_lines(described: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[str]]]:
     """Described actions as ``referee legal`` lists them by default: each
-    argument as NAME=VALUE, a card's id in brackets beside its name."""
+    argument as NAME=VALUE (``action_words``), a card's id in brackets
+    beside its name where the viewer may know it, where it lies in
+    parentheses where the game describes that (``card_at``): two actions on
+    two cards of one face (or two face-down cards) then read apart."""
     lines = []
     for a in described:
-        words = " ".join(
-            f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}"
-            + (
-                f" [{','.join(map(str, a[k + '_ids'])) if k + '_ids' in a else a.get(k + '_id', '')}]"
-                if k + "_id" in a or k + "_ids" in a
-                else ""
-            )
-            for k, v in a.items()
-            if k not in ("player", "do") and not k.endswith(("_id", "_ids"))
-        )
+        words = " ".join(word + (f" [{ids}]" if ids else "") for _, word, ids in action_words(a))
         lines.append((f"{a['player']} {a['do']} {words}".rstrip(), [""]))
     return lines
+
+
+@dataclass(frozen=True)
+class ActionGroup:
+    """Legal actions a person reads together: one kind (``do``) and one
+    subject within it (the first argument as the line writes it, e.g.
+    ``card=Euclid object (A.site #1)``; "" for a kind without arguments),
+    and where its actions are in the described list (``indices``)."""
+
+    do: str
+    subject: str
+    indices: tuple[int, ...]
+
+
+def by_kind_and_subject(described: Sequence[Mapping[str, Any]]) -> list[ActionGroup]:
+    """Described actions grouped for people (``Ruleset.group_actions``): by
+    kind in the order first met, then by their first argument (the card a
+    move moves, the zone a count counts), each action once, in list order
+    within its group. ``referee legal`` prints a long list so, with counts,
+    and the board draws one control per action under the same headings."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, a in enumerate(described):
+        words = action_words(a)
+        groups.setdefault((str(a["do"]), words[0][1] if words else ""), []).append(i)
+    kinds = list(dict.fromkeys(do for do, _ in groups))
+    return [
+        ActionGroup(do, subject, tuple(indices))
+        for kind in kinds
+        for (do, subject), indices in groups.items()
+        if do == kind
+    ]
+
+
+def kind_order(ruleset: Ruleset[Any, Any], decision: Decision | None) -> dict[str, int]:
+    """The kinds of move in the order people read a legal list: those that
+    answer the decision in front of the table first, as it gives them (an
+    owner's ``order`` before the counts anyone may make meanwhile), then the
+    rest as the game declares them."""
+    first = tuple(decision.moves or ()) if decision is not None else ()
+    rest = [do for do in ruleset.actions if do not in first]
+    return {do: k for k, do in enumerate([*first, *rest])}
 
 
 def render_zones(view: Mapping[str, Any]) -> str:
@@ -325,6 +392,9 @@ class Ruleset(Generic[S, A]):
     resolve: Resolve[S, A] = _as_given  # card names and labels as ids
     describe_action: DescribeAction[S, A] = _action_dict  # an action as a viewer may read it
     list_actions: Callable[[Sequence[Mapping[str, Any]]], list[tuple[str, list[str]]]] = action_lines
+    # How a long legal list is grouped for people (``by_kind_and_subject``), in
+    # ``referee legal`` and on the board drawn from the core; None: one list.
+    group_actions: Callable[[Sequence[Mapping[str, Any]]], list[ActionGroup]] | None = None
     render_view: Callable[[dict[str, Any]], str] = render_zones  # a view as text
     # The rows of ``referee log --json``, called (events, state, viewer, retracted=positions)
     # (default: one sentence per event, ``rows_by_event``).
@@ -859,6 +929,7 @@ __all__ = [
     "ACTION_EVENTS",
     "DEFAULT_GAME",
     "ActionLike",
+    "ActionGroup",
     "ActionSpec",
     "ArgSpec",
     "BoardParts",
@@ -885,6 +956,9 @@ __all__ = [
     "Tournaments",
     "UnknownGame",
     "action_lines",
+    "action_words",
+    "by_kind_and_subject",
+    "kind_order",
     "game_of",
     "games",
     "get",

@@ -1131,6 +1131,7 @@ def test_every_key_of_a_match_record_in_the_document_is_accepted(tmp_path: Path)
     v = format_vocabulary()
     samples: dict[str, Any] = {
         "format": "harem-master-record/1",
+        "title": "Round 3, table 4",
         "seed": 7,
         "mode": "record",
         "deal": "table",
@@ -1164,4 +1165,4 @@ def test_every_key_of_a_match_record_in_the_document_is_accepted(tmp_path: Path)
     path.write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")
     loaded = load_record(path)
     assert (loaded.mode, loaded.deal, loaded.auto_pass, loaded.rulings) == ("record", "table", False, {"A1": "felled"})
-    assert len(loaded.actions) == 2 and loaded.head == samples["head"]
+    assert len(loaded.actions) == 2 and loaded.head == samples["head"] and loaded.title == "Round 3, table 4"

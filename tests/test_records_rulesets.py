@@ -151,6 +151,39 @@ def test_an_scp_tcg_match_exports_audits_and_imports_as_its_own_record(tmp_path:
     assert [e.model_dump(mode="json") for e in again] == [e.model_dump(mode="json") for e in events]
 
 
+def test_import_keeps_the_records_title_and_takes_an_id(tmp_path: Path) -> None:
+    """`export` writes the match's title (signed with the rest), `import`
+    gives it back to the match it stores, under the id `--id` chooses; an id
+    already taken is bad input and stores nothing; `--title` names it anew."""
+    url, match = _stored_scp(tmp_path)
+    out = tmp_path / "zones.yaml"
+    runner = CliRunner()
+
+    def run(*args: str, code: int = 0) -> str:
+        done = runner.invoke(cli, [*args, "--db", url])
+        assert done.exit_code == code, done.output
+        return done.output
+
+    run("export", match, "-o", str(out))
+    text = out.read_text(encoding="utf-8")
+    assert yaml.safe_load(text)["title"] == "Zones" and text.splitlines()[3] == "title: Zones"
+    assert run("import", str(out), "--id", "again").strip() == "again"
+    taken = run("import", str(out), "--id", "again", code=2)
+    assert "a match with id 'again' already exists" in taken
+    assert run("import", str(out), "--id", "renamed", "--title", "Table 9").strip() == "renamed"
+    titles = {m["id"]: m["name"] for m in json.loads(run("matches", "--json"))["matches"]}
+    assert titles == {match: "Zones", "again": "Zones", "renamed": "Table 9"}
+    # The title is signed with the record: changed, the record proves nothing.
+    out.write_text(text.replace("title: Zones", "title: Final, table 1"), encoding="utf-8")
+    forged = run("import", str(out), "--id", "forged", code=1)
+    assert "signature does not sign this record" in forged
+    assert "forged" not in {m["id"] for m in json.loads(run("matches", "--json"))["matches"]}
+    # `export --help` speaks of every game's records, not Harem Master's decks alone.
+    helped = " ".join(runner.invoke(cli, ["export", "--help"]).output.split())
+    assert "both decks" not in helped and "the position it was set up from" in helped
+    assert "--id" in runner.invoke(cli, ["import", "--help"]).output
+
+
 def test_every_scp_tcg_scenario_position_round_trips_through_a_record() -> None:
     """Every position of the scenario library, stacks, partners, damage and
     all, is written so that reading it back deals the very same cards."""

@@ -200,3 +200,34 @@ def test_old_logs_and_records_are_read_as_harem_masters() -> None:
         played = replay(load_record(path))
         assert registry.of_first_event(played.events[0]) is HAREM_MASTER
         assert HAREM_MASTER.fold(played.events) == played.state
+
+
+def test_the_default_lines_tell_cards_apart_by_where_they_lie() -> None:
+    """``action_lines`` (the kit's default): a card's id in brackets where
+    the viewer may know it (None: not at all), where it lies in parentheses
+    where the game says so (``card_at``); ``by_kind_and_subject`` groups
+    described actions by kind, then by their first argument, each once."""
+    described = [
+        {"player": "A", "do": "move", "card": "face-down", "card_id": None, "card_at": "A.keter #1", "to": "A.site"},
+        {"player": "A", "do": "move", "card": "face-down", "card_id": None, "card_at": "A.keter #2", "to": "A.site"},
+        {"player": "B", "do": "move", "card": "face-down", "card_id": "A:6", "card_at": "A.keter #2", "to": "B.site"},
+        {"player": "A", "do": "count", "zone": "A.keter"},
+        {"player": "B", "do": "order", "cards": ["X", "Y"], "cards_ids": ["A:1", "A:2"], "cards_at": ["#1", "#2"]},
+        {"player": "A", "do": "take", "card": "Gem", "card_id": "A:3", "placed_at": "left"},
+    ]
+    assert [line for line, _ in registry.action_lines(described)] == [
+        "A move card=face-down (A.keter #1) to=A.site",
+        "A move card=face-down (A.keter #2) to=A.site",
+        "B move card=face-down (A.keter #2) [A:6] to=B.site",
+        "A count zone=A.keter",
+        "B order cards=X (#1),Y (#2) [A:1,A:2]",
+        "A take card=Gem [A:3] placed_at=left",  # an argument of its own that ends in _at
+    ]
+    groups = registry.by_kind_and_subject(described)
+    assert [(g.do, g.subject, g.indices) for g in groups] == [
+        ("move", "card=face-down (A.keter #1)", (0,)),
+        ("move", "card=face-down (A.keter #2)", (1, 2)),
+        ("count", "zone=A.keter", (3,)),
+        ("order", "cards=X (#1),Y (#2)", (4,)),
+        ("take", "card=Gem", (5,)),
+    ]

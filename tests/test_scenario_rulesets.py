@@ -116,7 +116,7 @@ def test_a_records_header_keys_are_the_formats_and_its_games(tmp_path: Path) -> 
     with pytest.raises(InputError) as caught:
         load_record(path)
     assert caught.value.message.endswith(
-        "expected one of: format, seed, mode, deal, rulings, pool, cards, auto_pass, players, actions, entries, "
+        "expected one of: format, title, seed, mode, deal, rulings, pool, cards, auto_pass, players, actions, entries, "
         "chain, head, signature"
     )
 

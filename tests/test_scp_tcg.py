@@ -319,6 +319,56 @@ def test_a_site_is_for_objects_and_chapter_4_says_no_more() -> None:
     assert refusal is not None and refusal.rule == OUTSIDE and "401.1" in refusal.reason
 
 
+def _ordering() -> ZoneState:
+    """B's process has terminated two of A's objects at once: A must order them (405.4)."""
+    data = {
+        "pool": str(LIBRARY / "pools" / "cards.yaml"),
+        "setup": {
+            "players": {
+                "A": {"site": ["Safe object", "Keter object"], "keter": ["Keter object 2"]},
+                "B": {"decommissioned": ["Test tale"]},
+            }
+        },
+    }
+    started = start_from_position(data, Document(LIBRARY / "ordering.yaml", data))
+    s = started.state
+    return SCP.apply(s, SCP.resolve(s, Instruction("B", "terminate", cards=("Safe object", "Keter object")))).state
+
+
+def test_counting_and_looking_at_decommissioned_stay_open_while_an_owner_orders() -> None:
+    """402.2 and 405.3 say "at any time": while A orders arriving cards
+    (405.4) either seat's count of a sandbox and look at a Decommissioned
+    zone are listed and taken; a process's instruction (a move, a look it
+    tells a player to take) waits for the order, citing 405.4."""
+    s = _ordering()
+    d = SCP.decision(s)
+    assert d is not None and (d.player, d.kind) == ("A", "order_decommissioned")
+    legal = [a.to_dict() for a in SCP.legal_actions(s)]
+    for seat in SEATS:
+        for zone in ("A.keter", "B.safe"):
+            assert {"player": seat, "do": "count", "zone": zone} in legal
+            assert SCP.is_legal(s, Instruction(seat, "count", zone=zone)) is None
+        for zone in ("A.decommissioned", "B.decommissioned"):
+            assert {"player": seat, "do": "look", "zone": zone} in legal
+            assert SCP.is_legal(s, Instruction(seat, "look", zone=zone)) is None
+    assert {a["do"] for a in legal} == {"order", "count", "look"}
+    # Read by people, the owner's order comes first (`referee legal`, the board's controls).
+    assert list(ruleset.kind_order(SCP, d))[:3] == ["order", "count", "look"]
+    counted = SCP.apply(s, Instruction("B", "count", zone="A.keter"))
+    assert [type(e).__name__ for e in counted.events] == ["ActionTaken", "SandboxCounted"]
+    assert SCP.decision(counted.state) == d  # still A's order
+    for refused in (
+        Instruction("B", "move", card="B:1", to="B.outside"),
+        Instruction("A", "look", zone="B.decommissioned", instructed=True),
+        Instruction("B", "look", zone="A.keter", instructed=True),
+        Instruction("B", "count", zone="A.keter", card="A:3"),
+    ):
+        refusal = SCP.is_legal(s, refused)
+        assert refusal is not None and refusal.rule in ("405.4", "402.2"), (refused, refusal)
+    unasked = SCP.is_legal(s, Instruction("B", "look", zone="A.keter"))
+    assert unasked is not None and unasked.rule == "402.2"  # nobody looks into a sandbox unasked, ever
+
+
 # --- the scenario files, read by the same command ------------------------------------------
 
 
@@ -342,9 +392,15 @@ def test_referee_scenario_check_runs_both_games(tmp_path: Path) -> None:
         ),
         (
             "game: scp-tcg-s4\nname: x\nrules: ['400.1']\ncards: [{name: T, type: tale}]\n"
-            "setup: {players: {A: {tale: [T]}}}\nactions: [{player: A, do: move, card: T, to: A.hand}]\n",
+            "setup: {players: {A: {tale: [T]}}}\nactions: [{player: A, do: move, card: T, to: A.graveyard}]\n",
             "actions[0].to",
-            "expected one of",
+            "expected one of A.site, A.safe",
+        ),
+        (  # a typo gets the zone it is probably a typo of, not the list of every zone
+            "game: scp-tcg-s4\nname: x\nrules: ['400.1']\ncards: [{name: T, type: tale}]\n"
+            "setup: {players: {A: {tale: [T]}}}\nactions: [{player: A, do: count, zone: A.KETER}]\n",
+            "actions[0].zone",
+            "no zone 'A.KETER' in this game; did you mean A.keter?",
         ),
         (
             "game: scp-tcg-s4\nname: x\nrules: ['400.1']\ncards: [{name: T, type: tale}]\n"
@@ -414,6 +470,12 @@ def test_a_stored_match_is_worked_from_the_command_line(tmp_path: Path) -> None:
     assert "needs to" in run("act", "s1", "A", "move", "Safe object", code=2).output
     refusal = run("act", "s1", "A", "look", "--arg", "zone=B.keter", code=1).output
     assert "refused (402.2)" in refusal
+    # A mistyped zone is bad input with the zone it probably means; "a sandbox"
+    # (402.1a) is a word of the notation, which the rules answer as a scenario's do.
+    typo = run("act", "s1", "B", "damage", "--arg", "zone=A.Keter", "--arg", "n=1", code=2).output
+    assert "no zone 'A.Keter' in this game; did you mean 'A.keter'?" in typo and "A.site" not in typo
+    named = run("act", "s1", "B", "damage", "--arg", "zone=A.sandbox", "--arg", "n=1", code=1).output
+    assert "refused (402.1a)" in named and "Nothing was recorded." in named
     events = json.loads(run("log", "s1", "--json").output)["events"]
     assert len(events) == 7 and events[-1]["type"] == "CardMoved"
     # A rewind cites 4 (ruling:S13), not Harem Master's 410.
@@ -427,6 +489,68 @@ def test_a_stored_match_is_worked_from_the_command_line(tmp_path: Path) -> None:
     assert "Safe object" not in run("state", "s1", "--as", "B").output  # a sandbox is hidden (402.2)
     assert "Judge Kim notes: B called a judge." in run("note", "s1", "B called a judge", "--by", "Kim").output
     assert "refused (4)" in run("skip-step", "s1", "301", code=1).output
+
+
+THIRTEEN = ROOT / "tests" / "data" / "scp-tcg-13-cards.yaml"
+
+
+def test_legal_reads_each_instruction_apart_and_groups_a_long_list(tmp_path: Path) -> None:
+    """13 cards give about 1,300 legal instructions: `referee legal` prints
+    one line per instruction, no two alike (a card says where it lies, so
+    two face-down cards of one sandbox read apart), under headings a person
+    can follow (the counts by kind, then each kind and each card or zone
+    with its count); `--json` keeps every instruction, in the referee's order.
+    A seat reads a face-down card by where it lies, never by its id."""
+    db = ["--db", f"sqlite:///{tmp_path / 'm.db'}"]
+
+    def run(*args: str) -> str:
+        result = CliRunner().invoke(cli, [*args, *db])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("new", "--position", str(THIRTEEN), "--id", "t13")
+    listed = json.loads(run("legal", "t13", "--json"))["actions"]
+    text = run("legal", "t13")
+    numbered = re.findall(r"(?m)^\s+(\d+)\. (.*)$", text)
+    assert len(listed) > 1_200 and [int(n) for n, _ in numbered] == list(range(1, len(listed) + 1))
+    lines = [line for _, line in numbered]
+    assert len(set(lines)) == len(lines)
+    kinds = Counter(a["do"] for a in listed)
+    summary = text.splitlines()[1]
+    assert summary.startswith(f"{len(listed)} legal actions: move {kinds['move']}, exile {kinds['exile']},")
+    assert f"\nmove (400.2): {kinds['move']}\n" in text and f"\ncount (402.2): {kinds['count']}\n" in text
+    keter_2 = [a for a in listed if a["do"] == "move" and a.get("card_at") == "A.keter #2"]
+    assert keter_2 and {a["card"] for a in keter_2} == {"face-down"} and {a["card_id"] for a in keter_2} == {"A:6"}
+    assert f"\n  card=face-down (A.keter #2): {len(keter_2)}\n" in text
+    assert "B move card=face-down (A.keter #2) [A:6] to=A.decommissioned" in lines
+    assert "B move card=face-down (A.keter #1) [A:5] to=A.decommissioned" in lines
+    # A seat: the same instructions, the face-down cards by where they lie only.
+    seat = json.loads(run("legal", "t13", "--as", "A", "--json"))["actions"]
+    assert len(seat) == len(listed)
+    hidden = {"A:4", "A:5", "A:6"}  # A's Safe and Keter sandboxes
+    assert not [a for a in seat if a.get("card_id") in hidden or a.get("host_id") in hidden]
+    seat_text = run("legal", "t13", "--as", "A")
+    assert "B move card=face-down (A.keter #2) to=A.decommissioned\n" in seat_text
+    assert "Keter object 2" not in seat_text and "[A:6]" not in seat_text
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_no_two_legal_instructions_read_alike_along_random_play(seed: int) -> None:
+    """Whatever the play leads to (stacks, arrivals, shuffles, a partner
+    that stays), every legal instruction has a line of its own for every
+    viewer, so the board's one control per instruction logs exactly it."""
+    from referee.web.anygame import line_of
+
+    rng = random.Random(seed)
+    s, _ = random_position(rng)
+    for _ in range(12):
+        legal = SCP.legal_actions(s)
+        if not legal:
+            break
+        for viewer in ("judge", "A", "public"):
+            lines = Counter(line_of(SCP, SCP.describe_action(s, a, viewer)) for a in legal)
+            assert [line for line, n in lines.items() if n > 1] == [], viewer
+        s = SCP.apply(s, rng.choice(legal)).state
 
 
 # --- the documentation a user has ------------------------------------------------------

@@ -296,9 +296,10 @@ def test_every_line_referee_legal_lists_is_one_button_that_logs_it(db: str, tmp_
     card ids, is a ``data-action`` button on the page, and tapping it logs
     exactly that action; a line that is not legal now logs nothing."""
     match = new_zones_match(db, tmp_path)
-    printed = referee(db, "legal", match).splitlines()[1:]
-    lines = [re.sub(r" \[[A-Z]:\d+(?:,[A-Z]:\d+)*\]", "", re.sub(r"^\s*\d+\. ", "", p)) for p in printed]
+    printed = re.findall(r"(?m)^\s*\d+\. (.*)$", referee(db, "legal", match))  # each action (not the headings)
+    lines = [re.sub(r" \[[A-Z]:\d+(?:,[A-Z]:\d+)*\]", "", p) for p in printed]
     assert len(lines) > 100 and lines[0].startswith("A move card=")
+    assert len(set(lines)) == len(lines)  # one line per action, two face-down cards told apart by where they lie
     with app_for(db) as http:
         page = http.get(f"/matches/{match}", headers=judge_auth())
         shown = {unescape(a) for a in re.findall(r'data-action="([^"]*)"', page.text)}

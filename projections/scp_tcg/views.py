@@ -59,6 +59,27 @@ def sees(state: ZoneState, card: str, viewer: str) -> bool:
     return kind in ("site", "decommissioned")
 
 
+def place_words(state: ZoneState, card: str) -> str | None:
+    """Where ``card`` lies, in words anyone may read (the order of a face-down
+    pile is no secret, its faces are): ``A.keter #2`` (a pile counts from
+    its top, a site from its first card), ``#1 above A.site #1`` (401.5,
+    nearest first), ``#2 arriving at A.decommissioned`` (405.4). Two cards
+    nobody may read are told apart so, and their ids are not needed."""
+    where = state.place(card)
+    if where is None:
+        return None
+    if where.zone is not None:
+        return f"{where.zone} #{state.zones[where.zone].index(card) + 1}"
+    if where.host is not None:
+        host = place_words(state, where.host)
+        side = state.above if where.side == "above" else state.below
+        return f"#{side[where.host].index(card) + 1} {where.side} {host or where.host}"
+    for seat, cards in state.arriving.items():
+        if card in cards:
+            return f"#{cards.index(card) + 1} arriving at {seat}.decommissioned"
+    return None
+
+
 def _visibility(kind: str) -> str:
     return VISIBILITY["sandbox" if kind in SANDBOXES else kind]
 

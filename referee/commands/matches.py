@@ -718,18 +718,20 @@ def _repeat(match: str, exc: Any, as_json: bool) -> None:
 
 def _check_zones(game: Any, state: Any, data: dict[str, Any], specs: Any) -> None:
     """A zone named that is no zone of the game is a typo (exit 2), as a
-    card's name is: the zones are those its view lists."""
-    named = [(a.name, data[a.name]) for a in specs if a.kind == "zone" and a.name in data]
+    card's name is: the zones are those its view lists, and the words its
+    argument declares beside them (``ArgSpec.also``), which the rules answer."""
+    named = [(a, data[a.name]) for a in specs if a.kind == "zone" and a.name in data]
     if not named:
         return
     zones = list(game.view(state, "judge").get("zones") or ())
-    for name, zone in named:
-        if zones and zone not in zones:
-            import difflib
+    for arg, zone in named:
+        known = [*zones, *arg.also]
+        if zones and zone not in known:
+            from referee.inputs import close_to
 
-            close = difflib.get_close_matches(str(zone), zones, n=3)
+            close = close_to(str(zone), known)
             hint = f"did you mean {', '.join(repr(z) for z in close)}?" if close else f"the zones: {', '.join(zones)}"
-            raise click.BadParameter(f"{name}: no zone {zone!r} in this game; {hint}", param_hint="--arg")
+            raise click.BadParameter(f"{arg.name}: no zone {zone!r} in this game; {hint}", param_hint="--arg")
 
 
 def _check_cards(game: Any, state: Any, refs: list[str], match: str, pool: str | None = None) -> list[Any]:
@@ -858,10 +860,46 @@ def legal(match: str, viewer: str, db: str | None, as_json: bool) -> None:
     if actions is None:
         click.echo(f"(the legal actions are shown to {d.player if d else 'the player who must act'} and to the judge)")
         return
-    for i, (line, ids) in enumerate(game.list_actions(actions), start=1):
+    lines = game.list_actions(actions)
+    groups = game.group_actions(actions) if game.group_actions is not None and len(actions) > 1 else None
+    if groups:  # the decision's own moves first, then the rest as the game declares them
+        kinds = registry.kind_order(game, d)
+        groups = sorted(groups, key=lambda g: kinds.get(g.do, len(kinds)))
+    order = [i for g in groups for i in g.indices] if groups else range(len(lines))
+    heads = _group_heads(game, groups) if groups else {}
+    for n, i in enumerate(order, start=1):
+        for head in heads.get(i, ()):
+            click.echo(printable(head))
+        line, ids = lines[i]
         listed = ids[0] if len(ids) == 1 else f"{len(ids)} copies: {', '.join(ids)}"
-        click.echo(printable(f"{i:>3}. {line}" + (f"   [{listed}]" if ids and ids[0] else "")))
+        number = f"    {n:>4}." if groups else f"{n:>3}."
+        click.echo(printable(f"{number} {line}" + (f"   [{listed}]" if ids and ids[0] else "")))
     _say_card_text(cards or {})
+
+
+def _group_heads(game: Any, groups: Any) -> dict[int, list[str]]:
+    """The headings a grouped legal list prints before an action (by its
+    place in the list): the counts by kind first, then each kind with its
+    rule and count, each subject (the card or zone the actions name) with
+    its count."""
+    kinds: dict[str, int] = {}
+    for g in groups:
+        kinds[g.do] = kinds.get(g.do, 0) + len(g.indices)
+    total = sum(kinds.values())
+    heads: dict[int, list[str]] = {}
+    said: set[str] = set()
+    for g in groups:
+        first = heads.setdefault(g.indices[0], [])
+        if not said:
+            counts = ", ".join(f"{do} {n}" for do, n in kinds.items())
+            first.append(f"{total} legal actions: {counts} (by kind, then by what each names; --json lists them all)")
+        if g.do not in said:
+            said.add(g.do)
+            spec = game.actions.get(g.do)
+            first.append(f"{g.do}" + (f" ({spec.rule})" if spec is not None else "") + f": {kinds[g.do]}")
+        if g.subject:
+            first.append(f"  {g.subject}: {len(g.indices)}")
+    return heads
 
 
 def _say_card_text(cards: dict[str, dict[str, Any]]) -> None:

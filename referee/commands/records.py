@@ -99,9 +99,10 @@ def _result_text(result: dict[str, Any] | None) -> str:
 def export(match: str, db: str | None, output: str | None, by_name: bool) -> None:
     """Write a stored match as a match record (YAML).
 
-    The record is self-contained (the card definitions it uses and both
-    decks in their original order are written in it) and replays to the
-    very same events; `referee import` reads it back.
+    The record is self-contained (the card definitions it uses and how the
+    match began, in its game's record format: the decks in their original
+    order, or the position it was set up from), keeps the match's title and
+    replays to the very same events; `referee import` reads it back.
 
     Example: referee export m-1a2b3c4d -o table4.yaml
     """
@@ -145,7 +146,9 @@ def export_one(match: str, db: str | None, by_name: bool = False) -> tuple[dict[
                 "run `referee key` once where the store can be written"
             )
         events = [r.event for r in records]
-        return add_chain(export_record(events, by_name=by_name), events, records, signer), len(events)
+        title = records[0].name if records else None
+        record = export_record(events, by_name=by_name, title=title)
+        return add_chain(record, events, records, signer), len(events)
 
 
 def _signing_store(db: str | None) -> Any:
@@ -169,7 +172,19 @@ def _signing_store(db: str | None) -> Any:
 @click.command("import")
 @click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
 @db_option
-@click.option("--name", type=TITLE, help="A name for the new match, e.g. 'Round 3, table 4'.")
+@click.option(
+    "--name",
+    "--title",
+    "name",
+    type=TITLE,
+    help="A title for the new match, e.g. 'Round 3, table 4' (default: the record's own `title:`).",
+)
+@click.option(
+    "--id",
+    "match_id",
+    type=MATCH,
+    help="Choose the new match's id instead of a generated one (up to 64 lowercase letters, digits, '.', '_', '-').",
+)
 @click.option(
     "--trust",
     "trusted",
@@ -192,6 +207,7 @@ def import_(
     record_file: str,
     db: str | None,
     name: str | None,
+    match_id: str | None,
     trusted: tuple[str, ...],
     accept_broken_chain: bool,
     judge: str | None,
@@ -199,6 +215,10 @@ def import_(
     as_json: bool,
 ) -> None:
     """Replay a match record and store it as a new match; print its id.
+
+    The match takes the record's title (`title:`, as `referee export`
+    writes it) unless --name gives another, and a generated id unless --id
+    chooses one (an id already taken is an error, nothing stored).
 
     Every action must be legal: if one is refused, nothing is stored and the
     command exits 1 naming the action and the rule. A record that claims a
@@ -274,7 +294,7 @@ def import_(
         if envelopes is not None and len(events) > len(envelopes):
             envelopes += [{"by": f"judge {judge}"}] * (len(events) - len(envelopes))
         with _store(db, create=True) as store:
-            match = store.create(events, name=name, envelopes=envelopes)
+            match = store.create(events, name=name or record.title, match_id=match_id, envelopes=envelopes)
     if proof["status"] in UNPROVEN and not as_json:
         click.echo(printable(f"warning: {record_file}: {proof['message']}"), err=True)
     if as_json:

@@ -5,7 +5,8 @@ today) is shown from what the ``Ruleset`` interface gives: the zones of its
 ``view`` for the viewer (what the rules hide stays hidden: the view decides
 it), one ``describe`` sentence per event for the viewer, who must act
 (``decision``) and, to the judge and to a seat that may act, its legal
-actions (``legal_actions`` through ``describe_action``). The controls are
+actions (``legal_actions`` through ``describe_action``, as that viewer
+may know them). The controls are
 one form per kind of action (``ActionSpec``) that the legal list holds now,
 a field per declared argument (``ArgSpec``), its choices the values the
 legal list uses; what a form sends is read back against the same
@@ -13,7 +14,11 @@ declarations (``action_data``) before the ruleset decides it, as
 ``referee act --arg NAME=VALUE`` is. Every legal action is also one button
 carrying its line (``line_of``: what ``referee legal`` prints for it,
 without the card ids), as the console contract asks (spec: console.md):
-the server finds the action again by that line among the legal ones.
+the server finds the action again by that line among the legal ones. A
+game that groups its legal list (``Ruleset.group_actions``) has its
+buttons under the same headings as ``referee legal`` prints (a kind, then
+the card or zone its actions name), each button showing what tells it
+apart from its neighbours and carrying its whole line.
 """
 
 from __future__ import annotations
@@ -59,12 +64,16 @@ def decision(game: Ruleset, state: Any, viewer: str) -> dict[str, Any] | None:
     if d is None:
         return None
     shown = shows_actions(game, d.player, viewer)
+    actions = [game.describe_action(state, a, viewer) for a in game.legal_actions(state)] if shown else None
     return {
         "player": d.player,
         "kind": d.kind,
         "rule": d.rule,
         "text": d.text,
-        "actions": [game.describe_action(state, a, viewer) for a in game.legal_actions(state)] if shown else None,
+        "actions": actions,
+        "moves": list(d.moves) if d.moves is not None else None,  # the moves that answer it (None: any)
+        # Each as `referee legal` prints it, without card ids (a viewer who reads but does not log).
+        "lines": [line_of(game, a) for a in actions] if actions is not None else None,
     }
 
 
@@ -80,6 +89,42 @@ class Field:
 
 
 @dataclass
+class Button:
+    """One legal action's control: its whole line (``data-action``, and its
+    text), drawn as the whole line, or (under a game's groups) as the seat
+    that acts, the rest of its line (``hidden``) kept in its text for a
+    screen reader and a filter but not drawn: its row says it."""
+
+    line: str
+    player: str = ""
+    hidden: str = ""
+
+
+@dataclass
+class Row:
+    """The buttons of one subject that differ only in who acts, and what
+    tells them apart from the subject's other rows (``label``: ``to=A.safe
+    at=top``)."""
+
+    label: str
+    buttons: list[Button]
+
+
+@dataclass
+class Part:
+    """The controls of one kind that name one subject (a card where it lies,
+    a zone; "" for a kind not grouped so): its rows, or its buttons drawn whole."""
+
+    subject: str
+    rows: list[Row] = field(default_factory=list)
+    buttons: list[Button] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return sum(len(r.buttons) for r in self.rows) + len(self.buttons)
+
+
+@dataclass
 class Form:
     """One kind of action the table may log now: its rule, who may send it, its fields."""
 
@@ -90,6 +135,7 @@ class Form:
     fields: list[Field]
     count: int  # legal actions of this kind now
     lines: list[str] = field(default_factory=list)  # each legal action of the kind as `referee legal` prints it
+    parts: list[Part] = field(default_factory=list)  # its buttons, one per legal action, under their subjects
 
 
 # A card id `referee legal` prints in brackets beside a name, e.g. " [A:12]" or " [A:3,A:4]".
@@ -144,14 +190,23 @@ def _options(arg: ArgSpec, actions: list[dict[str, Any]], known: Mapping[str, st
 
 
 def controls(
-    game: Ruleset, described: list[dict[str, Any]], view: Mapping[str, Any], seat: str | None = None
+    game: Ruleset,
+    described: list[dict[str, Any]],
+    view: Mapping[str, Any],
+    seat: str | None = None,
+    answers: Sequence[str] | None = None,
 ) -> list[Form]:
     """One form per kind of action the legal list holds (a player's own
-    console: only that seat's), in the order the ruleset declares them."""
+    console: only that seat's): those that answer the decision (``answers``,
+    its ``moves``) first, then the rest in the order the ruleset declares them."""
     mine = [a for a in described if seat is None or a["player"] == seat]
     known = known_names(view)
+    line = [line_of(game, a) for a in mine]  # each action's line, made once
+    parts = _parts(game, mine, line)
     forms = []
-    for do, spec in game.actions.items():
+    kinds = [*(answers or ()), *(do for do in game.actions if do not in (answers or ()))]
+    for do in kinds:
+        spec = game.actions[do]
         actions = [a for a in mine if a["do"] == do]
         if not actions:
             continue
@@ -159,9 +214,55 @@ def controls(
         fields = [
             Field(arg.name, arg.kind, arg.required, arg.help, _options(arg, actions, known)) for arg in spec.args or ()
         ]
-        lines = list(dict.fromkeys(line_of(game, a) for a in actions))
-        forms.append(Form(do, spec.rule, spec.help, players, fields, len(actions), lines))
+        lines = list(dict.fromkeys(line[i] for i, a in enumerate(mine) if a["do"] == do))
+        forms.append(Form(do, spec.rule, spec.help, players, fields, len(actions), lines, parts.get(do, [])))
     return forms
+
+
+def _parts(game: Ruleset, described: list[dict[str, Any]], lines: list[str]) -> dict[str, list[Part]]:
+    """Each kind's controls, one per distinct line (``lines``: each described
+    action's): under the game's groups (``group_actions``) where it has them,
+    in rows of the seats that may do the same, else every line whole under
+    the kind."""
+    groups = game.group_actions(described) if game.group_actions is not None and described else None
+    if groups is None:
+        out: dict[str, list[Button]] = {}
+        for a, line in zip(described, lines):
+            out.setdefault(a["do"], []).append(Button(line))
+        return {do: [Part("", buttons=_unique(buttons))] for do, buttons in out.items()}
+    grouped: dict[str, list[Part]] = {}
+    for g in groups:
+        part = Part(g.subject)
+        rows: dict[str, Row] = {}
+        for i in g.indices:
+            label, button = _control(described[i], lines[i], g.subject)
+            if label is None:
+                part.buttons.append(button)
+            else:
+                rows.setdefault(label, Row(label, [])).buttons.append(button)
+        part.rows = [Row(r.label, _unique(r.buttons)) for r in rows.values()]
+        part.buttons = _unique(part.buttons)
+        grouped.setdefault(g.do, []).append(part)
+    return grouped
+
+
+def _control(a: Mapping[str, Any], line: str, subject: str) -> tuple[str | None, Button]:
+    """One action's row (what tells it apart under ``subject``: None for a
+    line that does not start with its subject, as a game may write its
+    lines its own way: drawn whole) and its button."""
+    head = f"{a['player']} {a['do']} {subject}".rstrip()
+    if not (line == head or line.startswith(head + " ")):
+        return None, Button(line)
+    label = line[len(head) :].strip() or str(a["do"]).replace("_", " ")
+    return label, Button(line, str(a["player"]), line[len(str(a["player"])) :].strip())
+
+
+def _unique(buttons: list[Button]) -> list[Button]:
+    """One button per line (two copies of a card a line cannot tell apart are one action to log)."""
+    seen: dict[str, Button] = {}
+    for b in buttons:
+        seen.setdefault(b.line, b)
+    return list(seen.values())
 
 
 def _one(form: Any, name: str) -> str:
@@ -239,8 +340,11 @@ def cards_named(game: Ruleset, data: Mapping[str, Any]) -> list[str]:
 
 __all__ = [
     "BadForm",
+    "Button",
     "Field",
     "Form",
+    "Part",
+    "Row",
     "action_data",
     "cards_named",
     "controls",

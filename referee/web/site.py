@@ -133,7 +133,9 @@ class Site:
             seat = role.seat if role.kind == "player" else None
             actions = decision["actions"] if decision else None
             console = {
-                "forms": anygame.controls(game, actions, page["view"], seat) if actions else None,
+                "forms": anygame.controls(game, actions, page["view"], seat, decision.get("moves"))
+                if actions
+                else None,
                 "entry": secrets.token_urlsafe(12),
                 "record": False,
                 "menus": None,

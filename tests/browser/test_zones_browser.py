@@ -7,6 +7,7 @@ Waits have generous timeouts; nothing here reads the clock."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -158,3 +159,75 @@ def test_a_live_board_fetched_before_a_form_answer_does_not_wipe_its_notice(
         )
         expect(board.locator("[data-logged]")).to_be_visible()
         expect(board.locator('[data-zone="B.keter"] .protection')).to_contain_text("9/12")
+
+
+THIRTEEN = ROOT / "tests" / "data" / "scp-tcg-13-cards.yaml"
+
+
+def printed_lines(text: str) -> list[str]:
+    """Each action `referee legal` prints (not its headings), as the console
+    contract's LINE: without its number and its bracketed card ids."""
+    return [re.sub(r" \[[A-Z]:\d+(?:,[A-Z]:\d+)*\]", "", line) for line in re.findall(r"(?m)^\s*\d+\. (.*)$", text)]
+
+
+def test_every_legal_instruction_is_its_own_control_on_a_phone(
+    serve, cli, device, store_url: str, artifacts: Path
+) -> None:
+    """13 cards, about 1,300 legal instructions: one control each, each
+    carrying its own line (two face-down cards of A's Keter sandbox told
+    apart by where they lie, never by a name), reachable without scrolling
+    sideways on a phone; a filter narrows them, and tapping one logs exactly
+    that instruction, on exactly that card."""
+    cli(store_url, "new", "--position", str(THIRTEEN), "--id", "t13")
+    legal = json.loads(cli(store_url, "legal", "t13", "--json"))["actions"]
+    lines = printed_lines(cli(store_url, "legal", "t13"))
+    assert len(legal) > 1_200 and len(lines) == len(legal) and len(set(lines)) == len(lines)
+    with serve(store_url, REFEREE_JUDGE_PASSWORD=PASSWORD) as base:
+        judge = device(PHONE)
+        judge.goto(f"{base}login?next=/matches/t13")
+        judge.fill("input[name=password]", PASSWORD)
+        judge.fill("input[name=name]", "Kim")
+        judge.locator("form.signin-form button[type=submit]").tap()
+        expect(judge).to_have_url(re.compile(r"/matches/t13"))
+        board = judge.locator("#board")
+        controls = board.locator("section.lines [data-action]")
+        expect(controls).to_have_count(len(legal))
+        shown = controls.evaluate_all("els => els.map(e => e.dataset.action)")
+        assert sorted(shown) == sorted(lines)
+        # Each control's text is its whole line (what the row and heading say, for a screen reader).
+        texts = controls.evaluate_all("els => els.map(e => e.textContent.replace(/\\s+/g, ' ').trim())")
+        assert texts == shown
+        assert judge.evaluate("document.documentElement.scrollWidth") <= 390
+
+        # Two face-down cards of A's Keter sandbox: a row each, under where each lies.
+        second = "B move card=face-down (A.keter #2) to=A.decommissioned"
+        first = "B move card=face-down (A.keter #1) to=A.decommissioned"
+        assert second in shown and first in shown
+        part = board.locator(
+            'section.lines fieldset[data-group=move] .part[data-subject="card=face-down (A.keter #2)"]'
+        )
+        expect(part.locator("h4.subject")).to_contain_text("card=face-down (A.keter #2)")
+        # The filter leaves only the controls whose line holds the words typed (spec: console.md, 9).
+        search = board.locator("section.lines input[data-filter]")
+        search.fill("KETER #2")
+        visible = board.locator("section.lines [data-action]:visible")
+        assert 0 < visible.count() < len(legal)
+        assert all("keter #2" in t.lower() for t in visible.all_text_contents())
+        judge.screenshot(path=str(artifacts / "zones-phone-every-action.png"))
+        search.fill("")
+        before = version(judge)
+        button = board.locator(f'[data-action="{second}"]')
+        button.scroll_into_view_if_needed()
+        expect(button).to_have_text(re.compile(r"^B\s"))  # the row says the rest
+        button.tap()
+        expect(board.locator("[data-logged]")).to_be_visible(timeout=LIVE)
+        expect(board.locator(".position")).to_have_attribute("data-version", str(before + 2), timeout=LIVE)
+        assert judge.evaluate("document.documentElement.scrollWidth") <= 390
+    with MatchStore(store_url, read_only=True) as store:
+        state = store.load("t13")[0]
+        records = store.records("t13")
+    # The second card of the sandbox went, not the first (the old buttons logged the first of seven).
+    assert [state.cards[c].name for c in state.zones["A.keter"]] == ["Keter object"]
+    assert state.cards[state.zones["A.decommissioned"][0]].name == "Keter object 2"
+    taken = [r.event for r in records if type(r.event).__name__ == "ActionTaken"]
+    assert len(taken) == 1 and taken[0].player == "B" and records[-1].by == "judge Kim"

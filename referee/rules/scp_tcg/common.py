@@ -19,6 +19,7 @@ from dataclasses import dataclass, fields
 from events.kernel import Event
 from projections.scp_tcg.state import SANDBOXES, SEATS, ZONES, ZoneState, kind_of
 from referee.actions import IllegalAction, Refusal
+from referee.inputs import close_to
 from referee.moves import ArgSpec, Moves
 
 OUTSIDE = "4"  # cited for what chapter 4 does not decide
@@ -58,12 +59,10 @@ class Instruction:
 
     def arguments(self) -> dict[str, object]:
         out: dict[str, object] = {}
-        for f in fields(self):
-            if f.name in ("player", "do"):
-                continue
-            value = getattr(self, f.name)
+        for name in ARGUMENTS:  # the fields but player and do (below), read once
+            value = getattr(self, name)
             if value is not None:
-                out[f.name] = list(value) if isinstance(value, tuple) else value
+                out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
     def to_dict(self) -> dict[str, object]:
@@ -106,7 +105,9 @@ def zone_name(state: ZoneState, zone: str | None, rule: str = "400.1") -> str:
         raise refuse("402.1a", f"{zone} means any one of the three sandboxes (402.1a): name which, e.g. A.keter.")
     if zone is None or zone not in ZONES:
         kinds = "site, safe, euclid, keter, tale, personnel, decommissioned, outside"
-        raise refuse(rule, f"There is no zone {zone!r}: each player has {kinds} (400.1), written like A.keter.")
+        close = close_to(zone, ZONES) if zone is not None else []
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+        raise refuse(rule, f"There is no zone {zone!r}{hint}: each player has {kinds} (400.1), written like A.keter.")
     return zone
 
 
@@ -115,7 +116,9 @@ def sandbox_name(zone: str | None) -> str:
     if zone is not None and kind_of(zone) == ANY_SANDBOX:
         raise refuse("402.1a", f"{zone} means any one of the three sandboxes (402.1a): name which, e.g. A.keter.")
     if zone is None or zone not in ZONES or kind_of(zone) not in SANDBOXES:
-        raise refuse("402.1", f"{zone!r} is not a sandbox: each player has A.safe, A.euclid and A.keter (402.1).")
+        close = close_to(zone, [z for z in ZONES if kind_of(z) in SANDBOXES]) if zone is not None else []
+        hint = f" (did you mean {' or '.join(close)}?)" if close and zone not in ZONES else ""
+        raise refuse("402.1", f"{zone!r} is not a sandbox{hint}: each player has A.safe, A.euclid and A.keter (402.1).")
     return zone
 
 

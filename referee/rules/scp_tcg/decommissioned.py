@@ -12,7 +12,10 @@
   owner chooses. Each card goes to its owner's zone (400.2), so each owner
   orders only their own; the referee asks A first, then B, though the two
   piles do not affect each other (docs/rulings.md, S7). A card on its own
-  needs no order, and a card put there goes on top (S6).
+  needs no order, and a card put there goes on top (S6). Nothing else
+  happens meanwhile (S7), but what the text allows "at any time" still is:
+  anyone counts a sandbox (402.2) and looks at a Decommissioned zone
+  (405.3), without a process telling them to (``AT_ANY_TIME``).
 """
 
 from __future__ import annotations
@@ -20,8 +23,14 @@ from __future__ import annotations
 from events.kernel import Event
 from events.scp_tcg.zones import CardMoved, CardsPlaced, PlacementPending, ZoneLooked
 from projections.scp_tcg.state import SEATS, ZoneState, kind_of, owner
+from referee.actions import IllegalAction
 from referee.rules.scp_tcg.common import Instruction, name, refuse
 from referee.ruleset import Decision
+
+# What players may do "at any time" (いつでも), so also while an owner orders
+# arriving cards (405.4): count a sandbox (402.2), look at a Decommissioned
+# zone (405.3). The text is explicit here; ruling S7 covers only where it is silent.
+AT_ANY_TIME = ("count", "look")
 
 
 def zone_of(card: str) -> str:
@@ -89,6 +98,19 @@ def ordering(state: ZoneState) -> Decision | None:
     return None
 
 
+def waiting(state: ZoneState) -> IllegalAction:
+    """The refusal of anything but the order, a count or a look while an
+    owner orders the cards arriving at their Decommissioned zone (405.4, S7)."""
+    seat = next(s for s in SEATS if state.arriving.get(s))
+    cards = ", ".join(name(state, c) for c in state.arriving[seat])
+    return refuse(
+        "405.4",
+        f"{seat} is putting {cards} onto their Decommissioned zone (405.4): {seat} orders them (order) "
+        "before any process goes on; meanwhile anyone may count a sandbox (402.2) or look at a "
+        "Decommissioned zone (405.3).",
+    )
+
+
 def place_in_order(state: ZoneState, a: Instruction) -> list[Event]:
     """405.4: ``a.cards`` (or ``a.card``) go on next, in that order; the owner
     may give some now and the rest later."""
@@ -111,7 +133,11 @@ def place_in_order(state: ZoneState, a: Instruction) -> list[Event]:
 
 
 def look(state: ZoneState, a: Instruction, zone: str) -> list[Event]:
-    """405.3: anyone may look at any Decommissioned zone at any time."""
+    """405.3: anyone may look at any Decommissioned zone at any time, so also
+    while cards are being ordered (405.4); a process telling them to waits
+    until the order is done (S7)."""
+    if state.arriving and a.instructed:
+        raise waiting(state)
     return [ZoneLooked(rule="405.3", player=a.player or "", zone=zone, instructed=bool(a.instructed))]
 
 

@@ -3,10 +3,13 @@
 Chapter 4 has no turns (chapter 5 has them), so the table is always free to
 enter the next instruction a process gives, for either seat, except while
 an owner must order cards arriving at their Decommissioned zone together
-(405.4). After each instruction the automatic steps run, each at once and
-off the chain as their rules say: cards on a card that left the site go to
-Decommissioned (401.5c), a sandbox at 0 protection or less is restored and
-breached (402.6), a searched sandbox is shuffled (402.7). The kernel
+(405.4): then that owner orders them, and meanwhile either seat may still
+do what the text allows at any time (count a sandbox, 402.2; look at a
+Decommissioned zone, 405.3). After each instruction the automatic steps
+run, each at once and off the chain as their rules say: cards on a card
+that left the site go to Decommissioned (401.5c), a sandbox at 0
+protection or less is restored and breached (402.6), a searched sandbox is
+shuffled (402.7). The kernel
 (``referee.ruleset``) lists, decides and applies instructions from these
 and the instructions' own checks (``instructions``).
 """
@@ -20,6 +23,7 @@ from projections.scp_tcg.state import SANDBOXES, ZONES, ZoneState, kind_of
 from referee.moves import Context, Decision, Events
 from referee.rules.scp_tcg import decommissioned, instructions, sandbox, site
 from referee.rules.scp_tcg.common import MOVES, Instruction, not_seated, outside, refuse
+from referee.rules.scp_tcg.decommissioned import AT_ANY_TIME
 
 FREE = Decision(
     None,
@@ -31,23 +35,27 @@ FREE = Decision(
 
 
 def decision(state: ZoneState) -> Decision:
-    """405.4's owner ordering arriving cards, else the table's next instruction."""
+    """405.4's owner ordering arriving cards (or counting, or looking: 402.2
+    and 405.3 allow those at any time), else the table's next instruction."""
     ordering = decommissioned.ordering(state)
     if ordering is not None:
-        return replace(ordering, extra={"rule": ordering.rule}, moves=("order",))
+        return replace(ordering, extra={"rule": ordering.rule}, moves=("order", *AT_ANY_TIME))
     return FREE
 
 
 def elsewhere(state: ZoneState, a: Instruction, d: Decision | None, ctx: Context) -> Events:
-    """An instruction while an owner orders arriving cards (405.4), or one
-    chapter 4 does not have."""
+    """An instruction while an owner orders arriving cards (405.4): the other
+    seat's count or look (402.2, 405.3: at any time), checked as the owner's
+    is; anything else refused. Or one chapter 4 does not have."""
     if d is not None and d.player is not None:
-        cards = ", ".join(state.cards[c].name for c in state.arriving[d.player])
-        raise refuse(
-            "405.4",
-            f"{d.player} is putting {cards} onto their Decommissioned zone (405.4): "
-            f"{d.player} orders them (order) before anything else happens.",
-        )
+        kind = MOVES.get(a.do)
+        if kind is None or a.do not in AT_ANY_TIME:
+            raise decommissioned.waiting(state)
+        takes = {arg.name for arg in kind.args}
+        extra = [key for key in a.arguments() if key not in takes]
+        if extra:
+            raise refuse(kind.rule, f"{a.do} takes {', '.join(sorted(takes))}; not {', '.join(extra)}.")
+        return kind.check(state, a, ctx)
     known = ", ".join(MOVES)
     raise outside(f"{a.do!r} is not something chapter 4 decides; its instructions are {known}.")
 

@@ -24,7 +24,7 @@ from referee.rules.scp_tcg.common import MOVES, OUTSIDE, Instruction
 from referee.rules.scp_tcg.position import start_from_position
 from referee.rules.scp_tcg.resolve import describe, instruction_from_mapping, resolve
 from referee.rules.scp_tcg.rewinds import REWINDS
-from referee.ruleset import Ruleset, later
+from referee.ruleset import Ruleset, by_kind_and_subject, later
 
 SCP_TCG_ZONES: Ruleset[ZoneState, Instruction] = Ruleset(
     id=GAME,
@@ -45,6 +45,7 @@ SCP_TCG_ZONES: Ruleset[ZoneState, Instruction] = Ruleset(
     viewers=views.VIEWERS,
     resolve=resolve,
     describe_action=describe,
+    group_actions=by_kind_and_subject,  # ~1,400 legal instructions for 13 cards: by kind, then card or zone
     render_view=views.render_state,
     cards=attrgetter("cards"),
     read_action=later("referee.rules.scp_tcg.scenario:read_action"),

@@ -42,12 +42,17 @@ MAX_ORDERED = 4
 PILES = ("top", "bottom")
 Pile = Literal["top", "bottom"]  # one of PILES
 
+# "A sandbox" (402.1a), a word of the notation beside the zones: where a move
+# sends a card it is the sandbox of the card's class (ruling:S9); anything
+# else naming it is refused citing 402.1a, by the rules, not as a typo.
+ANY_SANDBOXES = tuple(f"{seat}.{ANY_SANDBOX}" for seat in SEATS)
+
 CARD = ArgSpec("card", "card", help="the card, by name, label or id")
 CARDS = ArgSpec("cards", "cards", help="several cards at once, instead of card")
-TO = ArgSpec("to", "zone", help="a zone, e.g. B.decommissioned; A.sandbox for 'a sandbox' (402.1a)")
+TO = ArgSpec("to", "zone", help="a zone, e.g. B.decommissioned; A.sandbox for 'a sandbox' (402.1a)", also=ANY_SANDBOXES)
 AT = ArgSpec("at", "choice", choices=PILES, help="top (the default) or bottom, in a sandbox or the Tale zone")
 CLASS = ArgSpec("object_class", "choice", choices=sandbox.CLASSES, help="the class an effect gives the object (402.1c)")
-ZONE = ArgSpec("zone", "zone", required=True, help="the zone, e.g. A.keter")
+ZONE = ArgSpec("zone", "zone", required=True, help="the zone, e.g. A.keter", also=ANY_SANDBOXES)
 N = ArgSpec("n", "count", required=True, help="a positive amount")
 INSTRUCTED = ArgSpec("instructed", "flag", help="true when a process tells the player to (402.2)")
 
@@ -116,9 +121,6 @@ def move_events(state: ZoneState, cards: list[str], asked: str, at: Pile, given:
     return out
 
 
-ANY_SANDBOXES = tuple(f"{seat}.{ANY_SANDBOX}" for seat in SEATS)  # 402.1a
-
-
 def _destinations() -> list[str]:
     return [*ZONES, *ANY_SANDBOXES]
 
@@ -145,7 +147,7 @@ def _destination(state: ZoneState, to: str | None, at: str | None) -> tuple[str,
 @instruction(
     "move",
     "400.2",
-    (CARD, CARDS, ArgSpec("to", "zone", required=True, help=TO.help), AT, CLASS),
+    (CARD, CARDS, ArgSpec("to", "zone", required=True, help=TO.help, also=ANY_SANDBOXES), AT, CLASS),
     "a process moves one card (card) or several at once (cards) to a zone",
     _move_candidates,
 )
@@ -284,7 +286,7 @@ def _search_candidates(state: ZoneState, seat: str) -> Iterable[Instruction]:
     (
         ZONE,
         ArgSpec("card", "card", help="the card found, if any"),
-        ArgSpec("to", "zone", help="where it goes"),
+        ArgSpec("to", "zone", help="where it goes", also=ANY_SANDBOXES),
         AT,
         CLASS,
     ),
@@ -318,13 +320,21 @@ def _reveal_top(state: ZoneState, a: Instruction) -> list[Event]:
     return sandbox.turn_top(state, sandbox_name(a.zone))
 
 
+def _any_time_seats(state: ZoneState, seat: str) -> tuple[str, ...]:
+    """Who counts or looks now: ``seat``; while an owner orders arriving cards
+    (405.4), only the owner is asked, yet either seat may count (402.2) or
+    look (405.3) at any time, so both are proposed."""
+    return SEATS if state.arriving else (seat,)
+
+
 def _look_candidates(state: ZoneState, seat: str) -> Iterable[Instruction]:
-    for zone in ZONES:
-        if kind_of(zone) in SANDBOXES:
-            yield Instruction(seat, "look", zone=zone, instructed=True)
-        elif kind_of(zone) == "decommissioned":
-            yield Instruction(seat, "look", zone=zone)
-            yield Instruction(seat, "look", zone=zone, instructed=True)
+    for who in _any_time_seats(state, seat):
+        for zone in ZONES:
+            if kind_of(zone) in SANDBOXES:
+                yield Instruction(who, "look", zone=zone, instructed=True)
+            elif kind_of(zone) == "decommissioned":
+                yield Instruction(who, "look", zone=zone)
+                yield Instruction(who, "look", zone=zone, instructed=True)
 
 
 @instruction(
@@ -337,15 +347,19 @@ def _look_candidates(state: ZoneState, seat: str) -> Iterable[Instruction]:
 def _look(state: ZoneState, a: Instruction) -> list[Event]:
     zone = zone_name(state, a.zone)
     if kind_of(zone) in SANDBOXES:
-        return sandbox.look(state, a, zone)
+        events = sandbox.look(state, a, zone)
+        if state.arriving:  # a process telling a player to look waits for the order (405.4, S7)
+            raise decommissioned.waiting(state)
+        return events
     if kind_of(zone) == "decommissioned":
         return decommissioned.look(state, a, zone)
     raise outside(f"who may look at {zone}: chapter 4 says so only of sandboxes (402.2) and Decommissioned (405.3).")
 
 
 def _count_candidates(state: ZoneState, seat: str) -> Iterable[Instruction]:
-    for zone in _sandboxes():
-        yield Instruction(seat, "count", zone=zone)
+    for who in _any_time_seats(state, seat):
+        for zone in _sandboxes():
+            yield Instruction(who, "count", zone=zone)
 
 
 @instruction("count", "402.2", (ZONE,), "a player counts the cards left in a sandbox", _count_candidates)

@@ -16,8 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from projections.scp_tcg.state import ZoneState
-from projections.scp_tcg.views import sees
-from referee.rules.scp_tcg.common import ARGUMENTS, Instruction
+from projections.scp_tcg.views import place_words, sees
+from referee.rules.scp_tcg.common import ARGUMENTS, MOVES, Instruction
 
 INSTANCE_ID = re.compile(r"^[AB]:[0-9]+$")
 
@@ -73,21 +73,40 @@ def instruction_from_mapping(data: Mapping[str, Any]) -> Instruction:
 def describe(state: ZoneState, a: Instruction, viewer: str = "judge") -> dict[str, Any]:
     """The instruction with card names beside the ids, as people read it: a
     card nobody may see where it is now reads "face-down" to anyone, the
-    judge included (402.2; its id names the place, not the card)."""
+    judge included (402.2), and every card says where it lies
+    (``card_at``: ``A.keter #2``), so two instructions on two face-down
+    cards, or on two cards of one name, read apart (``referee legal``, the
+    board's controls). Its id is given to a viewer who may see the card
+    (the judge: every card); to anyone else it is None, since an id follows
+    a card through a shuffle (402.7)."""
 
     def name(card: str) -> str:
         if card not in state.cards:
             return card
         return state.cards[card].name if sees(state, card, "public") else "face-down"
 
+    def ident(card: str) -> str | None:
+        return card if card not in state.cards or sees(state, card, viewer) else None
+
+    def at(card: str) -> str | None:
+        return place_words(state, card) if card in state.cards else None
+
     out: dict[str, Any] = {"player": a.player, "do": a.do}
-    for key, value in a.arguments().items():
+    given = a.arguments()
+    kind = MOVES.get(a.do)
+    declared = [arg.name for arg in kind.args] if kind is not None else []
+    # In the order the instruction declares its arguments (a search's zone
+    # first): what the board and `referee legal` group the list by comes first.
+    for key in [*[k for k in declared if k in given], *[k for k in given if k not in declared]]:
+        value = given[key]
         if key in ("card", "host") and isinstance(value, str):
             out[key] = name(value)
-            out[key + "_id"] = value
+            out[key + "_id"] = ident(value)
+            out[key + "_at"] = at(value)
         elif key == "cards" and isinstance(value, list):
             out[key] = [name(c) for c in value]
-            out[key + "_ids"] = value
+            out[key + "_ids"] = [ident(c) for c in value]
+            out[key + "_at"] = [at(c) for c in value]
         else:
             out[key] = value
     return out

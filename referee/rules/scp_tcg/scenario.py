@@ -19,8 +19,10 @@ from projections.scp_tcg.state import SEATS, ZONES, ZoneState
 from projections.scp_tcg.views import VIEWERS, state_view
 from referee.actions import Refusal
 from referee.capabilities import Started
+from referee.inputs import close_to
 from referee.rules.scp_tcg.common import ARGUMENTS, MOVES
 from referee.rules.scp_tcg.engine import decision
+from referee.rules.scp_tcg.instructions import ANY_SANDBOXES
 from referee.rules.scp_tcg.position import start_from_position
 from referee.rules.scp_tcg.resolve import matches
 from referee.rules.scp_tcg.rewinds import REWIND_RULES
@@ -79,8 +81,10 @@ def read_action(r: Reader, raw: Any, path: Path_) -> tuple[dict[str, Any], dict 
     if "instructed" in a:
         r.bool_(a["instructed"], path + ("instructed",))
     for key in ("to", "zone"):
-        if key in a and a[key] not in ZONES and not str(a[key]).endswith(".sandbox"):
-            r.choice(a[key], path + (key,), ZONES)
+        if key in a and a[key] not in ZONES and a[key] not in ANY_SANDBOXES:
+            close = close_to(str(a[key]), [*ZONES, *ANY_SANDBOXES])
+            said = f"did you mean {' or '.join(close)}?" if close else f"expected one of {', '.join(ZONES)}"
+            raise r.err(path + (key,), f"no zone {a[key]!r} in this game; {said}")
     expect = a.get("expect")
     if expect is not None:
         _check_expect_shape(r, expect, path + ("expect",))

@@ -520,19 +520,28 @@
 
     // --- pickers that filter (spec: console.md, 9) ---------------------------------------
 
+    // A picker's own fieldset, or (data-filter-scope) the whole list of legal lines.
+    function scopeOf(box) {
+      return box.dataset.filterScope ? box.closest("form") : box.closest("fieldset");
+    }
+
     function listed(box) {
-      return Array.from(box.closest("fieldset").querySelectorAll("button[data-action]"));
+      return Array.from(scopeOf(box).querySelectorAll("button[data-action]"));
     }
 
     board.addEventListener("input", function (event) {
       const box = event.target.closest("input[data-filter]");
       if (!box) return;
       const words = box.value.trim().toLowerCase();
-      const fieldset = box.closest("fieldset");
+      const scope = scopeOf(box);
       listed(box).forEach(function (b) {
-        b.hidden = words !== "" && !(b.dataset.label || "").toLowerCase().includes(words);
+        b.hidden = words !== "" && !(b.dataset.label || b.dataset.action || "").toLowerCase().includes(words);
       });
-      fieldset.querySelectorAll(".kind").forEach(function (k) { k.hidden = words !== ""; });
+      scope.querySelectorAll(".kind").forEach(function (k) { k.hidden = words !== ""; });
+      // Headings with nothing left under them go too.
+      scope.querySelectorAll(".row, .part, fieldset.group").forEach(function (part) {
+        part.hidden = words !== "" && !part.querySelector("button[data-action]:not([hidden])");
+      });
     });
 
     // Enter ("Go" on a phone) logs only the one name left, else nothing.
