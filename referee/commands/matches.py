@@ -296,7 +296,8 @@ def new(
     if rules.decks is None:
         raise click.UsageError(
             f"{rules.name} ({rules.id}) is a fragment of a game and has no decks: "
-            "start its match from a position (--position SCENARIO, docs/scp-tcg.md)"
+            f"start its match from a position (--position SCENARIO, a scenario file whose game: is {rules.id}; "
+            "its game's page under docs/ describes the position)"
         )
     seats = rules.seats
     if not decks:
