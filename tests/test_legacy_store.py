@@ -70,6 +70,9 @@ ENTERED_BY = re.compile(r"  \[(a command-line station|[^\]]+ at the board[^\]]*)
 # actions are the same, each with the same words but for where its cards lie.
 GROUPED = re.compile(r"(?m)^\d+ legal actions: ")
 PLACE = re.compile(r" \((?:[AB]\.[a-z]+ #\d+|#\d+ (?:above|below|arriving at) [^)]*)\)")
+# SCP-TCG's page moved to docs/games/ with the other fragments' (issue 32);
+# the decision's words name it where it is now.
+MOVED_PAGE = ("(docs/games/scp-tcg-s4.md lists them)", "(docs/scp-tcg.md lists them)")
 # ``referee export`` now writes the match's title (issue 32), which `import` gives back.
 TITLE = re.compile(r"(?m)^title: .*\n")
 
@@ -83,8 +86,9 @@ def _actions_listed(out: str) -> list[list[str]]:
 def as_printed_then(command: str, out: str, then: str = "", entries: bool = True) -> str:
     """``out`` without what this version adds to the old commands' output:
     the log's entry column (``entries``: the old referee had none), an
-    export's title; a grouped legal list as the old one's lines, if it lists
+    export's title, SCP-TCG's page where it is now; a grouped legal list as the old one's lines, if it lists
     the very same actions (``then``)."""
+    out = out.replace(*MOVED_PAGE)
     kind = command.split()[0]
     if kind == "export":
         return TITLE.sub("", out, count=1)

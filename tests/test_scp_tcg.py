@@ -559,7 +559,7 @@ def test_no_two_legal_instructions_read_alike_along_random_play(seed: int) -> No
 def test_the_docs_describe_every_instruction_key_event_and_reading() -> None:
     from referee.rules.scp_tcg import position, scenario
 
-    doc = (ROOT / "docs" / "scp-tcg.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "games" / "scp-tcg-s4.md").read_text(encoding="utf-8")
     for do, kind in MOVES.items():
         row = next((line for line in doc.splitlines() if line.startswith(f"| `{do}` |")), None)
         assert row is not None, do

@@ -23,7 +23,7 @@ ObjectClass = Literal["Safe", "Euclid", "Keter"]
 
 
 class ScpCard(BaseModel):
-    """One card's kind and class (docs/scp-tcg.md, "Cards")."""
+    """One card's kind and class (docs/games/scp-tcg-s4.md, "Cards")."""
 
     model_config = ConfigDict(
         frozen=True,

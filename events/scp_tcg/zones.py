@@ -5,7 +5,7 @@ chapter 4 that produced it, like Harem Master's (``events.harem_master.game``): 
 class and ``ActionTaken`` (a player's action as they asked for it) are the
 kernel's and still live there (docs/rulesets.md). Zones are written
 ``A.site``, ``A.safe``, ``A.euclid``, ``A.keter``, ``A.tale``,
-``A.personnel``, ``A.decommissioned``, ``A.outside`` (docs/scp-tcg.md).
+``A.personnel``, ``A.decommissioned``, ``A.outside`` (docs/games/scp-tcg-s4.md).
 Stored logs will name these classes ``events.scp_tcg.zones:ClassName``:
 never rename or move one without keeping old logs readable.
 """

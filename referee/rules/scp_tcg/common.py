@@ -2,7 +2,7 @@
 
 An ``Instruction`` is one thing a process (a card's effect, a rule of
 another chapter, a player) tells the table to do with the zones, in the
-notation of docs/scp-tcg.md. Each kind is declared once with
+notation of docs/games/scp-tcg-s4.md. Each kind is declared once with
 ``instruction(...)``: the rule its record cites, the arguments it takes
 (``ArgSpec``, which the scenario reader and the docs follow), the one
 function that checks it and returns its events, and the function that
@@ -43,7 +43,7 @@ def outside(what: str) -> IllegalAction:
 
 @dataclass(frozen=True, slots=True)
 class Instruction:
-    """One instruction, as docs/scp-tcg.md writes it; cards by instance id."""
+    """One instruction, as docs/games/scp-tcg-s4.md writes it; cards by instance id."""
 
     player: str | None
     do: str

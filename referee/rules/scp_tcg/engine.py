@@ -29,7 +29,7 @@ FREE = Decision(
     None,
     "instruction",
     "400.1",
-    "enter the next thing a process does with the zones, for either player (docs/scp-tcg.md lists them)",
+    "enter the next thing a process does with the zones, for either player (docs/games/scp-tcg-s4.md lists them)",
     extra={"rule": "400.1"},  # `legal --json` cites it
 )
 

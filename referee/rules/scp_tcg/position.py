@@ -1,4 +1,4 @@
-"""A position written by hand (docs/scp-tcg.md, "Positions"): cards, zones, stacks, damage.
+"""A position written by hand (docs/games/scp-tcg-s4.md, "Positions"): cards, zones, stacks, damage.
 
 A match of the zone rules starts from a position, never from decks: how a
 real game is set up belongs to other chapters. The position must be one

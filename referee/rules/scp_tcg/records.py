@@ -1,4 +1,4 @@
-"""SCP-TCG chapter 4's match records (``scp-tcg-s4-record/1``, docs/scp-tcg.md, "Match records").
+"""SCP-TCG chapter 4's match records (``scp-tcg-s4-record/1``, docs/games/scp-tcg-s4.md, "Match records").
 
 Chapter 4's matches start from a position written by hand, never from decks,
 so its record is the position document, then the instructions: ``cards:``

@@ -1,4 +1,4 @@
-"""Scenario files of the SCP-TCG zone rules (docs/scp-tcg.md, "Scenarios"), run by ``referee scenario check``.
+"""Scenario files of the SCP-TCG zone rules (docs/games/scp-tcg-s4.md, "Scenarios"), run by ``referee scenario check``.
 
 A file says ``game: scp-tcg-s4``; ``referee.scenario`` reads and runs it as
 every game's (name, rules, question, setup, actions, expect), with this
