@@ -385,6 +385,51 @@ def check(
     return fails
 
 
+def zone_checks(
+    zones: Mapping[str, Mapping[str, Any]],
+    cards_in: Callable[[str], list[Any]],
+    show: Callable[[list[Any]], str],
+    match: Callable[[Any, Any], bool],
+) -> list[str]:
+    """The scenario format's checks of a zone (``count``, ``cards``, ``top``,
+    ``bottom``, ``contains``, ``excludes``: section 4), for any game whose
+    zones are lists of cards: every way they differ, as sentences. The game
+    says what a zone holds (``cards_in``), how cards read in a sentence
+    (``show``) and whether a card is what an entry names (``match(card,
+    entry)``); ``contains`` counts each card once, so two entries need two
+    cards."""
+    fails: list[str] = []
+    for zone, check in zones.items():
+        actual = cards_in(zone)
+        shown = show(actual)
+
+        def same(cards: list[Any], want: list[Any]) -> bool:
+            return len(cards) == len(want) and all(match(c, w) for c, w in zip(cards, want))
+
+        if "count" in check and len(actual) != check["count"]:
+            fails.append(f"{zone}: expected {check['count']} cards, found {len(actual)} {shown}")
+        if "cards" in check and not same(actual, list(check["cards"])):
+            fails.append(f"{zone}: expected exactly {check['cards']}, found {shown}")
+        if "contains" in check:
+            left = list(actual)
+            for w in check["contains"]:
+                hit = next((c for c in left if match(c, w)), None)
+                if hit is None:
+                    fails.append(f"{zone}: expected to contain {w}, found {shown}")
+                else:
+                    left.remove(hit)
+        for w in check.get("excludes", []):
+            if any(match(c, w) for c in actual):
+                fails.append(f"{zone}: expected not to contain {w}, found {shown}")
+        if "top" in check and not same(actual[: len(check["top"])], list(check["top"])):
+            fails.append(f"{zone}: expected {check['top']} on top, found {shown}")
+        if "bottom" in check:
+            want = list(check["bottom"])
+            if not same(actual[len(actual) - len(want) :] if want else [], want):
+                fails.append(f"{zone}: expected {want} at the bottom, found {shown}")
+    return fails
+
+
 def _event_matches(event: Any, want: Mapping[str, Any]) -> bool:
     for key, value in want.items():
         if key == "type":

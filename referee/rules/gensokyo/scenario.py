@@ -22,7 +22,7 @@ from referee.capabilities import Started
 from referee.rules.gensokyo.engine import decision
 from referee.rules.gensokyo.position import start_from_position
 from referee.rules.gensokyo.resolve import matches, order
-from referee.scenario import Reader
+from referee.scenario import Reader, zone_checks
 
 EXPECT_KEYS = ("zones", "ki", "stack", "eliminated", "decision", "events", "refused", "view")
 ZONE_CHECK_KEYS = ("count", "cards", "top", "bottom", "contains", "excludes")
@@ -73,10 +73,6 @@ def _show(state: Table, cards: list[str]) -> str:
     return "[" + ", ".join(state.name(c) for c in cards) + "]"
 
 
-def _same(state: Table, cards: list[str], refs: list[Any], labels: dict[str, str]) -> bool:
-    return len(cards) == len(refs) and all(matches(state, c, str(w), labels) for c, w in zip(cards, refs))
-
-
 def _find(state: Table, ref: str, labels: dict[str, str]) -> str | None:
     return next((c for c in order(state, None) if matches(state, c, ref, labels)), None)
 
@@ -92,25 +88,12 @@ def _source(state: Table, i: int) -> str:
 def check_expect(expect: Mapping[str, Any], state: Table, log: list[Event], labels: dict[str, str]) -> list[str]:
     """Every way the state differs from the expectation, as sentences."""
     fails: list[str] = []
-    for zone, check in (expect.get("zones") or {}).items():
-        actual = list(state.zones[zone])
-        shown = _show(state, actual)
-        if "count" in check and len(actual) != check["count"]:
-            fails.append(f"{zone}: expected {check['count']} cards, found {len(actual)} {shown}")
-        if "cards" in check and not _same(state, actual, check["cards"], labels):
-            fails.append(f"{zone}: expected exactly {check['cards']}, found {shown}")
-        if "top" in check and not _same(state, actual[: len(check["top"])], check["top"], labels):
-            fails.append(f"{zone}: expected {check['top']} on top, found {shown}")
-        if "bottom" in check:
-            want = check["bottom"]
-            if not _same(state, actual[len(actual) - len(want) :] if want else [], want, labels):
-                fails.append(f"{zone}: expected {want} at the bottom, found {shown}")
-        for w in check.get("contains", []):
-            if not any(matches(state, c, str(w), labels) for c in actual):
-                fails.append(f"{zone}: expected to contain {w}, found {shown}")
-        for w in check.get("excludes", []):
-            if any(matches(state, c, str(w), labels) for c in actual):
-                fails.append(f"{zone}: expected not to contain {w}, found {shown}")
+    fails += zone_checks(
+        expect.get("zones") or {},
+        lambda zone: list(state.zones[zone]),
+        lambda cards: _show(state, cards),
+        lambda card, entry: matches(state, card, str(entry), labels),
+    )
     for ref, n in (expect.get("ki") or {}).items():
         card = _find(state, str(ref), labels)
         have = state.ki.get(card) if card is not None else None

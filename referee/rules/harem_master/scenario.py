@@ -29,7 +29,7 @@ from referee.rules.harem_master.notation import INSTANCE_ID, PLAYER_DOS, matches
 from referee.rules.harem_master.procedure import game
 from referee.rules.harem_master.rewinds import REWINDS
 from referee.rules.harem_master.settings import RULING_OPTIONS
-from referee.scenario import JUDGE_ACTION_KEYS, Reader, read_judge_action
+from referee.scenario import JUDGE_ACTION_KEYS, Reader, read_judge_action, zone_checks
 
 GAME = "harem-master"
 Path_ = tuple[Any, ...]
@@ -529,37 +529,12 @@ def check_expect(
     from referee.rules.harem_master.characteristics import chars
 
     fails: list[str] = []
-    for zone, check in (expect.get("zones") or {}).items():
-        actual = zone_cards(state, zone)
-        shown = _show(state, actual)
-        if "count" in check and len(actual) != check["count"]:
-            fails.append(f"{zone}: expected {check['count']} cards, found {len(actual)} {shown}")
-        if "cards" in check:
-            want = check["cards"]
-            if len(want) != len(actual) or not all(_entry_matches(state, c, w, labels) for c, w in zip(actual, want)):
-                fails.append(f"{zone}: expected exactly {want}, found {shown}")
-        if "contains" in check:
-            left = list(actual)
-            for w in check["contains"]:
-                hit = next((c for c in left if _entry_matches(state, c, w, labels)), None)
-                if hit is None:
-                    fails.append(f"{zone}: expected to contain {w}, found {shown}")
-                else:
-                    left.remove(hit)
-        if "excludes" in check:
-            for w in check["excludes"]:
-                if any(_entry_matches(state, c, w, labels) for c in actual):
-                    fails.append(f"{zone}: expected not to contain {w}, found {shown}")
-        if "top" in check:
-            want = check["top"]
-            top = actual[: len(want)]
-            if len(top) != len(want) or not all(_entry_matches(state, c, w, labels) for c, w in zip(top, want)):
-                fails.append(f"{zone}: expected {want} on top, found {shown}")
-        if "bottom" in check:
-            want = check["bottom"]
-            bottom = actual[-len(want) :] if want else []
-            if len(bottom) != len(want) or not all(_entry_matches(state, c, w, labels) for c, w in zip(bottom, want)):
-                fails.append(f"{zone}: expected {want} at the bottom, found {shown}")
+    fails += zone_checks(
+        expect.get("zones") or {},
+        lambda zone: zone_cards(state, zone),
+        lambda cards: _show(state, cards),
+        lambda card, entry: _entry_matches(state, card, entry, labels),
+    )
     for ref, check in (expect.get("characters") or {}).items():
         ch = next((c for c in state.field if matches(state, c.card, str(ref), labels)), None)
         if ch is None:

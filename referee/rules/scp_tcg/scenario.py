@@ -26,7 +26,7 @@ from referee.rules.scp_tcg.instructions import ANY_SANDBOXES
 from referee.rules.scp_tcg.position import start_from_position
 from referee.rules.scp_tcg.resolve import matches
 from referee.rules.scp_tcg.rewinds import REWIND_RULES
-from referee.scenario import JUDGE_ACTION_KEYS, Reader, read_judge_action
+from referee.scenario import JUDGE_ACTION_KEYS, Reader, read_judge_action, zone_checks
 
 ACTION_KEYS = ("player", "do", *ARGUMENTS, "expect")
 EXPECT_KEYS = (
@@ -157,25 +157,12 @@ def _find(state: ZoneState, ref: str, labels: dict[str, str]) -> str | None:
 def check_expect(expect: dict, state: ZoneState, log: list[Event], labels: dict[str, str]) -> list[str]:
     """Every way the state differs from the expectation, as sentences."""
     fails: list[str] = []
-    for zone, check in (expect.get("zones") or {}).items():
-        actual = list(state.zones[zone])
-        shown = _show(state, actual)
-        if "count" in check and len(actual) != check["count"]:
-            fails.append(f"{zone}: expected {check['count']} cards, found {len(actual)} {shown}")
-        if "cards" in check and not _same(state, actual, check["cards"], labels):
-            fails.append(f"{zone}: expected exactly {check['cards']}, found {shown}")
-        if "top" in check and not _same(state, actual[: len(check["top"])], check["top"], labels):
-            fails.append(f"{zone}: expected {check['top']} on top, found {shown}")
-        if "bottom" in check:
-            want = check["bottom"]
-            if not _same(state, actual[len(actual) - len(want) :] if want else [], want, labels):
-                fails.append(f"{zone}: expected {want} at the bottom, found {shown}")
-        for w in check.get("contains", []):
-            if not any(matches(state, c, str(w), labels) for c in actual):
-                fails.append(f"{zone}: expected to contain {w}, found {shown}")
-        for w in check.get("excludes", []):
-            if any(matches(state, c, str(w), labels) for c in actual):
-                fails.append(f"{zone}: expected not to contain {w}, found {shown}")
+    fails += zone_checks(
+        expect.get("zones") or {},
+        lambda zone: list(state.zones[zone]),
+        lambda cards: _show(state, cards),
+        lambda card, entry: matches(state, card, str(entry), labels),
+    )
     for seat, refs in (expect.get("objects") or {}).items():
         have = state.objects(seat)
         if not _same(state, have, refs, labels):
