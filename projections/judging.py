@@ -6,7 +6,7 @@ a judge call reads the same in every game's log and is worded in one place.
 
 from __future__ import annotations
 
-from events.kernel import EntryUndone, JudgeCalled, NoteAdded, ViolationsAccepted
+from events.kernel import EntryUndone, JudgeCalled, NoteAdded, Rewound, ViolationsAccepted
 
 
 def judge_words(name: str | None, nobody: str) -> str:
@@ -40,6 +40,19 @@ def accepted_sentence(e: ViolationsAccepted) -> str:
     if e.at:
         rules += " (recorded at event " + ", ".join(str(p) for p in e.at) + ")"
     return f"{judge_words(e.judge, 'The judge')} lets {rules} stand: {e.reason.rstrip('.')}."
+
+
+def rewound_sentence(e: Rewound, position: int, replayed: str = "actions") -> str:
+    """A judge's rewind at ``position`` + 1, for a game whose log reads it
+    plainly: the rule, the reason, what it retracts and, with replay, that
+    what followed (``replayed``: the game's word for its players' entries) is
+    entered again."""
+    who = judge_words(e.judge, "The judge")
+    return (
+        f"{who} rewinds to just after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "
+        f"events {e.to + 1} to {position} are retracted"
+        + (f"; the {replayed} that followed are entered again." if e.replay else ".")
+    )
 
 
 def undone_sentence(e: EntryUndone, position: int) -> str:

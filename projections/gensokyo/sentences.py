@@ -35,7 +35,7 @@ from events.kernel import ActionTaken, EntryUndone, Event, JudgeCalled, NoteAdde
 from projections.by_type import ByType
 from projections.gensokyo.state import SHARED, Entry, Table, evolve
 from projections.gensokyo.views import check_viewer, sees, zone_words
-from projections.judging import call_sentence, judge_words, note_sentence, undone_sentence
+from projections.judging import call_sentence, note_sentence, rewound_sentence, undone_sentence
 
 SENTENCES: ByType[Callable[[Any, Table, Table, str], str]] = ByType("sentence")
 
@@ -234,12 +234,7 @@ def _eliminated(e: PlayerEliminated, before: Table, after: Table, viewer: str) -
 
 @SENTENCES.on(Rewound)
 def _rewound(e: Rewound, before: Table, after: Table, viewer: str) -> str:
-    who = judge_words(e.judge, "The judge")
-    return (
-        f"{who} rewinds to just after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "
-        f"events {e.to + 1} to {before.position} are retracted"
-        + ("; the instructions that followed are entered again." if e.replay else ".")
-    )
+    return rewound_sentence(e, before.position, "instructions")
 
 
 @SENTENCES.on(EntryUndone)

@@ -52,7 +52,7 @@ from events.pmv_ch7.effects import (
     WaitingTriggered,
 )
 from projections.by_type import ByType
-from projections.judging import call_sentence, judge_words, note_sentence, undone_sentence
+from projections.judging import call_sentence, note_sentence, rewound_sentence, undone_sentence
 from projections.pmv_ch7.state import Table, value
 from projections.pmv_ch7.views import _conds, check_viewer, clause_words, text_words
 
@@ -317,12 +317,7 @@ def _priority_given(e: PriorityGiven, s: Table) -> str:
 
 @SENTENCES.on(Rewound)
 def _rewound(e: Rewound, s: Table) -> str:
-    who = judge_words(e.judge, "The judge")
-    return (
-        f"{who} rewinds to just after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "
-        f"events {e.to + 1} to {s.position} are retracted"
-        + ("; the actions that followed are entered again." if e.replay else ".")
-    )
+    return rewound_sentence(e, s.position)
 
 
 @SENTENCES.on(EntryUndone)

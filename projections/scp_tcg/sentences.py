@@ -33,7 +33,7 @@ from events.scp_tcg.zones import (
     ZonesSetUp,
 )
 from projections.by_type import ByType
-from projections.judging import call_sentence, judge_words, note_sentence, undone_sentence
+from projections.judging import call_sentence, note_sentence, rewound_sentence, undone_sentence
 from projections.scp_tcg.state import SANDBOXES, SEATS, ZoneState, evolve, initial_state, kind_of, seat_of
 from projections.scp_tcg.views import check_viewer, sees
 
@@ -213,12 +213,7 @@ def _zone_reordered(e: ZoneReordered, before: ZoneState, after: ZoneState, viewe
 
 @SENTENCES.on(Rewound)
 def _rewound(e: Rewound, before: ZoneState, after: ZoneState, viewer: str) -> str:
-    who = judge_words(e.judge, "The judge")
-    return (
-        f"{who} rewinds to just after event {e.to} ({e.rule}): {e.reason.rstrip('.')}; "
-        f"events {e.to + 1} to {before.position} are retracted"
-        + ("; the instructions that followed are entered again." if e.replay else ".")
-    )
+    return rewound_sentence(e, before.position, "instructions")
 
 
 @SENTENCES.on(EntryUndone)
