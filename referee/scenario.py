@@ -97,6 +97,19 @@ class Reader:
     def player(self, value: Any, path: Path_) -> str:
         return self.choice(value, path, self.seats)
 
+    def names(self, value: Any, path: Path_, max_length: int) -> dict[str, str]:
+        """A position's ``names:`` (seat -> the player's name, each seat named
+        by itself unless given), as every game's position writes them."""
+        given = self.mapping(value, path, self.seats)
+        return {
+            seat: self.text(given[seat], path + (seat,), max_length) if seat in given else seat for seat in self.seats
+        }
+
+    def setup(self, data: Mapping[str, Any], allowed: tuple[str, ...]) -> tuple[dict[str, Any], int]:
+        """A position's ``setup:`` mapping, its keys checked, and its ``seed`` (0 unless given)."""
+        setup = self.mapping(data.get("setup", {}), ("setup",), allowed)
+        return setup, self.int_(setup.get("seed", 0), ("setup", "seed"))
+
 
 # --- judges' actions -------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from projections.scp_tcg.state import KINDS, SANDBOXES, SEATS, ZoneState, evolve
 from referee.inputs import MAX_CARDS, NAME_LENGTH, Document, kind_of, load_document
 from referee.rules.scp_tcg import sandbox
 from referee.ruleset import Started
+from referee.scenario import Reader
 
 SETUP_KEYS = ("seed", "names", "players")
 PLAYER_KEYS = (*KINDS, "damage")
@@ -190,31 +191,13 @@ class _Builder:
             raise self.err(path, f"{cd.name} is a {cd.type} card: the personnel zone holds a personnel card (404.2)")
 
 
-def _text(doc: Document, value: Any, path: Path_) -> str:
-    if not isinstance(value, str) or not value or len(value) > NAME_LENGTH:
-        raise doc.error(path, f"expected a name of 1 to {NAME_LENGTH} characters, got {kind_of(value)}")
-    return value
-
-
 def start_from_position(data: Mapping[str, Any], doc: Document) -> Started:
     """``setup:`` and ``cards:`` of ``data`` as the match's first event."""
     cards = catalog(data, doc)
     path: Path_ = ("setup",)
-    setup = data.get("setup", {})
-    if not isinstance(setup, dict):
-        raise doc.error(path, f"expected a mapping with keys {', '.join(SETUP_KEYS)}, got {kind_of(setup)}")
-    for key in setup:
-        if key not in SETUP_KEYS:
-            raise doc.error(path + (key,), f"unknown key {key!r}; expected one of: {', '.join(SETUP_KEYS)}")
-    seed = setup.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise doc.error(path + ("seed",), f"expected a whole number, got {kind_of(seed)}")
-    names = {seat: seat for seat in SEATS}
-    raw_names = setup.get("names", {})
-    if not isinstance(raw_names, dict) or any(k not in SEATS for k in raw_names):
-        raise doc.error(path + ("names",), "expected a mapping from A and B to names")
-    for seat, value in raw_names.items():
-        names[seat] = _text(doc, value, path + ("names", seat))
+    reader = Reader(doc, SEATS)
+    setup, seed = reader.setup(data, SETUP_KEYS)
+    names = reader.names(setup.get("names", {}), path + ("names",), NAME_LENGTH)
     players = setup.get("players", {})
     if not isinstance(players, dict) or any(k not in SEATS for k in players):
         raise doc.error(path + ("players",), "expected a mapping with keys A and B")
