@@ -70,7 +70,9 @@ class Reader:
     def str_(self, value: Any, path: Path_) -> str:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return str(value)
-        if not isinstance(value, str) or not value:
+        if value == "":
+            raise self.err(path, "expected text, got an empty text")
+        if not isinstance(value, str):
             raise self.err(path, f"expected text, got {kind_of(value)}")
         return value
 
