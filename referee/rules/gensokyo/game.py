@@ -24,7 +24,7 @@ from referee.rules.gensokyo.common import MOVES, OUTSIDE, Instruction
 from referee.rules.gensokyo.position import start_from_position
 from referee.rules.gensokyo.resolve import describe, instruction_from_mapping, resolve
 from referee.rules.gensokyo.rewinds import REWINDS
-from referee.ruleset import Ruleset, later
+from referee.ruleset import Ruleset, by_kind_and_subject, later
 
 # The moves as docs/games/gensokyo-s4.md, ``act --help`` and the legal list give
 # them: a resolving line's answers, then what players do, then the processes of
@@ -66,6 +66,7 @@ GENSOKYO: Ruleset[Table, Instruction] = Ruleset(
     viewers=views.VIEWERS,
     resolve=resolve,
     describe_action=describe,
+    group_actions=by_kind_and_subject,  # ~580 legal actions for 30 cards, most of them moves: by kind, then card
     render_view=views.render_state,
     cards=attrgetter("cards"),
     records=later("referee.rules.gensokyo.records:RECORDS"),
