@@ -14,8 +14,8 @@ writing to those matches with their chains intact.
 registered the names stored classes are kept under (rows then named
 classes by module path: ``events.kernel:ActionTaken``,
 ``events.harem_master.game:MatchStarted``, snapshots
-``projections.harem_master.state:GameState``), with its signing key
-(``da8144e.db.key``), so its exports are signed as they were.
+``projections.harem_master.state:GameState``); its signing key is in the
+store itself (issue 29's side table), so its exports are signed as they were.
 """
 
 from __future__ import annotations
@@ -41,9 +41,6 @@ def _unpacked(folder: Path, commit: str) -> Path:
     path = folder / "legacy.db"
     with gzip.open(DATA / f"{commit}.db.gz") as src, path.open("wb") as dst:
         shutil.copyfileobj(src, dst)
-    key = DATA / f"{commit}.db.key"
-    if key.exists():  # the store's signing key, beside it as the store keeps it
-        shutil.copy(key, folder / "legacy.db.key")
     return path
 
 
