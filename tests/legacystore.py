@@ -52,6 +52,10 @@ COMMANDS = (
     "log s1",
     "state s1 --json",
     "legal s1",
+    "audit {table}",
+    "audit hm1",
+    "audit {imported}",
+    "audit s1",
 )
 
 
